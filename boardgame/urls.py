@@ -1,0 +1,3 @@
+"""URL routes of this app."""
+
+urlpatterns: list = []

@@ -1,0 +1,196 @@
+"""The Commandeer card database (C-1): factions, keywords, unit and event cards, curated by staff."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.text import slugify
+from simple_history.models import HistoricalRecords
+
+from matches.engine.vocabulary import KEYWORDS, TRIGGER_KEYWORDS, validate_abilities
+
+DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # C-1.2, relative to the card's owner
+
+
+class Faction(models.Model):
+    name = models.CharField(max_length=60, unique=True)
+    slug = models.SlugField(max_length=60, unique=True)
+    description = models.TextField(blank=True)
+    color = models.CharField(
+        max_length=7, default="#666666", help_text="Hex colour for card frames, e.g. #c0392b"
+    )
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self.slug:
+            self.slug = slugify(self.name)
+        super().save(*args, **kwargs)
+
+
+class Keyword(models.Model):
+    """A keyword (C-7) with its reminder text. `code` is the rules engine's name for it."""
+
+    code = models.SlugField(max_length=40, unique=True, help_text=f"One of: {', '.join(KEYWORDS)}")
+    name = models.CharField(max_length=60, unique=True)
+    reminder_text = models.TextField()
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if self.code not in KEYWORDS:
+            raise ValidationError(
+                {"code": f"Unknown keyword code '{self.code}'; the rules engine knows {', '.join(KEYWORDS)}."}
+            )
+
+
+class CardType(models.TextChoices):
+    UNIT = "unit", "Unit"
+    EVENT = "event", "Event"
+
+
+class EventType(models.TextChoices):
+    PLANNING = "planning", "Planning"
+    DEFENSIVE = "defensive", "Defensive"
+    ONGOING = "ongoing", "Ongoing"
+
+
+class Card(models.Model):
+    """One card (C-1.1 unit, C-1.3 event). Power and Health are stored in full (3000, not 3)."""
+
+    name = models.CharField(max_length=80, unique=True)
+    slug = models.SlugField(max_length=80, unique=True)
+    faction = models.ForeignKey(Faction, on_delete=models.PROTECT, related_name="cards")
+    card_type = models.CharField(max_length=5, choices=CardType.choices)
+    command_cost = models.PositiveSmallIntegerField(help_text="Command cost, paid in Command Points (C-1.1)")
+    energy_cost = models.PositiveSmallIntegerField(default=0, help_text="Energy cost (C-5.3)")
+    power = models.PositiveIntegerField(null=True, blank=True, help_text="Units only, e.g. 3000")
+    health = models.PositiveIntegerField(null=True, blank=True, help_text="Units only, e.g. 5000")
+    arrows = models.JSONField(
+        default=list, blank=True, help_text="Units only: subset of N NE E SE S SW W NW (C-1.2)"
+    )
+    legendary = models.BooleanField(default=False, help_text="Units only (C-1.4)")
+    unique = models.BooleanField(default=False, help_text="Events only (C-1.4)")
+    event_type = models.CharField(max_length=9, choices=EventType.choices, blank=True, default="")
+    keywords = models.ManyToManyField(Keyword, blank=True, related_name="cards")
+    rules_text = models.TextField(blank=True)
+    abilities = models.JSONField(
+        default=list, blank=True, help_text="Structured abilities (docs/card-abilities.md)"
+    )
+    flavor_text = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    history = HistoricalRecords(m2m_fields=[keywords])
+
+    class Meta:
+        ordering = ["name"]
+        indexes = [
+            models.Index(fields=["faction", "card_type"]),
+            models.Index(fields=["command_cost"]),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self.slug:
+            self.slug = slugify(self.name)
+        super().save(*args, **kwargs)
+
+    @property
+    def is_unit(self) -> bool:
+        return self.card_type == CardType.UNIT
+
+    def clean(self) -> None:
+        """Refuse an inconsistent card; every message names its field (C-1)."""
+        errors = card_field_errors(
+            card_type=self.card_type,
+            power=self.power,
+            health=self.health,
+            arrows=self.arrows,
+            legendary=self.legendary,
+            unique=self.unique,
+            event_type=self.event_type,
+            abilities=self.abilities,
+        )
+        if errors:
+            raise ValidationError(errors)
+
+
+def card_field_errors(
+    *,
+    card_type: str,
+    power: int | None,
+    health: int | None,
+    arrows: Any,
+    legendary: bool,
+    unique: bool,
+    event_type: str,
+    abilities: Any,
+    keyword_codes: list[str] | None = None,
+) -> dict[str, list[str]]:
+    """Consistency rules of a card, as {field: [messages]}; shared by the model, admin, API and importer."""
+    errors: dict[str, list[str]] = {}
+
+    def add(field: str, message: str) -> None:
+        errors.setdefault(field, []).append(message)
+
+    if card_type not in CardType.values:
+        add("card_type", f"must be one of {', '.join(CardType.values)}")
+        return errors
+    if card_type == CardType.UNIT:
+        if power is None:
+            add("power", "a unit needs Power (C-1.1)")
+        if health is None:
+            add("health", "a unit needs Health (C-1.1)")
+        elif health <= 0:
+            add("health", "Health must be above 0")
+        for field, value in (("power", power), ("health", health)):
+            if value is not None and value % 500:
+                add(field, "must be a multiple of 500 (written in thousands on the card, e.g. 3000)")
+        if not isinstance(arrows, list) or any(a not in DIRECTIONS for a in arrows):
+            add("arrows", f"must be a list drawn from {' '.join(DIRECTIONS)} (C-1.2)")
+        elif len(set(arrows)) != len(arrows):
+            add("arrows", "each direction may appear once")
+        if unique:
+            add("unique", "only events can be Unique; units are Legendary (C-1.4)")
+        if event_type:
+            add("event_type", "a unit has no event type")
+    else:
+        if power is not None:
+            add("power", "an event has no Power (C-1.3)")
+        if health is not None:
+            add("health", "an event has no Health (C-1.3)")
+        if arrows:
+            add("arrows", "an event has no attack directions (C-1.3)")
+        if legendary:
+            add("legendary", "only units can be Legendary; events are Unique (C-1.4)")
+        if event_type not in EventType.values:
+            add("event_type", "an event needs an event type: planning, defensive or ongoing (C-1.3)")
+    problems = validate_abilities(abilities, card_type=card_type, event_type=event_type or None)
+    if problems:
+        errors["abilities"] = problems
+    if keyword_codes is not None and not problems and isinstance(abilities, list):
+        triggers = {a.get("trigger") for a in abilities if isinstance(a, dict)}
+        for trigger, code in TRIGGER_KEYWORDS.items():
+            if trigger in triggers and code not in keyword_codes:
+                add("keywords", f"an ability with trigger '{trigger}' needs the keyword '{code}'")
+        for code in keyword_codes:
+            if code in TRIGGER_KEYWORDS.values() and code not in triggers:
+                add("keywords", f"keyword '{code}' needs an ability with trigger '{code}'")
+    return errors
