@@ -13,5 +13,6 @@ urlpatterns = [
     path("api/", include("decks.urls")),
     path("api/", include("matches.urls")),
     path("api/westeros/", include("boardgame.urls")),
+    path("play/", include("matches.page_urls")),
     path("", include("frontend.urls")),
 ]

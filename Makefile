@@ -1,0 +1,68 @@
+# Two commands: `make run` (everything, on a fresh machine) and `make test` (the whole suite).
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+HOST ?= 127.0.0.1
+export DJANGO_SETTINGS_MODULE ?= config.settings.dev
+
+.PHONY: run test install lint format migrate data web worker bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $@
+
+install: $(VENV)/.installed
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+data: migrate
+	$(BIN)/python manage.py load_sample_cards
+	$(BIN)/python manage.py load_westeros
+	$(BIN)/python manage.py demo_users
+
+# Web server (ASGI: HTTP + WebSockets) and a Celery worker with an embedded beat scheduler.
+# Without REDIS_URL the broker is kombu's filesystem transport under var/broker: nothing to install.
+run: data
+	@echo "Starting Celery (worker + beat) and the web server on http://$(HOST):$(PORT)/ — Ctrl-C stops both."
+	@trap 'kill 0' INT TERM EXIT; \
+	$(BIN)/celery -A config worker --beat --loglevel=INFO --concurrency=2 \
+	    --schedule=var/celerybeat-schedule & \
+	$(BIN)/python manage.py runserver $(HOST):$(PORT); \
+	wait
+
+web: data
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+worker: install
+	$(BIN)/celery -A config worker --beat --loglevel=INFO --schedule=var/celerybeat-schedule
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+# The whole suite: static checks, then every test (engine, API, Celery/Redis, PostgreSQL, browser).
+# PYTEST_ARGS adds options, e.g. `make test PYTEST_ARGS="-k deck"`.
+test: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python manage.py makemigrations --check --dry-run --settings=config.settings.test
+	DJANGO_SETTINGS_MODULE=config.settings.test $(BIN)/pytest $(PYTEST_ARGS)
+
+bench: install
+	$(BIN)/python bench/decks.py
+	$(BIN)/python bench/commandeer_engine.py
+	$(BIN)/python bench/westeros_engine.py
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .ruff_cache

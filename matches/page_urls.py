@@ -1,0 +1,3 @@
+"""Page routes of the online-play layer (lobby, match pages, replays)."""
+
+urlpatterns: list = []
