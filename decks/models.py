@@ -1,1 +1,92 @@
+"""Decks (C-3): a player's list of cards, its entries, and every saved revision of it."""
 
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+
+from cards.models import Card, Faction
+
+
+def new_share_id() -> str:
+    """An unguessable id for unlisted links (96 random bits, URL-safe)."""
+    return secrets.token_urlsafe(12)
+
+
+class Visibility(models.TextChoices):
+    PRIVATE = "private", "Private"
+    UNLISTED = "unlisted", "Unlisted (anyone with the link)"
+    PUBLIC = "public", "Public"
+
+
+class Deck(models.Model):
+    """A deck being built; it may be saved while illegal (a draft), legality is computed live."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks")
+    name = models.CharField(max_length=100)
+    faction = models.ForeignKey(
+        Faction, on_delete=models.PROTECT, related_name="decks", null=True, blank=True
+    )
+    commander = models.ForeignKey(
+        Card,
+        on_delete=models.PROTECT,
+        related_name="commanded_decks",
+        null=True,
+        blank=True,
+        help_text="A Legendary unit of this deck (C-4.1)",
+    )
+    notes = models.TextField(blank=True)
+    visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.PRIVATE)
+    share_id = models.CharField(max_length=32, unique=True, default=new_share_id, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        indexes = [
+            models.Index(fields=["owner", "-updated_at"]),
+            models.Index(fields=["visibility", "-updated_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class DeckCard(models.Model):
+    """`count` copies of one card in a deck; one row per card (copies are summed)."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="entries")
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="deck_entries")
+    count = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+
+    class Meta:
+        ordering = ["card__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "card"], name="deckcard_unique_card_per_deck"),
+            models.CheckConstraint(condition=models.Q(count__gte=1), name="deckcard_count_at_least_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.count} {self.card_id}"
+
+
+class DeckRevision(models.Model):
+    """One saved state of a deck, kept forever; restoring one saves a new revision."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    snapshot = models.JSONField(help_text="name, faction, commander, notes, visibility, cards (by slug)")
+    note = models.CharField(
+        max_length=200, blank=True, help_text="Why it was saved, e.g. 'restored revision 3'"
+    )
+
+    class Meta:
+        ordering = ["-number"]
+        constraints = [models.UniqueConstraint(fields=["deck", "number"], name="deckrevision_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.deck_id} r{self.number}"

@@ -1,0 +1,116 @@
+"""Accounts API: sign up, exchange a password for an API token, and who am I.
+
+Pages log in with Django's session views (frontend); scripts and the SPA-style pages may use tokens.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate, get_user_model, password_validation
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
+from rest_framework.views import APIView
+
+from config.errors import ApplicationError
+
+User = get_user_model()
+
+
+class SignupInputSerializer(serializers.Serializer):
+    username = serializers.RegexField(
+        r"^[\w.@+-]+\Z", max_length=150, help_text="Letters, digits and @/./+/-/_ only"
+    )
+    password = serializers.CharField(write_only=True, style={"input_type": "password"})
+    email = serializers.EmailField(required=False, allow_blank=True)
+
+
+class CredentialsSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField(write_only=True, style={"input_type": "password"})
+
+
+class UserOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    email = serializers.CharField()
+    is_staff = serializers.BooleanField()
+
+
+TokenOutput = inline_serializer(
+    "AuthToken", {"token": serializers.CharField(), "user": UserOutputSerializer()}
+)
+
+
+def _user_dict(user: Any) -> dict[str, Any]:
+    return {"id": user.pk, "username": user.get_username(), "email": user.email, "is_staff": user.is_staff}
+
+
+@transaction.atomic
+def user_signup(*, username: str, password: str, email: str = "") -> tuple[Any, Token]:
+    """Create a user whose password passes Django's validators, and their API token."""
+    if User.objects.filter(username__iexact=username).exists():
+        raise ApplicationError(
+            "username_taken", f"The username '{username}' is taken.", extra={"field": "username"}
+        )
+    candidate = User(username=username, email=email)
+    try:
+        password_validation.validate_password(password, user=candidate)
+    except ValidationError as exc:
+        raise ApplicationError(
+            "weak_password", " ".join(exc.messages), extra={"field": "password", "problems": exc.messages}
+        ) from exc
+    try:
+        user = User.objects.create_user(username=username, email=email, password=password)
+    except IntegrityError as exc:  # a concurrent signup took the name
+        raise ApplicationError("username_taken", f"The username '{username}' is taken.") from exc
+    token, _ = Token.objects.get_or_create(user=user)
+    return user, token
+
+
+class SignupApi(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[Any] = []
+    throttle_classes = [AnonRateThrottle]
+
+    @extend_schema(request=SignupInputSerializer, responses={201: TokenOutput}, summary="Create an account")
+    def post(self, request: Request) -> Response:
+        body = SignupInputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        user, token = user_signup(**body.validated_data)
+        return Response({"token": token.key, "user": _user_dict(user)}, status=status.HTTP_201_CREATED)
+
+
+class TokenApi(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[Any] = []
+    throttle_classes = [AnonRateThrottle]
+
+    @extend_schema(
+        request=CredentialsSerializer, responses=TokenOutput, summary="Username + password -> API token"
+    )
+    def post(self, request: Request) -> Response:
+        body = CredentialsSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        user = authenticate(request, **body.validated_data)
+        if user is None:
+            raise ApplicationError(
+                "bad_credentials", "Wrong username or password.", status_code=status.HTTP_400_BAD_REQUEST
+            )
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key, "user": _user_dict(user)})
+
+
+class MeApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=UserOutputSerializer, summary="The logged-in user")
+    def get(self, request: Request) -> Response:
+        return Response(UserOutputSerializer(_user_dict(request.user)).data)

@@ -1,0 +1,72 @@
+"""Deck admin: read-mostly for staff (decks belong to players; staff may only change visibility)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from decks.models import Deck, DeckCard, DeckRevision
+from decks.selectors import deck_legality
+
+
+class DeckCardInline(admin.TabularInline):
+    model = DeckCard
+    fields = ("card", "count")
+    readonly_fields = ("card", "count")
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class DeckRevisionInline(admin.TabularInline):
+    model = DeckRevision
+    fields = ("number", "created_at", "note")
+    readonly_fields = ("number", "created_at", "note")
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Deck)
+class DeckAdmin(admin.ModelAdmin):
+    list_display = ("name", "owner", "faction", "commander", "visibility", "card_count", "updated_at")
+    list_filter = ("visibility", "faction")
+    search_fields = ("name", "owner__username")
+    list_select_related = ("owner", "faction", "commander")
+    readonly_fields = (
+        "owner",
+        "name",
+        "faction",
+        "commander",
+        "notes",
+        "share_id",
+        "created_at",
+        "updated_at",
+        "legality",
+    )
+    fields = (*readonly_fields[:5], "visibility", *readonly_fields[5:])
+    inlines = [DeckCardInline, DeckRevisionInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description="Cards")
+    def card_count(self, obj: Deck) -> int:
+        return sum(e.count for e in obj.entries.all())
+
+    @admin.display(description="Legality (C-3)")
+    def legality(self, obj: Deck) -> str:
+        result = deck_legality(obj)
+        if result.valid:
+            return "Legal" + "".join(f"; warning: {w.message}" for w in result.warnings)
+        return "; ".join(e.message for e in result.errors)
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).prefetch_related("entries__card__faction")

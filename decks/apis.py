@@ -1,0 +1,590 @@
+"""Deck builder API: thin views that parse input, call selectors/services and shape output.
+
+Every deck response carries the live `legality` from `decks.validation.validate_deck` (C-3).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.errors import ApplicationError
+from decks import selectors, services
+from decks.formats import (
+    MAX_COUNT,
+    DeckFormatError,
+    encode_share_code,
+    export_json,
+    export_text,
+    parse_any,
+    resolve,
+)
+from decks.models import Deck, DeckRevision, Visibility
+from decks.stats import HAND_SIZE, deck_stats, sample_hand
+from decks.validation import validate_deck
+
+# --- serializers ------------------------------------------------------------------------------------
+
+
+class DeckApiErrorSerializer(serializers.Serializer):
+    """Every error answer (config/errors.py): a stable code, a message naming the problem, details."""
+
+    code = serializers.CharField(
+        help_text="e.g. unknown_cards, not_found, not_owner, bad_share_code, invalid"
+    )
+    message = serializers.CharField()
+    extra = serializers.JSONField(help_text="e.g. {'cards': [unknown slugs]} or {'fields': {...}}")
+
+
+ERRORS: dict[int, Any] = {400: DeckApiErrorSerializer, 404: DeckApiErrorSerializer}
+WRITE_ERRORS: dict[int, Any] = {**ERRORS, 401: DeckApiErrorSerializer, 403: DeckApiErrorSerializer}
+
+
+class CardCountSerializer(serializers.Serializer):
+    card = serializers.SlugField(help_text="Card slug")
+    count = serializers.IntegerField(min_value=1, max_value=MAX_COUNT)
+
+
+class DeckInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    faction = serializers.SlugField(
+        required=False, allow_null=True, allow_blank=True, help_text="Faction slug"
+    )
+    commander = serializers.SlugField(
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        help_text="Slug of a Legendary unit in the deck (C-4.1)",
+    )
+    notes = serializers.CharField(required=False, allow_blank=True, max_length=10000)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
+    cards = CardCountSerializer(many=True, required=False)
+
+
+class ValidateInputSerializer(serializers.Serializer):
+    faction = serializers.SlugField(required=False, allow_null=True, allow_blank=True)
+    commander = serializers.SlugField(required=False, allow_null=True, allow_blank=True)
+    cards = CardCountSerializer(many=True)
+
+
+class IssueSerializer(serializers.Serializer):
+    rule = serializers.CharField(help_text="Rule cited, e.g. C-3.2")
+    code = serializers.CharField()
+    message = serializers.CharField()
+    cards = serializers.ListField(child=serializers.CharField(), help_text="Names of the cards involved")
+
+
+class LegalitySerializer(serializers.Serializer):
+    valid = serializers.BooleanField()
+    errors = IssueSerializer(many=True)
+    warnings = IssueSerializer(many=True)
+
+
+class NamedRefSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+
+
+class DeckCardOutputSerializer(serializers.Serializer):
+    card = serializers.CharField(help_text="Card slug")
+    name = serializers.CharField()
+    count = serializers.IntegerField()
+    faction = serializers.CharField()
+    card_type = serializers.CharField()
+    command_cost = serializers.IntegerField()
+    energy_cost = serializers.IntegerField()
+    legendary = serializers.BooleanField()
+    unique = serializers.BooleanField()
+
+
+class DeckSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    owner = serializers.CharField(help_text="Owner's username")
+    is_owner = serializers.BooleanField()
+    faction = NamedRefSerializer(allow_null=True)
+    commander = NamedRefSerializer(allow_null=True)
+    visibility = serializers.CharField()
+    share_id = serializers.CharField(allow_null=True, help_text="Only shown to the owner")
+    card_count = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    legality = LegalitySerializer()
+
+
+class DeckDetailSerializer(DeckSummarySerializer):
+    notes = serializers.CharField()
+    cards = DeckCardOutputSerializer(many=True)
+
+
+class DeckPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = DeckSummarySerializer(many=True)
+
+
+class LineErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    line = serializers.IntegerField(allow_null=True, help_text="1-based line (text) or cards entry (JSON)")
+    text = serializers.CharField()
+    suggestions = serializers.ListField(child=serializers.CharField())
+
+
+class ImportInputSerializer(serializers.Serializer):
+    format = serializers.ChoiceField(choices=["auto", "text", "json", "code"], default="auto")
+    data = serializers.JSONField(help_text="Decklist text, share code (strings) or the deck JSON document")
+    save = serializers.BooleanField(default=False, help_text="Save as a new deck when it has no errors")
+    name = serializers.CharField(required=False, allow_blank=True, max_length=100)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PRIVATE)
+
+
+class ImportOutputSerializer(serializers.Serializer):
+    entries = DeckCardOutputSerializer(many=True)
+    commander = NamedRefSerializer(allow_null=True)
+    faction = serializers.CharField(allow_null=True)
+    name = serializers.CharField()
+    errors = LineErrorSerializer(many=True)
+    legality = LegalitySerializer(allow_null=True, help_text="Null when some lines could not be read")
+    deck = DeckDetailSerializer(allow_null=True, help_text="The saved deck when save=true")
+
+
+class HandOddsSerializer(serializers.Serializer):
+    card = serializers.CharField()
+    name = serializers.CharField()
+    count = serializers.IntegerField()
+    probability = serializers.FloatField(help_text="Chance to see at least one copy in the opening 6")
+
+
+class DeckStatsSerializer(serializers.Serializer):
+    total_cards = serializers.IntegerField()
+    draw_pile = serializers.IntegerField(help_text="Cards left to draw from once the Commander is set aside")
+    command_curve = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Command cost -> copies"
+    )
+    energy_curve = serializers.DictField(child=serializers.IntegerField(), help_text="Energy cost -> copies")
+    types = serializers.DictField(child=serializers.IntegerField(), help_text="unit/event -> copies")
+    keywords = serializers.DictField(child=serializers.IntegerField(), help_text="Keyword code -> copies")
+    average_power = serializers.FloatField(allow_null=True, help_text="Units only, full numbers (3000)")
+    average_health = serializers.FloatField(allow_null=True)
+    opening_hand_odds = HandOddsSerializer(many=True)
+
+
+class RevisionSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    note = serializers.CharField()
+    snapshot = serializers.JSONField()
+
+
+# --- shaping ----------------------------------------------------------------------------------------
+
+
+def _card_row(card: Any, count: int) -> dict[str, Any]:
+    return {
+        "card": card.slug,
+        "name": card.name,
+        "count": count,
+        "faction": card.faction.slug,
+        "card_type": card.card_type,
+        "command_cost": card.command_cost,
+        "energy_cost": card.energy_cost,
+        "legendary": card.legendary,
+        "unique": card.unique,
+    }
+
+
+def _ref(obj: Any) -> dict[str, str] | None:
+    return {"slug": obj.slug, "name": obj.name} if obj is not None else None
+
+
+def deck_output(deck: Deck, user: AbstractBaseUser | AnonymousUser, *, detail: bool = True) -> dict[str, Any]:
+    entries = selectors.deck_entries(deck)
+    is_owner = deck.owner_id == user.pk
+    data: dict[str, Any] = {
+        "id": deck.pk,
+        "name": deck.name,
+        "owner": deck.owner.get_username(),
+        "is_owner": is_owner,
+        "faction": _ref(deck.faction),
+        "commander": _ref(deck.commander),
+        "visibility": deck.visibility,
+        "share_id": deck.share_id if is_owner else None,
+        "card_count": sum(c for _, c in entries),
+        "created_at": deck.created_at,
+        "updated_at": deck.updated_at,
+        "legality": validate_deck(entries, commander=deck.commander, faction=deck.faction).to_dict(),
+    }
+    if detail:
+        data["notes"] = deck.notes
+        data["cards"] = [_card_row(card, count) for card, count in entries]
+    return data
+
+
+def _write_kwargs(data: dict[str, Any]) -> dict[str, Any]:
+    kwargs = {k: data[k] for k in ("name", "faction", "commander", "notes", "visibility") if k in data}
+    for key in ("faction", "commander"):
+        if key in kwargs and not kwargs[key]:
+            kwargs[key] = None
+    if "cards" in data:
+        kwargs["cards"] = [(c["card"], c["count"]) for c in data["cards"]]
+    return kwargs
+
+
+class IgnoreFormatNegotiation(BaseContentNegotiation):
+    """JSON always: `?format=` on export names the deck format, not a DRF renderer."""
+
+    def select_parser(self, request: Request, parsers: list[Any]) -> Any:
+        return parsers[0] if parsers else None
+
+    def select_renderer(
+        self, request: Request, renderers: list[Any], format_suffix: str | None = None
+    ) -> Any:
+        return renderers[0], renderers[0].media_type
+
+
+class DeckLookupMixin:
+    """Read access by id (owner or public) or by share id (unlisted or public)."""
+
+    def get_deck(self, request: Request, **kwargs: Any) -> Deck:
+        if "share_id" in kwargs:
+            return selectors.deck_get_shared(share_id=kwargs["share_id"])
+        return selectors.deck_get_readable(user=request.user, deck_id=kwargs["pk"])
+
+
+# --- views ------------------------------------------------------------------------------------------
+
+
+class DeckListCreateApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "public", OpenApiTypes.BOOL, description="1: everyone's public decks instead of yours"
+            ),
+            OpenApiParameter("search", OpenApiTypes.STR, description="With public=1: deck name contains"),
+            OpenApiParameter("page", OpenApiTypes.INT),
+        ],
+        operation_id="decks_list",
+        responses={200: DeckPageSerializer, 401: DeckApiErrorSerializer},
+        summary="List your decks, or public decks with ?public=1 (paginated, 50 a page)",
+    )
+    def get(self, request: Request) -> Response:
+        if request.query_params.get("public") in {"1", "true", "yes"}:
+            qs = selectors.deck_list_public(search=request.query_params.get("search", ""))
+        elif request.user.is_authenticated:
+            qs = selectors.deck_list_own(user=request.user)
+        else:
+            raise ApplicationError(
+                "not_authenticated",
+                "Log in to list your decks (or use ?public=1).",
+                status_code=status.HTTP_401_UNAUTHORIZED,
+            )
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(qs, request, view=self)
+        data = [deck_output(d, request.user, detail=False) for d in page or []]
+        return paginator.get_paginated_response(DeckSummarySerializer(data, many=True).data)
+
+    @extend_schema(
+        request=DeckInputSerializer,
+        responses={201: DeckDetailSerializer, **WRITE_ERRORS},
+        summary="Create a deck",
+    )
+    def post(self, request: Request) -> Response:
+        body = DeckInputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        deck = services.deck_create(owner=request.user, **_write_kwargs(body.validated_data))
+        return Response(
+            DeckDetailSerializer(deck_output(deck, request.user)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class DeckDetailApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses={200: DeckDetailSerializer, **ERRORS}, summary="A deck (yours or a public one)")
+    def get(self, request: Request, pk: int) -> Response:
+        deck = selectors.deck_get_readable(user=request.user, deck_id=pk)
+        return Response(DeckDetailSerializer(deck_output(deck, request.user)).data)
+
+    def _update(self, request: Request, pk: int, *, partial: bool) -> Response:
+        deck = selectors.deck_get_writable(user=request.user, deck_id=pk)
+        body = DeckInputSerializer(data=request.data, partial=partial)
+        body.is_valid(raise_exception=True)
+        kwargs = _write_kwargs(body.validated_data)
+        if not partial:  # PUT replaces the whole deck
+            kwargs = {"faction": None, "commander": None, "notes": "", "cards": [], **kwargs}
+        deck = services.deck_update(deck=deck, **kwargs)
+        return Response(DeckDetailSerializer(deck_output(deck, request.user)).data)
+
+    @extend_schema(
+        request=DeckInputSerializer,
+        responses={200: DeckDetailSerializer, **WRITE_ERRORS},
+        summary="Replace a deck",
+    )
+    def put(self, request: Request, pk: int) -> Response:
+        return self._update(request, pk, partial=False)
+
+    @extend_schema(
+        request=DeckInputSerializer,
+        responses={200: DeckDetailSerializer, **WRITE_ERRORS},
+        summary="Change some fields",
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        return self._update(request, pk, partial=True)
+
+    @extend_schema(responses={204: None, **WRITE_ERRORS}, summary="Delete a deck")
+    def delete(self, request: Request, pk: int) -> Response:
+        deck = selectors.deck_get_writable(user=request.user, deck_id=pk)
+        services.deck_delete(deck=deck)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DeckSharedApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: DeckDetailSerializer, **ERRORS}, summary="A deck by its share id (unlisted or public)"
+    )
+    def get(self, request: Request, share_id: str) -> Response:
+        deck = selectors.deck_get_shared(share_id=share_id)
+        return Response(DeckDetailSerializer(deck_output(deck, request.user)).data)
+
+
+class DeckValidateApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        request=ValidateInputSerializer,
+        responses={200: LegalitySerializer, 400: DeckApiErrorSerializer},
+        summary="Validate a card list without saving it (C-3)",
+    )
+    def post(self, request: Request) -> Response:
+        body = ValidateInputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        entries = services.resolve_card_slugs([(c["card"], c["count"]) for c in data["cards"]])
+        commander = (
+            services.resolve_card_slugs([(data["commander"], 1)])[0][0] if data.get("commander") else None
+        )
+        faction = data.get("faction") or None
+        if faction and selectors.faction_by_slug(faction) is None:
+            raise ApplicationError(
+                "unknown_faction", f"Unknown faction: {faction}.", extra={"faction": faction}
+            )
+        result = validate_deck(entries, commander=commander, faction=faction)
+        return Response(LegalitySerializer(result.to_dict()).data)
+
+
+class DeckImportApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        request=ImportInputSerializer,
+        responses={200: ImportOutputSerializer, 201: ImportOutputSerializer, **WRITE_ERRORS},
+        summary="Read a decklist (text, JSON or share code); optionally save it",
+    )
+    def post(self, request: Request) -> Response:
+        body = ImportInputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        try:
+            parsed = parse_any(data["data"], data["format"])
+        except DeckFormatError as exc:
+            raise ApplicationError(exc.code, exc.message) from exc
+        resolved = resolve(parsed, selectors.DbCatalog())
+        deck = None
+        if data["save"]:
+            if not request.user.is_authenticated:
+                raise ApplicationError(
+                    "not_authenticated", "Log in to save a deck.", status_code=status.HTTP_401_UNAUTHORIZED
+                )
+            deck = services.deck_create_from_import(
+                owner=request.user,
+                resolved=resolved,
+                name=data.get("name", ""),
+                visibility=data["visibility"],
+            )
+        legality = None
+        if not resolved.errors:
+            legality = validate_deck(
+                resolved.entries, commander=resolved.commander, faction=resolved.faction
+            ).to_dict()
+        out = {
+            "entries": [_card_row(card, count) for card, count in resolved.entries],
+            "commander": _ref(resolved.commander),
+            "faction": resolved.faction,
+            "name": resolved.name,
+            "errors": [e.to_dict() for e in resolved.errors],
+            "legality": legality,
+            "deck": deck_output(deck, request.user) if deck is not None else None,
+        }
+        code = status.HTTP_201_CREATED if deck is not None else status.HTTP_200_OK
+        return Response(ImportOutputSerializer(out).data, status=code)
+
+
+class DeckExportApi(DeckLookupMixin, APIView):
+    permission_classes = [AllowAny]
+    content_negotiation_class = IgnoreFormatNegotiation
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("format", OpenApiTypes.STR, enum=["text", "json", "code"], default="text")
+        ],
+        responses={
+            200: inline_serializer(
+                "DeckExport",
+                {
+                    "format": serializers.CharField(),
+                    "content": serializers.JSONField(
+                        help_text="text: a string; json: the deck document; code: a string"
+                    ),
+                },
+            ),
+            **ERRORS,
+        },
+        summary="Export a deck as text, JSON or share code",
+    )
+    def get(self, request: Request, **kwargs: Any) -> Response:
+        deck = self.get_deck(request, **kwargs)
+        kind = request.query_params.get("format", "text")
+        entries = selectors.deck_entries(deck)
+        faction = deck.faction.slug if deck.faction else None
+        content: Any
+        if kind == "text":
+            content = export_text(
+                entries,
+                commander=deck.commander,
+                name=deck.name,
+                faction=deck.faction.name if deck.faction else "",
+            )
+        elif kind == "json":
+            content = export_json(
+                entries, commander=deck.commander, name=deck.name, faction=faction, notes=deck.notes
+            )
+        elif kind == "code":
+            content = encode_share_code(entries, commander=deck.commander, faction=faction)
+        else:
+            raise ApplicationError(
+                "invalid_format",
+                f"Unknown export format '{kind}': use text, json or code.",
+                extra={"format": kind},
+            )
+        return Response({"format": kind, "content": content})
+
+
+class DeckStatsApi(DeckLookupMixin, APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: DeckStatsSerializer, **ERRORS},
+        summary="Cost curves, type split, keywords, averages, hand odds",
+    )
+    def get(self, request: Request, **kwargs: Any) -> Response:
+        deck = self.get_deck(request, **kwargs)
+        return Response(
+            DeckStatsSerializer(deck_stats(selectors.deck_entries(deck), commander=deck.commander)).data
+        )
+
+
+class DeckSampleHandApi(DeckLookupMixin, APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "seed", OpenApiTypes.INT, description="Same seed, same hand; omitted: a random one"
+            ),
+            OpenApiParameter("mulligans", OpenApiTypes.INT, description="Draw again this many times (0-10)"),
+        ],
+        responses={
+            200: inline_serializer(
+                "SampleHand",
+                {
+                    "seed": serializers.IntegerField(),
+                    "mulligans": serializers.IntegerField(),
+                    "hand": inline_serializer(
+                        "HandCard",
+                        {"card": serializers.CharField(), "name": serializers.CharField()},
+                        many=True,
+                    ),
+                },
+            ),
+            **ERRORS,
+        },
+        summary=f"A seeded sample opening hand of {HAND_SIZE}",
+    )
+    def get(self, request: Request, **kwargs: Any) -> Response:
+        deck = self.get_deck(request, **kwargs)
+        seed = _int_param(request, "seed", secrets.randbelow(2**31), 0, 2**63)
+        mulligans = _int_param(request, "mulligans", 0, 0, 10)
+        hand = sample_hand(
+            selectors.deck_entries(deck), seed=seed, mulligans=mulligans, commander=deck.commander
+        )
+        return Response(
+            {"seed": seed, "mulligans": mulligans, "hand": [{"card": c.slug, "name": c.name} for c in hand]}
+        )
+
+
+def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = low - 1
+    if not low <= value <= high:
+        raise ApplicationError(
+            "invalid_parameter", f"'{name}' must be a whole number from {low} to {high}.", extra={name: raw}
+        )
+    return value
+
+
+class DeckRevisionListApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={200: RevisionSerializer(many=True), **WRITE_ERRORS},
+        summary="Every saved revision of your deck",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        deck = selectors.deck_get_writable(user=request.user, deck_id=pk)
+        revisions: list[DeckRevision] = list(selectors.deck_revisions(deck=deck))
+        return Response(RevisionSerializer(revisions, many=True).data)
+
+
+class DeckRevisionDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: RevisionSerializer, **WRITE_ERRORS}, summary="One revision of your deck")
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        deck = selectors.deck_get_writable(user=request.user, deck_id=pk)
+        return Response(RevisionSerializer(selectors.deck_revision_get(deck=deck, number=number)).data)
+
+
+class DeckRevisionRestoreApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: DeckDetailSerializer, **WRITE_ERRORS},
+        summary="Restore a revision (saved as a new one)",
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        deck = selectors.deck_get_writable(user=request.user, deck_id=pk)
+        deck = services.deck_restore(deck=deck, number=number)
+        return Response(DeckDetailSerializer(deck_output(deck, request.user)).data)

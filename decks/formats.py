@@ -1,0 +1,492 @@
+"""Decklist formats: plain text, JSON and the compact share code (docs/deck-formats.md).
+
+Pure Python. Parsing turns input into card *names/slugs* with counts and line-numbered errors;
+resolving looks them up in a `CardCatalog` (the database through `decks.selectors.DbCatalog`, or
+`MappingCatalog` over plain card data) and adds "did you mean" suggestions for unknown names.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import difflib
+import json
+import re
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from decks.cardfacts import card_facts
+
+MAX_COUNT = 99  # a parse limit only; C-3.2/C-3.3 limits are the validator's job
+MAX_INPUT_CHARS = 100_000  # a decklist is a few hundred characters; refuse megabytes early
+MAX_SUGGESTED = 50  # unknown names that get "did you mean" (difflib over every card name is not free)
+SHARE_CODE_PREFIX = "CMD1"
+JSON_FORMAT = "commandeer-deck"
+JSON_VERSION = 1
+
+_ENTRY_RE = re.compile(r"^(\d+)[xX]?\s+(\S.*)$")
+_COMMANDER_RE = re.compile(r"^commander\s*:\s*(.*)$", re.IGNORECASE)
+
+
+class DeckFormatError(ValueError):
+    """Input that cannot be read at all (bad JSON document, damaged share code)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class LineError:
+    """A problem with one line (text), one entry (JSON) or the whole input; `line` is 1-based."""
+
+    code: str
+    message: str
+    line: int | None = None
+    text: str = ""
+    suggestions: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "line": self.line,
+            "text": self.text,
+            "suggestions": list(self.suggestions),
+        }
+
+
+@dataclass
+class DeckEntry:
+    """A card reference (a name or a slug) with its copies summed over every line that named it."""
+
+    ref: str
+    count: int
+    lines: list[int] = field(default_factory=list)
+    by: str = "name"  # what `ref` holds: "name" (matched case-insensitively) or "slug"
+
+
+@dataclass
+class ParsedDeck:
+    """A decklist read from text/JSON/code, before card lookup."""
+
+    entries: list[DeckEntry]
+    commander: str | None = None
+    commander_line: int | None = None
+    errors: list[LineError] = field(default_factory=list)
+    commander_by: str = "name"  # "name" (text) or "slug" (JSON, share code)
+    name: str = ""
+    faction: str | None = None
+    notes: str = ""
+
+
+@dataclass
+class ResolvedDeck:
+    """A decklist whose references were looked up: cards with counts plus every problem found."""
+
+    entries: list[tuple[Any, int]]
+    commander: Any = None
+    errors: list[LineError] = field(default_factory=list)
+    name: str = ""
+    faction: str | None = None
+    notes: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+class CardCatalog(Protocol):
+    """Where names and slugs are looked up (database or plain data)."""
+
+    def by_names(self, names: Iterable[str]) -> dict[str, Any]:
+        """Cards keyed by casefolded name."""
+        ...
+
+    def by_slugs(self, slugs: Iterable[str]) -> dict[str, Any]:
+        """Cards keyed by slug."""
+        ...
+
+    def all_names(self) -> list[str]:
+        """Every card name (for suggestions)."""
+        ...
+
+
+class MappingCatalog:
+    """A catalog over an in-memory list of cards (rows, card-JSON mappings or CardFacts)."""
+
+    def __init__(self, cards: Iterable[Any]):
+        self._cards = list(cards)
+        self._by_name = {card_facts(c, with_keywords=False).name.casefold(): c for c in self._cards}
+        self._by_slug = {card_facts(c, with_keywords=False).slug: c for c in self._cards}
+
+    def by_names(self, names: Iterable[str]) -> dict[str, Any]:
+        return {k: self._by_name[k] for k in (n.casefold() for n in names) if k in self._by_name}
+
+    def by_slugs(self, slugs: Iterable[str]) -> dict[str, Any]:
+        return {s: self._by_slug[s] for s in slugs if s in self._by_slug}
+
+    def all_names(self) -> list[str]:
+        return [card_facts(c, with_keywords=False).name for c in self._cards]
+
+
+def _add_entry(entries: dict[str, DeckEntry], ref: str, count: int, line: int | None, *, by: str) -> None:
+    key = f"{by}:{ref.casefold() if by == 'name' else ref}"
+    entry = entries.get(key)
+    if entry is None:
+        entries[key] = DeckEntry(ref=ref, count=count, lines=[line] if line else [], by=by)
+    else:
+        entry.count += count
+        if line:
+            entry.lines.append(line)
+
+
+# --- text -------------------------------------------------------------------------------------------
+
+
+def parse_text(text: str) -> ParsedDeck:
+    """Read `N Card Name` / `Nx Card Name` lines, one optional `Commander: Name`, `#` comments, blanks."""
+    entries: dict[str, DeckEntry] = {}
+    parsed = ParsedDeck(entries=[])
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        commander = _COMMANDER_RE.match(line)
+        if commander:
+            name = commander.group(1).strip()
+            if not name:
+                parsed.errors.append(LineError("bad_line", "Commander line names no card", number, raw))
+            elif parsed.commander is not None:
+                parsed.errors.append(
+                    LineError(
+                        "duplicate_commander",
+                        f"a second Commander line (the first is on line {parsed.commander_line})",
+                        number,
+                        raw,
+                    )
+                )
+            else:
+                parsed.commander, parsed.commander_line = name, number
+            continue
+        match = _ENTRY_RE.match(line)
+        if not match:
+            parsed.errors.append(
+                LineError("bad_line", "expected 'N Card Name' (e.g. '3 Ember Scout')", number, raw)
+            )
+            continue
+        count = int(match.group(1))
+        if not 1 <= count <= MAX_COUNT:
+            parsed.errors.append(
+                LineError(
+                    "bad_count", f"the count must be between 1 and {MAX_COUNT}, got {count}", number, raw
+                )
+            )
+            continue
+        _add_entry(entries, " ".join(match.group(2).split()), count, number, by="name")
+    parsed.entries = list(entries.values())
+    return parsed
+
+
+def export_text(
+    entries: Sequence[tuple[Any, int]], *, commander: Any = None, name: str = "", faction: str = ""
+) -> str:
+    """Text decklist grouped into units and events (by cost, then name); re-imports to the same deck."""
+    lines: list[str] = []
+    if name:
+        lines.append(f"# Deck: {' '.join(name.split())}")
+    if faction:
+        lines.append(f"# Faction: {faction}")
+    if commander is not None:
+        lines.append(f"Commander: {card_facts(commander, with_keywords=False).name}")
+    summed: dict[str, list[Any]] = {}
+    for card, count in entries:
+        facts = card_facts(card, with_keywords=False)
+        slot = summed.setdefault(facts.name.casefold(), [facts, 0])
+        slot[1] += count
+    for title, is_unit in (("Units", True), ("Events", False)):
+        group = sorted(
+            (v for v in summed.values() if v[0].is_unit == is_unit),
+            key=lambda v: (v[0].command_cost, v[0].name.casefold()),
+        )
+        if not group:
+            continue
+        if lines:
+            lines.append("")
+        lines.append(f"# {title} ({sum(c for _, c in group)})")
+        lines.extend(f"{count} {facts.name}" for facts, count in group)
+    return "\n".join(lines) + "\n"
+
+
+# --- JSON -------------------------------------------------------------------------------------------
+
+
+def export_json(
+    entries: Sequence[tuple[Any, int]],
+    *,
+    commander: Any = None,
+    name: str = "",
+    faction: str | None = None,
+    notes: str = "",
+) -> dict[str, Any]:
+    """The deck as a JSON document keyed by card slugs (names are informative)."""
+    summed: dict[str, list[Any]] = {}
+    for card, count in entries:
+        facts = card_facts(card, with_keywords=False)
+        summed.setdefault(facts.slug, [facts, 0])[1] += count
+    return {
+        "format": JSON_FORMAT,
+        "version": JSON_VERSION,
+        "name": name,
+        "faction": faction,
+        "commander": card_facts(commander, with_keywords=False).slug if commander is not None else None,
+        "notes": notes,
+        "cards": [
+            {"card": f.slug, "name": f.name, "count": c}
+            for f, c in sorted(summed.values(), key=lambda v: v[0].slug)
+        ],
+    }
+
+
+def parse_json(document: str | Mapping[str, Any]) -> ParsedDeck:
+    """Read the JSON document of `export_json`; entries may give `card` (slug) or only `name`."""
+    if isinstance(document, str):
+        try:
+            data = json.loads(document)
+        except json.JSONDecodeError as exc:
+            raise DeckFormatError("bad_json", f"not valid JSON: {exc.msg} at line {exc.lineno}") from exc
+    else:
+        data = document
+    if not isinstance(data, Mapping):
+        raise DeckFormatError("bad_json", "a deck JSON document must be an object")
+    if data.get("format", JSON_FORMAT) != JSON_FORMAT:
+        raise DeckFormatError("bad_json", f"'format' must be '{JSON_FORMAT}'")
+    if data.get("version", JSON_VERSION) != JSON_VERSION:
+        raise DeckFormatError(
+            "bad_json", f"unsupported version {data.get('version')!r}; this reads {JSON_VERSION}"
+        )
+    cards = data.get("cards", [])
+    if not isinstance(cards, list):
+        raise DeckFormatError("bad_json", "'cards' must be a list of {card, count}")
+    parsed = ParsedDeck(entries=[], commander_by="slug")
+    entries: dict[str, DeckEntry] = {}
+    for index, item in enumerate(cards, start=1):
+        if not isinstance(item, Mapping):
+            parsed.errors.append(LineError("bad_entry", f"cards entry {index} must be an object", index))
+            continue
+        count = item.get("count")
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+            parsed.errors.append(
+                LineError(
+                    "bad_count", f"cards entry {index}: count must be a whole number 1–{MAX_COUNT}", index
+                )
+            )
+            continue
+        slug, name = item.get("card"), item.get("name")
+        if isinstance(slug, str) and slug:
+            _add_entry(entries, slug, count, index, by="slug")
+        elif isinstance(name, str) and name.strip():
+            _add_entry(entries, " ".join(name.split()), count, index, by="name")
+        else:
+            parsed.errors.append(
+                LineError("bad_entry", f"cards entry {index} needs 'card' (a slug) or 'name'", index)
+            )
+    parsed.entries = list(entries.values())
+    commander = data.get("commander")
+    parsed.commander = commander if isinstance(commander, str) and commander else None
+    parsed.name = str(data.get("name") or "")
+    parsed.faction = data.get("faction") if isinstance(data.get("faction"), str) else None
+    parsed.notes = str(data.get("notes") or "")
+    return parsed
+
+
+# --- share code -------------------------------------------------------------------------------------
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+class _Reader:
+    def __init__(self, data: bytes):
+        self.data, self.pos = data, 0
+
+    def varint(self) -> int:
+        shift = result = 0
+        while True:
+            if self.pos >= len(self.data) or shift > 28:
+                raise DeckFormatError("bad_share_code", "the share code is damaged (truncated)")
+            byte = self.data[self.pos]
+            self.pos += 1
+            result |= (byte & 0x7F) << shift
+            if not byte & 0x80:
+                return result
+            shift += 7
+
+    def text(self) -> str:
+        length = self.varint()
+        chunk = self.data[self.pos : self.pos + length]
+        if len(chunk) != length:
+            raise DeckFormatError("bad_share_code", "the share code is damaged (truncated)")
+        self.pos += length
+        try:
+            return chunk.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise DeckFormatError("bad_share_code", "the share code is damaged (bad text)") from exc
+
+
+def encode_share_code(
+    entries: Sequence[tuple[Any, int]], *, commander: Any = None, faction: str | None = None
+) -> str:
+    """`CMD1` + base64url(zlib(varint-encoded faction, commander and (slug, count) list sorted by slug))."""
+    summed: dict[str, int] = {}
+    for card, count in entries:
+        slug = card_facts(card, with_keywords=False).slug
+        summed[slug] = summed.get(slug, 0) + count
+    body = bytearray()
+    for text in (
+        faction or "",
+        card_facts(commander, with_keywords=False).slug if commander is not None else "",
+    ):
+        raw = text.encode("utf-8")
+        body += _varint(len(raw)) + raw
+    body += _varint(len(summed))
+    for slug in sorted(summed):
+        raw = slug.encode("utf-8")
+        body += _varint(summed[slug]) + _varint(len(raw)) + raw
+    packed = zlib.compress(bytes(body), 9)
+    return SHARE_CODE_PREFIX + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+
+
+def decode_share_code(code: str) -> ParsedDeck:
+    """Read a share code back into slugs and counts; raise DeckFormatError for a bad or damaged code."""
+    code = "".join(code.split())
+    if not code.startswith(SHARE_CODE_PREFIX):
+        raise DeckFormatError(
+            "bad_share_code",
+            f"a share code starts with '{SHARE_CODE_PREFIX}' (unknown version or not a code)",
+        )
+    payload = code[len(SHARE_CODE_PREFIX) :]
+    try:
+        packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+        body = zlib.decompress(packed)
+    except (binascii.Error, ValueError, zlib.error) as exc:
+        raise DeckFormatError("bad_share_code", "the share code is damaged (it does not decode)") from exc
+    reader = _Reader(body)
+    faction, commander = reader.text(), reader.text()
+    parsed = ParsedDeck(entries=[], commander_by="slug", faction=faction or None, commander=commander or None)
+    for _ in range(reader.varint()):
+        count = reader.varint()
+        slug = reader.text()
+        if not 1 <= count <= MAX_COUNT or not slug:
+            raise DeckFormatError("bad_share_code", "the share code is damaged (bad entry)")
+        parsed.entries.append(DeckEntry(ref=slug, count=count, by="slug"))
+    if reader.pos != len(body):
+        raise DeckFormatError("bad_share_code", "the share code is damaged (trailing data)")
+    return parsed
+
+
+def looks_like_share_code(text: str) -> bool:
+    stripped = text.strip()
+    return stripped.startswith(SHARE_CODE_PREFIX) and not any(c.isspace() for c in stripped)
+
+
+def parse_any(data: str | Mapping[str, Any], kind: str = "auto") -> ParsedDeck:
+    """Parse text, JSON or a share code; `kind` is "text", "json", "code" or "auto" (guess from the input)."""
+    if not isinstance(data, (str, Mapping)):
+        raise DeckFormatError(
+            "bad_input", "the decklist must be a string (text or share code) or a JSON object"
+        )
+    if isinstance(data, str) and len(data) > MAX_INPUT_CHARS:
+        raise DeckFormatError("too_long", f"the decklist is longer than {MAX_INPUT_CHARS} characters")
+    if kind == "auto":
+        if isinstance(data, Mapping):
+            kind = "json"
+        elif data.lstrip().startswith("{"):
+            kind = "json"
+        elif looks_like_share_code(data):
+            kind = "code"
+        else:
+            kind = "text"
+    if kind == "json":
+        return parse_json(data)
+    if not isinstance(data, str):
+        raise DeckFormatError("bad_input", f"{kind} input must be a string")
+    if kind == "code":
+        return decode_share_code(data)
+    if kind == "text":
+        return parse_text(data)
+    raise DeckFormatError("bad_input", f"unknown format '{kind}': use text, json or code")
+
+
+# --- lookup -----------------------------------------------------------------------------------------
+
+
+def _suggest(ref: str, names: list[str]) -> list[str]:
+    folded = {n.casefold(): n for n in names}
+    return [folded[m] for m in difflib.get_close_matches(ref.casefold(), list(folded), n=3, cutoff=0.6)]
+
+
+def resolve(parsed: ParsedDeck, catalog: CardCatalog) -> ResolvedDeck:
+    """Look every reference up; an unknown one becomes an error per line with close names suggested."""
+    result = ResolvedDeck(
+        entries=[], errors=list(parsed.errors), name=parsed.name, faction=parsed.faction, notes=parsed.notes
+    )
+    names = [e.ref for e in parsed.entries if e.by == "name"]
+    slugs = [e.ref for e in parsed.entries if e.by == "slug"]
+    if parsed.commander:
+        (names if parsed.commander_by == "name" else slugs).append(parsed.commander)
+    found_names = catalog.by_names(names) if names else {}
+    found_slugs = catalog.by_slugs(slugs) if slugs else {}
+    all_names: list[str] | None = None
+
+    def lookup(ref: str, by: str) -> Any:
+        return found_names.get(ref.casefold()) if by == "name" else found_slugs.get(ref)
+
+    suggested = 0
+
+    def unknown(ref: str, lines: list[int], by: str) -> None:
+        nonlocal all_names, suggested
+        suggestions: list[str] = []
+        if suggested < MAX_SUGGESTED:
+            if all_names is None:
+                all_names = catalog.all_names()
+            suggestions = _suggest(ref, all_names)
+            suggested += 1
+        hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
+        where: list[int | None] = list(lines) or [None]
+        for line in where:
+            result.errors.append(
+                LineError("unknown_card", f"unknown card {by} '{ref}'{hint}", line, ref, suggestions)
+            )
+
+    summed: dict[str, list[Any]] = {}  # casefolded name -> [card, count]: copies summed by name
+    for entry in parsed.entries:
+        card = lookup(entry.ref, entry.by)
+        if card is None:
+            unknown(entry.ref, entry.lines, entry.by)
+        else:
+            key = card_facts(card, with_keywords=False).name.casefold()
+            summed.setdefault(key, [card, 0])[1] += entry.count
+    result.entries = [(card, count) for card, count in summed.values()]
+    if parsed.commander:
+        result.commander = lookup(parsed.commander, parsed.commander_by)
+        if result.commander is None:
+            unknown(
+                parsed.commander,
+                [parsed.commander_line] if parsed.commander_line else [],
+                parsed.commander_by,
+            )
+    result.errors.sort(key=lambda e: (e.line is None, e.line or 0))
+    return result
