@@ -1,0 +1,216 @@
+"""Card API: list/search, detail, factions and keywords for everyone; card writes for staff only.
+
+Thin: parse with serializers, read through selectors, write through services (STYLE.md 9).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_view
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from cards import selectors, services
+from cards.describe import describe_abilities
+from cards.filters import CardFilter
+from cards.models import DIRECTIONS, Card, CardType, EventType, Faction, Keyword
+
+
+class IsStaffOrReadOnly(permissions.BasePermission):
+    """Anyone may read; only staff may create, change or delete (curation is for staff)."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return bool(request.user and request.user.is_authenticated and request.user.is_staff)
+
+
+class CardPagination(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+class CardApiErrorSerializer(serializers.Serializer):
+    """Every API error: a stable code, a plain message naming the problem, and details."""
+
+    code = serializers.CharField()
+    message = serializers.CharField()
+    extra = serializers.DictField()
+
+
+class FactionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Faction
+        fields = ["slug", "name", "description", "color"]
+
+
+class KeywordSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Keyword
+        fields = ["code", "name", "reminder_text"]
+
+
+class CardOutputSerializer(serializers.Serializer):
+    """A card in the shared card format plus id, slug, faction name and abilities in plain words."""
+
+    id = serializers.IntegerField()
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    faction = serializers.CharField(source="faction.slug")
+    faction_name = serializers.CharField(source="faction.name")
+    type = serializers.CharField(source="card_type")
+    command_cost = serializers.IntegerField()
+    energy_cost = serializers.IntegerField()
+    power = serializers.IntegerField(allow_null=True)
+    health = serializers.IntegerField(allow_null=True)
+    arrows = serializers.ListField(child=serializers.CharField())
+    legendary = serializers.BooleanField()
+    unique = serializers.BooleanField()
+    event_type = serializers.SerializerMethodField()
+    keywords = serializers.SerializerMethodField()
+    rules_text = serializers.CharField()
+    abilities = serializers.JSONField()
+    flavor_text = serializers.CharField()
+    ability_descriptions = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.ChoiceField(choices=EventType.choices, allow_null=True))
+    def get_event_type(self, card: Card) -> str | None:
+        return card.event_type or None
+
+    def get_keywords(self, card: Card) -> list[str]:
+        return sorted(k.code for k in card.keywords.all())
+
+    def get_ability_descriptions(self, card: Card) -> list[str]:
+        return describe_abilities(card.abilities)
+
+
+class CardInputSerializer(serializers.Serializer):
+    """A card in the shared card format (docs/card-format.md); consistency is checked by the service."""
+
+    name = serializers.CharField(max_length=80)
+    faction = serializers.CharField(help_text="Faction slug")
+    type = serializers.ChoiceField(choices=CardType.choices)
+    command_cost = serializers.IntegerField(min_value=0, max_value=services.MAX_COST)
+    energy_cost = serializers.IntegerField(min_value=0, max_value=services.MAX_COST, required=False)
+    power = serializers.IntegerField(
+        min_value=0, max_value=services.MAX_STAT, allow_null=True, required=False
+    )
+    health = serializers.IntegerField(
+        min_value=0, max_value=services.MAX_STAT, allow_null=True, required=False
+    )
+    arrows = serializers.ListField(child=serializers.ChoiceField(choices=DIRECTIONS), required=False)
+    legendary = serializers.BooleanField(required=False)
+    unique = serializers.BooleanField(required=False)
+    event_type = serializers.ChoiceField(choices=EventType.choices, allow_null=True, required=False)
+    keywords = serializers.ListField(child=serializers.CharField(), required=False, help_text="Keyword codes")
+    rules_text = serializers.CharField(allow_blank=True, required=False)
+    abilities = serializers.JSONField(required=False, help_text="Abilities (docs/card-abilities.md)")
+    flavor_text = serializers.CharField(allow_blank=True, required=False)
+
+
+Q_PARAMETER = OpenApiParameter(
+    "q",
+    OpenApiTypes.STR,
+    description=(
+        "Search query language (docs/card-format.md). Free words match name or rules text; "
+        'quoted "phrases"; keys f: t: cp e pow hp (with = : < <= > >= !=) kw: is: a: name: o:; '
+        "'-' negates, 'or' and parentheses combine. Example: `f:ember (kw:spoil or pow>=4000) -is:legendary`. "
+        "A malformed query answers 400 with code invalid_query and the position."
+    ),
+)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List and search cards",
+        parameters=[Q_PARAMETER],
+        responses={200: CardOutputSerializer(many=True), 400: CardApiErrorSerializer},
+    ),
+    retrieve=extend_schema(summary="One card, with its abilities in plain words"),
+    create=extend_schema(
+        summary="Create a card (staff)",
+        request=CardInputSerializer,
+        responses={201: CardOutputSerializer, 400: CardApiErrorSerializer, 403: CardApiErrorSerializer},
+    ),
+    update=extend_schema(
+        summary="Replace a card (staff)",
+        request=CardInputSerializer,
+        responses={200: CardOutputSerializer, 400: CardApiErrorSerializer, 403: CardApiErrorSerializer},
+    ),
+    partial_update=extend_schema(
+        summary="Change some fields of a card (staff)",
+        request=CardInputSerializer,
+        responses={200: CardOutputSerializer, 400: CardApiErrorSerializer, 403: CardApiErrorSerializer},
+    ),
+    destroy=extend_schema(
+        summary="Delete a card (staff; 409 while it is in use)",
+        responses={204: None, 403: CardApiErrorSerializer, 409: CardApiErrorSerializer},
+    ),
+)
+class CardViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Cards: read for everyone, write for staff with the same consistency rules as the admin (C-1)."""
+
+    serializer_class = CardOutputSerializer
+    permission_classes = [IsStaffOrReadOnly]
+    pagination_class = CardPagination
+    filterset_class = CardFilter
+    lookup_field = "slug"
+    lookup_value_regex = "[^/]+"
+
+    def get_queryset(self) -> Any:
+        return selectors.card_queryset()
+
+    def _refetched(self, card: Card) -> Card:
+        found = selectors.card_get(card.slug)
+        if found is None:  # pragma: no cover - just written in this request
+            raise Http404
+        return found
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        serializer = CardInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        card = services.card_create(data=serializer.validated_data)
+        return Response(CardOutputSerializer(self._refetched(card)).data, status=status.HTTP_201_CREATED)
+
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        partial = kwargs.pop("partial", False)
+        card = self.get_object()
+        serializer = CardInputSerializer(data=request.data, partial=partial)
+        serializer.is_valid(raise_exception=True)
+        card = services.card_update(card=card, data=serializer.validated_data, partial=partial)
+        return Response(CardOutputSerializer(self._refetched(card)).data)
+
+    def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self.update(request, *args, partial=True, **kwargs)
+
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        services.card_delete(card=self.get_object())
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema_view(list=extend_schema(summary="All factions"), retrieve=extend_schema(summary="One faction"))
+class FactionViewSet(viewsets.ReadOnlyModelViewSet):
+    """Factions (not paginated: there are few)."""
+
+    serializer_class = FactionSerializer
+    queryset = Faction.objects.all()
+    pagination_class = None
+    lookup_field = "slug"
+    filter_backends: list[Any] = []
+
+
+@extend_schema_view(list=extend_schema(summary="All keywords"), retrieve=extend_schema(summary="One keyword"))
+class KeywordViewSet(viewsets.ReadOnlyModelViewSet):
+    """Keywords (C-7) with reminder text (not paginated: there are few)."""
+
+    serializer_class = KeywordSerializer
+    queryset = Keyword.objects.all()
+    pagination_class = None
+    lookup_field = "code"
+    filter_backends: list[Any] = []

@@ -1,0 +1,623 @@
+"""Writes to the card database: the card JSON format (to/from a Card), import, export, API writes.
+
+The card file format is the shared contract described in docs/card-format.md. Every write goes
+through ``card_record_errors`` so the importer, the API and the admin refuse the same cards (C-1).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError
+from django.utils.text import slugify
+
+from cards.models import DIRECTIONS, Card, Faction, Keyword, card_field_errors
+from config.errors import ApplicationError
+from matches.engine.vocabulary import KEYWORDS
+
+CARD_FILE_FORMAT = "commandeer-cards"
+CARD_FILE_VERSION = 1
+
+CARD_FIELDS = (
+    "name",
+    "faction",
+    "type",
+    "command_cost",
+    "energy_cost",
+    "power",
+    "health",
+    "arrows",
+    "legendary",
+    "unique",
+    "event_type",
+    "keywords",
+    "rules_text",
+    "abilities",
+    "flavor_text",
+)
+REQUIRED_CARD_FIELDS = ("name", "faction", "type", "command_cost")
+CARD_DEFAULTS: dict[str, Any] = {
+    "energy_cost": 0,
+    "power": None,
+    "health": None,
+    "arrows": [],
+    "legendary": False,
+    "unique": False,
+    "event_type": None,
+    "keywords": [],
+    "rules_text": "",
+    "abilities": [],
+    "flavor_text": "",
+}
+FACTION_FIELDS = ("slug", "name", "description", "color")
+KEYWORD_FIELDS = ("code", "name", "reminder_text")
+MAX_COST = 32767  # PositiveSmallIntegerField
+MAX_STAT = 2_000_000_000  # PositiveIntegerField
+_COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_SLUG = re.compile(r"^[-a-zA-Z0-9_]+$")
+
+Errors = dict[str, list[str]]
+
+
+# ---------------------------------------------------------------- the card JSON format
+
+
+def _canonical_effect(effect: Any) -> Any:
+    if not isinstance(effect, Mapping):
+        return effect
+    head = {k: effect[k] for k in ("effect", "target") if k in effect}
+    return head | {k: effect[k] for k in sorted(effect) if k not in head}
+
+
+def canonical_ability(ability: Any) -> Any:
+    """An ability with its keys in one fixed order, so exports are identical on every database."""
+    if not isinstance(ability, Mapping):
+        return ability
+    order = ("trigger", "x", "cost", "once_per_turn", "effects", "text")
+    result = {k: ability[k] for k in order if k in ability}
+    result |= {k: ability[k] for k in sorted(ability) if k not in result}
+    if isinstance(result.get("effects"), list):
+        result["effects"] = [_canonical_effect(e) for e in result["effects"]]
+    if isinstance(result.get("cost"), Mapping):
+        result["cost"] = {k: result["cost"][k] for k in sorted(result["cost"])}
+    return result
+
+
+def canonical_arrows(arrows: Any) -> Any:
+    """Arrows in compass order (N, NE, E, ... NW); anything invalid is returned untouched."""
+    if isinstance(arrows, list) and all(a in DIRECTIONS for a in arrows):
+        return sorted(arrows, key=DIRECTIONS.index)
+    return arrows
+
+
+def card_to_dict(card: Card) -> dict[str, Any]:
+    """One card in the shared card JSON format (docs/card-format.md). Uses prefetched keywords."""
+    abilities = card.abilities
+    return {
+        "name": card.name,
+        "faction": card.faction.slug,
+        "type": card.card_type,
+        "command_cost": card.command_cost,
+        "energy_cost": card.energy_cost,
+        "power": card.power,
+        "health": card.health,
+        "arrows": list(card.arrows or []),
+        "legendary": card.legendary,
+        "unique": card.unique,
+        "event_type": card.event_type or None,
+        "keywords": sorted(k.code for k in card.keywords.all()),
+        "rules_text": card.rules_text,
+        "abilities": [canonical_ability(a) for a in abilities] if isinstance(abilities, list) else abilities,
+        "flavor_text": card.flavor_text,
+    }
+
+
+def faction_to_dict(faction: Faction) -> dict[str, Any]:
+    return {
+        "slug": faction.slug,
+        "name": faction.name,
+        "description": faction.description,
+        "color": faction.color,
+    }
+
+
+def keyword_to_dict(keyword: Keyword) -> dict[str, Any]:
+    return {"code": keyword.code, "name": keyword.name, "reminder_text": keyword.reminder_text}
+
+
+def normalize_card_record(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A valid card record with defaults filled in and canonical ordering (what export would write)."""
+    full = {name: record.get(name, CARD_DEFAULTS.get(name)) for name in CARD_FIELDS}
+    full["event_type"] = full["event_type"] or None
+    full["keywords"] = sorted(full["keywords"])
+    full["arrows"] = canonical_arrows(list(full["arrows"]))
+    full["abilities"] = [canonical_ability(a) for a in full["abilities"]]
+    return full
+
+
+def card_slug(name: str) -> str:
+    """The URL slug of a card name; non-Latin names (e.g. Thai) keep their letters."""
+    fallback = "card-" + hashlib.sha1(name.encode()).hexdigest()[:10]
+    return (slugify(name) or slugify(name, allow_unicode=True) or fallback)[:80]
+
+
+# ---------------------------------------------------------------- validation
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def card_record_errors(
+    record: Any, *, faction_slugs: Collection[str], keyword_codes: Collection[str]
+) -> Errors:
+    """Every problem with one card record, as {field: [messages]}; empty when it can be saved (C-1)."""
+    errors: Errors = {}
+
+    def add(name: str, message: str) -> None:
+        errors.setdefault(name, []).append(message)
+
+    if not isinstance(record, Mapping):
+        return {"card": ["a card must be a JSON object"]}
+    for key in sorted(set(record) - set(CARD_FIELDS), key=str):
+        add(str(key), f"unknown field (allowed: {', '.join(CARD_FIELDS)})")
+    for key in REQUIRED_CARD_FIELDS:
+        if key not in record:
+            add(key, "this field is required")
+    r = {name: record.get(name, CARD_DEFAULTS.get(name)) for name in CARD_FIELDS}
+    name = r["name"]
+    if "name" in record and (not isinstance(name, str) or not name.strip() or len(name) > 80):
+        add("name", "must be a non-empty text of at most 80 characters")
+    if "faction" in record:
+        if not isinstance(r["faction"], str):
+            add("faction", "must be a faction slug")
+        elif r["faction"] not in faction_slugs:
+            known = ", ".join(sorted(faction_slugs)) or "none"
+            add("faction", f"unknown faction '{r['faction']}' (known: {known})")
+    if "type" in record and r["type"] not in ("unit", "event"):
+        add("type", "must be 'unit' or 'event'")
+    for cost in ("command_cost", "energy_cost"):
+        if cost in record and (not _is_int(r[cost]) or not 0 <= r[cost] <= MAX_COST):
+            add(cost, "must be a whole number, 0 or more")
+    for stat in ("power", "health"):
+        if r[stat] is not None and (not _is_int(r[stat]) or not 0 <= r[stat] <= MAX_STAT):
+            add(stat, "must be a whole number, 0 or more (e.g. 3000), or null")
+    for flag in ("legendary", "unique"):
+        if not isinstance(r[flag], bool):
+            add(flag, "must be true or false")
+    if r["event_type"] is not None and not isinstance(r["event_type"], str):
+        add("event_type", "must be null, 'planning', 'defensive' or 'ongoing'")
+    if not isinstance(r["arrows"], list):
+        add("arrows", f"must be a list drawn from {' '.join(DIRECTIONS)} (C-1.2)")
+    for text in ("rules_text", "flavor_text"):
+        if not isinstance(r[text], str):
+            add(text, "must be text")
+    if not isinstance(r["abilities"], list):
+        add("abilities", "must be a list of abilities (docs/card-abilities.md)")
+    codes = r["keywords"]
+    if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
+        add("keywords", "must be a list of keyword codes")
+        codes = None
+    else:
+        for code in codes:
+            if code not in keyword_codes:
+                known = ", ".join(sorted(keyword_codes)) or "none"
+                add("keywords", f"unknown keyword '{code}' (known: {known})")
+        if len(set(codes)) != len(codes):
+            add("keywords", "each keyword may appear once")
+    if errors.keys() & {
+        "type",
+        "power",
+        "health",
+        "legendary",
+        "unique",
+        "event_type",
+        "arrows",
+        "abilities",
+    }:
+        return errors  # the consistency rules need well-typed values
+    if "type" not in record:
+        return errors
+    for field_name, messages in card_field_errors(
+        card_type=r["type"],
+        power=r["power"],
+        health=r["health"],
+        arrows=r["arrows"],
+        legendary=r["legendary"],
+        unique=r["unique"],
+        event_type=r["event_type"] or "",
+        abilities=r["abilities"],
+        keyword_codes=codes,
+    ).items():
+        for message in messages:
+            if message not in errors.get(field_name, []):
+                add(field_name, message)
+    return errors
+
+
+def _known_slugs() -> set[str]:
+    return set(Faction.objects.values_list("slug", flat=True))
+
+
+def _known_codes() -> set[str]:
+    return set(Keyword.objects.values_list("code", flat=True))
+
+
+def _slug_owner(slug: str, *, exclude_pk: int | None) -> str | None:
+    qs = Card.objects.filter(slug=slug)
+    if exclude_pk is not None:
+        qs = qs.exclude(pk=exclude_pk)
+    return qs.values_list("name", flat=True).first()
+
+
+# ---------------------------------------------------------------- single-card writes
+
+
+def _apply_record(
+    card: Card,
+    record: Mapping[str, Any],
+    *,
+    factions: Mapping[str, Faction],
+    keywords: Mapping[str, Keyword],
+    change_reason: str,
+) -> None:
+    card.name = record["name"]
+    card.faction = factions[record["faction"]]
+    card.card_type = record["type"]
+    card.command_cost = record["command_cost"]
+    card.energy_cost = record["energy_cost"]
+    card.power = record["power"]
+    card.health = record["health"]
+    card.arrows = record["arrows"]
+    card.legendary = record["legendary"]
+    card.unique = record["unique"]
+    card.event_type = record["event_type"] or ""
+    card.rules_text = record["rules_text"]
+    card.abilities = record["abilities"]
+    card.flavor_text = record["flavor_text"]
+    if not card.slug:
+        card.slug = card_slug(card.name)
+    if change_reason:
+        card._change_reason = change_reason  # type: ignore[attr-defined]  # simple_history
+    card.save()
+    wanted = {keywords[c].pk for c in record["keywords"]}
+    if {k.pk for k in card.keywords.all()} != wanted:
+        card.keywords.set(list(wanted))
+
+
+@transaction.atomic
+def card_upsert_from_dict(
+    data: Mapping[str, Any],
+    *,
+    factions: Mapping[str, Faction] | None = None,
+    keywords: Mapping[str, Keyword] | None = None,
+    change_reason: str = "",
+) -> tuple[Card, str]:
+    """Create or update the card named ``data['name']`` from a card record.
+
+    Returns the card and "created", "updated" or "unchanged" (an unchanged card is not saved, so
+    history stays clean). Raises ValidationError({field: [messages]}) for an inconsistent record.
+    """
+    factions = factions if factions is not None else {f.slug: f for f in Faction.objects.all()}
+    keywords = keywords if keywords is not None else {k.code: k for k in Keyword.objects.all()}
+    errors = card_record_errors(data, faction_slugs=factions.keys(), keyword_codes=keywords.keys())
+    if errors:
+        raise ValidationError(errors)
+    record = normalize_card_record(data)
+    card = (
+        Card.objects.select_related("faction")
+        .prefetch_related("keywords")
+        .filter(name=record["name"])
+        .first()
+    )
+    if card is None:
+        slug = card_slug(record["name"])
+        owner = _slug_owner(slug, exclude_pk=None)
+        if owner is not None:
+            raise ValidationError({"name": [f"its URL slug '{slug}' is already used by the card '{owner}'"]})
+        card = Card(slug=slug)
+        _apply_record(card, record, factions=factions, keywords=keywords, change_reason=change_reason)
+        return card, "created"
+    if card_to_dict(card) == record:
+        return card, "unchanged"
+    _apply_record(card, record, factions=factions, keywords=keywords, change_reason=change_reason)
+    return card, "updated"
+
+
+@transaction.atomic
+def card_create(*, data: Mapping[str, Any]) -> Card:
+    """Create a card from a card record (API); a card of that name must not exist yet."""
+    name = data.get("name")
+    if isinstance(name, str) and Card.objects.filter(name=name).exists():
+        raise ValidationError({"name": [f"a card named '{name}' already exists"]})
+    card, _ = card_upsert_from_dict(data, change_reason="Created through the API")
+    return card
+
+
+@transaction.atomic
+def card_update(*, card: Card, data: Mapping[str, Any], partial: bool = False) -> Card:
+    """Replace (or, when ``partial``, patch) a card's fields from a card record (API).
+
+    Renaming keeps the card's slug (its URL) unless the new name's slug is free, then it follows.
+    """
+    card = Card.objects.select_for_update().get(pk=card.pk)
+    record = {**card_to_dict(card), **data} if partial else dict(data)
+    factions = {f.slug: f for f in Faction.objects.all()}
+    keywords = {k.code: k for k in Keyword.objects.all()}
+    errors = card_record_errors(record, faction_slugs=factions.keys(), keyword_codes=keywords.keys())
+    new_name = record.get("name")
+    if not errors and new_name != card.name and Card.objects.filter(name=new_name).exists():
+        errors = {"name": [f"a card named '{new_name}' already exists"]}
+    if errors:
+        raise ValidationError(errors)
+    normalized = normalize_card_record(record)
+    if normalized["name"] != card.name:
+        slug = card_slug(normalized["name"])
+        if _slug_owner(slug, exclude_pk=card.pk) is None:
+            card.slug = slug
+    _apply_record(
+        card, normalized, factions=factions, keywords=keywords, change_reason="Changed through the API"
+    )
+    return card
+
+
+@transaction.atomic
+def card_delete(*, card: Card) -> None:
+    """Delete a card; refuse (409) while decks or matches still use it."""
+    try:
+        card.delete()
+    except ProtectedError as exc:
+        raise ApplicationError(
+            "card_in_use",
+            f"'{card.name}' is used by {len(exc.protected_objects)} other record(s) and cannot be deleted",
+            status_code=409,
+        ) from exc
+
+
+# ---------------------------------------------------------------- import / export
+
+
+@dataclass
+class ImportReport:
+    """What an import did (or, with errors, why it did nothing)."""
+
+    errors: list[str] = field(default_factory=list)
+    factions: dict[str, int] = field(default_factory=lambda: {"created": 0, "updated": 0, "unchanged": 0})
+    keywords: dict[str, int] = field(default_factory=lambda: {"created": 0, "updated": 0, "unchanged": 0})
+    cards: dict[str, int] = field(default_factory=lambda: {"created": 0, "updated": 0, "unchanged": 0})
+    dry_run: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def summary(self) -> str:
+        if self.errors:
+            return f"{len(self.errors)} error(s); nothing was imported"
+        parts = [
+            f"{what}: {c['created']} created, {c['updated']} updated, {c['unchanged']} unchanged"
+            for what, c in (("factions", self.factions), ("keywords", self.keywords), ("cards", self.cards))
+        ]
+        return ("dry run, nothing written; " if self.dry_run else "") + "; ".join(parts)
+
+
+def _label(section: str, index: int, record: Any, key: str) -> str:
+    name = record.get(key) if isinstance(record, Mapping) else None
+    return f"{section}[{index}]" + (f" ({name})" if isinstance(name, str) and name else "")
+
+
+def _check_simple_records(
+    records: Any,
+    *,
+    section: str,
+    fields: tuple[str, ...],
+    key: str,
+    check: Any,
+    errors: list[str],
+) -> list[dict[str, Any]]:
+    """Validate the factions or keywords section; return the valid records."""
+    if not isinstance(records, list):
+        errors.append(f"{section}: must be a list")
+        return []
+    valid, seen_keys, seen_names = [], set(), set()
+    for i, record in enumerate(records):
+        label = _label(section, i, record, key)
+        if not isinstance(record, Mapping):
+            errors.append(f"{label}: must be a JSON object")
+            continue
+        problems = [
+            f"{k}: unknown field (allowed: {', '.join(fields)})" for k in sorted(set(record) - set(fields))
+        ]
+        problems += check(record)
+        for attr, seen in ((key, seen_keys), ("name", seen_names)):
+            value = record.get(attr)
+            if isinstance(value, str):
+                if value in seen:
+                    problems.append(f"{attr}: '{value}' appears twice")
+                seen.add(value)
+        if problems:
+            errors.extend(f"{label}: {p}" for p in problems)
+        else:
+            valid.append(dict(record))
+    return valid
+
+
+def _faction_problems(record: Mapping[str, Any]) -> list[str]:
+    problems = []
+    slug, name = record.get("slug"), record.get("name")
+    if not isinstance(slug, str) or not _SLUG.match(slug) or len(slug) > 60:
+        problems.append("slug: must be letters, digits, '-' or '_' (at most 60)")
+    if not isinstance(name, str) or not name.strip() or len(name) > 60:
+        problems.append("name: must be a non-empty text of at most 60 characters")
+    if not isinstance(record.get("description", ""), str):
+        problems.append("description: must be text")
+    if not isinstance(record.get("color", "#666666"), str) or not _COLOR.match(
+        record.get("color", "#666666")
+    ):
+        problems.append("color: must be a hex colour like #c0392b")
+    return problems
+
+
+def _keyword_problems(record: Mapping[str, Any]) -> list[str]:
+    problems = []
+    if record.get("code") not in KEYWORDS:
+        problems.append(f"code: unknown keyword code '{record.get('code')}' (known: {', '.join(KEYWORDS)})")
+    name = record.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > 60:
+        problems.append("name: must be a non-empty text of at most 60 characters")
+    text = record.get("reminder_text")
+    if not isinstance(text, str) or not text.strip():
+        problems.append("reminder_text: must be a non-empty text")
+    return problems
+
+
+def _name_clashes(
+    records: Iterable[Mapping[str, Any]], model: type[Faction] | type[Keyword], key: str, section: str
+) -> list[str]:
+    """A record whose name belongs to another row in the database (names are unique)."""
+    owners = dict(model.objects.values_list("name", key))
+    return [
+        f"{section} ({r[key]}): name: '{r['name']}' already belongs to {key} '{owners[r['name']]}'"
+        for r in records
+        if r["name"] in owners and owners[r["name"]] != r[key]
+    ]
+
+
+def cards_validate(data: Any) -> tuple[list[str], dict[str, Any]]:
+    """Check a whole card file; return (every error with its position, the valid sections)."""
+    errors: list[str] = []
+    if not isinstance(data, Mapping):
+        return ["the file must be a JSON object"], {}
+    for key in sorted(set(data) - {"format", "version", "factions", "keywords", "cards"}):
+        errors.append(f"{key}: unknown top-level field")
+    if data.get("format") != CARD_FILE_FORMAT:
+        errors.append(f"format: must be '{CARD_FILE_FORMAT}'")
+    if data.get("version") != CARD_FILE_VERSION:
+        errors.append(f"version: must be {CARD_FILE_VERSION}")
+    factions = _check_simple_records(
+        data.get("factions", []), section="factions", fields=FACTION_FIELDS, key="slug",
+        check=_faction_problems, errors=errors,
+    )  # fmt: skip
+    keywords = _check_simple_records(
+        data.get("keywords", []), section="keywords", fields=KEYWORD_FIELDS, key="code",
+        check=_keyword_problems, errors=errors,
+    )  # fmt: skip
+    errors += _name_clashes(factions, Faction, "slug", "factions")
+    errors += _name_clashes(keywords, Keyword, "code", "keywords")
+    faction_slugs = _known_slugs() | {f["slug"] for f in factions}
+    keyword_codes = _known_codes() | {k["code"] for k in keywords}
+    # Faction/keyword records that failed validation still count as "known" so that their cards are
+    # not reported a second time for the same mistake.
+    for section, key, known in (("factions", "slug", faction_slugs), ("keywords", "code", keyword_codes)):
+        for record in data.get(section) or []:
+            if isinstance(record, Mapping) and isinstance(record.get(key), str):
+                known.add(record[key])
+    cards = data.get("cards", [])
+    if not isinstance(cards, list):
+        errors.append("cards: must be a list")
+        cards = []
+    existing_slugs = dict(Card.objects.values_list("slug", "name"))
+    seen_names: dict[str, int] = {}
+    seen_slugs: dict[str, str] = {}
+    valid_cards = []
+    for i, record in enumerate(cards):
+        label = _label("cards", i, record, "name")
+        problems = card_record_errors(record, faction_slugs=faction_slugs, keyword_codes=keyword_codes)
+        name = record.get("name") if isinstance(record, Mapping) else None
+        if isinstance(name, str) and name:
+            if name in seen_names:
+                problems.setdefault("name", []).append(f"the same name appears at cards[{seen_names[name]}]")
+            else:
+                seen_names[name] = i
+                slug = card_slug(name)
+                owner = seen_slugs.get(slug) or existing_slugs.get(slug)
+                if owner is not None and owner != name:
+                    problems.setdefault("name", []).append(
+                        f"its URL slug '{slug}' is already used by '{owner}'"
+                    )
+                seen_slugs[slug] = name
+        for field_name, messages in problems.items():
+            errors.extend(f"{label}: {field_name}: {m}" for m in messages)
+        if not problems:
+            valid_cards.append(record)
+    return errors, {"factions": factions, "keywords": keywords, "cards": valid_cards}
+
+
+def _upsert_simple(
+    model: type[Faction] | type[Keyword], key: str, records: list[dict[str, Any]], counts: dict[str, int]
+) -> None:
+    existing = {getattr(obj, key): obj for obj in model.objects.all()}
+    for record in records:
+        obj = existing.get(record[key])
+        if obj is None:
+            obj = model(**record)
+            obj._change_reason = "Imported from a card file"  # type: ignore[union-attr]
+            obj.save()
+            counts["created"] += 1
+            continue
+        changed = False
+        for name, value in record.items():
+            if getattr(obj, name) != value:
+                setattr(obj, name, value)
+                changed = True
+        if changed:
+            obj._change_reason = "Imported from a card file"  # type: ignore[union-attr]
+            obj.save()
+            counts["updated"] += 1
+        else:
+            counts["unchanged"] += 1
+
+
+class _DryRun(Exception):
+    """Rolls a dry-run import back after doing all the work."""
+
+
+def cards_import(data: Any, *, dry_run: bool = False) -> ImportReport:
+    """Import a card file ALL-OR-NOTHING: validate every record, then write in one transaction.
+
+    Cards are matched by name, factions by slug, keywords by code; unchanged rows are not saved, so
+    importing the same file twice leaves the same database. With errors nothing is written and the
+    report lists every bad record with its position, e.g. "cards[12] (Ember Scout): power: ...".
+    """
+    report = ImportReport(dry_run=dry_run)
+    errors, valid = cards_validate(data)
+    if errors:
+        report.errors = errors
+        return report
+    try:
+        with transaction.atomic():
+            _upsert_simple(Faction, "slug", valid["factions"], report.factions)
+            _upsert_simple(Keyword, "code", valid["keywords"], report.keywords)
+            factions = {f.slug: f for f in Faction.objects.all()}
+            keywords = {k.code: k for k in Keyword.objects.all()}
+            for record in valid["cards"]:
+                _, outcome = card_upsert_from_dict(
+                    record, factions=factions, keywords=keywords, change_reason="Imported from a card file"
+                )
+                report.cards[outcome] += 1
+            if dry_run:
+                raise _DryRun
+    except _DryRun:
+        pass
+    except (IntegrityError, ValidationError) as exc:
+        report.errors = [f"the import was rolled back: {exc}"]
+    return report
+
+
+def cards_export() -> dict[str, Any]:
+    """The whole card database as a card file, in a deterministic order (factions by slug, keywords
+    by code, cards by faction then name), so export -> import -> export gives the same JSON."""
+    cards = Card.objects.select_related("faction").prefetch_related("keywords")
+    return {
+        "format": CARD_FILE_FORMAT,
+        "version": CARD_FILE_VERSION,
+        "factions": [faction_to_dict(f) for f in sorted(Faction.objects.all(), key=lambda f: f.slug)],
+        "keywords": [keyword_to_dict(k) for k in sorted(Keyword.objects.all(), key=lambda k: k.code)],
+        "cards": [card_to_dict(c) for c in sorted(cards, key=lambda c: (c.faction.slug, c.name))],
+    }

@@ -1,0 +1,132 @@
+"""The staff admin: readable lists and forms, consistency errors on the right field, history."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cards.admin import arrows_compass_html
+from cards.models import Card, Faction, Keyword
+
+pytestmark = pytest.mark.django_db
+
+
+def test_compass_lights_exactly_the_card_arrows():
+    html = str(arrows_compass_html(["N", "SE"]))
+    assert html.count("background:#c0392b") == 2
+    assert 'title="N">↑' in html and 'title="SE">↘' in html
+    assert 'title="S">·' in html
+    assert 'aria-label="N SE"' in html
+
+
+def test_card_list_shows_columns_and_compass(small_set, admin_client, django_assert_max_num_queries):
+    with django_assert_max_num_queries(12):  # session, user, counts, the page, filter choices
+        response = admin_client.get("/admin/cards/card/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Ember Warlord" in html and "5000 / 6000" in html
+    assert "Power / Health" in html and 'aria-label="N NE S NW"' in html
+    for filter_title in ("By faction", "By card type", "By command cost", "By keywords", "By legendary"):
+        assert filter_title in html
+
+
+def test_card_list_filters_by_keyword_and_faction(small_set, admin_client):
+    marking = Keyword.objects.get(code="marking")
+    tide = Faction.objects.get(slug="tide")
+    html = admin_client.get(
+        f"/admin/cards/card/?keywords__id__exact={marking.pk}&faction__id__exact={tide.pk}"
+    ).content
+    assert b"Tide Archer" in html and b"Tide Phalanx" not in html
+
+
+def test_admin_search_understands_the_query_language(small_set, admin_client):
+    html = admin_client.get("/admin/cards/card/", {"q": "f:tide pow>=3.5"}).content.decode()
+    assert "Tide Phalanx" in html and "Tide Archer" not in html
+
+
+def test_admin_search_falls_back_to_words_on_a_malformed_query(small_set, admin_client):
+    response = admin_client.get("/admin/cards/card/", {"q": "scout xyz:1"}, follow=True)
+    html = response.content.decode()
+    assert "unknown search key &#x27;xyz&#x27; at position 6" in html
+    assert response.status_code == 200
+
+
+def test_change_form_shows_abilities_in_plain_words(small_set, admin_client):
+    card = Card.objects.get(name="Ember Warlord")
+    html = admin_client.get(f"/admin/cards/card/{card.pk}/change/").content.decode()
+    assert "Deploying: deal 1000 damage to a chosen enemy unit." in html
+    assert "Abilities in plain words" in html
+
+
+def _post_data(**overrides):
+    ember = Faction.objects.get(slug="ember")
+    data = {
+        "name": "Admin Card",
+        "slug": "admin-card",
+        "faction": ember.pk,
+        "card_type": "unit",
+        "command_cost": 2,
+        "energy_cost": 0,
+        "power": 2000,
+        "health": 2000,
+        "arrows": ["N"],
+        "event_type": "",
+        "rules_text": "",
+        "abilities": "[]",
+        "flavor_text": "",
+    }
+    data.update(overrides)
+    return data
+
+
+def test_admin_refuses_a_card_with_a_trigger_but_not_its_keyword(small_set, admin_client):
+    ability = {"trigger": "spoil", "effects": [{"effect": "draw", "target": "controller", "count": 1}]}
+    response = admin_client.post("/admin/cards/card/add/", _post_data(abilities=json.dumps([ability])))
+    assert response.status_code == 200, "the form is shown again"
+    errors = response.context["adminform"].form.errors
+    assert errors["keywords"] == ["an ability with trigger 'spoil' needs the keyword 'spoil'"]
+    assert not Card.objects.filter(name="Admin Card").exists()
+
+
+def test_admin_refuses_an_event_with_power(small_set, admin_client):
+    response = admin_client.post(
+        "/admin/cards/card/add/", _post_data(card_type="event", event_type="planning", arrows=[], health="")
+    )
+    errors = response.context["adminform"].form.errors
+    assert errors["power"] == ["an event has no Power (C-1.3)"]
+    assert not Card.objects.filter(name="Admin Card").exists()
+
+
+def test_admin_saves_a_consistent_card_and_records_history(small_set, admin_client):
+    spoil = Keyword.objects.get(code="spoil")
+    ability = {"trigger": "spoil", "effects": [{"effect": "draw", "target": "controller", "count": 1}]}
+    data = _post_data(abilities=json.dumps([ability]), keywords=[spoil.pk])
+    response = admin_client.post("/admin/cards/card/add/", data)
+    assert response.status_code == 302, response.context["adminform"].form.errors if response.context else ""
+    card = Card.objects.get(name="Admin Card")
+    response = admin_client.post(f"/admin/cards/card/{card.pk}/change/", data | {"power": 3000})
+    assert response.status_code == 302
+    assert [h.power for h in card.history.all()][0] == 3000
+    assert 2000 in [h.power for h in card.history.all()]
+    history = admin_client.get(f"/admin/cards/card/{card.pk}/history/")
+    assert history.status_code == 200
+    assert b"Admin Card" in history.content
+
+
+def test_faction_and_keyword_admins(small_set, admin_client):
+    html = admin_client.get("/admin/cards/faction/").content.decode()
+    assert "Ember Legion" in html and "#c0392b" in html
+    html = admin_client.get("/admin/cards/keyword/").content.decode()
+    assert "Range Attack" in html
+    response = admin_client.post(
+        "/admin/cards/keyword/add/", {"code": "flying", "name": "Flying", "reminder_text": "Flies."}
+    )
+    assert "code" in response.context["adminform"].form.errors
+
+
+def test_non_staff_cannot_open_the_admin(small_set, client, django_user_model):
+    user = django_user_model.objects.create_user(username="player", password="pw")
+    client.force_login(user)
+    response = client.get("/admin/cards/card/")
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
