@@ -1,0 +1,62 @@
+// Card page: the tile, every field, and the plain-words ability descriptions from the API.
+import { api, h } from "./api.js";
+import { loadFactions, loadKeywords } from "./card_search.js";
+import { capitalize, cardTile, cardType, factionOf, keywordsOf } from "./cards.js";
+
+const root = document.getElementById("card-detail");
+const slug = root.dataset.slug;
+
+function abilityLines(card) {
+  const lines = card.ability_descriptions || [];
+  return lines.map((line) => (typeof line === "string" ? line : line.text || line.description || JSON.stringify(line)));
+}
+
+async function main() {
+  let card;
+  const [factions, known] = await Promise.all([loadFactions(), loadKeywords()]);
+  try {
+    card = await api(`/api/cards/${encodeURIComponent(slug)}/`);
+  } catch (error) {
+    root.replaceChildren(
+      h("div", { class: "error-box", role: "alert" }, error.status === 404 ? "No card with this name exists." : `Could not load the card: ${error.message}`)
+    );
+    return;
+  }
+  document.title = `${card.name} · Commandeer & Westeros`;
+  const faction = factionOf(card, factions);
+  const type = cardType(card);
+  const abilities = abilityLines(card);
+  const keywords = keywordsOf(card, known);
+  root.replaceChildren(
+    cardTile(card, { factions, keywords: known, link: false, large: true }),
+    h(
+      "section",
+      { class: "panel" },
+      h("h1", {}, card.name),
+      h(
+        "dl",
+        { class: "kv" },
+        h("dt", {}, "Faction"), h("dd", {}, h("a", { href: `/cards/?q=${encodeURIComponent("f:" + faction.slug)}` }, faction.name)),
+        h("dt", {}, "Type"), h("dd", {}, type === "unit" ? "Unit" : `${capitalize(card.event_type || "")} event`),
+        h("dt", {}, "Command cost"), h("dd", {}, String(card.command_cost)),
+        h("dt", {}, "Energy cost"), h("dd", {}, String(card.energy_cost)),
+        type === "unit" ? [h("dt", {}, "Power"), h("dd", {}, String(card.power)), h("dt", {}, "Health"), h("dd", {}, String(card.health))] : null,
+        type === "unit" ? [h("dt", {}, "Attack arrows"), h("dd", {}, (card.arrows || []).join(", ") || "none")] : null,
+        card.legendary ? [h("dt", {}, "Legendary"), h("dd", {}, "yes — at most 1 copy (C-3.3)")] : null,
+        card.unique ? [h("dt", {}, "Unique"), h("dd", {}, "yes — at most 1 copy (C-3.3)")] : null
+      ),
+      h("h2", { style: { marginTop: "1rem" } }, "Abilities"),
+      abilities.length
+        ? h("ul", { class: "ability-list", "data-testid": "ability-descriptions" }, abilities.map((line) => h("li", {}, line)))
+        : h("p", { class: "muted" }, "No structured abilities."),
+      keywords.length
+        ? [h("h2", { style: { marginTop: "1rem" } }, "Keywords"),
+           h("dl", { class: "kv" }, keywords.map((k) => [h("dt", {}, k.name), h("dd", {}, k.reminder || "")]))]
+        : null,
+      card.rules_text ? [h("h2", { style: { marginTop: "1rem" } }, "Rules text"), h("p", { class: "rules-text" }, card.rules_text)] : null,
+      card.flavor_text ? h("p", { class: "flavor-text" }, card.flavor_text) : null
+    )
+  );
+}
+
+main();

@@ -1,0 +1,106 @@
+// Card rendering shared by the card browser, the card page and the deck builder.
+import { h } from "./api.js";
+
+// 3×3 compass of the attack arrows (C-1.2): row by row, the centre is the card itself.
+const COMPASS = [
+  ["NW", "↖"], ["N", "↑"], ["NE", "↗"],
+  ["W", "←"], [null, "●"], ["E", "→"],
+  ["SW", "↙"], ["S", "↓"], ["SE", "↘"],
+];
+
+/** {slug, name, color} of a card's faction, whatever shape the API gives (slug or object). */
+export function factionOf(card, factions = {}) {
+  const raw = card.faction;
+  if (raw && typeof raw === "object") {
+    return { slug: raw.slug || "", name: raw.name || raw.slug || "", color: raw.color || "#666666" };
+  }
+  const slug = raw || card.faction_slug || "";
+  const known = factions[slug] || {};
+  return {
+    slug,
+    name: card.faction_name || known.name || slug,
+    color: card.faction_color || known.color || "#666666",
+  };
+}
+
+export function cardType(card) {
+  return card.type || card.card_type || "unit";
+}
+
+export function keywordsOf(card, known = {}) {
+  return (card.keywords || []).map((k) => {
+    const code = typeof k === "string" ? k : k.code;
+    const info = known[code] || (typeof k === "object" ? k : {});
+    return { code, name: info.name || code.replace(/_/g, " "), reminder: info.reminder_text || "" };
+  });
+}
+
+export function compass(arrows, { large = false } = {}) {
+  const on = new Set(arrows || []);
+  const label = on.size ? `Attack directions: ${[...on].join(", ")}` : "No attack directions";
+  return h(
+    "div",
+    { class: "compass" + (large ? " compass-large" : ""), role: "img", "aria-label": label, title: label },
+    COMPASS.map(([dir, glyph]) =>
+      dir === null
+        ? h("span", { class: "core" }, "")
+        : h("span", { class: on.has(dir) ? "on" : "", "data-dir": dir }, on.has(dir) ? glyph : "·")
+    )
+  );
+}
+
+export function costBadges(card) {
+  return h(
+    "div",
+    { class: "card-costs" },
+    h("span", { class: "cost cost-command", title: "Command cost (CP)" }, String(card.command_cost ?? 0)),
+    h("span", { class: "cost cost-energy", title: "Energy cost" }, String(card.energy_cost ?? 0))
+  );
+}
+
+export function formatStat(value) {
+  if (value === null || value === undefined) return "—";
+  return String(value);
+}
+
+/** A card tile; `actions` is an optional element appended at the bottom (e.g. an "Add" button). */
+export function cardTile(card, { factions = {}, keywords: knownKeywords = {}, actions = null, link = true, large = false } = {}) {
+  const faction = factionOf(card, factions);
+  const type = cardType(card);
+  const isUnit = type === "unit";
+  const tags = [];
+  tags.push(h("span", { class: "tag" }, isUnit ? "Unit" : `${capitalize(card.event_type || "")} event`.trim()));
+  if (card.legendary) tags.push(h("span", { class: "tag tag-legendary" }, "Legendary"));
+  if (card.unique) tags.push(h("span", { class: "tag tag-unique" }, "Unique"));
+  const keywords = keywordsOf(card, knownKeywords).map((k) =>
+    h("span", { class: "tag tag-keyword", title: k.reminder || "" }, k.name)
+  );
+  const nameNode = link && card.slug ? h("a", { href: `/cards/${encodeURIComponent(card.slug)}/` }, card.name) : card.name;
+  return h(
+    "article",
+    { class: "card-tile", style: { "--faction": faction.color }, "data-card": card.slug || card.name, "data-testid": "card-tile" },
+    h("div", { class: "card-tile-head" }, h("div", { class: "card-name" }, nameNode), costBadges(card)),
+    h("div", { class: "card-line" }, h("span", { class: "faction-chip" }, faction.name), ...tags),
+    isUnit
+      ? h(
+          "div",
+          { class: "card-body" },
+          h(
+            "div",
+            { class: "card-stats" },
+            h("div", { class: "stat stat-power" }, h("span", {}, "Power"), h("b", {}, formatStat(card.power))),
+            h("div", { class: "stat stat-health" }, h("span", {}, "Health"), h("b", {}, formatStat(card.health)))
+          ),
+          compass(card.arrows, { large })
+        )
+      : null,
+    keywords.length ? h("div", { class: "card-line" }, ...keywords) : null,
+    card.rules_text ? h("p", { class: "rules-text" }, card.rules_text) : null,
+    large && card.flavor_text ? h("p", { class: "flavor-text" }, card.flavor_text) : null,
+    actions
+  );
+}
+
+export function capitalize(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : "";
+}

@@ -1,0 +1,116 @@
+// Deck list page: my decks, public decks, create a deck, import a decklist as a new deck.
+import { api, h, localUrl, resultsOf } from "./api.js";
+import { loadFactions } from "./card_search.js";
+import { deckTotal, importErrorText, legalityOf } from "./decks.js";
+
+const root = document.getElementById("deck-lists");
+let factions = {};
+
+function factionName(deck) {
+  const raw = deck.faction;
+  if (raw && typeof raw === "object") return raw.name || raw.slug;
+  return (factions[raw] && factions[raw].name) || raw || "—";
+}
+
+function statusBadge(deck) {
+  const legality = legalityOf(deck);
+  if (!legality) return h("span", { class: "status" }, "");
+  if (!legality.valid) return h("span", { class: "status status-bad", title: (legality.errors || []).map((e) => e.message).join("\n") }, "Draft");
+  return h("span", { class: "status status-ok" }, "Legal");
+}
+
+function deckTable(decks, { showOwner = false } = {}) {
+  if (!decks.length) return h("p", { class: "muted" }, showOwner ? "No public decks yet." : "No decks yet — create one or import a list.");
+  return h(
+    "table",
+    { class: "deck-table" },
+    h("thead", {}, h("tr", {}, h("th", {}, "Name"), h("th", { class: "hide-narrow" }, "Faction"), h("th", {}, "Cards"),
+      showOwner ? h("th", { class: "hide-narrow" }, "By") : h("th", { class: "hide-narrow" }, "Visibility"), h("th", {}, "Status"))),
+    h(
+      "tbody",
+      {},
+      decks.map((deck) =>
+        h(
+          "tr",
+          { "data-deck-id": deck.id },
+          h("td", {}, h("a", { href: `/decks/${deck.id}/` }, deck.name || "(unnamed)")),
+          h("td", { class: "hide-narrow" }, factionName(deck)),
+          h("td", {}, String(deckTotal(deck))),
+          h("td", { class: "hide-narrow" }, showOwner ? deck.owner || "" : deck.visibility || ""),
+          h("td", {}, statusBadge(deck))
+        )
+      )
+    )
+  );
+}
+
+/** Every page of a paginated list (a user's decks are few; capped to stay quick). */
+async function allPages(url, maxPages = 20) {
+  const items = [];
+  for (let page = 0; url && page < maxPages; page++) {
+    const data = await api(url);
+    items.push(...resultsOf(data));
+    url = localUrl(data && data.next);
+  }
+  return items;
+}
+
+async function loadLists() {
+  const mine = root.querySelector("[data-my-decks]");
+  const pub = root.querySelector("[data-public-decks]");
+  try {
+    mine.replaceChildren(deckTable(await allPages("/api/decks/")));
+  } catch (error) {
+    mine.replaceChildren(h("div", { class: "error-box" }, `Could not load your decks: ${error.message}`));
+  }
+  try {
+    pub.replaceChildren(deckTable(await allPages("/api/decks/?public=1", 2), { showOwner: true }));
+  } catch (error) {
+    pub.replaceChildren(h("div", { class: "error-box" }, `Could not load public decks: ${error.message}`));
+  }
+}
+
+function bindNewDeck() {
+  const form = root.querySelector("[data-new-deck]");
+  const errorBox = form.querySelector("[data-new-error]");
+  const select = form.querySelector("select[name=faction]");
+  for (const faction of Object.values(factions)) select.append(new Option(faction.name, faction.slug));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    errorBox.hidden = true;
+    const body = { name: form.name.value.trim(), faction: select.value || null, visibility: "private", cards: [] };
+    try {
+      const deck = await api("/api/decks/", { method: "POST", body });
+      location.assign(`/decks/${deck.id}/`);
+    } catch (error) {
+      errorBox.textContent = error.message;
+      errorBox.hidden = false;
+    }
+  });
+}
+
+function bindImport() {
+  const form = root.querySelector("[data-import-deck]");
+  const errorBox = form.querySelector("[data-import-error]");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    errorBox.hidden = true;
+    try {
+      const result = await api("/api/decks/import/", {
+        method: "POST",
+        body: { data: form.data.value, name: form.name.value.trim(), save: true },
+      });
+      location.assign(`/decks/${result.deck.id}/`);
+    } catch (error) {
+      errorBox.textContent = importErrorText(error);
+      errorBox.hidden = false;
+    }
+  });
+}
+
+loadFactions().then((loaded) => {
+  factions = loaded;
+  bindNewDeck();
+  bindImport();
+  loadLists();
+});

@@ -1,0 +1,150 @@
+// Deck helpers shared by the deck pages: legality panel, curves, sample-hand tiles, import errors.
+import { h } from "./api.js";
+
+export function legalityOf(deck) {
+  return deck && deck.legality ? deck.legality : null;
+}
+
+export function deckTotal(deck) {
+  if (typeof deck.card_count === "number") return deck.card_count;
+  return (deck.cards || []).reduce((sum, row) => sum + row.count, 0);
+}
+
+/** Human text of an import failure, listing the lines that could not be read. */
+export function importErrorText(error) {
+  const lines = (error.extra && error.extra.errors) || [];
+  if (!lines.length) return error.message;
+  return [error.message, ...lines.map(lineErrorText)].join("\n");
+}
+
+export function lineErrorText(e) {
+  const where = e.line ? `Line ${e.line}` : "Deck";
+  const hint = e.suggestions && e.suggestions.length ? ` — did you mean ${e.suggestions.join(", ")}?` : "";
+  const quoted = e.text && !e.message.includes(e.text) ? ` (“${e.text}”)` : "";
+  return `${where}: ${e.message}${quoted}${hint}`;
+}
+
+/** Fill the legality panel with the validator's errors and warnings (each citing its rule). */
+export function renderLegality(panel, legality, { pending = false } = {}) {
+  const badge = panel.querySelector("[data-legality-badge]");
+  const list = panel.querySelector("[data-issues]");
+  panel.classList.toggle("is-legal", Boolean(legality && legality.valid));
+  panel.classList.toggle("is-illegal", Boolean(legality && !legality.valid));
+  if (!legality) {
+    badge.replaceChildren(h("span", { class: "status" }, pending ? "Checking…" : ""));
+    list.replaceChildren();
+    return;
+  }
+  badge.replaceChildren(
+    legality.valid
+      ? h("span", { class: "status status-ok", "data-testid": "legality-status" }, "Legal")
+      : h("span", { class: "status status-bad", "data-testid": "legality-status" }, "Not legal yet")
+  );
+  const issues = [
+    ...(legality.errors || []).map((issue) => ({ ...issue, level: "error" })),
+    ...(legality.warnings || []).map((issue) => ({ ...issue, level: "warning" })),
+  ];
+  list.replaceChildren(
+    ...issues.map((issue) =>
+      h(
+        "li",
+        { class: `issue issue-${issue.level}`, "data-rule": issue.rule, "data-testid": `legality-${issue.level}` },
+        h("span", { class: "issue-rule" }, issue.rule),
+        h("span", {}, `${issue.level === "warning" ? "Warning: " : ""}${issue.message}`)
+      )
+    )
+  );
+  if (!issues.length) list.replaceChildren(h("li", { class: "muted" }, "Every deck rule (C-3) is met."));
+}
+
+/** A bar chart (pure CSS) of {label: value}. */
+export function barChart(title, curve, { cls = "" } = {}) {
+  const entries = Object.entries(curve);
+  const max = Math.max(1, ...entries.map(([, v]) => v));
+  return h(
+    "figure",
+    { style: { margin: 0 } },
+    h("figcaption", { class: "chart-title" }, title),
+    entries.length
+      ? [
+          h(
+            "div",
+            { class: `bar-chart ${cls}`, role: "img", "aria-label": `${title}: ${entries.map(([k, v]) => `${k}: ${v}`).join(", ")}` },
+            entries.map(([, value]) =>
+              h(
+                "div",
+                { class: "bar-col" },
+                h("span", { class: "bar-value" }, value ? String(value) : ""),
+                h("div", { class: "bar", style: { height: `${(value / max) * 78}%` } })
+              )
+            )
+          ),
+          h("div", { class: "bar-labels" }, entries.map(([label]) => h("span", {}, label))),
+        ]
+      : h("p", { class: "muted" }, "No cards yet.")
+  );
+}
+
+/** {"0": n, "1": n, …} from rows {key: cost, count}, with zero-filled gaps; the top bucket is "7+". */
+export function curveOf(rows, key) {
+  const counts = new Map();
+  let top = -1;
+  for (const row of rows) {
+    const cost = Math.min(Number(row[key]) || 0, 7);
+    counts.set(cost, (counts.get(cost) || 0) + row.count);
+    top = Math.max(top, cost);
+  }
+  const curve = {};
+  for (let cost = 0; cost <= Math.max(top, 4); cost++) curve[cost === 7 ? "7+" : String(cost)] = counts.get(cost) || 0;
+  return top < 0 ? {} : curve;
+}
+
+export function splitBar(units, events) {
+  const total = units + events;
+  const pct = (n) => (total ? `${(n / total) * 100}%` : "0");
+  return h(
+    "figure",
+    { style: { margin: 0 } },
+    h("figcaption", { class: "chart-title" }, "Units and events"),
+    h(
+      "div",
+      { class: "split-bar", role: "img", "aria-label": `${units} units, ${events} events` },
+      units ? h("div", { class: "split-units", style: { width: pct(units) } }, String(units)) : null,
+      events ? h("div", { class: "split-events", style: { width: pct(events) } }, String(events)) : null
+    ),
+    h("div", { class: "split-legend" }, `${units} unit${units === 1 ? "" : "s"} · ${events} event${events === 1 ? "" : "s"}`)
+  );
+}
+
+export function renderCharts(container, rows) {
+  const units = rows.filter((r) => r.card_type === "unit").reduce((s, r) => s + r.count, 0);
+  const events = rows.filter((r) => r.card_type !== "unit").reduce((s, r) => s + r.count, 0);
+  container.replaceChildren(
+    barChart("Command cost", curveOf(rows, "command_cost")),
+    barChart("Energy cost", curveOf(rows, "energy_cost"), { cls: "bar-energy" }),
+    splitBar(units, events)
+  );
+}
+
+export function handCard(row, factions) {
+  const color = (factions[row.faction] && factions[row.faction].color) || "#666";
+  return h(
+    "div",
+    { class: "hand-card", style: { "--faction": color }, "data-testid": "hand-card" },
+    h("b", {}, row.name),
+    h(
+      "span",
+      { class: "hand-stats" },
+      row.command_cost !== undefined ? `${row.command_cost} CP · ${row.energy_cost} E · ${row.card_type === "unit" ? "Unit" : "Event"}` : ""
+    )
+  );
+}
+
+/** Deck rows grouped as Units then Events, sorted by cost then name. */
+export function groupRows(rows) {
+  const sorted = [...rows].sort((a, b) => a.command_cost - b.command_cost || a.name.localeCompare(b.name));
+  return [
+    ["Units", sorted.filter((r) => r.card_type === "unit")],
+    ["Events", sorted.filter((r) => r.card_type !== "unit")],
+  ].filter(([, list]) => list.length);
+}

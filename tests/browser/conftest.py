@@ -1,0 +1,58 @@
+"""Headless Debian Chromium through Playwright's sync API, for tests marked `browser`.
+
+Playwright's own browser download cannot work here, so the system Chromium is used. A missing
+Chromium makes the tests FAIL (never skip): CI installs it. Playwright's sync API runs an event
+loop in the test thread, so Django's async-safety check is switched off for these tests.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def chromium_browser() -> Iterator[object]:
+    """One headless Chromium for the session; fails loudly when it is not installed."""
+    assert Path(CHROMIUM).exists(), f"Chromium not found at {CHROMIUM}: install it (apt-get install chromium)"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def browser_page(chromium_browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
+    """A fresh page (laptop size); JavaScript errors on the page fail the test.
+
+    Set BROWSER_SCREENSHOTS=<dir> to keep a screenshot of the last state of each test.
+    """
+    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    shots = os.environ.get("BROWSER_SCREENSHOTS")
+    if shots:
+        Path(shots).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(shots) / f"{request.node.name}.png"), full_page=True)
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
