@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cards.describe import describe_ability
+from cards.describe import describe_ability, describe_effect
 from matches.engine.vocabulary import (
     CONTINUOUS_TARGETS,
     EFFECTS,
@@ -80,7 +80,7 @@ def render_tables() -> str:
         params = ", ".join(f"`{p}` ({kind})" for p, kind in spec.params.items()) or "—"
         targets = "player targets" if spec.targets <= {"controller", "opponent"} else "unit targets"
         example = _example_effect(name)
-        sentence = describe_ability({"trigger": "on_play", "effects": [example]}).split(": ", 1)[1]
+        sentence = describe_effect(example) + "."
         pairs = ", ".join(f'"{k}": {v!r}'.replace("'", '"') for k, v in example.items())
         out.append(
             f"| `{name}` | {params} | {targets} | {'yes' if spec.continuous_ok else 'no'} | "

@@ -7,8 +7,9 @@ Run from the project root::
 It prints a summary per faction and every problem found, and exits 1 when there is any problem.
 Abilities are validated by ``matches.engine.vocabulary.validate_abilities`` (the single source of truth);
 field consistency by ``cards.models.card_field_errors`` when Django can be set up, else by a mirror of its
-rules. Rules text must be exactly the plain-English rendering of the structured abilities
-(``rules_text_for``), so the engine can be tested card by card against what the card says.
+rules. Rules text and each ability's ``text`` must be exactly the plain-English rendering of the
+structured abilities by ``cards.describe`` (the project's one renderer, also used by the admin, the API
+and the docs), so the engine can be tested card by card against what the card says.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from cards.describe import describe_ability, rules_text_for  # noqa: E402
 from matches.engine import vocabulary as vocab  # noqa: E402
 
 DEFAULT_PATH = Path(__file__).resolve().parent / "sample_cards.json"
@@ -87,207 +89,6 @@ NAME_MAX = 80  # Card.name / Card.slug max_length
 FACTION_MAX = 60  # Faction.name / Faction.slug max_length
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 COLOR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
-
-
-# --- Plain-English rendering of structured abilities -------------------------------------------------
-
-TARGET_TEXT = {
-    "self": "this unit",
-    "attached_unit": "the attached unit",
-    "attack_target": "the attacked unit",
-    "defeated_unit": "the defeated unit",
-    "chosen_enemy_unit": "an enemy unit you choose",
-    "chosen_friendly_unit": "a friendly unit you choose",
-    "chosen_other_friendly_unit": "another friendly unit you choose",
-    "chosen_unit": "a unit you choose (yours or your opponent's)",
-    "adjacent_enemy_units": "each enemy unit adjacent to this unit",
-    "adjacent_friendly_units": "each of your other units adjacent to this unit",
-    "all_enemy_units": "each enemy unit",
-    "all_friendly_units": "each of your units",
-    "all_other_friendly_units": "each of your other units",
-}
-TRIGGER_PREFIX = {
-    "deploying": "Deploying: when this unit enters the battlefield, ",
-    "casting": "Casting: at the start of your turn, if this unit was not attacked during the previous turn, ",
-    "spoil": "Spoil: when this unit causes an enemy unit to be defeated, ",
-    "marking": "When this unit attacks an enemy unit, ",
-    "start_of_turn": "At the start of your turn, ",
-    "start_of_planning": "At the start of your Planning phase, ",
-    "start_of_defending": "At the start of your Defending phase, ",
-    "on_attack": "After this unit attacks, ",
-    "on_defeated": "When this unit is defeated, ",
-    "static": "",
-    "on_play": "",
-}
-ACTIVATED_PHASE = {"planning_activated": "Planning", "defending_activated": "Defending"}
-ATTACH_SENTENCE = "Attach this event to a unit on the battlefield."
-
-
-def _signed(amount: int) -> str:
-    return f"+{amount}" if amount > 0 else str(amount)
-
-
-def _cards(n: int, what: str = "card") -> str:
-    return f"{n} {what}" if n == 1 else f"{n} {what}s"
-
-
-def _duration_text(effect: Mapping[str, Any]) -> str:
-    return "permanently" if effect.get("duration") == "permanent" else "until end of turn"
-
-
-def effect_text(effect: Mapping[str, Any], *, continuous: bool) -> str:
-    """One effect as a lower-case English clause (no final full stop)."""
-    name, target = effect["effect"], effect["target"]
-    you = target == "controller"
-    if name in {"modify_power", "modify_health"}:
-        stat = "Power" if name == "modify_power" else "Health"
-        verb, tail = ("has", "") if continuous else ("gets", " " + _duration_text(effect))
-        return f"{TARGET_TEXT[target]} {verb} {_signed(effect['amount'])} {stat}{tail}"
-    if name == "grant_range_attack":
-        if continuous:
-            return f"{TARGET_TEXT[target]} has Range Attack"
-        return f"{TARGET_TEXT[target]} gains Range Attack {_duration_text(effect)}"
-    if name == "deal_damage":
-        return f"deal {effect['amount']} damage to {TARGET_TEXT[target]}"
-    if name == "heal":
-        return f"remove up to {effect['amount']} damage from {TARGET_TEXT[target]}"
-    if name == "defeat":
-        return f"defeat {TARGET_TEXT[target]}"
-    if name == "return_to_hand":
-        return f"return {TARGET_TEXT[target]} to its owner's hand"
-    if name == "move":
-        return f"move {TARGET_TEXT[target]} to an empty square adjacent to another card on the battlefield"
-    if name == "remove_from_game":
-        return f"remove {TARGET_TEXT[target]} from the game"
-    if name == "draw":
-        n = effect["count"]
-        return f"draw {_cards(n)}" if you else f"your opponent draws {_cards(n)}"
-    if name == "gain_cp":
-        n = effect["amount"]
-        return f"gain {n} CP" if you else f"your opponent gains {n} CP"
-    if name == "lose_cp":
-        n = effect["amount"]
-        return f"you lose up to {n} CP" if you else f"your opponent loses up to {n} CP"
-    if name == "gain_energy":
-        n = effect["count"]
-        top = "the top card" if n == 1 else f"the top {n} cards"
-        if you:
-            return f"put {top} of your deck into your Energy zone"
-        return f"put {top} of your opponent's deck into their Energy zone"
-    if name == "discard":
-        n = effect["count"]
-        if you:
-            return f"discard {_cards(n)} of your choice"
-        return f"your opponent discards {_cards(n)} of their choice"
-    if name == "retire_energy":
-        n = effect["count"]
-        if you:
-            return f"move {_cards(n)} of your choice from your Energy zone to your Retired zone"
-        return f"your opponent moves {_cards(n)} of their choice from their Energy zone to their Retired zone"
-    raise ValueError(f"no English rendering for effect '{name}'")
-
-
-def _capitalize(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _cost_text(cost: Mapping[str, int] | None) -> str:
-    parts = []
-    if cost and cost.get("cp"):
-        parts.append(f"{cost['cp']} CP")
-    if cost and cost.get("energy"):
-        parts.append(f"{cost['energy']} Energy")
-    return " and ".join(parts)
-
-
-STAT_EFFECTS = {"modify_power": "Power", "modify_health": "Health"}
-
-
-def _join_and(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def _merged_clauses(effects: list[Mapping[str, Any]], *, continuous: bool) -> list[str]:
-    """Clauses for an ability's effects; neighbouring stat changes of one target read as one clause.
-
-    Continuous: "the attached unit has +1000 Power and +1000 Health". One-shot changes merge only when
-    they share target and duration: "this unit gets +1000 Power and +1000 Health until end of turn".
-    """
-    clauses: list[str] = []
-    group: list[Mapping[str, Any]] = []
-
-    def flush() -> None:
-        if not group:
-            return
-        if len(group) == 1:
-            clauses.append(effect_text(group[0], continuous=continuous))
-        else:
-            parts = [
-                "Range Attack"
-                if e["effect"] == "grant_range_attack"
-                else f"{_signed(e['amount'])} {STAT_EFFECTS[e['effect']]}"
-                for e in group
-            ]
-            subject = TARGET_TEXT[group[0]["target"]]
-            if continuous:
-                clauses.append(f"{subject} has {_join_and(parts)}")
-            else:
-                clauses.append(f"{subject} gets {_join_and(parts)} {_duration_text(group[0])}")
-        group.clear()
-
-    for effect in effects:
-        mergeable = effect["effect"] in STAT_EFFECTS or (
-            continuous and effect["effect"] == "grant_range_attack"
-        )
-        same = (
-            bool(group)
-            and group[0]["target"] == effect["target"]
-            and (continuous or _duration_text(group[0]) == _duration_text(effect))
-        )
-        if not mergeable or not same:
-            flush()
-        if mergeable:
-            group.append(effect)
-        else:
-            clauses.append(effect_text(effect, continuous=continuous))
-    flush()
-    return clauses
-
-
-def ability_text(ability: Mapping[str, Any], *, event_type: str | None = None) -> str:
-    """The exact English sentence for one (valid) ability."""
-    trigger = ability["trigger"]
-    continuous = vocab.TRIGGERS[trigger].continuous
-    clauses = _merged_clauses(list(ability["effects"]), continuous=continuous)
-    body = " and ".join(clauses) if continuous else ", then ".join(clauses)
-    if trigger == "formation":
-        x = ability["x"]
-        prefix = f"Formation {x}: while this unit is in a connected group of {x} or more of your units, "
-    elif trigger == "attached":
-        prefix = ""
-    elif trigger == "on_play" and event_type == "ongoing":
-        prefix = "When you play this event, "
-    elif trigger in ACTIVATED_PHASE:
-        phase = ACTIVATED_PHASE[trigger]
-        often = "Once per turn" if ability.get("once_per_turn", True) else "Any number of times"
-        cost = _cost_text(ability.get("cost"))
-        pay = f"pay {cost}" if cost else "use this ability"
-        prefix = f"{often}, during your {phase} phase, you may {pay}: "
-    else:
-        prefix = TRIGGER_PREFIX[trigger]
-    return _capitalize(prefix + body) + "."
-
-
-def rules_text_for(card: Mapping[str, Any]) -> str:
-    """The card's full rules text: attach sentence, plain keywords, then each ability's sentence."""
-    lines: list[str] = []
-    if card.get("event_type") == "ongoing":
-        lines.append(ATTACH_SENTENCE)
-    for code in ("range_attack", "marking"):
-        if code in card.get("keywords", []):
-            lines.append(f"{KEYWORD_NAMES[code]}.")
-    lines.extend(ability_text(a, event_type=card.get("event_type")) for a in card.get("abilities", []))
-    return "\n".join(lines)
 
 
 # --- Card field consistency -------------------------------------------------------------------------
@@ -551,10 +352,8 @@ def _ability_style_problems(card: Mapping[str, Any]) -> list[str]:
             problems.append(f"abilities[{i}]: a 'marking' trigger needs the Marking keyword")
         if "text" not in ability:
             problems.append(f"abilities[{i}]: text is missing")
-        elif ability["text"] != ability_text(ability, event_type=card["event_type"]):
-            problems.append(
-                f"abilities[{i}].text must be {ability_text(ability, event_type=card['event_type'])!r}"
-            )
+        elif ability["text"] != (expected := describe_ability(ability, event_type=card["event_type"])):
+            problems.append(f"abilities[{i}].text must be {expected!r}")
         if ability["trigger"] == "on_defeated" and any(e["target"] == "self" for e in ability["effects"]):
             problems.append(
                 f"abilities[{i}]: a defeated unit is off the battlefield and cannot affect itself"

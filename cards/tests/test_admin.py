@@ -9,6 +9,11 @@ import pytest
 from cards.admin import arrows_compass_html
 from cards.models import Card, Faction, Keyword
 
+# DEPLOY_DAMAGE in plain words (cards.describe)
+DEPLOY_DAMAGE_WORDS = (
+    "Deploying: when this unit enters the battlefield, deal 1000 damage to an enemy unit you choose."
+)
+
 pytestmark = pytest.mark.django_db
 
 
@@ -55,7 +60,7 @@ def test_admin_search_falls_back_to_words_on_a_malformed_query(small_set, admin_
 def test_change_form_shows_abilities_in_plain_words(small_set, admin_client):
     card = Card.objects.get(name="Ember Warlord")
     html = admin_client.get(f"/admin/cards/card/{card.pk}/change/").content.decode()
-    assert "Deploying: deal 1000 damage to a chosen enemy unit." in html
+    assert DEPLOY_DAMAGE_WORDS in html
     assert "Abilities in plain words" in html
 
 

@@ -8,6 +8,11 @@ from cards.models import Card
 from cards.services import card_upsert_from_dict
 from cards.tests.conftest import DEPLOY_DAMAGE, event, unit
 
+# DEPLOY_DAMAGE in plain words (cards.describe)
+DEPLOY_DAMAGE_WORDS = (
+    "Deploying: when this unit enters the battlefield, deal 1000 damage to an enemy unit you choose."
+)
+
 pytestmark = pytest.mark.django_db
 
 
@@ -32,7 +37,7 @@ def test_detail_includes_abilities_in_plain_words(small_set, api_client):
     body = response.json()
     assert body["keywords"] == ["deploying"]
     assert body["abilities"] == [DEPLOY_DAMAGE]
-    assert body["ability_descriptions"] == ["Deploying: deal 1000 damage to a chosen enemy unit."]
+    assert body["ability_descriptions"] == [DEPLOY_DAMAGE_WORDS]
 
 
 def test_unknown_card_is_404(api_client, db):
@@ -149,7 +154,7 @@ def test_staff_can_create_update_and_delete(small_set, staff_client):
     )
     assert response.status_code == 201, response.content
     assert response.json()["slug"] == "ember-captain"
-    assert response.json()["ability_descriptions"] == ["Deploying: deal 1000 damage to a chosen enemy unit."]
+    assert response.json()["ability_descriptions"] == [DEPLOY_DAMAGE_WORDS]
 
     response = staff_client.patch(
         "/api/cards/ember-captain/", {"power": 4000, "arrows": ["S", "N"]}, format="json"
