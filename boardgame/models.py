@@ -1,1 +1,630 @@
+"""Admin-curated Westeros data (W-1, W-2, W-10, W-11): map, houses, set-ups, cards and track tables.
 
+The rules engine never reads these tables directly: `services.game_data_export()` turns them into the
+six-section dict of `boardgame/data/westeros/*.json`, which a new game copies. An edit here therefore
+changes the next game, never a running one. Row-level checks live in `clean()`; checks that need the
+whole data set (7 cards per house, deck sizes, connectivity...) live in `services.game_data_errors`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from simple_history.models import HistoricalRecords
+
+ID_HELP = "Stable snake_case id used by the rules engine and the JSON files, e.g. kings_landing."
+ORDER_HELP = "Export order (lower first); rows with equal values are ordered by id."
+SECTIONS = ("map", "setup", "house_cards", "westeros_cards", "wildling_cards", "tracks", "layout")
+DOMINANCE_TOKENS = ("iron_throne", "valyrian_steel_blade", "messenger_raven")
+INFLUENCE_TRACKS = ("iron_throne", "fiefdoms", "kings_court")
+
+
+class SectionMeta(models.Model):
+    """Header of one data section (schema_version, game, notes, rule texts): the keys no table holds."""
+
+    section = models.CharField(max_length=20, unique=True, choices=[(s, s) for s in SECTIONS])
+    data = models.JSONField(
+        default=dict, blank=True, help_text="JSON object; keys are copied into the export."
+    )
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["section"]
+        verbose_name = "section header"
+
+    def __str__(self) -> str:
+        return self.section
+
+    def clean(self) -> None:
+        if not isinstance(self.data, dict):
+            raise ValidationError({"data": "A section header must be a JSON object."})
+
+
+class House(models.Model):
+    """A Great House (W-1.1) with its player-screen start values (W-2.1, W-2.2, W-2.3)."""
+
+    slug = models.SlugField(max_length=40, unique=True, help_text=ID_HELP)
+    name = models.CharField(max_length=60, unique=True)
+    position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
+    power_tokens_available = models.PositiveSmallIntegerField(default=5)
+    power_tokens_total = models.PositiveSmallIntegerField(default=20)
+    supply_level = models.PositiveSmallIntegerField(default=2, validators=[MaxValueValidator(6)])
+    victory_track = models.PositiveSmallIntegerField(default=1, validators=[MaxValueValidator(7)])
+    garrison_strength = models.PositiveSmallIntegerField(
+        default=2, help_text="Garrison on the home area (W-11.2)."
+    )
+    influence_iron_throne = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1)], help_text="6-player start position (1 = top)."
+    )
+    influence_fiefdoms = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1)])
+    influence_kings_court = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1)])
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["position", "slug"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if self.power_tokens_available > self.power_tokens_total:
+            raise ValidationError(
+                {
+                    "power_tokens_available": "A house cannot start with more available power than it owns (W-1.7)."
+                }
+            )
+
+
+class Area(models.Model):
+    """One of the board's areas (W-1.2): land, sea or port, with icons and its drawing on the map."""
+
+    LAND, SEA, PORT = "land", "sea", "port"
+    KINDS = [(LAND, "land"), (SEA, "sea"), (PORT, "port")]
+    CASTLES = [("none", "none"), ("castle", "castle"), ("stronghold", "stronghold")]
+
+    slug = models.SlugField(max_length=60, unique=True, help_text=ID_HELP)
+    name = models.CharField(max_length=80, unique=True)
+    kind = models.CharField(max_length=4, choices=KINDS)
+    castle = models.CharField(max_length=10, choices=CASTLES, default="none")
+    supply = models.PositiveSmallIntegerField(default=0, help_text="Supply barrel icons.")
+    crowns = models.PositiveSmallIntegerField(default=0, help_text="Power crown icons.")
+    home_house = models.ForeignKey(
+        House, null=True, blank=True, on_delete=models.PROTECT, related_name="home_areas"
+    )
+    island = models.BooleanField(default=False, help_text="Land area touching no other land area (W-10.2).")
+    x = models.FloatField(default=0, help_text="Label position on the schematic map (viewbox units).")
+    y = models.FloatField(default=0)
+    outline = models.JSONField(
+        default=list, blank=True, help_text="Polygon [[x, y], ...] on the schematic map."
+    )
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["kind", "slug"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        errors: dict[str, str] = {}
+        if self.kind != self.LAND:
+            if self.castle != "none" or self.supply or self.crowns:
+                errors["castle"] = "Sea areas and ports carry no castle, supply or crown icons (W-1.2)."
+            if self.home_house_id:
+                errors["home_house"] = "Only a land area can be a home area (W-1.2)."
+            if self.island:
+                errors["island"] = "Only a land area can be an island (W-10.2)."
+        if self.home_house_id and self.castle != "stronghold":
+            errors["castle"] = "A home area is a stronghold (W-1.2)."
+        if self.pk:
+            if self.kind != self.PORT and Port.objects.filter(area_id=self.pk).exists():
+                errors["kind"] = "This area is described as a port; delete its port record first."
+            if self.kind != self.LAND and Port.objects.filter(land_area_id=self.pk).exists():
+                errors["kind"] = "A port belongs to this area, so it must stay a land area (W-1.2)."
+            if self.castle == "none" and Port.objects.filter(land_area_id=self.pk).exists():
+                errors["castle"] = (
+                    "This area has a port; a port belongs to a castle or stronghold area (W-1.2)."
+                )
+        outline_error = outline_problem(self.outline)
+        if outline_error:
+            errors["outline"] = outline_error
+        if errors:
+            raise ValidationError(errors)
+
+    def neighbour_ids(self) -> set[int]:
+        """Primary keys of every adjacent area (edges are stored once, so both columns are read)."""
+        pairs = Adjacency.objects.filter(Q(area_a_id=self.pk) | Q(area_b_id=self.pk)).values_list(
+            "area_a_id", "area_b_id"
+        )
+        return {b if a == self.pk else a for a, b in pairs}
+
+
+def outline_problem(outline: Any) -> str | None:
+    """Why an outline is not a polygon of at least 3 [x, y] number pairs, or None if it is fine (empty is fine)."""
+    if outline in (None, []):
+        return None
+    if not isinstance(outline, list) or len(outline) < 3:
+        return "An outline is a list of at least 3 [x, y] points."
+    for point in outline:
+        if (
+            not isinstance(point, list)
+            or len(point) != 2
+            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in point)
+        ):
+            return f"Outline point {point!r} is not an [x, y] pair of numbers."
+    return None
+
+
+class Adjacency(models.Model):
+    """An undirected border between two areas (W-10.1), stored once with area_a.pk < area_b.pk.
+
+    The storage makes adjacency symmetric by construction: `b in neighbours(a)` iff `a in neighbours(b)`.
+    """
+
+    area_a = models.ForeignKey(Area, on_delete=models.CASCADE, related_name="+")
+    area_b = models.ForeignKey(Area, on_delete=models.CASCADE, related_name="+")
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name_plural = "adjacencies"
+        ordering = ["area_a__slug", "area_b__slug"]
+        constraints = [
+            models.UniqueConstraint(fields=["area_a", "area_b"], name="adjacency_once"),
+            models.CheckConstraint(
+                condition=Q(area_a__lt=F("area_b")), name="adjacency_ordered_no_self_loop"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.area_a} – {self.area_b}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.area_a_id and self.area_b_id and self.area_a_id > self.area_b_id:
+            self.area_a_id, self.area_b_id = self.area_b_id, self.area_a_id
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        if not (self.area_a_id and self.area_b_id):
+            return
+        if self.area_a_id == self.area_b_id:
+            raise ValidationError("An area is never adjacent to itself (W-10.1).")
+        a, b = sorted((self.area_a_id, self.area_b_id))
+        if Adjacency.objects.filter(area_a_id=a, area_b_id=b).exclude(pk=self.pk).exists():
+            raise ValidationError(
+                f"{self.area_a} and {self.area_b} are already adjacent; adjacency is symmetric and each "
+                "border is stored once (W-10.1)."
+            )
+        problem = port_edge_problem(self.area_a, self.area_b)
+        if problem:
+            raise ValidationError(problem)
+
+
+def port_edge_problem(first: Area, second: Area) -> str | None:
+    """Why a border between these areas breaks the port rule (W-1.2, W-10.4), or None."""
+    for port_area, other in ((first, second), (second, first)):
+        if port_area.kind != Area.PORT:
+            continue
+        port = Port.objects.filter(area=port_area).first()
+        if port is None:
+            return f"{port_area} is a port without a port record; add its land and sea area first."
+        if other.pk not in (port.land_area_id, port.sea_area_id):
+            return (
+                f"{port_area} may only border its land area ({port.land_area}) and its sea "
+                f"({port.sea_area}), not {other} (W-10.4)."
+            )
+    return None
+
+
+class Port(models.Model):
+    """A port (W-1.2, W-10.4): belongs to a castle/stronghold land area and opens onto one adjacent sea."""
+
+    area = models.OneToOneField(Area, on_delete=models.CASCADE, related_name="port_info")
+    land_area = models.OneToOneField(Area, on_delete=models.PROTECT, related_name="port_of")
+    sea_area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="ports_opening_here")
+    max_ships = models.PositiveSmallIntegerField(default=3, validators=[MinValueValidator(1)])
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["area__slug"]
+
+    def __str__(self) -> str:
+        return str(self.area) if self.area_id else "port"
+
+    def clean(self) -> None:
+        errors: dict[str, str] = {}
+        if self.area_id and self.area.kind != Area.PORT:
+            errors["area"] = f"{self.area} is a {self.area.kind} area, not a port."
+        if self.land_area_id:
+            land = self.land_area
+            if land.kind != Area.LAND:
+                errors["land_area"] = f"{land} is not a land area; a port belongs to a land area (W-1.2)."
+            elif land.castle not in ("castle", "stronghold"):
+                errors["land_area"] = f"{land} has no castle or stronghold, so it cannot have a port (W-1.2)."
+        if self.sea_area_id:
+            sea = self.sea_area
+            if sea.kind != Area.SEA:
+                errors["sea_area"] = f"{sea} is not a sea area; a port opens onto a sea (W-1.2)."
+            elif self.land_area_id and sea.pk not in self.land_area.neighbour_ids():
+                errors["sea_area"] = (
+                    f"{sea} is not adjacent to {self.land_area}; a port opens onto an adjacent sea."
+                )
+        if self.area_id and not errors:
+            allowed = {self.land_area_id, self.sea_area_id}
+            if self.pk:  # the borders to the old land and sea are replaced when the port is saved
+                allowed |= set(
+                    Port.objects.filter(pk=self.pk).values_list("land_area_id", "sea_area_id").first() or ()
+                )
+            others = Area.objects.filter(pk__in=self.area.neighbour_ids() - allowed)
+            if others.exists():
+                names = ", ".join(str(a) for a in others)
+                errors["area"] = (
+                    f"A port borders only its land and its sea; remove its border with {names} first."
+                )
+        if errors:
+            raise ValidationError(errors)
+
+
+class StartingUnit(models.Model):
+    """Units a house places at set-up (W-2.1)."""
+
+    UNITS = [("footman", "footman"), ("knight", "knight"), ("ship", "ship"), ("siege_engine", "siege engine")]
+
+    house = models.ForeignKey(House, on_delete=models.CASCADE, related_name="starting_units")
+    area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="+")
+    unit = models.CharField(max_length=12, choices=UNITS)
+    count = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1)])
+    position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["house__position", "position", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.count} {self.unit} in {self.area}"
+
+    def clean(self) -> None:
+        if not (self.area_id and self.unit):
+            return
+        kind = self.area.kind
+        if self.unit == "ship" and kind == Area.LAND:
+            raise ValidationError({"area": "Ships stand only in sea areas and ports (W-1.3)."})
+        if self.unit != "ship" and kind != Area.LAND:
+            raise ValidationError(
+                {"area": "Footmen, knights and siege engines stand only in land areas (W-1.3)."}
+            )
+
+
+class Setup(models.Model):
+    """Start of a game for one player count (W-2): houses in play, tracks, tokens, impassable areas."""
+
+    player_count = models.PositiveSmallIntegerField(
+        unique=True, validators=[MinValueValidator(3), MaxValueValidator(6)]
+    )
+    houses = models.JSONField(
+        default=list, help_text='House ids in play, e.g. ["stark", "lannister", "baratheon"].'
+    )
+    influence_tracks = models.JSONField(
+        default=dict, help_text='{"iron_throne": [...], "fiefdoms": [...], "kings_court": [...]}, top first.'
+    )
+    dominance_token_holders = models.JSONField(
+        default=dict,
+        help_text='{"iron_throne": house, "valyrian_steel_blade": house, "messenger_raven": house}',
+    )
+    impassable_areas = models.JSONField(
+        default=list, blank=True, help_text="Area ids no unit may enter (W-2.4)."
+    )
+    kings_court_special_orders = models.JSONField(
+        default=list, help_text="Special orders per King's Court position, e.g. [3, 2, 1]."
+    )
+    variant_notes = models.JSONField(
+        null=True, blank=True, help_text="Optional list of notes (exported if set)."
+    )
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["player_count"]
+
+    def __str__(self) -> str:
+        return f"{self.player_count}-player set-up"
+
+    def clean(self) -> None:
+        from boardgame.services import setup_field_errors  # the checks are shared with the import
+
+        errors = setup_field_errors(
+            player_count=self.player_count,
+            data={
+                "houses": self.houses,
+                "influence_tracks": self.influence_tracks,
+                "dominance_token_holders": self.dominance_token_holders,
+                "impassable_areas": self.impassable_areas,
+                "kings_court_special_orders": self.kings_court_special_orders,
+            },
+            house_ids=set(House.objects.values_list("slug", flat=True)),
+            area_ids=set(Area.objects.values_list("slug", flat=True)),
+        )
+        if self.variant_notes is not None and not (
+            isinstance(self.variant_notes, list) and all(isinstance(n, str) for n in self.variant_notes)
+        ):
+            errors.setdefault("variant_notes", []).append("variant_notes is a list of strings or empty.")
+        if errors:
+            raise ValidationError(errors)
+
+
+class SetupGarrison(models.Model):
+    """A garrison token placed at set-up (W-2.4, W-11.2)."""
+
+    setup = models.ForeignKey(Setup, on_delete=models.CASCADE, related_name="garrisons")
+    area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="+")
+    strength = models.PositiveSmallIntegerField(default=2)
+    position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["setup__player_count", "position", "id"]
+
+    def __str__(self) -> str:
+        return f"garrison {self.strength} in {self.area}"
+
+    def clean(self) -> None:
+        if self.area_id and self.area.home_house_id is None:
+            raise ValidationError({"area": "Garrisons stand only in home areas (W-1.12)."})
+
+
+class NeutralForce(models.Model):
+    """A neutral force token (W-11.1); `impassable` tokens ("~", 3 players) have no strength."""
+
+    setup = models.ForeignKey(Setup, on_delete=models.CASCADE, related_name="neutral_forces")
+    area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="+")
+    strength = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(6)]
+    )
+    impassable = models.BooleanField(default=False)
+    position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["setup__player_count", "position", "id"]
+        constraints = [models.UniqueConstraint(fields=["setup", "area"], name="one_neutral_force_per_area")]
+
+    def __str__(self) -> str:
+        return f"{'~' if self.impassable else self.strength} in {self.area}"
+
+    def clean(self) -> None:
+        if self.impassable != (self.strength is None):
+            raise ValidationError(
+                {"strength": "An impassable token has no strength; any other token has one (W-11.1)."}
+            )
+        if self.area_id and self.area.kind != Area.LAND:
+            raise ValidationError({"area": "Neutral forces stand only in land areas (W-11.1)."})
+
+
+class HouseCard(models.Model):
+    """A house card (W-17.1). Each house keeps exactly 7; edit a hand as a whole on its house page."""
+
+    TIMINGS = [
+        (t, t)
+        for t in (
+            "none",
+            "cancel",
+            "immediately",
+            "strength",
+            "casualties",
+            "on_win",
+            "on_loss",
+            "after_combat",
+        )
+    ]
+
+    slug = models.SlugField(max_length=60, unique=True, help_text=ID_HELP)
+    house = models.ForeignKey(House, on_delete=models.PROTECT, related_name="house_cards")
+    name = models.CharField(max_length=80)
+    strength = models.PositiveSmallIntegerField(validators=[MaxValueValidator(4)])
+    swords = models.PositiveSmallIntegerField(default=0)
+    fortifications = models.PositiveSmallIntegerField(default=0)
+    effect = models.TextField(blank=True, default="", help_text="Card text; empty when the card has none.")
+    effect_timing = models.CharField(max_length=12, choices=TIMINGS, default="none")
+    position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["house__position", "position", "slug"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if (not self.effect) != (self.effect_timing == "none"):
+            raise ValidationError(
+                {"effect_timing": "A card has a timing tag exactly when it has text (W-17.1)."}
+            )
+        if not self.house_id:
+            return
+        per_house = cards_per_house()
+        if self.pk:
+            old_house_id = HouseCard.objects.filter(pk=self.pk).values_list("house_id", flat=True).first()
+            if old_house_id is not None and old_house_id != self.house_id:
+                raise ValidationError(
+                    {
+                        "house": f"Each house keeps exactly {per_house} house cards (W-17.1); moving this card "
+                        "would leave its house one short and give the other one too many."
+                    }
+                )
+        elif HouseCard.objects.filter(house_id=self.house_id).count() >= per_house:
+            raise ValidationError(
+                {
+                    "house": f"{self.house} already has {per_house} house cards; each house keeps exactly "
+                    f"{per_house} (W-17.1). Edit an existing card instead."
+                }
+            )
+
+
+def cards_per_house() -> int:
+    """Hand size from the house-card section header (rules.cards_per_house), 7 by default (W-17.1)."""
+    meta = SectionMeta.objects.filter(section="house_cards").values_list("data", flat=True).first() or {}
+    value = (meta.get("rules") or {}).get("cards_per_house", 7) if isinstance(meta, dict) else 7
+    return value if isinstance(value, int) else 7
+
+
+class WesterosDeck(models.Model):
+    """One of the three Westeros decks (W-4); the counts of its cards add up to `size`."""
+
+    number = models.PositiveSmallIntegerField(
+        unique=True, validators=[MinValueValidator(1), MaxValueValidator(3)]
+    )
+    size = models.PositiveSmallIntegerField(default=10)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"Westeros deck {self.number}"
+
+
+class WesterosCard(models.Model):
+    """A Westeros card (W-4) with its copies in the deck, wildling icon and machine-readable effect."""
+
+    EFFECT_TYPES = [
+        (t, t)
+        for t in (
+            "supply",
+            "mustering",
+            "bidding",
+            "power",
+            "choice",
+            "reshuffle",
+            "nothing",
+            "order_restriction",
+            "wildlings_attack",
+        )
+    ]
+    CHOOSERS = [(t, t) for t in DOMINANCE_TOKENS]
+
+    deck = models.ForeignKey(WesterosDeck, on_delete=models.PROTECT, related_name="cards")
+    slug = models.SlugField(max_length=60, help_text=ID_HELP)
+    name = models.CharField(max_length=80)
+    count = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1)])
+    wildling_icon = models.BooleanField(default=False)
+    effect_type = models.CharField(max_length=20, choices=EFFECT_TYPES)
+    effect = models.TextField()
+    chooser = models.CharField(
+        max_length=24,
+        choices=CHOOSERS,
+        blank=True,
+        default="",
+        help_text="Choice cards: who picks the option.",
+    )
+    options = models.JSONField(default=list, blank=True, help_text="Choice cards: the option ids.")
+    restricted_orders = models.JSONField(
+        null=True, blank=True, help_text="Order-restriction cards: order token ids of the tracks section."
+    )
+    position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["deck__number", "position", "slug"]
+        constraints = [models.UniqueConstraint(fields=["deck", "slug"], name="westeros_card_once_per_deck")]
+
+    def __str__(self) -> str:
+        return f"{self.name} (deck {self.deck.number})" if self.deck_id else self.name
+
+    def clean(self) -> None:
+        from boardgame.services import westeros_card_errors
+
+        errors = westeros_card_errors(
+            {
+                "id": self.slug,
+                "effect_type": self.effect_type,
+                "effect": self.effect,
+                "chooser": self.chooser or None,
+                "options": self.options,
+                **(
+                    {"restricted_orders": self.restricted_orders}
+                    if self.restricted_orders is not None
+                    else {}
+                ),
+            },
+            order_ids=order_token_ids(),
+        )
+        if errors:
+            raise ValidationError(errors)
+
+
+def order_token_ids() -> set[str] | None:
+    """Order token ids of the `order_tokens` track table, or None when it is not loaded."""
+    table = TrackTable.objects.filter(key="order_tokens").values_list("data", flat=True).first()
+    if not isinstance(table, dict):
+        return None
+    return {t["id"] for t in table.get("tokens", []) if isinstance(t, dict) and isinstance(t.get("id"), str)}
+
+
+class WildlingCard(models.Model):
+    """A wildling card (W-16.7): the reward for the highest bidder or the penalties after a defeat."""
+
+    slug = models.SlugField(max_length=60, unique=True, help_text=ID_HELP)
+    name = models.CharField(max_length=80)
+    highest_bidder = models.TextField(help_text="Night's Watch victory: reward of the highest bidder.")
+    lowest_bidder = models.TextField(help_text="Wildling victory: penalty of the lowest bidder.")
+    everyone_else = models.TextField(help_text="Wildling victory: penalty of every other house.")
+    position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["position", "slug"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TrackTable(models.Model):
+    """One table of tracks.json (supply track, order tokens, unit types...), a small validated JSON document."""
+
+    KEYS = (
+        "supply_track",
+        "order_tokens",
+        "special_orders_by_kings_court",
+        "unit_types",
+        "unit_limits_per_house",
+        "mustering_points",
+        "power_tokens",
+        "influence_tracks",
+        "wildling_track",
+        "rounds",
+        "victory",
+    )
+
+    key = models.CharField(max_length=40, unique=True, choices=[(k, k) for k in KEYS])
+    data = models.JSONField()
+    position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["position", "key"]
+
+    def __str__(self) -> str:
+        return self.key
+
+    def clean(self) -> None:
+        from boardgame.services import track_table_errors
+
+        errors = track_table_errors(self.key, self.data)
+        if errors:
+            raise ValidationError({"data": errors})
