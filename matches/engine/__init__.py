@@ -1,0 +1,23 @@
+"""Commandeer TCG rules engine (pure Python, no Django): ``new_match`` → ``GameState``; see STYLE.md."""
+
+from .actions import Action, IllegalActionError, action_from_json
+from .cards import CardDef, build_deck, card_from_dict, load_card_file
+from .config import RulesConfig
+from .state import GameState, Outcome, Reason, Step, new_match, replay
+
+__all__ = [
+    "Action",
+    "CardDef",
+    "GameState",
+    "IllegalActionError",
+    "Outcome",
+    "Reason",
+    "RulesConfig",
+    "Step",
+    "action_from_json",
+    "build_deck",
+    "card_from_dict",
+    "load_card_file",
+    "new_match",
+    "replay",
+]

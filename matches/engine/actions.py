@@ -1,0 +1,287 @@
+"""Actions: every rules choice a person makes is one of these small frozen values (STYLE.md §5).
+
+Each action has a stable JSON form (``to_json`` / ``action_from_json``) and a human-readable
+``describe(state)``. Cards are named by their instance id in the match; squares by index 0..35
+(a1 = 0, f6 = 35) in memory and by name ("c3") in JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .config import BOARD_SIZE, FILES
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+class IllegalActionError(ValueError):
+    """Raised by ``GameState.apply`` for an action that is not in ``legal_actions``; names action and why."""
+
+
+def square_name(sq: int) -> str:
+    """0 -> 'a1', 35 -> 'f6' (C-2.1)."""
+    return f"{FILES[sq % BOARD_SIZE]}{sq // BOARD_SIZE + 1}"
+
+
+def square_index(name: str) -> int:
+    """'c3' -> 14; raises ValueError for a name outside a1–f6."""
+    if not isinstance(name, str) or len(name) != 2 or name[0] not in FILES or name[1] not in "123456":
+        raise ValueError(f"not a square: {name!r} (a1–f6)")
+    return (int(name[1]) - 1) * BOARD_SIZE + FILES.index(name[0])
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base: who acts. Subclasses add their fields and a ``kind`` used in JSON."""
+
+    kind: ClassVar[str] = ""
+    player: int
+
+    def to_json(self) -> dict[str, Any]:
+        """Stable JSON form: {"type": kind, "player": p, ...fields}; squares by name."""
+        out: dict[str, Any] = {"type": self.kind}
+        for name in self.__slots__:
+            value = getattr(self, name)
+            out[name] = square_name(value) if name == "square" and value is not None else value
+        out["player"] = self.player
+        return out
+
+    def describe(self, state: GameState) -> str:
+        return describe_action(self, state.card_name, state.decision, state.phase_name())
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseCommander(Action):
+    """C-4.1: choose a Legendary unit of the deck as Commander (None = no Commander)."""
+
+    kind: ClassVar[str] = "choose_commander"
+    name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Keep(Action):
+    """C-4.4: keep the current hand."""
+
+    kind: ClassVar[str] = "keep"
+
+
+@dataclass(frozen=True, slots=True)
+class Mulligan(Action):
+    """C-4.4: shuffle the hand back, draw again, then put k cards on the bottom."""
+
+    kind: ClassVar[str] = "mulligan"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseCard(Action):
+    """Pick one card for the pending decision (mulligan bottom, Energy payment, Reinforce, discard…)."""
+
+    kind: ClassVar[str] = "choose_card"
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Deploy(Action):
+    """C-5.2: deploy a unit from hand or Commander zone to an empty square."""
+
+    kind: ClassVar[str] = "deploy"
+    card: int
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEvent(Action):
+    """C-1.3 / C-5.2 / C-5.5: play an event; ``target`` is the unit an Ongoing event attaches to."""
+
+    kind: ClassVar[str] = "play_event"
+    card: int
+    target: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """C-5.2: move one of your units (1 CP) to an empty square adjacent to another card."""
+
+    kind: ClassVar[str] = "move"
+    unit: int
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforce(Action):
+    """C-5.2: pay 1 CP, draw 2, then put 1 card from hand into Energy."""
+
+    kind: ClassVar[str] = "reinforce"
+
+
+@dataclass(frozen=True, slots=True)
+class Activate(Action):
+    """C-5.2 / C-5.5: use an activated ability (``ability`` = index in the card's abilities)."""
+
+    kind: ClassVar[str] = "activate"
+    card: int
+    ability: int
+
+
+@dataclass(frozen=True, slots=True)
+class Attack(Action):
+    """C-5.6 / C-7.1: attack with ``unit`` along arrow ``direction`` (absolute board direction)."""
+
+    kind: ClassVar[str] = "attack"
+    unit: int
+    direction: str
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTarget(Action):
+    """Pick the unit a ``chosen_*`` effect target resolves to."""
+
+    kind: ClassVar[str] = "choose_target"
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseSquare(Action):
+    """Pick the destination square of a ``move`` effect."""
+
+    kind: ClassVar[str] = "choose_square"
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTrigger(Action):
+    """C-5.1: pick which of your simultaneously triggered abilities resolves next (index in the queue)."""
+
+    kind: ClassVar[str] = "choose_trigger"
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """End your part of the current phase (Planning, Defending or Combat)."""
+
+    kind: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Concede(Action):
+    """C-6.4: concede the match (any time)."""
+
+    kind: ClassVar[str] = "concede"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.kind: cls
+    for cls in (
+        ChooseCommander,
+        Keep,
+        Mulligan,
+        ChooseCard,
+        Deploy,
+        PlayEvent,
+        Move,
+        Reinforce,
+        Activate,
+        Attack,
+        ChooseTarget,
+        ChooseSquare,
+        ChooseTrigger,
+        Pass,
+        Concede,
+    )
+}
+
+_INT_FIELDS = {"player", "card", "unit", "target", "ability", "index"}
+
+
+def action_from_json(data: Any) -> Action:
+    """Inverse of ``Action.to_json``; raises ValueError naming the problem for malformed input."""
+    if not isinstance(data, dict):
+        raise ValueError("an action must be a JSON object")
+    cls = ACTION_TYPES.get(data.get("type"))  # type: ignore[arg-type]
+    if cls is None:
+        raise ValueError(f"unknown action type {data.get('type')!r} (known: {', '.join(ACTION_TYPES)})")
+    kwargs: dict[str, Any] = {}
+    for name in ("player", *cls.__slots__):
+        if name not in data:
+            if name == "target" and cls is PlayEvent:
+                kwargs[name] = None
+                continue
+            raise ValueError(f"action {cls.kind}: missing field {name!r}")
+        value = data[name]
+        if name == "square":
+            value = square_index(value)
+        elif name in _INT_FIELDS:
+            if value is None and name == "target" and cls is PlayEvent:
+                pass
+            elif isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"action {cls.kind}: field {name!r} must be an integer")
+        elif name == "direction":
+            if value not in ("N", "NE", "E", "SE", "S", "SW", "W", "NW"):
+                raise ValueError(f"action {cls.kind}: bad direction {value!r}")
+        elif name == "name":
+            if value is not None and not isinstance(value, str):
+                raise ValueError(f"action {cls.kind}: name must be a string or null")
+        kwargs[name] = value
+    if kwargs["player"] not in (0, 1):
+        raise ValueError("player must be 0 or 1")
+    return cls(**kwargs)
+
+
+_CHOICE_TEXT = {
+    "bottom": "Put {card} on the bottom of the deck",
+    "pay_energy": "Pay 1 Energy{purpose}: {card}",
+    "reinforce_energy": "Put {card} into the Energy zone",
+    "discard": "Discard {card}",
+    "retire_energy": "Retire {card} from the Energy zone",
+}
+
+
+def describe_action(
+    action: Action, name_of: Any, decision: dict[str, Any] | None, phase: str | None = None
+) -> str:
+    """Human-readable text for an action; ``decision`` is the pending decision it answers (if any)."""
+    p = f"Player {action.player + 1}"
+    if isinstance(action, ChooseCommander):
+        return f"{p} chooses {action.name} as Commander" if action.name else f"{p} plays without a Commander"
+    if isinstance(action, Keep):
+        return f"{p} keeps the hand"
+    if isinstance(action, Mulligan):
+        return f"{p} takes a mulligan"
+    if isinstance(action, ChooseCard):
+        kind = decision.get("kind", "") if decision else ""
+        purpose = ""
+        if kind == "pay_energy" and decision is not None and decision.get("for") is not None:
+            purpose = f" for {name_of(decision['for'])}"
+        text = _CHOICE_TEXT.get(kind, "Choose {card}")
+        return text.format(card=name_of(action.card), purpose=purpose)
+    if isinstance(action, Deploy):
+        return f"Deploy {name_of(action.card)} to {square_name(action.square)}"
+    if isinstance(action, PlayEvent):
+        if action.target is not None:
+            return f"Play {name_of(action.card)} attached to {name_of(action.target)}"
+        return f"Play {name_of(action.card)}"
+    if isinstance(action, Move):
+        return f"Move {name_of(action.unit)} to {square_name(action.square)} (1 CP)"
+    if isinstance(action, Reinforce):
+        return "Reinforce (1 CP): draw 2, put 1 card into Energy"
+    if isinstance(action, Activate):
+        return f"Use ability {action.ability + 1} of {name_of(action.card)}"
+    if isinstance(action, Attack):
+        return f"{name_of(action.unit)} attacks {name_of(action.target)} ({action.direction})"
+    if isinstance(action, ChooseTarget):
+        return f"Target {name_of(action.target)}"
+    if isinstance(action, ChooseSquare):
+        return f"Move it to {square_name(action.square)}"
+    if isinstance(action, ChooseTrigger):
+        if decision and "labels" in decision and 0 <= action.index < len(decision["labels"]):
+            return f"Resolve {decision['labels'][action.index]} next"
+        return f"Resolve triggered ability {action.index + 1} next"
+    if isinstance(action, Pass):
+        return f"{p} ends the {phase} phase" if phase else f"{p} ends the phase"
+    if isinstance(action, Concede):
+        return f"{p} concedes"
+    return repr(action)

@@ -1,0 +1,59 @@
+"""``manage.py simulate commandeer|westeros``: seeded bot-vs-bot matches; prints ONE JSON object."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+
+class Command(BaseCommand):
+    help = "Play seeded bot matches (commandeer or westeros) and print a JSON summary."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("kind", choices=["commandeer", "westeros"])
+        parser.add_argument("--games", type=int, default=10)
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--agents", default="random,random", help="comma-separated agent names")
+        parser.add_argument("--decks", nargs=2, metavar="FILE", help="two deck JSON files (commandeer)")
+        parser.add_argument("--players", type=int, default=3, help="number of players (westeros)")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        agents = [a.strip() for a in opts["agents"].split(",") if a.strip()]
+        if opts["games"] < 1:
+            raise CommandError("--games must be at least 1")
+        if opts["kind"] == "commandeer":
+            result = self._commandeer(opts, agents)
+        else:
+            result = self._westeros(opts, agents)
+        self.stdout.write(json.dumps(result))
+
+    def _commandeer(self, opts: dict[str, Any], agents: list[str]) -> dict[str, Any]:
+        from matches.engine.decks import load_deck_file
+        from matches.engine.simulate import run
+
+        try:
+            decks = [load_deck_file(f) for f in opts["decks"]] if opts["decks"] else None
+            return run(opts["games"], opts["seed"], agents, decks)
+        except (OSError, ValueError) as exc:
+            raise CommandError(str(exc)) from exc
+
+    def _westeros(self, opts: dict[str, Any], agents: list[str]) -> dict[str, Any]:
+        try:
+            module = importlib.import_module("boardgame.engine.simulate")
+        except ImportError as exc:
+            raise CommandError(
+                f"the westeros engine simulator is not available (boardgame.engine.simulate): {exc}"
+            ) from exc
+        runner = getattr(module, "run", None)
+        if runner is None:
+            raise CommandError("boardgame.engine.simulate has no run(players, games, seed, agents) function")
+        try:
+            result: dict[str, Any] = runner(
+                players=opts["players"], games=opts["games"], seed=opts["seed"], agents=agents
+            )
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
+        return result
