@@ -1,0 +1,122 @@
+"""Westeros position format (docs/westeros-position.md): build a state for scenario tests.
+
+A position is a JSON object; every field but `houses`/`player_count` is optional and overrides
+the fresh set-up of that game. `start` says which step of the round the game resumes at.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .config import RulesConfig
+from .data import TRACKS, GameData
+from .game import ROUND_STRUCTURE, WesterosState, new_game
+
+STARTS = ("westeros", "planning", "action", "wildling_attack", "clash_of_kings")
+
+
+def _steps(phases: tuple[str, ...]) -> list[dict[str, Any]]:
+    return [{"t": s, "phase": ph} for ph, steps in ROUND_STRUCTURE if ph in phases for s, _w in steps]
+
+
+def parse_units(spec: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """`{"area": ["house", "footman", "routed knight", ...]}` → the engine's unit map."""
+    out: dict[str, dict[str, Any]] = {}
+    for area, items in spec.items():
+        if isinstance(items, dict):
+            out[area] = {
+                "house": items["house"],
+                "units": list(items["units"]),
+                "routed": list(items.get("routed", [])),
+            }
+            continue
+        house, *rest = items
+        u: dict[str, Any] = {"house": house, "units": [], "routed": []}
+        for r in rest:
+            if r.startswith("routed "):
+                u["routed"].append(r.split(" ", 1)[1])
+            else:
+                u["units"].append(r)
+        out[area] = u
+    return out
+
+
+def from_position(
+    game_data: GameData, position: dict[str, Any], config: RulesConfig | None = None
+) -> WesterosState:
+    """Build a game from a position object (see docs/westeros-position.md)."""
+    p = position
+    st = new_game(
+        game_data,
+        houses=p.get("houses"),
+        player_count=p.get("player_count"),
+        seed=int(p.get("seed", 0)),
+        config=config,
+    )
+    areas = game_data.areas
+    if "units" in p:
+        st.units = parse_units(p["units"])
+        for a, u in st.units.items():
+            if a not in areas:
+                raise ValueError(f"unknown area {a!r}")
+            if u["house"] not in st.houses:
+                raise ValueError(f"house {u['house']!r} is not in this game")
+    for key in ("power", "supply", "hands", "discards"):
+        for h, v in p.get(key, {}).items():
+            getattr(st, key)[h] = v if not isinstance(v, list) else list(v)
+    if "tracks" in p:
+        for t in TRACKS:
+            if t in p["tracks"]:
+                if sorted(p["tracks"][t]) != sorted(st.houses):
+                    raise ValueError(f"track {t} must list every house once")
+                st.tracks[t] = list(p["tracks"][t])
+    for key in ("tokens", "garrisons", "neutral"):
+        if key in p:
+            setattr(st, key, dict(p[key]))
+    for key in ("round", "threat", "blade_used", "raven_used"):
+        if key in p:
+            setattr(st, key, p[key])
+    st.bans = list(p.get("bans", []))
+    st.orders = {}
+    for area, tok in p.get("orders", {}).items():
+        owner = st.owner(area)
+        if owner is None or tok not in game_data.tokens:
+            raise ValueError(f"order {tok!r} in {area!r} needs a known token and units there")
+        st.orders[area] = [owner, tok]
+    for k, top in enumerate(p.get("westeros_top", [])):
+        if top is None:
+            continue
+        deck = st.wdecks[str(k + 1)]
+        key = top if ":" in top else f"{k + 1}:{top}"
+        deck.remove(key)
+        deck.insert(0, key)
+    for i, card in enumerate(p.get("wildling_top", [])):
+        st.wildling_deck.remove(card)
+        st.wildling_deck.insert(i, card)
+    start = p.get("start", "planning")
+    if start not in STARTS:
+        raise ValueError(f"start must be one of {STARTS}")
+    st.pending = None
+    st.combat = None
+    st.march = None
+    st._ctl_cache = None
+    if start == "westeros":
+        st.round = int(p.get("round", 2)) - 1
+        agenda = _steps(("westeros", "planning", "action"))
+    elif start == "planning":
+        agenda = _steps(("planning", "action"))
+    elif start == "action":
+        st.orders_revealed = True
+        agenda = _steps(("action",))
+    elif start == "wildling_attack":
+        agenda = [{"t": "wildling_attack", "strength": p.get("wildling_strength"), "exclude": None}]
+        agenda += [{"t": "reconcile", "houses": st.turn_order()}, *_steps(("planning", "action"))]
+    else:
+        agenda = [{"t": "bid", "purpose": "clash", "track": t} for t in TRACKS] + _steps(
+            ("planning", "action")
+        )
+    st.phase = "action" if start == "action" else ("westeros" if start != "planning" else "planning")
+    st.agenda = list(reversed(agenda))
+    st.winner = None
+    st._run()
+    return st

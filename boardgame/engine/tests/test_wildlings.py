@@ -1,0 +1,199 @@
+"""Wildling attacks (W-16): outcome, threat, bidders and every wildling card."""
+
+from __future__ import annotations
+
+from boardgame.engine.actions import Bid, Muster
+
+from .conftest import choose, do, pos
+
+UNITS = {
+    "winterfell": ["stark", "footman", "knight"],
+    "white_harbor": ["stark", "knight"],
+    "lannisport": ["lannister", "footman", "knight"],
+    "stoney_sept": ["lannister", "footman"],
+    "dragonstone": ["baratheon", "footman", "knight"],
+    "kingswood": ["baratheon", "footman"],
+}
+
+
+def attack(card, threat=6, **kw):
+    kw.setdefault("player_count", 3)
+    kw.setdefault("units", UNITS)
+    kw.setdefault("power", {"stark": 5, "lannister": 5, "baratheon": 5})
+    kw.setdefault("wildling_top", [card])
+    return pos(start="wildling_attack", threat=threat, **kw)
+
+
+def bids(st, b):
+    for h, n in b.items():
+        do(st, Bid(h, n))
+    return st
+
+
+def test_nights_watch_wins_on_equal_strength_and_threat_resets_w_16_4_w_16_5():
+    st = bids(attack("silence_at_the_wall", threat=6), {"stark": 2, "lannister": 2, "baratheon": 2})
+    assert st.threat == 0 and st.power == {"stark": 3, "lannister": 3, "baratheon": 3}
+    assert "Night's Watch win" in " ".join(e["text"] for e in st.log)
+    assert st.wildling_deck[-1] == "silence_at_the_wall"  # W-16.7 under the deck
+
+
+def test_wildlings_win_below_threat_and_it_drops_two_spaces_w_16_5():
+    st = bids(attack("silence_at_the_wall", threat=8), {"stark": 2, "lannister": 2, "baratheon": 3})
+    assert st.threat == 4
+
+
+def test_bidder_ties_are_broken_by_the_iron_throne_holder_w_16_6():
+    st = bids(attack("mammoth_riders", threat=12), {"stark": 0, "lannister": 0, "baratheon": 3})
+    assert st.pending["decision"] == "wildling_tie" and st.current_players() == ["baratheon"]
+    assert sorted(st.pending["options"]) == ["lannister", "stark"]
+    choose(st, "baratheon", "wildling_tie", "stark")
+    assert st.pending["decision"] == "destroy" and st.current_players() == ["stark"]
+
+
+def test_a_king_beyond_the_wall_all_outcomes_w_16_8():
+    st = bids(attack("a_king_beyond_the_wall", threat=12), {"stark": 0, "lannister": 1, "baratheon": 2})
+    assert st.tracks["iron_throne"][-1] == "stark" and st.tracks["fiefdoms"][-1] == "stark"
+    assert st.tracks["kings_court"][-1] == "stark"
+    # everyone else, in turn order, drops to the bottom of Fiefdoms or King's Court
+    assert st.current_players() == ["baratheon"]
+    choose(st, "baratheon", "kbw_track", "fiefdoms")
+    choose(st, "lannister", "kbw_track", "kings_court")
+    assert st.tracks["fiefdoms"][-1] == "baratheon" and st.tracks["kings_court"][-1] == "lannister"
+    st = bids(attack("a_king_beyond_the_wall", threat=2), {"stark": 3, "lannister": 0, "baratheon": 0})
+    choose(st, "stark", "kbw_reward", "iron_throne")
+    assert st.holder("iron_throne") == "stark"
+
+
+def test_crow_killers_all_outcomes_w_16_8():
+    st = bids(attack("crow_killers", threat=12), {"stark": 0, "lannister": 1, "baratheon": 2})
+    while st.pending.get("decision") == "crow_knight" and st.current_players() == ["stark"]:
+        choose(st, "stark", "crow_knight", st.pending["options"][0])
+    assert not any("knight" in u["units"] for u in st.units.values() if u["house"] == "stark")
+    choose(st, "baratheon", "crow_knight", "dragonstone")
+    assert st.units["dragonstone"]["units"].count("footman") == 2
+    choose(st, "lannister", "crow_knight", "lannisport")
+    st = bids(attack("crow_killers", threat=2), {"stark": 3, "lannister": 0, "baratheon": 0})
+    choose(st, "stark", "crow_reward", "winterfell")
+    assert sorted(st.units["winterfell"]["units"]) == ["knight", "knight"]
+
+
+def test_massing_on_the_milkwater_all_outcomes_w_16_8():
+    st = bids(attack("massing_on_the_milkwater", threat=12), {"stark": 0, "lannister": 1, "baratheon": 2})
+    assert "eddard_stark" in st.discards["stark"] and len(st.hands["stark"]) == 6
+    choose(st, "baratheon", "discard_card", "patchface")
+    choose(st, "lannister", "discard_card", "cersei_lannister")
+    assert st.discards["baratheon"] == ["patchface"]
+    st = bids(
+        attack(
+            "massing_on_the_milkwater",
+            threat=2,
+            discards={"stark": ["eddard_stark"]},
+            hands={
+                "stark": [
+                    "robb_stark",
+                    "roose_bolton",
+                    "greatjon_umber",
+                    "ser_rodrik_cassel",
+                    "the_blackfish",
+                    "catelyn_stark",
+                ]
+            },
+        ),
+        {"stark": 3, "lannister": 0, "baratheon": 0},
+    )
+    assert len(st.hands["stark"]) == 7 and st.discards["stark"] == []
+
+
+def test_mammoth_riders_all_outcomes_w_16_8():
+    st = bids(attack("mammoth_riders", threat=12), {"stark": 0, "lannister": 1, "baratheon": 2})
+    for _ in range(3):
+        choose(st, "stark", "destroy", st.pending["options"][0])
+    assert not any(u["house"] == "stark" for u in st.units.values())
+    for h in ("baratheon", "lannister"):
+        for _ in range(2):
+            choose(st, h, "destroy", st.pending["options"][0])
+    st = bids(
+        attack(
+            "mammoth_riders",
+            threat=2,
+            discards={"stark": ["eddard_stark"]},
+            hands={
+                "stark": [
+                    "robb_stark",
+                    "roose_bolton",
+                    "greatjon_umber",
+                    "ser_rodrik_cassel",
+                    "the_blackfish",
+                    "catelyn_stark",
+                ]
+            },
+        ),
+        {"stark": 3, "lannister": 0, "baratheon": 0},
+    )
+    choose(st, "stark", "mammoth_reward", "eddard_stark")
+    assert "eddard_stark" in st.hands["stark"]
+
+
+def test_preemptive_raid_all_outcomes_w_16_8():
+    st = bids(attack("preemptive_raid", threat=12), {"stark": 0, "lannister": 1, "baratheon": 2})
+    assert st.pending["decision"] == "preemptive" and st.current_players() == ["stark"]
+    choose(st, "stark", "preemptive", "drop_tracks")
+    # Stark stands highest on Fiefdoms (position 1 of 3): two places down is the bottom
+    assert st.tracks["fiefdoms"] == ["baratheon", "lannister", "stark"]
+    st = bids(
+        attack("preemptive_raid", threat=2, wildling_top=["preemptive_raid", "silence_at_the_wall"]),
+        {"stark": 3, "lannister": 0, "baratheon": 0},
+    )
+    # a new attack of strength 6 without the highest bidder
+    assert st.pending["kind"] == "bid" and sorted(st.current_players()) == ["baratheon", "lannister"]
+    bids(st, {"lannister": 3, "baratheon": 3})
+    assert st.threat == 0 and st.power["lannister"] == 2
+
+
+def test_rattleshirts_raiders_all_outcomes_w_16_8():
+    st = bids(
+        attack("rattleshirts_raiders", threat=12, supply={"stark": 3, "lannister": 3, "baratheon": 0}),
+        {"stark": 0, "lannister": 1, "baratheon": 2},
+    )
+    assert st.supply == {"stark": 1, "lannister": 2, "baratheon": 0}
+    st = bids(
+        attack("rattleshirts_raiders", threat=2, supply={"stark": 6}),
+        {"stark": 3, "lannister": 0, "baratheon": 0},
+    )
+    assert st.supply["stark"] == 6
+
+
+def test_silence_at_the_wall_does_nothing_w_16_8():
+    st = bids(attack("silence_at_the_wall", threat=12), {"stark": 0, "lannister": 1, "baratheon": 2})
+    assert st.pending["kind"] == "orders" and st.power == {"stark": 5, "lannister": 4, "baratheon": 3}
+
+
+def test_skinchanger_scout_all_outcomes_w_16_8():
+    st = bids(attack("skinchanger_scout", threat=12), {"stark": 0, "lannister": 1, "baratheon": 2})
+    assert st.power == {"stark": 0, "lannister": 2, "baratheon": 1}
+    st = bids(attack("skinchanger_scout", threat=2), {"stark": 3, "lannister": 0, "baratheon": 0})
+    assert st.power["stark"] == 5
+
+
+def test_the_horde_descends_all_outcomes_w_16_8():
+    st = bids(attack("the_horde_descends", threat=12), {"stark": 0, "lannister": 1, "baratheon": 2})
+    assert st.pending["decision"] == "horde_area" and set(st.pending["options"]) == {
+        "winterfell",
+        "white_harbor",
+    }
+    choose(st, "stark", "horde_area", "winterfell")
+    choose(st, "stark", "destroy", "winterfell:knight")
+    choose(st, "stark", "destroy", "winterfell:footman")
+    assert "winterfell" not in st.units
+    choose(st, "baratheon", "destroy", "kingswood:footman")
+    choose(st, "lannister", "destroy", "stoney_sept:footman")
+    st = bids(attack("the_horde_descends", threat=2), {"stark": 3, "lannister": 0, "baratheon": 0})
+    choose(st, "stark", "horde_reward", "winterfell")
+    do(st, Muster("stark", "winterfell", "knight", "winterfell"))
+    assert st.units["winterfell"]["units"].count("knight") == 2
+
+
+def test_units_destroyed_by_wildlings_leave_the_area_uncontrolled_w_16_9_w_8_4():
+    st = bids(attack("mammoth_riders", threat=12), {"stark": 0, "lannister": 1, "baratheon": 2})
+    choose(st, "stark", "destroy", "white_harbor:knight")
+    assert st.control("white_harbor") is None and st.castle_count("stark") == 1
