@@ -1,7 +1,8 @@
 """Rules configuration: every Decision of the rules digest (C-x.y "Decision") in ONE frozen dataclass.
 
 The engine reads these values and nothing else for the rules the source leaves open, so a change of
-house rules is a change of this object (tests in ``tests/test_config.py`` pin each default).
+house rules is a change of this object (``tests/test_config.py`` pins each default and tests each
+alternative; ``docs/commandeer-rules-coverage.md`` lists every rule and Decision).
 """
 
 from __future__ import annotations
@@ -25,46 +26,83 @@ def default_edge_penalties(per_line: int = 3000) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class RulesConfig:
-    """The project's rules defaults (Decisions of docs/rules digest), documented field by field."""
+    """The project's rules defaults (the Decisions of the rules digest and the engine), field by field.
 
-    # C-1.2 Decision: arrows are relative to the owner; the second player's arrows are rotated 180°.
+    Every field carries a comment naming its rule and why the default is what it is; the table of all
+    fields is in docs/commandeer-position.md and docs/commandeer-rules-coverage.md.
+    """
+
+    # C-1.2 Decision: arrows are relative to the owner ("N" points at the opponent's side); the second
+    # player's arrows are therefore rotated 180° on the board. False: arrows are absolute board directions.
     rotate_second_player_arrows: bool = True
-    # C-2.5 Decision: adjacency is orthogonal (4 neighbours). "king" = 8 neighbours (alternative).
+    # C-2.5 Decision: adjacency is orthogonal (4 neighbours), as the digest says. "king" = 8 neighbours.
     adjacency: str = "orthogonal"
-    # C-2.3: Health reduction per border line an edge square touches (3000 edge, 6000 corner) ...
+    # C-2.3: Health reduction per border line an edge square touches (3000 edge, 6000 corner), from the
+    # publisher's English rules page.
     edge_penalty_per_line: int = 3000
-    # ... or an explicit per-square layout (36 ints, index = rank*6 + file); None = computed from above.
+    # C-2.3: or an explicit per-square layout (36 ints, index = rank*6 + file) — the board layout is data;
+    # None = computed from edge_penalty_per_line.
     board_layout: tuple[int, ...] | None = None
-    # C-5.2 Reinforce: cards drawn, then 1 card from hand to Energy.
+    # C-5.2: Reinforce draws this many cards, then 1 card of the hand goes to Energy.
     reinforce_draw: int = 2
-    # C-5.2 Decision: with fewer cards in the deck draw what there is; with an empty deck Reinforce is illegal.
+    # C-5.2 Decision: with fewer cards in the deck draw what there is; with an empty deck Reinforce is
+    # illegal (True). False: Reinforce stays legal and only moves a hand card to Energy.
     reinforce_needs_card_in_deck: bool = True
-    # C-5.6 Decision: only enemy units may be targeted by an attack ...
+    # C-5.6 Decision: only enemy units may be targeted by an attack (the digest's Decision).
     only_enemy_targets: bool = True
-    # ... and the attacked unit does not strike back (True: a surviving target deals its Power back).
+    # C-5.6 Decision: the attacked unit does not strike back (True: a surviving target deals its Power back).
     strike_back: bool = False
-    # C-7.1 Decision: units in between do not block a Range Attack.
+    # C-7.1 Decision: units in between do not block a Range Attack (True: the first unit on the line blocks).
     range_attack_blocked: bool = False
     # C-6.5 Decision: after this many turns of EACH player the match ends; fewer Defeated cards wins.
     turn_limit: int = 30
-    # C-4.3 / C-4.4 / C-4.6 / C-5.1 / C-5.9 / C-6.1 numbers.
+    # C-4.3: each player draws this many cards (and C-4.4: a mulligan draws this many again).
     opening_hand: int = 6
-    max_mulligans: int = 5  # the k-th mulligan puts k cards on the bottom; k may not reach the hand size
+    # C-4.4 (engine Decision): at most this many mulligans (also never so many that the hand would be
+    # empty), because the k-th mulligan bottoms k cards and the set-up must end.
+    max_mulligans: int = 5
+    # C-5.1: CP gained at the start of each turn.
     cp_per_turn: int = 3
+    # C-4.6: CP of the first player's first turn.
     first_turn_cp: int = 2
+    # C-5.9: the hand limit checked in the End phase.
     hand_limit: int = 7
+    # C-6.1: a player with this many Defeated cards loses at once.
     defeated_to_lose: int = 6
-    # C-7.4: the Marking bonus for Range Attack units; each Marking attack adds one more bonus (stacks).
+    # C-7.4: the Marking bonus dealt by Range Attack units to a marked enemy unit.
     marking_bonus: int = 1000
+    # C-7.4 (engine Decision): each Marking attack on the same unit adds one more bonus (the digest is
+    # silent on several Marking units). False: a unit is marked once per turn, whatever the number.
     marking_stacks: bool = True
-    # C-1.3 Decision: an Ongoing event is played in the Planning phase and may attach to any unit
-    # (False: only to its owner's units).
+    # C-1.3 (engine Decision): an Ongoing event is played in the Planning phase and may attach to any unit
+    # (the digest says "a target unit"). False: only to its owner's units.
     ongoing_attach_any_unit: bool = True
-    # C-5.9 Decision: the hand limit is checked for the active player in their own End phase.
+    # C-5.9 (engine Decision): the hand limit is checked for the active player in their own End phase
+    # (the End phase is theirs). False: both players discard down in every End phase.
     hand_limit_active_only: bool = True
-    # Termination guard (C-6.5 spirit): an activated ability with once_per_turn=false is usable at most
-    # this many times per turn.
+    # C-5.2 / C-6.5 (engine Decision, termination guard): an activated ability with once_per_turn=false
+    # is usable at most this many times per turn, so every Planning phase ends.
     activation_limit_per_turn: int = 5
+    # C-5.4 / C-5.10 / C-6.2 Decision: the "no unit on the battlefield" loss is checked for the ACTIVE
+    # player only (C-5.10 says "their End phase"; checking both players at the end of the first player's
+    # first Planning phase would make the second player lose before their first turn). False: the other
+    # player is checked too once they have had a turn; both without units is a draw.
+    no_unit_loss_active_only: bool = True
+    # C-5.1 / C-5.5 Decision: when both players have triggered abilities waiting, the active player's
+    # resolve first (each player orders their own). False: the other player's resolve first.
+    active_player_triggers_first: bool = True
+    # C-7.5 Decision: Spoil triggers even when the unit that caused the defeat has already left the
+    # battlefield (e.g. its own on_defeated ability defeats an enemy). False: only while it is still there.
+    spoil_from_departed_source: bool = True
+    # C-2.2 / C-5.2 (engine Decision): whenever the battlefield is empty, a unit is deployed on a start
+    # square — the first unit of the game, and again after every unit has left (the digest names only the
+    # first unit; strictly read, a later empty battlefield would leave no legal square at all). False: only
+    # the first unit of the game; a later empty battlefield offers no deploy square.
+    start_squares_when_battlefield_empty: bool = True
+    # C-5.11 (engine Decision): at the end of a turn the ACTIVE player's remaining CP is reset; CP the other
+    # player gained during this turn (an ability in their Defending phase, a Spoil or on_defeated gain)
+    # carries into their own turn. False: both players' CP is reset at the end of every turn.
+    cp_reset_active_only: bool = True
 
     def edge_penalties(self) -> tuple[int, ...]:
         """The per-square Health reduction (C-2.3)."""

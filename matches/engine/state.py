@@ -292,6 +292,7 @@ class GameState:
         self.limbo: list[int] = []
         self.used: dict[tuple[int, int], int] = {}
         self.marks: dict[int, int] = {}
+        self.units_deployed = 0  # units that have entered the battlefield this match (C-2.2 "first unit")
         self.outcome_: Outcome | None = None
         self.log: list[dict[str, Any]] = []
         self._events: list[dict[str, Any]] = []
@@ -350,7 +351,12 @@ class GameState:
         self.apply_unchecked(action)
 
     def apply_unchecked(self, action: Action) -> None:
-        """Fast path for search and agents: assumes ``action`` came from ``legal_actions``."""
+        """Fast path for search and agents: assumes ``action`` came from ``legal_actions``.
+
+        Even unchecked, a match with a result accepts no further action (C-6.3).
+        """
+        if self.outcome_ is not None:
+            raise IllegalActionError(f"{action.to_json()} is illegal: the match is over (C-6.3)")
         self._events = []
         dec = self.decision
         entry: dict[str, Any] = {
@@ -397,6 +403,7 @@ class GameState:
         g.limbo = list(self.limbo)
         g.used = dict(self.used)
         g.marks = dict(self.marks)
+        g.units_deployed = self.units_deployed
         g.outcome_ = self.outcome_
         g.log = list(self.log)  # entries are never mutated after they are appended
         g._events = []
@@ -479,9 +486,13 @@ class GameState:
         return d.legendary and d.type == "unit"
 
     def deploy_squares(self) -> list[int]:
-        """C-5.2: empty squares a unit may be deployed to (start squares on an empty battlefield)."""
+        """C-5.2: empty squares a unit may be deployed to: next to any unit, or a start square (C-2.2)
+        for the first unit of the game — and on any later empty battlefield unless
+        ``RulesConfig.start_squares_when_battlefield_empty`` is off."""
         board = self.board
         if not self.units:
+            if self.units_deployed and not self.config.start_squares_when_battlefield_empty:
+                return []
             return [s for s in START_SQUARES if board[s] is None]
         nb = self._nb
         out = set()
@@ -782,8 +793,7 @@ class GameState:
             self._ev("cp", player=ap, amount=gain)
             self.step = Step.PLANNING
         elif step is Step.PLANNING_END:
-            if not self._units_of(ap):  # C-5.4
-                self._finish(1 - ap, Reason.NO_UNITS)
+            if self._no_unit_loss():  # C-5.4
                 return
             self.sides[ap].cp = 0  # C-5.4 unspent CP is lost
             self.step = Step.DEFENDING_START
@@ -808,10 +818,24 @@ class GameState:
         else:  # pragma: no cover - input steps never reach here
             raise AssertionError(step)
 
+    def _no_unit_loss(self) -> bool:
+        """C-5.4 / C-5.10 / C-6.2: a player with no unit on the battlefield now loses; True if one did.
+
+        Who is checked is a Decision (``RulesConfig.no_unit_loss_active_only``): the active player, or
+        also the other player once they have had a turn (turn 2 on); both without units is a draw.
+        """
+        ap = self.active
+        players = [ap] if self.config.no_unit_loss_active_only or self.turn < 2 else [ap, 1 - ap]
+        owners = {u.owner for u in self.units.values()}
+        losers = [p for p in players if p not in owners]
+        if not losers:
+            return False
+        self._finish(None if len(losers) == 2 else 1 - losers[0], Reason.NO_UNITS)
+        return True
+
     def _end_turn(self) -> None:
         ap = self.active
-        if not self._units_of(ap):  # C-5.10
-            self._finish(1 - ap, Reason.NO_UNITS)
+        if self._no_unit_loss():  # C-5.10
             return
         for u in self.units.values():
             u.tpmod = u.thmod = 0
@@ -820,6 +844,8 @@ class GameState:
         self.marks.clear()
         self.used.clear()
         self.sides[ap].cp = 0  # C-5.11
+        if not self.config.cp_reset_active_only:
+            self.sides[1 - ap].cp = 0
         self._settle(None)
         if self.outcome_ is not None:
             return
@@ -1086,6 +1112,7 @@ class GameState:
             return
         self.board[sq] = c
         self.units[c] = Unit(c, p, sq, self.turn)
+        self.units_deployed += 1
         self._cont_cache = None
         self._ev("deploy", player=p, card=c, square=square_name(sq))
         for idx in self.defs[c].by_trigger.get("deploying", ()):
@@ -1118,7 +1145,13 @@ class GameState:
         self._ev("defeated", card=uid, player=owner, square=square_name(u.sq))
         for idx in self.defs[uid].by_trigger.get("on_defeated", ()):
             self._queue(uid, idx, owner, {"square": u.sq})
-        if cause is not None and cause != uid and self.owners[cause] != owner and self.defs[cause].is_unit:
+        if (
+            cause is not None
+            and cause != uid
+            and self.owners[cause] != owner
+            and self.defs[cause].is_unit
+            and (self.config.spoil_from_departed_source or cause in self.units)
+        ):
             for idx in self.defs[cause].by_trigger.get("spoil", ()):
                 self._queue(cause, idx, self.owners[cause], {"defeated": uid})
 
@@ -1163,7 +1196,7 @@ class GameState:
             damage += self.config.marking_bonus * self.marks[target]
         t.damage += damage
         self._ev("attack", card=uid, target=target, damage=damage)
-        if "marking" in self.defs[uid].keywords:
+        if "marking" in self.defs[uid].keywords and t.owner != u.owner:  # C-7.4: an ENEMY unit
             self.marks[target] = self.marks.get(target, 0) + 1 if self.config.marking_stacks else 1
         self._settle(uid)
         if self.outcome_ is not None:
@@ -1204,9 +1237,10 @@ class GameState:
         self.triggers.append({"source": source, "ability": idx, "controller": controller, "ctx": ctx})
 
     def _next_trigger(self) -> None:
-        """C-5.1: the active player's pending triggers first, each player choosing the order of theirs."""
-        ap = self.active
-        group = [i for i, t in enumerate(self.triggers) if t["controller"] == ap]
+        """C-5.1 / C-5.5: one player's pending triggers first (``active_player_triggers_first``), each
+        player choosing the order of their own (a ``choose_trigger`` decision when there are two or more)."""
+        first = self.active if self.config.active_player_triggers_first else 1 - self.active
+        group = [i for i, t in enumerate(self.triggers) if t["controller"] == first]
         if not group:
             group = list(range(len(self.triggers)))
         if len(group) == 1:
@@ -1569,6 +1603,7 @@ class GameState:
             "ops": [_deep(o) for o in self.ops],
             "used": [[k[0], k[1], v] for k, v in sorted(self.used.items())],
             "marks": [[k, v] for k, v in sorted(self.marks.items())],
+            "units_deployed": self.units_deployed,
             "outcome": self.outcome_.to_json() if self.outcome_ else None,
             "log": [
                 {
@@ -2009,12 +2044,18 @@ def _load_position(
     g.first = int(data.get("first_player", 0))
     g.step = Step(data.get("step", "planning"))
     g.setup_player = int(data.get("setup_player", 0))
+    for key, value in (("active", g.active), ("first_player", g.first), ("setup_player", g.setup_player)):
+        if value not in (0, 1):
+            raise ValueError(f"{key} must be 0 or 1, not {value}")
+    if g.step is Step.OVER and data.get("outcome") is None:
+        raise ValueError("step 'over' needs an outcome")
     g.decision = _deep(data.get("decision"))
     g.resolution = _deep(data.get("resolution"))
     g.triggers = [_deep(t) for t in data.get("triggers", [])]
     g.ops = [_deep(o) for o in data.get("ops", [])]
     g.used = {(int(a), int(b)): int(c) for a, b, c in data.get("used", [])}
     g.marks = {int(a): int(b) for a, b in data.get("marks", [])}
+    g.units_deployed = int(data.get("units_deployed", len(g.units)))
     out = data.get("outcome")
     if out is not None:
         g.outcome_ = Outcome(out["winner"], Reason(out["reason"]))

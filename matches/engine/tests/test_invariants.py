@@ -183,6 +183,13 @@ def test_turn_limit_ends_a_stalled_match_c_6_5() -> None:
         RulesConfig(
             turn_limit=5, hand_limit_active_only=False, marking_stacks=False, ongoing_attach_any_unit=False
         ),
+        RulesConfig(
+            no_unit_loss_active_only=False,
+            active_player_triggers_first=False,
+            spoil_from_departed_source=False,
+            start_squares_when_battlefield_empty=False,
+            cp_reset_active_only=False,
+        ),
     ],
 )
 def test_alternative_rules_configs_keep_every_invariant(config: RulesConfig) -> None:
