@@ -17,7 +17,13 @@ from pathlib import Path
 from matches.engine.config import RulesConfig
 
 ROOT = Path(__file__).resolve().parents[3]
-DIGEST = Path(os.environ.get("COMMANDEER_RULES_DIGEST", "/work/shared/rules/commandeer.md"))
+# The digest lives in the shared reference folder beside the repository (as in CI and on developer machines).
+DIGEST = Path(
+    os.environ.get(
+        "COMMANDEER_RULES_DIGEST",
+        Path(__file__).resolve().parents[3].parent / "shared" / "rules" / "commandeer.md",
+    )
+)
 DOC = ROOT / "docs" / "commandeer-rules-coverage.md"
 TESTS_DIR = Path(__file__).resolve().parent
 
