@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
+from . import westeros_views as westeros_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -15,4 +16,10 @@ urlpatterns = [
     path("decks/", views.deck_list, name="deck-list"),
     path("decks/shared/<str:share_id>/", views.deck_shared, name="deck-shared"),
     path("decks/<int:deck_id>/", views.deck_builder, name="deck-builder"),
+    path("westeros/map/", westeros_views.map_explorer, name="westeros-map-page"),
+    path("westeros/games/<int:match_id>/", westeros_views.game_page, name="westeros-game"),
+    path("westeros/games/<int:match_id>/replay/", westeros_views.replay_page, name="westeros-replay"),
+    path("westeros/demo/", westeros_views.demo_page, name="westeros-demo"),
+    path("westeros/demo/state/", westeros_views.demo_state, name="westeros-demo-state"),
+    path("westeros/demo/actions/", westeros_views.demo_action, name="westeros-demo-actions"),
 ]

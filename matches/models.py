@@ -1,1 +1,142 @@
+"""Online play for every game kind: matches, seats, the append-only action log, idempotency records."""
 
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def new_seed() -> int:
+    return secrets.randbits(62)
+
+
+class MatchStatus(models.TextChoices):
+    WAITING = "waiting", "Waiting for players"
+    ACTIVE = "active", "In play"
+    FINISHED = "finished", "Finished"
+    ABORTED = "aborted", "Aborted"
+
+
+class Match(models.Model):
+    """One match of one game kind. `seed` and `state` are server-side only; views go through the engine."""
+
+    kind = models.CharField(max_length=30, db_index=True, help_text="Game kind (matches.games registry)")
+    status = models.CharField(max_length=10, choices=MatchStatus.choices, default=MatchStatus.WAITING)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_matches"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    seed = models.BigIntegerField(help_text="Secret RNG seed; never shown while the match runs")
+    rules_config = models.JSONField(default=dict, blank=True)
+    state = models.JSONField(null=True, blank=True, help_text="Engine state snapshot (server only)")
+    state_version = models.PositiveIntegerField(default=0)
+    time_control = models.JSONField(default=dict, blank=True)
+    is_public = models.BooleanField(default=True, help_text="Anyone may join (while open) and spectate")
+    invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token)
+    result = models.JSONField(null=True, blank=True, help_text='{"winner": seat|null, "reason": str}')
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "is_public"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} match #{self.pk} ({self.status})"
+
+
+class Seat(models.Model):
+    """A place at the table: a user or an AI, its deck snapshot and its clock."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
+    )
+    ai_agent = models.CharField(max_length=20, blank=True, help_text="Non-empty for an AI seat, e.g. greedy")
+    deck_id = models.BigIntegerField(null=True, blank=True, help_text="decks.Deck chosen (checked at start)")
+    deck_snapshot = models.JSONField(default=dict, blank=True, help_text="Deck as played (server only)")
+    clock_remaining_ms = models.BigIntegerField(default=0)
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
+    has_moved = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(
+                fields=["match", "user"], condition=models.Q(user__isnull=False), name="seat_one_per_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position} of match #{self.match_id}"
+
+    @property
+    def is_ai(self) -> bool:
+        return bool(self.ai_agent)
+
+    @property
+    def display_name(self) -> str:
+        if self.is_ai:
+            return f"AI ({self.ai_agent})"
+        return self.user.get_username() if self.user else "?"
+
+
+class ActionLog(models.Model):
+    """Append-only: one row per applied action; `version` is the state version it produced (1, 2, ...)."""
+
+    class Source(models.TextChoices):
+        PLAYER = "player", "Player"
+        AI = "ai", "AI"
+        TIMEOUT = "timeout", "Timeout default"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    version = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYER)
+    action = models.JSONField()
+    descriptions = models.JSONField(
+        default=dict, help_text='Plain words per viewer: {"0": ..., "1": ..., "spectator": ...}'
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "version"]
+        constraints = [models.UniqueConstraint(fields=["match", "version"], name="actionlog_unique_version")]
+
+    def __str__(self) -> str:
+        return f"#{self.match_id} v{self.version}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if self.pk is not None:
+            raise ValueError("The action log is append-only.")
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+
+class IdempotencyRecord(models.Model):
+    """The first answer to a submission key: a retried request returns it instead of applying again."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="idempotency_records")
+    key = models.CharField(max_length=100)
+    request_hash = models.CharField(max_length=64)
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "match", "key"], name="idempotency_unique_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.key}"

@@ -1,0 +1,573 @@
+// Westeros game table: the caller's view on the board, the tracks, the houses, the log, and decisions
+// offered ONLY from the server's legal actions (STYLE 3), grouped by area so a click on the map shows
+// what can be done there. Submits with state_version + idempotency key; live updates via live.js.
+import { api, h } from "../js/api.js";
+import { LiveMatch, isNewer, newKey } from "./live.js";
+import { HOUSES, WesterosMap, humanize, orderLabel } from "./map.js";
+
+const root = document.getElementById("wx-game-app");
+const mapData = JSON.parse(document.getElementById("wx-map-data").textContent);
+const CARDS = JSON.parse(document.getElementById("wx-house-cards").textContent) || {};
+const TEXTS = JSON.parse(document.getElementById("wx-card-texts").textContent) || { westeros: {}, wildling: {} };
+const AREAS = Object.fromEntries(mapData.areas.map((a) => [a.id, a]));
+const $ = (id) => document.getElementById(id);
+
+const TRACK_NAMES = { iron_throne: "Iron Throne", fiefdoms: "Fiefdoms", kings_court: "King's Court" };
+const DOMINANCE = { iron_throne: "Iron Throne", fiefdoms: "Valyrian Steel Blade", kings_court: "Messenger Raven" };
+const PHASES = { setup: "Set-up", westeros: "Westeros", planning: "Planning", action: "Action", game_over: "Game over" };
+const PENDING_TEXT = {
+  orders: "Place your orders (W-5.1)",
+  raven: "Messenger Raven (W-5.5)",
+  raid: "Resolve a Raid order (W-7.2)",
+  march_select: "Choose a March order to resolve (W-6.2)",
+  march_move: "Move your units (W-7.1)",
+  support: "Declare support (W-9.2)",
+  house_card: "Choose a house card — secret until both have chosen (W-9.4)",
+  consolidate: "Resolve a Consolidate Power order (W-7.5)",
+  muster: "Muster units (W-13)",
+  bid: "Bid power tokens — secret until all have bid",
+};
+const DECISION_TEXT = {
+  raven_bury: "Where does the top wildling card go?",
+  throne_of_blades: "A Throne of Blades: choose the effect",
+  dark_wings: "Dark Wings, Dark Words: choose the effect",
+  put_to_the_sword: "Put to the Sword: choose the restriction",
+  blade: "Use the Valyrian Steel Blade (+1)?",
+  tyrion: "Tyrion Lannister: cancel the opponent's card?",
+  aeron: "Aeron Damphair: swap your card?",
+  doran: "Doran Martell: choose the track",
+  queen_of_thorns: "Queen of Thorns: remove an adjacent order",
+  casualty: "Choose a casualty",
+  retreat: "Choose where to retreat",
+  robb_retreat: "Robb Stark: choose where the loser retreats",
+  retreat_loss: "Choose a unit to destroy (supply after retreat)",
+  reconcile: "Destroy a unit to fit your supply (W-12.4)",
+  destroy: "Destroy one of your units",
+  cersei: "Cersei Lannister: remove an order",
+  renly: "Renly Baratheon: upgrade a footman",
+  patchface: "Patchface: discard an opponent's card",
+  port_takeover: "Ships in the captured port",
+  muster_done: "Mustering",
+  tie_order: "Break the tie (Iron Throne holder)",
+  wildling_tie: "Name the bidder (Iron Throne holder)",
+  kbw_reward: "A King Beyond the Wall: take position 1 of a track",
+  kbw_track: "A King Beyond the Wall: drop to the bottom of a track",
+  crow_reward: "Crow Killers: replace a footman with a knight",
+  crow_knight: "Crow Killers: replace a knight",
+  discard_card: "Massing on the Milkwater: discard a card",
+  mammoth_reward: "Mammoth Riders: take back a card",
+  preemptive: "Preemptive Raid: choose the penalty",
+  preemptive_track: "Preemptive Raid: choose the track",
+  horde_area: "The Horde Descends: choose the area",
+  horde_reward: "The Horde Descends: muster a unit",
+};
+
+let snap = null; // latest snapshot {state_version, status, view, legal_actions, seats, log, ...}
+let selected = null; // selected area id
+let chosenCard = null; // house card picked but not yet confirmed
+let submitting = false;
+
+const board = new WesterosMap($("wx-board"), mapData, { onSelect: (id) => { selected = id; chosenCard = null; renderAreaPanel(); } });
+
+// ---- names and helpers ------------------------------------------------------------------------------
+const areaName = (id) => (AREAS[id] ? AREAS[id].name : humanize(id));
+const houseName = (hid) => (HOUSES[hid] ? HOUSES[hid].name : humanize(hid));
+
+function houseChip(hid, extra = "") {
+  const c = HOUSES[hid] || {};
+  return h("span", { class: "wx-house", "data-house": hid, style: { "--house": c.fill, "--house-edge": c.stroke } }, houseName(hid) + extra);
+}
+
+/** Engine log texts name areas by id ("in white_harbor"); show the map names instead. */
+const TOKENS = new Set(["march_minus_one", "march", "march_plus_one", "defense_plus_one", "defense_plus_two", "support",
+  "support_plus_one", "raid", "raid_special", "consolidate_power", "consolidate_power_special"]);
+
+function plainWords(text) {
+  return String(text).replace(/\b[a-z]+(?:_[a-z]+)+\b|\b[a-z]+\b/g, (w) => {
+    if (AREAS[w]) return AREAS[w].name;
+    if (CARDS[w]) return CARDS[w].name;
+    if (TEXTS.wildling[w]) return TEXTS.wildling[w].name;
+    if (w.includes("_") && TOKENS.has(w)) return orderLabel(w);
+    return w;
+  });
+}
+
+let clockBase = performance.now();
+
+function seatOf(hid) {
+  const v = snap.view || {};
+  const order = v.seat_houses || v.houses || [];
+  return (snap.seats || []).find((s) => order[s.position] === hid) || null;
+}
+
+/** A seat's clock now ("4:59", "23h 10m"); running clocks count down from the snapshot time. */
+function clockText(seat) {
+  if (!seat || typeof seat.clock_ms !== "number") return "";
+  const ms = Math.max(0, seat.clock_ms - (seat.running ? performance.now() - clockBase : 0));
+  const total = Math.ceil(ms / 1000);
+  if (total >= 3600) return `${Math.floor(total / 3600)}h ${Math.floor((total % 3600) / 60)}m`;
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+}
+
+function tickClocks() {
+  if (!snap || !snap.view) return;
+  for (const node of document.querySelectorAll("[data-clock]")) {
+    node.textContent = clockText(seatOf(node.dataset.clock));
+  }
+}
+
+function seatName(hid) {
+  const v = snap.view || {};
+  const order = v.seat_houses || v.houses || [];
+  const seat = (snap.seats || []).find((s) => order[s.position] === hid);
+  return seat ? seat.name : "";
+}
+
+const me = () => (snap && snap.view ? snap.view.player : null);
+const legal = () => (snap && snap.status === "active" ? snap.legal_actions || [] : []);
+
+/** The board areas an action is about (empty for buttons that are not tied to one area). */
+function actionAreas(act) {
+  const out = [];
+  for (const key of ["area", "dest", "target"]) if (typeof act[key] === "string" && AREAS[act[key]]) out.push(act[key]);
+  if (act.type === "choose" && typeof act.option === "string") {
+    const head = act.option.split(":")[0];
+    if (AREAS[head]) out.push(head);
+  }
+  if (act.type === "muster" && act.upgrade === false && act.dest && act.dest !== act.area) out.push(act.dest);
+  return [...new Set(out)];
+}
+
+/** The area a click on the map should open for an action (march: destination; others: its own area). */
+function clickArea(act) {
+  if (act.type === "march_move") return act.dest;
+  if (act.type === "choose") {
+    const head = String(act.option).split(":")[0];
+    return AREAS[head] ? head : null;
+  }
+  return AREAS[act.area] ? act.area : null;
+}
+
+// ---- submitting ----------------------------------------------------------------------------------------
+async function submit(action) {
+  if (submitting || !snap) return;
+  submitting = true;
+  document.body.dataset.submitting = "1";
+  $("wx-error").hidden = true;
+  const body = { action, state_version: snap.state_version, idempotency_key: newKey() };
+  try {
+    const result = await api(root.dataset.submitUrl, { method: "POST", body });
+    chosenCard = null;
+    if (result && result.view) onSnapshot(result); // demo: the new snapshot comes back at once
+    else live.sync();
+  } catch (err) {
+    $("wx-error").textContent = err.message;
+    $("wx-error").hidden = false;
+    live.sync();
+  } finally {
+    submitting = false;
+    delete document.body.dataset.submitting;
+  }
+}
+
+function actionButton(item, label) {
+  return h("button", {
+    type: "button", class: "button button-small", "data-testid": "action", "data-type": item.action.type,
+    title: item.description, onclick: () => submit(item.action),
+  }, label || item.description);
+}
+
+// ---- panels ----------------------------------------------------------------------------------------------
+function renderStatus() {
+  const v = snap.view;
+  $("wx-round").textContent = String(v.round);
+  $("wx-phase").textContent = `${PHASES[v.phase] || humanize(v.phase)}${v.step ? " · " + humanize(v.step) : ""}`;
+  $("wx-you").replaceChildren(...(me() ? ["You: ", houseChip(me())] : ["Spectating"]));
+  const deciding = v.current_players || [];
+  $("wx-turn").textContent = snap.status !== "active" ? "" : deciding.includes(me()) ? "Your decision" : `Waiting for ${deciding.map(houseName).join(", ")}`;
+  $("wx-turn").dataset.mine = deciding.includes(me()) ? "1" : "0";
+  const res = snap.result || (v.winner ? { winner: v.winner, reason: v.end_reason } : null);
+  $("wx-result").hidden = !res;
+  if (res) $("wx-result").textContent = `Game over: ${houseName(res.winner)} wins (${humanize(res.reason || "")}).`;
+  document.body.dataset.version = String(snap.state_version);
+}
+
+const SHORT = { stark: "STA", lannister: "LAN", baratheon: "BAR", greyjoy: "GRE", tyrell: "TYR", martell: "MAR" };
+
+function renderTracks() {
+  const v = snap.view;
+  const used = { fiefdoms: v.blade_used, kings_court: v.raven_used };
+  $("wx-tracks").replaceChildren(...Object.entries(TRACK_NAMES).map(([t, name]) => {
+    const order = (v.tracks || {})[t] || [];
+    const holder = order[0];
+    return h("div", { "data-track": t },
+      h("div", { class: "wx-track-name" }, h("span", {}, name)),
+      h("ol", { class: "wx-track" }, order.map((hid, i) => {
+        const c = HOUSES[hid] || {};
+        return h("li", { style: { "--house": c.fill, "--house-edge": c.stroke, "--house-ink": c.ink }, title: `${i + 1}. ${houseName(hid)}`, "data-house": hid },
+          h("b", {}, String(i + 1)), SHORT[hid] || houseName(hid));
+      })),
+      h("p", { class: "wx-dominance", title: "Dominance token: always position 1 (W-1.9)" },
+        `${DOMINANCE[t]}${used[t] ? " (used)" : ""}: `, holder ? houseChip(holder) : "–"));
+  }));
+}
+
+function renderSupply() {
+  const v = snap.view;
+  const rows = v.houses.map((hid) => h("tr", { class: hid === me() ? "is-you" : "" },
+    h("td", {}, houseChip(hid)), h("td", { class: "num" }, String(v.supply[hid])),
+    h("td", { class: "num" }, v.castles ? String(v.castles[hid]) : "–")));
+  $("wx-supply").replaceChildren(h("table", { class: "wx-table" },
+    h("thead", {}, h("tr", {}, h("th", {}, "House"), h("th", { class: "num", title: "Supply track 0–6 (W-12)" }, "Supply"),
+      h("th", { class: "num", title: "Castles and strongholds controlled; 7 wins (W-18)" }, "Castles"))),
+    h("tbody", {}, rows)), h("p", { class: "wx-hint" }, "7 castles/strongholds win at once; otherwise most after round 10."));
+}
+
+function renderWildlings() {
+  const v = snap.view;
+  const threat = v.threat || 0;
+  const meter = h("div", { class: "wx-meter", title: `Wildling threat ${threat} of 12 (W-16)` },
+    [0, 2, 4, 6, 8, 10, 12].map((n) => h("span", { class: n === threat ? "on" : "" }, String(n))));
+  const parts = [h("div", { class: "wx-track-name" }, h("span", {}, "Threat"), h("b", { "data-testid": "threat" }, `${threat} / 12`)), meter,
+    h("p", { class: "wx-hint" }, `${v.wildling_deck} wildling cards in the deck.`)];
+  const rk = v.raven_knows;
+  if (rk) {
+    parts.push(h("p", { class: "wx-hint" }, rk.card
+      ? `You know the ${rk.where} wildling card: ${TEXTS.wildling[rk.card] ? TEXTS.wildling[rk.card].name : humanize(rk.card)}.`
+      : `${houseName(rk.house)} knows the ${rk.where} wildling card.`));
+  }
+  $("wx-wildlings").replaceChildren(...parts);
+}
+
+function renderWesteros() {
+  const v = snap.view;
+  const revealed = (v.revealed || []).map((c) => {
+    const [deck, id] = String(c).split(":");
+    const card = TEXTS.westeros[c];
+    return h("li", { title: card ? card.text : "" }, `${["", "I", "II", "III"][Number(deck)] || deck}: ${card ? card.name : humanize(id)}`);
+  });
+  const out = [];
+  out.push(revealed.length ? h("ul", { class: "wx-hint" }, revealed) : h("p", { class: "wx-hint" }, "No Westeros card revealed this round."));
+  if ((v.bans || []).length) out.push(h("p", { class: "wx-hint" }, `Banned orders this round: ${v.bans.map(orderLabel).join(", ")}.`));
+  out.push(h("p", { class: "wx-hint" }, `Decks: ${Object.entries(v.wdecks || {}).map(([k, n]) => `${["", "I", "II", "III"][Number(k)]} ${n}`).join(" · ")}`));
+  $("wx-westeros").replaceChildren(...out);
+}
+
+function renderHouses() {
+  const v = snap.view;
+  const deciding = new Set(v.current_players || []);
+  const onBoard = {};
+  for (const g of Object.values(v.units || {})) onBoard[g.house] = (onBoard[g.house] || 0) + g.units.length + (g.routed || []).length;
+  const tokens = {};
+  for (const hid of Object.values(v.tokens || {})) tokens[hid] = (tokens[hid] || 0) + 1;
+  $("wx-houses").replaceChildren(h("table", { class: "wx-table" },
+    h("thead", {}, h("tr", {}, h("th", {}, "House"), h("th", { class: "num", title: "Available power tokens" }, "Power"),
+      h("th", { class: "num", title: "Power tokens on the board" }, "Board"), h("th", { class: "num" }, "Units"),
+      h("th", { class: "num", title: "House cards in hand" }, "Cards"))),
+    h("tbody", {}, v.houses.map((hid) => h("tr", { class: `${hid === me() ? "is-you" : ""}${deciding.has(hid) ? " is-deciding" : ""}`, "data-house-row": hid },
+      h("td", {}, houseChip(hid), seatName(hid) ? h("div", { class: "muted", style: { fontSize: "0.75rem" } }, seatName(hid),
+        clockText(seatOf(hid)) ? h("span", { class: `wx-clock${seatOf(hid).running ? " running" : ""}`, "data-clock": hid, title: "Time left" }, clockText(seatOf(hid))) : null) : null),
+      h("td", { class: "num" }, String(v.power[hid])), h("td", { class: "num" }, String(tokens[hid] || 0)),
+      h("td", { class: "num" }, String(onBoard[hid] || 0)), h("td", { class: "num" }, String(((v.hands || {})[hid] || []).length)))))));
+}
+
+function cardNode(id, { playable = null, used = false } = {}) {
+  const c = CARDS[id] || { name: humanize(id), strength: "?", swords: 0, fortifications: 0, effect: "" };
+  const hc = HOUSES[c.house] || {};
+  const body = [h("span", { class: "wx-str" }, String(c.strength)), h("b", {}, c.name),
+    h("span", { class: "wx-icons" }, [c.swords ? `${c.swords} sword${c.swords > 1 ? "s" : ""}` : "", c.fortifications ? `${c.fortifications} fort${c.fortifications > 1 ? "s" : ""}` : ""].filter(Boolean).join(" · ")),
+    c.effect ? h("div", { class: "wx-effect" }, c.effect) : null];
+  const attrs = { class: `wx-card${used ? " is-used" : ""}${chosenCard === id ? " is-chosen" : ""}`, "data-card": id, style: { "--house-edge": hc.fill }, title: c.effect || c.name };
+  if (playable) return h("button", { type: "button", ...attrs, "data-testid": "playable-card", onclick: playable }, body);
+  return h("div", attrs, body);
+}
+
+function renderHand() {
+  const v = snap.view;
+  const mine = me();
+  const out = [];
+  const playable = Object.fromEntries(legal().filter((a) => a.action.type === "play_house_card").map((a) => [a.action.card, a]));
+  const pick = (id) => () => { chosenCard = id; renderDecision(); renderHand(); };
+  if (mine) {
+    out.push(h("h3", {}, "Your hand"), h("div", { class: "wx-cards" }, (v.hands[mine] || []).map((id) => cardNode(id, { playable: playable[id] ? pick(id) : null }))));
+    if ((v.discards[mine] || []).length) out.push(h("h3", {}, "Your discards"), h("div", { class: "wx-cards" }, v.discards[mine].map((id) => cardNode(id, { used: true }))));
+  }
+  for (const hid of v.houses) {
+    if (hid === mine) continue;
+    const hand = (v.hands || {})[hid] || [];
+    const disc = (v.discards || {})[hid] || [];
+    out.push(h("details", { class: "wx-other-hand" }, h("summary", {}, houseChip(hid), ` ${hand.length} in hand, ${disc.length} discarded`),
+      h("div", { class: "wx-cards" }, hand.map((id) => cardNode(id)), disc.map((id) => cardNode(id, { used: true })))));
+  }
+  $("wx-hand").replaceChildren(...out);
+}
+
+function renderLog() {
+  const v = snap.view;
+  const entries = (v.log && v.log.length ? v.log : (snap.log || []).map((e) => ({ round: null, text: e.text })));
+  const tail = entries.slice(-80);
+  $("wx-log").replaceChildren(...tail.map((e) => h("li", {}, e.round ? h("span", { class: "wx-round" }, `R${e.round}`) : null, plainWords(e.text))));
+  $("wx-log").scrollTop = $("wx-log").scrollHeight;
+}
+
+function renderCombat() {
+  const c = snap.view.combat;
+  const box = $("wx-combat");
+  box.hidden = !c;
+  if (!c) {
+    board.mark("combat", []);
+    return;
+  }
+  board.mark("combat", [c.area]);
+  const card = (hid) => (c.cards && c.cards[hid] ? (CARDS[c.cards[hid]] ? CARDS[c.cards[hid]].name : humanize(c.cards[hid])) : "hidden / not chosen");
+  const support = Object.entries(c.support || {}).map(([hid, side]) => `${houseName(hid)} → ${side === "none" ? "nobody" : houseName(side)}`);
+  box.replaceChildren(...[h("h2", {}, `Combat in ${areaName(c.area)}`),
+    h("table", { class: "wx-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "Attacker"), h("th", {}, "Defender"))),
+      h("tbody", {},
+        h("tr", {}, h("th", {}, "House"), h("td", {}, houseChip(c.attacker)), h("td", {}, houseChip(c.defender))),
+        h("tr", {}, h("th", {}, "Card"), h("td", {}, card(c.attacker)), h("td", {}, card(c.defender))),
+        ...numberRows(snap.view.combat_strength, c),
+        c.winner ? h("tr", {}, h("th", {}, "Winner"), h("td", { colspan: 2 }, houseChip(c.winner))) : null)),
+    h("p", { class: "wx-hint" }, `Attacking from ${areaName(c.from)} with ${c.att_units.map((u) => humanize(u).toLowerCase()).join(", ")}.`),
+    support.length ? h("p", { class: "wx-hint" }, `Support: ${support.join("; ")}.`) : null].filter(Boolean));
+}
+
+/** Strength, swords and fortifications of both sides (W-9.3, W-9.9) when the server sends them. */
+function numberRows(nums, c) {
+  if (!nums || !nums[c.attacker] || !nums[c.defender]) return [];
+  return [["Strength", "strength"], ["Swords", "swords"], ["Forts", "forts"]].map(([label, key]) =>
+    h("tr", { "data-number": key }, h("th", {}, label), h("td", {}, String(nums[c.attacker][key])), h("td", {}, String(nums[c.defender][key]))));
+}
+
+/** Who is still deciding (W-3.3: simultaneous steps show WHO, never WHAT). */
+function waitingList() {
+  const v = snap.view;
+  const deciding = v.current_players || [];
+  if (!deciding.length) return null;
+  const p = v.pending || {};
+  let all = deciding;
+  if (p.kind === "orders") all = v.houses.filter((hid) => Object.values(v.units || {}).some((g) => g.house === hid));
+  else if (p.kind === "bid") all = v.houses.filter((hid) => deciding.includes(hid) || hid in (p.bids || {}));
+  else if (p.kind === "house_card" && v.combat) all = [v.combat.attacker, v.combat.defender];
+  return h("ul", { class: "wx-waiting", "data-testid": "deciding" },
+    all.map((hid) => h("li", { class: deciding.includes(hid) ? "" : "done", "data-deciding": deciding.includes(hid) ? "1" : "0", "data-house": hid },
+      houseName(hid), deciding.includes(hid) ? " — deciding" : " ✓")));
+}
+
+function decisionTitle() {
+  const v = snap.view;
+  const p = v.pending;
+  if ((snap.status !== "active" && snap.status !== "replay") || !p) return snap.status === "waiting" ? "Waiting for players" : "No decision pending";
+  if (p.kind === "choose") return DECISION_TEXT[p.decision] || humanize(p.decision);
+  if (p.kind === "bid" && p.task) return p.task.purpose === "clash" ? `Clash of Kings: bid for the ${TRACK_NAMES[p.task.track] || humanize(p.task.track)} track` : "Wildling attack: bid power tokens (W-16.3)";
+  return PENDING_TEXT[p.kind] || humanize(p.kind);
+}
+
+function bidSlider(items) {
+  const amounts = items.map((a) => a.action.amount).sort((x, y) => x - y);
+  const min = amounts[0];
+  const max = amounts[amounts.length - 1];
+  const out = h("output", { "data-testid": "bid-value" }, String(min));
+  const range = h("input", { type: "range", min, max, step: 1, value: min, "data-testid": "bid-slider", "aria-label": "Bid",
+    oninput: () => { out.textContent = range.value; } });
+  const go = h("button", { type: "button", class: "button", "data-testid": "bid-submit", onclick: () => {
+    const item = items.find((a) => a.action.amount === Number(range.value));
+    if (item) submit(item.action);
+  } }, "Bid");
+  return h("div", {}, h("div", { class: "wx-slider" }, range, out, go), h("p", { class: "wx-hint" }, `You have ${max} power tokens; bids stay secret until everyone has bid.`));
+}
+
+function renderDecision() {
+  $("wx-decide-title").textContent = decisionTitle();
+  $("wx-waiting").replaceChildren(...[waitingList()].filter(Boolean));
+  const items = legal();
+  const box = $("wx-actions");
+  box.replaceChildren();
+  const onMap = new Set();
+  for (const it of items) {
+    const a = clickArea(it.action);
+    if (a) onMap.add(a);
+  }
+  board.mark("actionable", [...onMap]);
+  if (!items.length) {
+    if (snap.status === "active" && me()) box.append(h("p", { class: "muted", "data-testid": "no-moves" }, "Nothing to decide now — waiting for the others."));
+    return;
+  }
+  const loose = items.filter((it) => !clickArea(it.action));
+  const bids = loose.filter((it) => it.action.type === "bid");
+  const cards = loose.filter((it) => it.action.type === "play_house_card");
+  const rest = loose.filter((it) => it.action.type !== "bid" && it.action.type !== "play_house_card");
+  if (bids.length) box.append(bidSlider(bids));
+  if (cards.length) {
+    const chosen = cards.find((c) => c.action.card === chosenCard);
+    box.append(...[h("p", { class: "wx-hint" }, "Pick a card from your hand below (or here), then confirm. The other side will not see it until both have chosen."),
+      h("div", { class: "button-row" }, cards.map((c) => h("button", { type: "button", class: `button button-small${c.action.card === chosenCard ? "" : " button-secondary"}`, "data-card-choice": c.action.card,
+        onclick: () => { chosenCard = c.action.card; renderDecision(); renderHand(); } }, CARDS[c.action.card] ? `${CARDS[c.action.card].name} (${CARDS[c.action.card].strength})` : humanize(c.action.card)))),
+      chosen ? h("button", { type: "button", class: "button", "data-testid": "play-card", onclick: () => submit(chosen.action) }, `Play ${CARDS[chosenCard] ? CARDS[chosenCard].name : humanize(chosenCard)}`) : null].filter(Boolean));
+  }
+  if (rest.length) box.append(h("div", { class: "button-row" }, rest.map((it) => actionButton(it, buttonLabel(it)))));
+  if (onMap.size) {
+    box.append(h("p", { class: "wx-hint", "data-testid": "map-hint" }, `Click a highlighted area on the map (${onMap.size}) to see its choices.`));
+    const perArea = {};
+    for (const it of items) {
+      const a = clickArea(it.action);
+      if (a) (perArea[a] = perArea[a] || []).push(it);
+    }
+    box.append(h("details", { class: "wx-all" }, h("summary", {}, `All ${items.length - loose.length} choices on the map`),
+      Object.entries(perArea).map(([a, list]) => h("div", { class: "wx-action-group" }, h("h3", {}, areaName(a)),
+        h("div", { class: "button-row" }, list.map((it) => actionButton(it, buttonLabel(it))))))));
+  }
+}
+
+/** Short button text for an action (the server's description stays as the tooltip). */
+function buttonLabel(it) {
+  const a = it.action;
+  switch (a.type) {
+    case "place_order": return orderLabel(a.token);
+    case "raven_swap": return `Swap for ${orderLabel(a.token)}`;
+    case "finish_orders": return "Done placing orders";
+    case "end_march": return a.leave_power_token ? "End march, leave a power token" : "End march";
+    case "declare_support": return a.side === "none" ? "Support nobody" : `Support ${houseName(a.side)}`;
+    case "choose_march": return `Resolve March in ${areaName(a.area)}`;
+    case "resolve_raid": return a.target ? `Raid ${areaName(a.target)}` : "Raid nothing (remove)";
+    case "resolve_consolidate": return a.muster ? "Muster here (★)" : "Consolidate power";
+    case "march_move": return `Move ${a.units.map((u) => humanize(u).toLowerCase()).join(", ")} → ${areaName(a.dest)}`;
+    case "muster": return a.upgrade ? `Upgrade footman → ${humanize(a.unit).toLowerCase()}` : `${humanize(a.unit)} → ${areaName(a.dest)}`;
+    case "choose": {
+      const [head, unit] = String(a.option).split(":");
+      if (AREAS[head]) return unit ? `${humanize(unit)} in ${areaName(head)}` : areaName(head);
+      if (HOUSES[a.option]) return houseName(a.option);
+      if (CARDS[a.option]) return CARDS[a.option].name;
+      return humanize(a.option);
+    }
+    default: return it.description;
+  }
+}
+
+function renderAreaPanel() {
+  const box = $("wx-area");
+  if (!selected || !snap) {
+    box.hidden = true;
+    return;
+  }
+  const v = snap.view;
+  const a = AREAS[selected];
+  box.hidden = false;
+  const facts = [];
+  const kind = a.kind === "land" ? [a.castle !== "none" ? humanize(a.castle) : "land", a.supply ? `${a.supply} supply` : "", a.crowns ? `${a.crowns} power` : ""].filter(Boolean).join(", ") : a.kind;
+  facts.push(h("p", { class: "wx-hint" }, kind));
+  const u = (v.units || {})[selected];
+  if (u) facts.push(h("p", {}, houseChip(u.house), " ", [...u.units.map((x) => humanize(x).toLowerCase()), ...(u.routed || []).map((x) => `${humanize(x).toLowerCase()} (routed)`)].join(", ")));
+  const ctl = (v.control || {})[selected];
+  if (ctl) facts.push(h("p", { class: "wx-hint" }, "Controlled by ", houseChip(ctl)));
+  const order = (v.orders || {})[selected];
+  if (order) facts.push(h("p", { class: "wx-hint" }, `Order: ${order[1] ? orderLabel(order[1]) : "face down"}`));
+  if ((v.garrisons || {})[selected]) facts.push(h("p", { class: "wx-hint" }, `Garrison ${v.garrisons[selected]}`));
+  if ((v.neutral || {})[selected] !== undefined) facts.push(h("p", { class: "wx-hint" }, `Neutral force ${v.neutral[selected]}`));
+  const here = legal().filter((it) => clickArea(it.action) === selected);
+  const targets = new Set();
+  for (const it of here) for (const t of actionAreas(it.action)) if (t !== selected) targets.add(t);
+  board.mark("target", [...targets]);
+  const acts = here.length
+    ? [h("h3", {}, "Your choices here"), h("div", { class: "button-row", "data-testid": "area-actions" }, here.map((it) => actionButton(it, buttonLabel(it))))]
+    : [h("p", { class: "muted" }, legal().length ? "No choice of yours in this area." : "")];
+  box.replaceChildren(h("h2", { "data-testid": "area-name" }, a.name), ...facts, ...acts);
+}
+
+function render() {
+  if ($("wx-waiting-room")) $("wx-waiting-room").hidden = snap.status !== "waiting";
+  if (!snap.view) {
+    $("wx-decide-title").textContent = snap.status === "waiting" ? "Waiting for players to join" : "No game yet";
+    return;
+  }
+  board.setView(snap.view);
+  if (snap.view.march && snap.view.march.source) board.mark("neighbour", [snap.view.march.source]);
+  else board.mark("neighbour", []);
+  renderStatus();
+  renderTracks();
+  renderSupply();
+  renderWildlings();
+  renderWesteros();
+  renderCombat();
+  renderHouses();
+  renderHand();
+  renderDecision();
+  renderAreaPanel();
+  renderLog();
+}
+
+function onSnapshot(next) {
+  if (!isNewer(snap, next)) return;
+  if (snap && next.state_version !== snap.state_version) chosenCard = null;
+  snap = next;
+  clockBase = performance.now();
+  render();
+}
+
+function onStatus(state, text) {
+  $("wx-conn").dataset.state = state;
+  $("wx-conn").textContent = text;
+}
+
+// ---- replay: the finished match frame by frame (matches API /replay/) ----------------------------------
+let frames = [];
+let replayData = null;
+let playing = null;
+
+function showFrame(i) {
+  const n = Math.max(0, Math.min(frames.length - 1, i));
+  const frame = frames[n];
+  $("wx-frame").value = String(n);
+  $("wx-frame-label").textContent = `Frame ${n + 1} of ${frames.length}`;
+  $("wx-frame-text").textContent = plainWords(frame.text || "");
+  snap = {
+    status: "replay", state_version: frame.version, seats: replayData.seats,
+    you: replayData.you, view: frame.view, legal_actions: [], log: [], result: n === frames.length - 1 ? replayData.result : null,
+  };
+  render();
+}
+
+async function startReplay() {
+  try {
+    replayData = await api(root.dataset.stateUrl);
+  } catch (err) {
+    $("wx-decide-title").textContent = err.message;
+    return;
+  }
+  frames = replayData.frames || [];
+  if (!frames.length) return;
+  $("wx-frame").max = String(frames.length - 1);
+  const step = (d) => showFrame(Number($("wx-frame").value) + d);
+  $("wx-frame").addEventListener("input", () => showFrame(Number($("wx-frame").value)));
+  $("wx-first").addEventListener("click", () => showFrame(0));
+  $("wx-last").addEventListener("click", () => showFrame(frames.length - 1));
+  $("wx-prev").addEventListener("click", () => step(-1));
+  $("wx-next").addEventListener("click", () => step(1));
+  $("wx-play").addEventListener("click", () => {
+    if (playing) {
+      clearInterval(playing);
+      playing = null;
+      $("wx-play").textContent = "Play";
+      return;
+    }
+    $("wx-play").textContent = "Pause";
+    playing = setInterval(() => {
+      if (Number($("wx-frame").value) >= frames.length - 1) $("wx-play").click();
+      else step(1);
+    }, 700);
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    if (ev.key === "ArrowRight") step(1);
+    if (ev.key === "ArrowLeft") step(-1);
+  });
+  showFrame(0);
+}
+
+const live = new LiveMatch({
+  socketPath: root.dataset.socket, stateUrl: root.dataset.stateUrl, onSnapshot, onStatus,
+});
+if (root.dataset.mode === "replay") startReplay();
+else live.start();
+setInterval(tickClocks, 1000);

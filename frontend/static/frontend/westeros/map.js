@@ -1,0 +1,415 @@
+// Westeros board renderer: draws the curated map (areas, icons, names) as one SVG and lays a game
+// view on top (units, routed units, power tokens, orders, garrisons, neutral forces).
+// Vanilla ES module, no build step. Map data = GET /api/westeros/map/ (viewbox, areas with x, y, outline).
+// View = the engine's player_view (W-20: orders of other houses arrive without their token).
+
+const NS = "http://www.w3.org/2000/svg";
+
+/** House colours (fill, outline, text on the fill). */
+export const HOUSES = {
+  stark: { name: "Stark", fill: "#e9ecef", stroke: "#4d5a66", ink: "#1d2329" },
+  lannister: { name: "Lannister", fill: "#b3262b", stroke: "#5e0f12", ink: "#ffffff" },
+  baratheon: { name: "Baratheon", fill: "#f2c21b", stroke: "#6e5400", ink: "#2a2000" },
+  greyjoy: { name: "Greyjoy", fill: "#1f1f1f", stroke: "#b8a46a", ink: "#f1e3b5" },
+  tyrell: { name: "Tyrell", fill: "#3d8b37", stroke: "#173f14", ink: "#ffffff" },
+  martell: { name: "Martell", fill: "#e3781c", stroke: "#6b3000", ink: "#ffffff" },
+};
+const NEUTRAL = { fill: "#8b8171", stroke: "#3b342a", ink: "#ffffff" };
+
+/** "the_golden_sound" → "The Golden Sound" (fallback when no map name is known). */
+export function humanize(id) {
+  return String(id ?? "").replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
+}
+
+/** Short face of an order token id, and whether it is special (★), W-1.6. */
+export function orderFace(token) {
+  const faces = {
+    march_minus_one: ["march", "−1", false], march: ["march", "+0", false], march_plus_one: ["march", "+1", true],
+    defense_plus_one: ["defense", "+1", false], defense_plus_two: ["defense", "+2", true],
+    support: ["support", "+0", false], support_plus_one: ["support", "+1", true],
+    raid: ["raid", "", false], raid_special: ["raid", "", true],
+    consolidate_power: ["consolidate_power", "", false], consolidate_power_special: ["consolidate_power", "", true],
+  };
+  const [type, mod, special] = faces[token] || [String(token || "").split("_")[0], "", false];
+  return { type, mod, special };
+}
+
+const ORDER_LETTER = { march: "M", defense: "D", support: "S", raid: "R", consolidate_power: "C" };
+export const ORDER_NAMES = {
+  march: "March", defense: "Defense", support: "Support", raid: "Raid", consolidate_power: "Consolidate Power",
+};
+
+/** Order token in words: "March +1 ★". */
+export function orderLabel(token) {
+  const f = orderFace(token);
+  return `${ORDER_NAMES[f.type] || humanize(f.type)}${f.mod ? " " + f.mod : ""}${f.special ? " ★" : ""}`;
+}
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) if (c) node.append(c);
+  return node;
+}
+
+function title(text) {
+  return svg("title", { text });
+}
+
+const points = (outline) => outline.map(([x, y]) => `${x},${y}`).join(" ");
+
+// ---- glyphs (symbols in a 20×20 box centred on 0,0) ----------------------------------------------------
+const GLYPHS = {
+  footman: '<circle cx="0" cy="-5" r="3.8"/><path d="M-6,8 L-4.2,0.5 Q0,-2.2 4.2,0.5 L6,8 Z"/>',
+  knight:
+    '<path d="M-6.5,8.5 L-5,2.5 Q-7.5,-2 -3,-5.5 L-2.5,-9.5 L0.2,-6.8 Q6,-7.5 8,-0.5 L6.2,1.6 L2.8,-0.6 Q1.5,3.5 4.5,8.5 Z"/>',
+  ship: '<path d="M-9.5,1.5 L9.5,1.5 L6.5,7.5 L-6.5,7.5 Z"/><path d="M-0.8,0.5 L-0.8,-9.5 L7.5,0.5 Z"/><path d="M-2.2,0.5 L-2.2,-7 L-7.5,0.5 Z"/>',
+  siege_engine:
+    '<path d="M-8,5 L0,-7 L8,5 Z M-3.5,2.5 L3.5,2.5 L0,-2.8 Z" fill-rule="evenodd"/><path d="M-1,-7 L9,-10 L9.6,-8.6 L0,-5.2 Z"/><circle cx="-5" cy="7" r="2.6"/><circle cx="5" cy="7" r="2.6"/>',
+  castle: '<path d="M-7,7 V-3 H-4 V0 H-1.5 V-3 H1.5 V0 H4 V-3 H7 V7 Z"/>',
+  stronghold: '<path d="M-9,8 V-2 H-6 V1 H-3.5 V-7 H-1.5 V-4 H1.5 V-7 H3.5 V1 H6 V-2 H9 V8 Z"/>',
+  barrel:
+    '<path d="M-5,-7 Q-7.5,0 -5,7 L5,7 Q7.5,0 5,-7 Z"/><path d="M-6.3,-2.6 L6.3,-2.6 M-6.3,2.6 L6.3,2.6" fill="none"/>',
+  crown: '<path d="M-8,6 L-9,-5 L-4,-1 L0,-8 L4,-1 L9,-5 L8,6 Z"/>',
+  power: '<circle r="8.5"/><path d="M-4.5,3 L-5,-3 L-2.2,-0.6 L0,-4.5 L2.2,-0.6 L5,-3 L4.5,3 Z" fill="none" stroke-width="1.6" stroke-linejoin="round"/>',
+};
+
+function defs() {
+  const d = svg("defs");
+  d.innerHTML = `
+    <pattern id="wx-waves" width="36" height="18" patternUnits="userSpaceOnUse">
+      <path d="M0,9 q9,-6 18,0 t18,0" fill="none" stroke="rgba(255,255,255,0.16)" stroke-width="1.4"/>
+    </pattern>
+    <pattern id="wx-port" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+      <rect width="6" height="6" fill="#234a73"/><rect width="2.2" height="6" fill="#3b6b9c"/>
+    </pattern>
+    <pattern id="wx-impassable" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+      <rect width="10" height="10" fill="rgba(60,50,40,0.18)"/><rect width="3" height="10" fill="rgba(60,50,40,0.45)"/>
+    </pattern>
+    <radialGradient id="wx-land" cx="50%" cy="45%" r="75%">
+      <stop offset="0" stop-color="#f1e7c8"/><stop offset="1" stop-color="#dccb9c"/>
+    </radialGradient>
+    <linearGradient id="wx-sea" x1="0" y1="0" x2="0" y2="1">
+      <stop offset="0" stop-color="#5f8fbf"/><stop offset="1" stop-color="#4a7aab"/>
+    </linearGradient>
+    <filter id="wx-shadow" x="-30%" y="-30%" width="160%" height="160%">
+      <feDropShadow dx="0.6" dy="1.2" stdDeviation="0.9" flood-color="#000" flood-opacity="0.45"/>
+    </filter>`;
+  for (const [id, body] of Object.entries(GLYPHS)) {
+    const s = svg("symbol", { id: `wx-${id}`, viewBox: "-10 -10 20 20", overflow: "visible" });
+    s.innerHTML = body;
+    d.append(s);
+  }
+  return d;
+}
+
+function use(glyph, x, y, size, attrs = {}) {
+  return svg("use", { href: `#wx-${glyph}`, x: x - size / 2, y: y - size / 2, width: size, height: size, ...attrs });
+}
+
+function wrapName(name) {
+  const words = name.split(" ");
+  if (name.length <= 12 || words.length === 1) return [name];
+  let best = 1;
+  let bestDiff = Infinity;
+  for (let i = 1; i < words.length; i++) {
+    const diff = Math.abs(words.slice(0, i).join(" ").length - words.slice(i).join(" ").length);
+    if (diff < bestDiff) [best, bestDiff] = [i, diff];
+  }
+  return [words.slice(0, best).join(" "), words.slice(best).join(" ")];
+}
+
+/**
+ * The board. `new WesterosMap(container, mapData, {onSelect})` draws it; `setView(view)` lays a game
+ * view on top; `select(id)`, `mark(name, ids)` highlight areas; every area is a focusable button.
+ */
+export class WesterosMap {
+  constructor(container, mapData, { onSelect = null, label = "Map of Westeros" } = {}) {
+    this.container = container;
+    this.data = mapData;
+    this.onSelect = onSelect;
+    this.areas = {};
+    for (const a of mapData.areas) this.areas[a.id] = a;
+    this.selected = null;
+    this.marks = {};
+    this.draw(label);
+  }
+
+  name(id) {
+    return (this.areas[id] && this.areas[id].name) || humanize(id);
+  }
+
+  /** Anchor point of an area's overlay (label point; a port's centre). */
+  anchor(id) {
+    const a = this.areas[id];
+    if (!a) return [0, 0];
+    if (a.kind === "port" && a.outline.length) {
+      const xs = a.outline.map((p) => p[0]);
+      const ys = a.outline.map((p) => p[1]);
+      return [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+    }
+    return [a.x, a.y];
+  }
+
+  draw(label) {
+    const vb = this.data.viewbox || [0, 0, 1000, 1700];
+    const root = svg("svg", {
+      viewBox: vb.join(" "), class: "wx-map", role: "group", "aria-label": label,
+      "data-testid": "westeros-map", preserveAspectRatio: "xMidYMin meet",
+    });
+    root.append(defs());
+    root.append(svg("rect", { x: vb[0], y: vb[1], width: vb[2], height: vb[3], class: "wx-ocean" }));
+    const order = { sea: 0, land: 1, port: 2 };
+    const sorted = [...this.data.areas].sort((a, b) => (order[a.kind] ?? 3) - (order[b.kind] ?? 3));
+    this.layers = {};
+    for (const name of ["areas", "waves", "homes", "marks", "focus", "icons", "labels", "overlay"]) {
+      this.layers[name] = svg("g", { class: `wx-layer wx-${name}` });
+    }
+    for (const a of sorted) {
+      if (!a.outline || a.outline.length < 3) continue;
+      const kindText = a.kind === "port" ? "port" : a.kind === "sea" ? "sea area" : "land area";
+      const poly = svg("polygon", {
+        points: points(a.outline), class: `wx-area wx-${a.kind}`, "data-area-id": a.id, "data-kind": a.kind,
+        "data-x": a.x, "data-y": a.y, tabindex: "0", role: "button", "aria-label": `${a.name} (${kindText})`,
+        id: `wx-area-${a.id}`,
+      }, title(a.name));
+      if (a.home_house) poly.dataset.home = a.home_house;
+      this.layers.areas.append(poly);
+      if (a.kind === "sea") {
+        this.layers.waves.append(svg("polygon", { points: points(a.outline), class: "wx-wave-fill" }));
+      }
+      if (a.home_house && HOUSES[a.home_house]) {
+        this.layers.homes.append(svg("polygon", {
+          points: points(a.outline), class: "wx-home", stroke: HOUSES[a.home_house].stroke === "#4d5a66" ? "#7d8b97" : HOUSES[a.home_house].fill,
+        }));
+      }
+      if (a.kind !== "port") this.drawLabel(a);
+    }
+    for (const name of Object.keys(this.layers)) root.append(this.layers[name]);
+    root.addEventListener("click", (ev) => {
+      const node = ev.target.closest("[data-area-id]");
+      if (node) this.choose(node.dataset.areaId);
+    });
+    root.addEventListener("keydown", (ev) => {
+      const node = ev.target.closest && ev.target.closest("[data-area-id]");
+      if (node && (ev.key === "Enter" || ev.key === " ")) {
+        ev.preventDefault();
+        this.choose(node.dataset.areaId);
+      }
+    });
+    this.svg = root;
+    this.zoom = 1;
+    const scroller = document.createElement("div");
+    scroller.className = "wx-scroller";
+    scroller.append(root);
+    this.scroller = scroller;
+    this.container.replaceChildren(scroller, this.zoomControls());
+  }
+
+  /** Zoom buttons: the board grows inside its frame, which then scrolls (small screens, W-1.2 names). */
+  zoomControls() {
+    const box = document.createElement("div");
+    box.className = "wx-zoom";
+    const button = (text, label, delta) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = text;
+      b.setAttribute("aria-label", label);
+      b.dataset.zoom = String(delta);
+      b.addEventListener("click", () => this.setZoom(delta === 0 ? 1 : this.zoom * delta));
+      return b;
+    };
+    box.append(button("+", "Zoom in", 1.5), button("−", "Zoom out", 1 / 1.5), button("⤢", "Fit the board", 0));
+    return box;
+  }
+
+  setZoom(z) {
+    const old = this.zoom;
+    this.zoom = Math.min(4, Math.max(1, z));
+    const sc = this.scroller;
+    const cx = (sc.scrollLeft + sc.clientWidth / 2) / old;
+    const cy = (sc.scrollTop + sc.clientHeight / 2) / old;
+    this.svg.style.width = `${this.zoom * 100}%`;
+    this.container.classList.toggle("is-zoomed", this.zoom > 1);
+    sc.scrollLeft = cx * this.zoom - sc.clientWidth / 2;
+    sc.scrollTop = cy * this.zoom - sc.clientHeight / 2;
+  }
+
+  drawLabel(a) {
+    const lines = wrapName(a.name);
+    const sea = a.kind === "sea";
+    const top = a.y - 4 - (lines.length - 1) * 7;
+    lines.forEach((line, n) => {
+      this.layers.labels.append(svg("text", {
+        x: a.x, y: top + n * 14, class: sea ? "wx-label wx-sea-label" : "wx-label", text: line,
+      }));
+    });
+    if (a.kind !== "land") return;
+    const icons = [];
+    if (a.castle === "stronghold" || a.castle === "castle") icons.push(a.castle);
+    for (let i = 0; i < (a.supply || 0); i++) icons.push("barrel");
+    for (let i = 0; i < (a.crowns || 0); i++) icons.push("crown");
+    const y = a.y + 9 + (lines.length - 1) * 7 + 3;
+    const step = 17;
+    const left = a.x - ((icons.length - 1) * step) / 2;
+    icons.forEach((icon, n) => {
+      this.layers.icons.append(use(icon, left + n * step, y, icon === "stronghold" ? 17 : 14, { class: `wx-icon wx-icon-${icon}` }));
+    });
+    this.iconBottom = this.iconBottom || {};
+    this.iconBottom[a.id] = icons.length ? y + 9 : a.y + 6 + (lines.length - 1) * 7;
+  }
+
+  choose(id) {
+    this.select(id);
+    if (this.onSelect) this.onSelect(id);
+  }
+
+  /** Outline one area as "selected" (drawn above its neighbours). */
+  select(id) {
+    this.selected = id;
+    for (const n of this.svg.querySelectorAll(".wx-area[aria-pressed]")) n.removeAttribute("aria-pressed");
+    this.layers.focus.replaceChildren();
+    const a = this.areas[id];
+    if (!a) return;
+    const poly = this.svg.querySelector(`[data-area-id="${CSS.escape(id)}"]`);
+    if (poly) poly.setAttribute("aria-pressed", "true");
+    this.layers.focus.append(svg("polygon", { points: points(a.outline), class: "wx-selected" }));
+  }
+
+  /** Draw a named highlight (e.g. "neighbour", "actionable", "target") around these areas; [] clears it. */
+  mark(name, ids) {
+    for (const n of this.layers.marks.querySelectorAll(`[data-mark="${name}"]`)) n.remove();
+    for (const n of this.svg.querySelectorAll(`.wx-area.mark-${name}`)) n.classList.remove(`mark-${name}`);
+    this.marks[name] = [...(ids || [])];
+    for (const id of this.marks[name]) {
+      const a = this.areas[id];
+      if (!a) continue;
+      this.layers.marks.append(svg("polygon", { points: points(a.outline), class: `wx-mark wx-mark-${name}`, "data-mark": name }));
+      const poly = this.svg.querySelector(`[data-area-id="${CSS.escape(id)}"]`);
+      if (poly) poly.classList.add(`mark-${name}`);
+    }
+  }
+
+  // ---- overlays from a game view ----------------------------------------------------------------------
+  /** Lay a player_view on the board: units, routed units, power tokens, orders, garrisons, neutral forces. */
+  setView(view) {
+    const layer = this.layers.overlay;
+    layer.replaceChildren();
+    if (!view) return;
+    const viewer = view.player || null;
+    for (const id of view.impassable || []) {
+      const a = this.areas[id];
+      if (a) layer.append(svg("polygon", { points: points(a.outline), class: "wx-impassable", "data-impassable": id }));
+    }
+    const ids = new Set([
+      ...Object.keys(view.units || {}), ...Object.keys(view.tokens || {}), ...Object.keys(view.orders || {}),
+      ...Object.keys(view.garrisons || {}), ...Object.keys(view.neutral || {}), ...(view.impassable || []),
+    ]);
+    for (const id of ids) {
+      if (!this.areas[id]) continue;
+      const g = svg("g", { class: "wx-area-overlay", "data-overlay": id });
+      this.drawAreaOverlay(g, id, view, viewer);
+      layer.append(g);
+    }
+  }
+
+  drawAreaOverlay(g, id, view, viewer) {
+    const a = this.areas[id];
+    const [ax, ay] = this.anchor(id);
+    const port = a.kind === "port";
+    const sea = a.kind === "sea";
+    const group = (view.units || {})[id];
+    if (group) {
+      const h = HOUSES[group.house] || NEUTRAL;
+      const list = [...group.units.map((u) => [u, false]), ...(group.routed || []).map((u) => [u, true])];
+      const size = port ? 14 : 19;
+      const step = port ? 15 : 23.5;
+      const y = port ? ay : sea ? ay + 22 : (this.iconBottom?.[id] ?? ay + 20) + 13;
+      const left = ax - ((list.length - 1) * step) / 2;
+      const names = list.map(([u, r]) => `${humanize(u).toLowerCase()}${r ? " (routed)" : ""}`);
+      const units = svg("g", {
+        class: "wx-units", "data-units": id, "data-house": group.house,
+        "aria-label": `${h.name || group.house}: ${names.join(", ")}`,
+      }, title(`${h.name || humanize(group.house)}: ${names.join(", ")}`));
+      list.forEach(([unit, routed], n) => {
+        const x = left + n * step;
+        const badge = svg("g", {
+          class: `wx-unit${routed ? " wx-routed" : ""}`, "data-unit": unit, "data-routed": routed ? "1" : "0",
+          transform: routed ? `rotate(80 ${x} ${y})` : null,
+        });
+        badge.append(svg("circle", { cx: x, cy: y, r: size / 2 + 1.5, class: "wx-unit-disc", fill: h.fill, stroke: h.stroke }));
+        badge.append(use(unit, x, y, size * 0.78, { fill: h.ink, class: "wx-unit-glyph" }));
+        units.append(badge);
+      });
+      g.append(units);
+    }
+    // Orders sit above the name (a port's: beside the port).
+    const order = (view.orders || {})[id];
+    let ox = ax;
+    let oy = port ? ay - 24 : ay - 34 - (this.areas[id].name.length > 12 ? 7 : 0);
+    if (order) g.append(this.orderToken(ox, oy, order, viewer, id, !view.orders_revealed));
+    // Power token (control marker), garrison and neutral force to the right of the order.
+    const side = [];
+    const token = (view.tokens || {})[id];
+    if (token) side.push(["power", token]);
+    const garrison = (view.garrisons || {})[id];
+    if (garrison) side.push(["garrison", garrison]);
+    const neutral = (view.neutral || {})[id];
+    if (neutral !== undefined && neutral !== null) side.push(["neutral", neutral]);
+    ox = order ? ax + 26 : ax - ((side.length - 1) * 22) / 2;
+    side.forEach(([kind, value], n) => {
+      const x = ox + n * 22;
+      if (kind === "power") {
+        const h = HOUSES[value] || NEUTRAL;
+        g.append(svg("g", { class: "wx-power", "data-power": value }, title(`${h.name || value} power token (controls ${a.name})`),
+          use("power", x, oy, 21, { fill: h.fill, stroke: h.stroke, "stroke-width": 1.2 })));
+      } else if (kind === "garrison") {
+        const home = (a.home_house && HOUSES[a.home_house]) || NEUTRAL;
+        g.append(svg("g", { class: "wx-garrison", "data-garrison": value }, title(`Garrison, strength ${value}`),
+          svg("path", { d: `M${x - 8},${oy - 9} h16 v8 q0,7 -8,10 q-8,-3 -8,-10 z`, fill: home.fill, stroke: home.stroke, "stroke-width": 1.5 }),
+          svg("text", { x, y: oy + 3.5, class: "wx-token-num", fill: home.ink, text: value })));
+      } else {
+        g.append(svg("g", { class: "wx-neutral", "data-neutral": value }, title(`Neutral force, strength ${value}`),
+          svg("rect", { x: x - 10, y: oy - 10, width: 20, height: 20, rx: 3, fill: NEUTRAL.fill, stroke: NEUTRAL.stroke, "stroke-width": 1.5 }),
+          svg("text", { x, y: oy + 4.5, class: "wx-token-num", fill: NEUTRAL.ink, text: value })));
+      }
+    });
+  }
+
+  /** One order token: face up (public after reveal, or the viewer's own), else the generic back (W-20.1). */
+  orderToken(x, y, order, viewer, areaId, secret = false) {
+    const [house, token] = order;
+    const h = HOUSES[house] || NEUTRAL;
+    const g = svg("g", { class: "wx-order", "data-order": areaId, "data-house": house });
+    g.append(svg("circle", { cx: x, cy: y, r: 12.5, class: "wx-order-disc", stroke: h.fill === "#1f1f1f" ? "#b8a46a" : h.fill }));
+    if (!token) {
+      g.dataset.face = "down";
+      g.append(title(`${h.name || house}: an order, face down`));
+      g.append(svg("circle", { cx: x, cy: y, r: 8, class: "wx-order-back" }));
+      g.append(svg("text", { x, y: y + 4, class: "wx-order-back-mark", text: "?" }));
+      return g;
+    }
+    const face = orderFace(token);
+    const own = viewer && viewer === house;
+    g.dataset.face = "up";
+    g.dataset.token = token;
+    g.classList.add(`wx-order-${face.type}`);
+    if (own && secret) g.classList.add("wx-order-secret");
+    g.append(title(`${h.name || house}: ${orderLabel(token)}`));
+    g.append(svg("text", { x, y: face.mod ? y + 1.5 : y + 4.5, class: "wx-order-letter", text: ORDER_LETTER[face.type] || "?" }));
+    if (face.mod) g.append(svg("text", { x, y: y + 9.5, class: "wx-order-mod", text: face.mod }));
+    if (face.special) g.append(svg("text", { x: x + 11, y: y - 7, class: "wx-order-star", text: "★" }));
+    return g;
+  }
+}
+
+/** Fetch the map data from the API (pages that did not embed it). */
+export async function loadMap(url = "/api/westeros/map/") {
+  const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+  if (!response.ok) throw new Error(`Map data: ${response.status}`);
+  return response.json();
+}

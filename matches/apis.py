@@ -1,0 +1,286 @@
+"""REST API of online play: thin views that parse input, call a service or selector and shape output."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import permissions, serializers
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches import selectors, services
+from matches.games import game_kinds
+from matches.models import MatchStatus
+
+ANY_JSON = serializers.JSONField()
+
+
+class HealthApi(APIView):
+    """Liveness probe and the benchmark's trivial baseline endpoint."""
+
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list[Any] = []
+
+    @extend_schema(responses=inline_serializer("Health", {"ok": serializers.BooleanField()}))
+    def get(self, request: Request) -> Response:
+        return Response({"ok": True, "db": connection.vendor})
+
+
+MatchOut = inline_serializer(
+    "MatchSummary",
+    {
+        "id": serializers.IntegerField(),
+        "kind": serializers.CharField(),
+        "status": serializers.ChoiceField(choices=MatchStatus.choices),
+        "is_public": serializers.BooleanField(),
+        "time_control": serializers.DictField(),
+        "state_version": serializers.IntegerField(),
+        "result": serializers.DictField(allow_null=True),
+        "seats": serializers.ListField(child=serializers.DictField()),
+        "you": serializers.IntegerField(allow_null=True),
+        "invite_token": serializers.CharField(required=False, help_text="Only for the creator"),
+    },
+)
+SnapshotOut = inline_serializer(
+    "MatchState",
+    {
+        "id": serializers.IntegerField(),
+        "status": serializers.CharField(),
+        "state_version": serializers.IntegerField(),
+        "seats": serializers.ListField(child=serializers.DictField()),
+        "you": serializers.IntegerField(allow_null=True),
+        "current_players": serializers.ListField(child=serializers.IntegerField()),
+        "view": serializers.DictField(
+            allow_null=True, help_text="The caller's player_view (spectator: no hands)"
+        ),
+        "legal_actions": serializers.ListField(child=serializers.DictField()),
+        "log": serializers.ListField(child=serializers.DictField()),
+        "result": serializers.DictField(allow_null=True),
+    },
+)
+ErrorOut = inline_serializer(
+    "Error",
+    {"code": serializers.CharField(), "message": serializers.CharField(), "extra": serializers.DictField()},
+)
+
+
+class MatchListCreateApi(APIView):
+    """List public matches and your own; create a match (optionally against the AI, started at once)."""
+
+    class MatchListFilterSerializer(serializers.Serializer):
+        status = serializers.ChoiceField(choices=MatchStatus.choices, required=False)
+        kind = serializers.CharField(required=False)
+
+    class MatchCreateInputSerializer(serializers.Serializer):
+        kind = serializers.CharField(default="commandeer")
+        deck_id = serializers.IntegerField(required=False, allow_null=True)
+        is_public = serializers.BooleanField(default=True)
+        vs_ai = serializers.BooleanField(default=False)
+        ai_agent = serializers.ChoiceField(choices=services.AI_AGENTS, default="greedy")
+        time_control = serializers.DictField(
+            required=False, help_text='{"initial_s": 300, "increment_s": 10} or {"per_move_s": 86400}'
+        )
+        rules_config = serializers.DictField(required=False)
+
+        def validate_kind(self, value: str) -> str:
+            if value not in game_kinds():
+                raise serializers.ValidationError(
+                    f"Unknown game kind; choose one of {', '.join(game_kinds())}."
+                )
+            return value
+
+    @extend_schema(
+        operation_id="matches_list",
+        parameters=[
+            OpenApiParameter("status", str, enum=[c for c, _ in MatchStatus.choices]),
+            OpenApiParameter("kind", str),
+        ],
+        responses=MatchOut,
+    )
+    def get(self, request: Request) -> Response:
+        f = self.MatchListFilterSerializer(data=request.query_params)
+        f.is_valid(raise_exception=True)
+        qs = selectors.match_list(
+            user=request.user, status_filter=f.validated_data.get("status"), kind=f.validated_data.get("kind")
+        )
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(qs, request, view=self) or []
+        data = [selectors.match_summary(m, you=selectors.viewer_seat(m, request.user)) for m in page]
+        return paginator.get_paginated_response(data)
+
+    @extend_schema(request=MatchCreateInputSerializer, responses={201: MatchOut, 400: ErrorOut})
+    def post(self, request: Request) -> Response:
+        s = self.MatchCreateInputSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        match = services.match_create(user=request.user, **s.validated_data)
+        match, you = selectors.match_get_for_viewer(match_id=match.pk, user=request.user)
+        return Response(selectors.match_summary(match, you=you), status=201)
+
+
+class MatchDetailApi(APIView):
+    """One match's lobby card: kind, status, who is seated, clocks, result."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("invite", str, description="Invite token of a private match")],
+        responses={200: MatchOut, 403: ErrorOut, 404: ErrorOut},
+    )
+    def get(self, request: Request, match_id: int) -> Response:
+        match, you = selectors.match_get_for_viewer(
+            match_id=match_id, user=request.user, invite_token=request.query_params.get("invite", "")
+        )
+        return Response(selectors.match_summary(match, you=you))
+
+
+class MatchJoinApi(APIView):
+    """Take a free seat (private matches: with the invite token)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    class MatchJoinInputSerializer(serializers.Serializer):
+        deck_id = serializers.IntegerField(required=False, allow_null=True)
+        invite_token = serializers.CharField(required=False, default="", allow_blank=True)
+
+    @extend_schema(request=MatchJoinInputSerializer, responses={200: MatchOut, 403: ErrorOut, 409: ErrorOut})
+    def post(self, request: Request, match_id: int) -> Response:
+        s = self.MatchJoinInputSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        services.match_join(match_id=match_id, user=request.user, **s.validated_data)
+        match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
+        return Response(selectors.match_summary(match, you=you))
+
+
+class MatchLeaveApi(APIView):
+    """Leave before the start (the creator leaving cancels the match)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None, 403: ErrorOut, 409: ErrorOut})
+    def post(self, request: Request, match_id: int) -> Response:
+        services.match_leave(match_id=match_id, user=request.user)
+        return Response(status=204)
+
+
+class MatchStartApi(APIView):
+    """Start when every seat is taken; decks are validated again now."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: SnapshotOut, 400: ErrorOut, 403: ErrorOut, 409: ErrorOut})
+    def post(self, request: Request, match_id: int) -> Response:
+        services.match_start(match_id=match_id, user=request.user)
+        match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
+        return Response(selectors.match_snapshot(match=match, you=you))
+
+
+class MatchStateApi(APIView):
+    """The caller's own view of the game (spectators: the public view), legal actions and log tail."""
+
+    @extend_schema(responses={200: SnapshotOut, 403: ErrorOut, 404: ErrorOut})
+    def get(self, request: Request, match_id: int) -> Response:
+        match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
+        return Response(selectors.match_snapshot(match=match, you=you))
+
+
+class MatchLegalActionsApi(APIView):
+    """The caller's legal actions now, each with a plain-words description."""
+
+    @extend_schema(
+        responses=inline_serializer(
+            "LegalActions",
+            {
+                "state_version": serializers.IntegerField(),
+                "actions": serializers.ListField(child=serializers.DictField()),
+            },
+        )
+    )
+    def get(self, request: Request, match_id: int) -> Response:
+        match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
+        return Response(
+            {"state_version": match.state_version, "actions": selectors.legal_actions_for(match, you)}
+        )
+
+
+class MatchActionSubmitApi(APIView):
+    """Submit one action at a state version; an idempotency key makes retries safe."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    class ActionSubmitInputSerializer(serializers.Serializer):
+        action = serializers.JSONField(help_text="One of the legal actions' `action` objects")
+        state_version = serializers.IntegerField(min_value=0)
+        idempotency_key = serializers.CharField(required=False, max_length=100, allow_blank=True)
+
+    @extend_schema(
+        request=ActionSubmitInputSerializer,
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
+        responses={
+            200: inline_serializer(
+                "SubmitResult",
+                {
+                    "state_version": serializers.IntegerField(),
+                    "status": serializers.CharField(),
+                    "result": serializers.DictField(allow_null=True),
+                    "current_players": serializers.ListField(child=serializers.IntegerField()),
+                },
+            ),
+            400: ErrorOut,
+            403: ErrorOut,
+            409: ErrorOut,
+        },
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        s = self.ActionSubmitInputSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        key = s.validated_data.get("idempotency_key") or request.headers.get("Idempotency-Key") or None
+        result = services.action_submit(
+            match_id=match_id,
+            user=request.user,
+            action_json=s.validated_data["action"],
+            state_version=s.validated_data["state_version"],
+            idempotency_key=key,
+        )
+        return Response(result.to_json())
+
+
+class MatchConcedeApi(APIView):
+    """Concede (C-6.4): the opponent wins."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: MatchOut, 403: ErrorOut, 409: ErrorOut})
+    def post(self, request: Request, match_id: int) -> Response:
+        services.match_concede(match_id=match_id, user=request.user)
+        match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
+        return Response(selectors.match_summary(match, you=you))
+
+
+class MatchLogApi(APIView):
+    """The match log in plain words, as the caller may read it."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("since", int, description="Only entries after this version")],
+        responses=inline_serializer(
+            "MatchLog", {"entries": serializers.ListField(child=serializers.DictField())}
+        ),
+    )
+    def get(self, request: Request, match_id: int) -> Response:
+        match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
+        try:
+            since = max(0, int(request.query_params.get("since", 0)))
+        except ValueError:
+            since = 0
+        return Response({"entries": selectors.match_log(match=match, you=you, since=since)})
+
+
+class MatchReplayApi(APIView):
+    """A finished match frame by frame, rebuilt from its log (each frame as the caller may see it)."""
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 409: ErrorOut})
+    def get(self, request: Request, match_id: int) -> Response:
+        match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
+        return Response(selectors.match_replay(match=match, you=you))

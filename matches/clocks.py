@@ -1,0 +1,114 @@
+"""Match clocks as values with an injected "now" (STYLE.md 8): time controls, bank, deadlines.
+
+A time control is either Fischer (`initial_s` bank + `increment_s` added when the seat's turn passes
+on) or correspondence (`per_move_s` granted afresh each time the seat must act). A clock runs while
+its seat is among the engine's current players; the deadline is stored on the seat row so a sweep can
+enforce it after any restart.
+
+Decision (grace): a Fischer seat whose bank is empty still gets `increment_s` (at least
+`MIN_GRACE_S`) each time it must act again, so a timeout costs that one turn (the default action is
+taken) and three timeouts in a row forfeit, rather than every later turn timing out at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+MIN_GRACE_S = 5
+TIMEOUTS_TO_FORFEIT = 3  # consecutive timeouts of one seat that lose the match
+EAGER_TIMER_HORIZON = timedelta(minutes=10)  # only deadlines this close get an eta task (Redis visibility)
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """How much time a seat has: Fischer (initial + increment) or correspondence (per move)."""
+
+    initial_s: int = 300
+    increment_s: int = 10
+    per_move_s: int | None = None
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> TimeControl:
+        """Parse `{"initial_s", "increment_s"}` or `{"per_move_s"}`; raise ValueError when out of range."""
+        data = data or {}
+        if data.get("per_move_s") is not None:
+            per_move = int(data["per_move_s"])
+            if not 5 <= per_move <= 14 * 86400:
+                raise ValueError("per_move_s must be between 5 seconds and 14 days")
+            return cls(initial_s=0, increment_s=0, per_move_s=per_move)
+        initial = int(data.get("initial_s", 300))
+        increment = int(data.get("increment_s", 10))
+        if not 5 <= initial <= 86400 or not 0 <= increment <= 3600:
+            raise ValueError("initial_s must be 5..86400 and increment_s 0..3600")
+        return cls(initial_s=initial, increment_s=increment)
+
+    def to_json(self) -> dict[str, Any]:
+        if self.per_move_s is not None:
+            return {"per_move_s": self.per_move_s}
+        return {"initial_s": self.initial_s, "increment_s": self.increment_s}
+
+    @property
+    def correspondence(self) -> bool:
+        return self.per_move_s is not None
+
+    def initial_ms(self) -> int:
+        return 1000 * (self.per_move_s if self.per_move_s is not None else self.initial_s)
+
+    def allowance_ms(self, remaining_ms: int) -> int:
+        """Time granted when a seat starts to act: its bank, a fresh period, or the grace (see module doc)."""
+        if self.per_move_s is not None:
+            return 1000 * self.per_move_s
+        if remaining_ms > 0:
+            return remaining_ms
+        return 1000 * max(self.increment_s, MIN_GRACE_S)
+
+
+@dataclass
+class SeatClock:
+    """One seat's clock: bank left and, while the seat must act, when it started and its deadline."""
+
+    remaining_ms: int
+    started_at: datetime | None = None
+    deadline: datetime | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.started_at is not None
+
+    def start(self, tc: TimeControl, now: datetime) -> None:
+        """Seat must act from `now`: fix the deadline (no-op while already running)."""
+        if self.running:
+            return
+        self.started_at = now
+        self.deadline = now + timedelta(milliseconds=tc.allowance_ms(self.remaining_ms))
+
+    def stop(self, tc: TimeControl, now: datetime) -> None:
+        """Seat's turn passed on: charge the time used, add the increment, clear the deadline."""
+        if not self.running:
+            return
+        assert self.deadline is not None and self.started_at is not None
+        if tc.per_move_s is not None:
+            self.remaining_ms = 1000 * tc.per_move_s
+        else:
+            left = int((self.deadline - now).total_seconds() * 1000)
+            self.remaining_ms = max(0, left) + 1000 * tc.increment_s
+        self.started_at = None
+        self.deadline = None
+
+    def restart(self, tc: TimeControl, now: datetime) -> None:
+        """After a timeout the seat acts again (still its turn): the bank is spent, grant the allowance again."""
+        self.remaining_ms = 0 if tc.per_move_s is None else self.remaining_ms
+        self.started_at = None
+        self.deadline = None
+        self.start(tc, now)
+
+    def left_ms(self, now: datetime) -> int:
+        """Time left as of `now` (running clocks count down)."""
+        if self.deadline is None:
+            return self.remaining_ms
+        return max(0, int((self.deadline - now).total_seconds() * 1000))
+
+    def expired(self, now: datetime) -> bool:
+        return self.deadline is not None and self.deadline <= now

@@ -1,0 +1,70 @@
+"""Live match updates over WebSocket (`/ws/matches/<id>/`).
+
+On connect the caller gets their own snapshot (resync after any reconnect). The channel-layer
+message of a change carries only the new version; each consumer then builds ITS user's view from
+the database, so no message ever holds another player's hand. Spectators (public matches only) get
+the spectator view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from config.errors import ApplicationError
+from matches import selectors
+from matches.services import match_group
+
+
+def _snapshot(match_id: int, user: Any) -> dict[str, Any]:
+    match, you = selectors.match_get_for_viewer(match_id=match_id, user=user)
+    return selectors.match_snapshot(match=match, you=you)
+
+
+class MatchConsumer(AsyncJsonWebsocketConsumer):
+    """One viewer of one match."""
+
+    match_id: int
+    sent_version: int = -1
+
+    async def connect(self) -> None:
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.user = self.scope.get("user")
+        try:
+            snapshot = await database_sync_to_async(_snapshot)(self.match_id, self.user)
+        except ApplicationError as exc:
+            await self.close(code=4403 if exc.status_code == 403 else 4404)
+            return
+        await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
+        await self.accept()
+        await self._send_snapshot(snapshot)
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "match_id"):
+            await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """Clients may ask for a resync: {"type": "sync"}; actions go through the REST API."""
+        if isinstance(content, dict) and content.get("type") == "sync":
+            await self._refresh(force=True)
+
+    async def match_changed(self, event: dict[str, Any]) -> None:
+        """A change was committed: send this user their own up-to-date view."""
+        await self._refresh(force=False)
+
+    async def _refresh(self, *, force: bool) -> None:
+        try:
+            snapshot = await database_sync_to_async(_snapshot)(self.match_id, self.user)
+        except ApplicationError:
+            await self.close(code=4403)
+            return
+        await self._send_snapshot(snapshot, force=force)
+
+    async def _send_snapshot(self, snapshot: dict[str, Any], *, force: bool = True) -> None:
+        key = (snapshot["state_version"], snapshot["status"], tuple(s["name"] for s in snapshot["seats"]))
+        if not force and key == getattr(self, "_sent_key", None):
+            return
+        self._sent_key = key
+        await self.send_json({"type": "state", "match": snapshot})

@@ -1,0 +1,588 @@
+"""Game-kind registry: one online-play layer for every game, each game plugged in through an adapter.
+
+The services, consumers, tasks and pages never name a game. They ask `get_game(match.kind)` for a
+`GameAdapter`, which wraps one pure engine (Commandeer now, Westeros later) behind a small interface:
+build a state, list legal actions, apply one, and give each player their own view. Engines are pure
+Python; adapters are the only place where a game meets Django (decks, users).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import threading
+from abc import ABC, abstractmethod
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from config.errors import ApplicationError
+
+Player = int  # a seat position: 0, 1, ...
+JSON = dict[str, Any]
+
+
+class GameAdapter(ABC):
+    """What the online-play layer needs from a game (STYLE.md 2: one interface for both games)."""
+
+    kind: str = ""
+    label: str = ""
+    players: int = 2
+    needs_deck: bool = False
+
+    # ---- seats and setup -------------------------------------------------------------------
+    def seat_count(self, config: JSON) -> int:
+        """How many seats a match with this rules config has."""
+        return self.players
+
+    def seat_deck_check(self, *, user: Any, deck_id: int | None) -> None:
+        """Refuse a seat whose deck the game cannot use (called on create/join; again at start)."""
+        if self.needs_deck and deck_id is None:
+            raise ApplicationError("invalid_deck", "Choose a deck to take a seat in this game.")
+
+    def seat_deck_snapshot(self, *, user: Any, deck_id: int | None) -> JSON:
+        """Validate the seat's deck again (match start) and return the frozen copy the engine plays with."""
+        return {}
+
+    def ai_deck_snapshot(self, *, rng: random.Random, opponent: JSON | None) -> JSON:
+        """A deck for an AI seat."""
+        return {}
+
+    @abstractmethod
+    def new_state(self, *, decks: list[JSON], seed: int, config: JSON) -> Any:
+        """A fresh engine state for a started match."""
+
+    @abstractmethod
+    def load(self, data: JSON) -> Any:
+        """Engine state from its stored JSON snapshot."""
+
+    @abstractmethod
+    def dump(self, state: Any) -> JSON:
+        """JSON snapshot of an engine state (stored in Match.state)."""
+
+    def clone(self, state: Any) -> Any:
+        """An independent copy of a state (the cache hands out copies to code that applies actions)."""
+        return self.load(self.dump(state))
+
+    # ---- turn and rules ---------------------------------------------------------------------
+    @abstractmethod
+    def current_players(self, state: Any) -> list[Player]:
+        """Seats that must act now (more than one for simultaneous steps)."""
+
+    @abstractmethod
+    def legal_actions(self, state: Any, player: Player) -> list[Any]:
+        """The single source of truth for what `player` may do now (STYLE.md 3)."""
+
+    @abstractmethod
+    def action_to_json(self, action: Any) -> JSON: ...
+
+    @abstractmethod
+    def action_from_json(self, data: Any) -> Any:
+        """Parse an action; raise ValueError/KeyError/TypeError on malformed input."""
+
+    @abstractmethod
+    def describe(self, state: Any, action: Any, viewer: Player | None) -> str:
+        """The action in plain words, as `viewer` may read it (None = spectator) — hidden parts stay hidden."""
+
+    @abstractmethod
+    def apply(self, state: Any, action: Any) -> Any:
+        """Apply a legal action; return the new state (may be the same object, mutated)."""
+
+    def illegal_reason(self, state: Any, player: Player, action: Any) -> str:
+        """Why `action` is not legal now, in the engine's words when it can say."""
+        return f"{self.action_to_json(action)} is not a legal action for player {player} now."
+
+    @abstractmethod
+    def is_terminal(self, state: Any) -> bool: ...
+
+    @abstractmethod
+    def outcome(self, state: Any) -> JSON:
+        """`{"winner": seat|None, "reason": str}` of a terminal state."""
+
+    @abstractmethod
+    def player_view(self, state: Any, player: Player | None) -> JSON:
+        """What `player` may see (None = spectator: no hand, no deck order) (STYLE.md 7)."""
+
+    def timeout_action(self, state: Any, player: Player) -> Any:
+        """The documented default taken for a player whose clock ran out: deterministic, always legal."""
+        return self.legal_actions(state, player)[0]
+
+    def ai_action(self, state: Any, player: Player, *, rng: random.Random, agent: str) -> Any:
+        """The AI seat's move; the default picks among legal actions with the seeded rng."""
+        return rng.choice(self.legal_actions(state, player))
+
+    def action_is_secret(self, state: Any, action: Any) -> bool:
+        """True when the raw action must not be shown to the other players (e.g. a mulligan's bottom card)."""
+        return False
+
+    def check_config(self, config: JSON) -> JSON:
+        """Validate a match's rules config (raise ValueError naming the problem); return it normalised."""
+        return dict(config)
+
+
+_REGISTRY: dict[str, GameAdapter] = {}
+_loaded = False
+
+
+def register(adapter: GameAdapter) -> GameAdapter:
+    """Make a game kind playable online."""
+    _REGISTRY[adapter.kind] = adapter
+    return adapter
+
+
+def _load_modules() -> None:
+    """Import the adapters' modules once; MATCHES_EXTRA_GAMES (comma list) adds more, e.g. test games."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    extra = [m.strip() for m in os.environ.get("MATCHES_EXTRA_GAMES", "").split(",") if m.strip()]
+    if "commandeer" not in _REGISTRY:
+        register(CommandeerGame())
+    if "westeros" not in _REGISTRY:
+        register(WesterosGame())
+    for name in extra:
+        importlib.import_module(name)
+
+
+def get_game(kind: str) -> GameAdapter:
+    """The adapter of a game kind, or a clear 400 naming the kinds on offer."""
+    _load_modules()
+    try:
+        return _REGISTRY[kind]
+    except KeyError:
+        raise ApplicationError(
+            "unknown_game", f"Unknown game kind '{kind}'.", extra={"kinds": sorted(_REGISTRY)}
+        ) from None
+
+
+_STATE_CACHE: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+_STATE_CACHE_SIZE = 256
+_cache_lock = threading.Lock()
+
+
+def cached_state(game: GameAdapter, *, key: tuple[Any, ...], data: Callable[[], JSON]) -> Any:
+    """The engine state of a stored snapshot, parsed once per (match, version, seed) in this process.
+
+    Every caller gets a private clone (cheap: engines share immutable card/map data), so a request
+    never sees another thread's work in progress. A version is never reused for other content, so the
+    key cannot go stale. `data` is called only on a miss (the JSON column may be deferred).
+    """
+    with _cache_lock:
+        state = _STATE_CACHE.get(key)
+        if state is not None:
+            _STATE_CACHE.move_to_end(key)
+    if state is None:
+        state = game.load(data())
+        with _cache_lock:
+            _STATE_CACHE[key] = state
+            while len(_STATE_CACHE) > _STATE_CACHE_SIZE:
+                _STATE_CACHE.popitem(last=False)
+    return game.clone(state)
+
+
+def remember_state(game: GameAdapter, *, key: tuple[Any, ...], state: Any) -> None:
+    """Put a freshly computed state in the cache (a clone: the caller may keep mutating its own)."""
+    copy = game.clone(state)
+    with _cache_lock:
+        _STATE_CACHE[key] = copy
+        while len(_STATE_CACHE) > _STATE_CACHE_SIZE:
+            _STATE_CACHE.popitem(last=False)
+
+
+def game_kinds() -> list[str]:
+    """Kinds that can be played now."""
+    _load_modules()
+    return sorted(_REGISTRY)
+
+
+# ---- Commandeer TCG ---------------------------------------------------------------------------------
+SAMPLE_CARDS = "cards/data/sample_cards.json"
+SECRET_DECISIONS = frozenset({"bottom"})  # C-4.4: the cards put on the bottom stay secret (C-8)
+
+
+class CommandeerGame(GameAdapter):
+    """Commandeer TCG (matches.engine): decks from the deck builder, validated again at match start (C-3)."""
+
+    kind = "commandeer"
+    label = "Commandeer TCG"
+    players = 2
+    needs_deck = True
+
+    # -- decks (the only place that meets the decks/cards apps, through their selectors/services)
+    def _deck(self, *, user: Any, deck_id: int | None) -> Any:
+        from decks import selectors as deck_selectors
+
+        if deck_id is None:
+            raise ApplicationError("invalid_deck", "Choose a deck to take a seat in a Commandeer match.")
+        try:
+            deck = deck_selectors.deck_get_readable(user=user, deck_id=deck_id)
+        except ApplicationError:
+            raise ApplicationError(
+                "invalid_deck",
+                f"Deck #{deck_id} does not exist or is not yours to play.",
+                extra={"deck_id": deck_id},
+            ) from None
+        verdict = deck_selectors.deck_legality(deck)
+        if not verdict.valid:
+            errors = [i.to_dict() for i in verdict.errors]
+            raise ApplicationError(
+                "invalid_deck",
+                f"Deck '{deck.name}' is not legal: " + "; ".join(e["message"] for e in errors),
+                extra={"deck_id": deck_id, "errors": errors, "rules": sorted({e["rule"] for e in errors})},
+            )
+        return deck
+
+    def seat_deck_check(self, *, user: Any, deck_id: int | None) -> None:
+        self._deck(user=user, deck_id=deck_id)
+
+    def seat_deck_snapshot(self, *, user: Any, deck_id: int | None) -> JSON:
+        from cards.services import card_to_dict
+        from decks import selectors as deck_selectors
+
+        deck = self._deck(user=user, deck_id=deck_id)
+        cards: list[JSON] = []
+        for card, count in deck_selectors.deck_entries(deck):
+            cards.extend(card_to_dict(card) for _ in range(count))
+        commander = deck.commander.name if deck.commander_id else None
+        return {"cards": cards, "commander": commander, "deck_id": deck.pk, "name": deck.name}
+
+    def _catalog(self) -> dict[str, Any]:
+        """Card definitions for AI decks: the card database, or the sample set when it is empty."""
+        import json
+        from pathlib import Path
+
+        from cards.services import card_to_dict
+        from decks.selectors import card_queryset
+        from matches.engine import card_from_dict, load_card_file
+
+        rows = [card_to_dict(c) for c in card_queryset()]
+        if rows:
+            out = {}
+            for row in rows:
+                try:
+                    out[row["name"]] = card_from_dict(row)
+                except (ValueError, KeyError, TypeError):
+                    continue
+            return out
+        base = Path(__file__).resolve().parent.parent
+        return load_card_file(json.loads((base / SAMPLE_CARDS).read_text()))
+
+    def ai_deck_snapshot(self, *, rng: random.Random, opponent: JSON | None) -> JSON:
+        from matches.engine import build_deck
+        from matches.engine.cards import factions_of
+
+        catalog = self._catalog()
+        factions = sorted(factions_of(catalog))
+        rng.shuffle(factions)
+        for faction in factions:
+            try:
+                deck = build_deck(catalog, faction)
+            except ValueError:
+                continue
+            return {**deck, "name": f"AI {faction} deck"}
+        raise ApplicationError("invalid_deck", "No faction has enough cards for an AI deck.")
+
+    # -- state
+    def check_config(self, config: JSON) -> JSON:
+        from matches.engine import RulesConfig
+
+        return RulesConfig.from_dict(dict(config)).to_dict() if config else {}
+
+    def new_state(self, *, decks: list[JSON], seed: int, config: JSON) -> Any:
+        from matches.engine import RulesConfig, new_match
+
+        engine_decks = [{"cards": d["cards"], "commander": d.get("commander")} for d in decks]
+        try:
+            return new_match(*engine_decks, seed=seed, config=RulesConfig.from_dict(config or None))
+        except ValueError as exc:
+            raise ApplicationError("invalid_deck", f"The engine refused a deck: {exc}") from None
+
+    def load(self, data: JSON) -> Any:
+        from matches.engine import GameState
+
+        return GameState.from_dict(data)
+
+    def dump(self, state: Any) -> JSON:
+        return state.to_dict()
+
+    def clone(self, state: Any) -> Any:
+        return state.clone()
+
+    # -- rules
+    def current_players(self, state: Any) -> list[Player]:
+        return list(state.current_players())
+
+    def legal_actions(self, state: Any, player: Player) -> list[Any]:
+        """The engine's legal actions without Concede (conceding has its own endpoint, C-6.4)."""
+        from matches.engine.actions import Concede
+
+        return [a for a in state.legal_actions(player) if not isinstance(a, Concede)]
+
+    def action_to_json(self, action: Any) -> JSON:
+        return action.to_json()
+
+    def action_from_json(self, data: Any) -> Any:
+        from matches.engine import action_from_json
+
+        return action_from_json(data)
+
+    def action_is_secret(self, state: Any, action: Any) -> bool:
+        from matches.engine.actions import ChooseCommander
+
+        decision = state.decision or {}
+        return isinstance(action, ChooseCommander) or decision.get("kind") in SECRET_DECISIONS
+
+    def describe(self, state: Any, action: Any, viewer: Player | None) -> str:
+        from matches.engine.actions import ChooseCommander
+
+        who = f"Player {action.player + 1}"
+        if viewer != action.player and self.action_is_secret(state, action):
+            if isinstance(action, ChooseCommander):
+                return f"{who} decides about a Commander."
+            return f"{who} puts a card on the bottom of the deck."
+        text = action.describe(state)
+        if not text.startswith("Player"):
+            text = f"{who}: {text}"
+        return text if text.endswith((".", ")")) else text + "."
+
+    def illegal_reason(self, state: Any, player: Player, action: Any) -> str:
+        from matches.engine import IllegalActionError
+
+        probe = state.clone()
+        try:
+            probe.apply(action)
+        except IllegalActionError as exc:
+            return str(exc)
+        except Exception as exc:  # the engine could not even judge it
+            return f"{action.to_json()} is not legal now: {exc}"
+        return f"{action.to_json()} is not among your legal actions now."
+
+    def apply(self, state: Any, action: Any) -> Any:
+        state.apply(action)
+        return state
+
+    def is_terminal(self, state: Any) -> bool:
+        return bool(state.is_terminal())
+
+    def outcome(self, state: Any) -> JSON:
+        out = state.outcome()
+        reason = out.reason.value if out is not None else "unknown"
+        texts = {
+            "six_defeated": "six cards in the Defeated zone (C-6.1)",
+            "no_units": "no unit on the battlefield (C-6.2)",
+            "turn_limit": "turn limit reached: fewer Defeated cards wins (C-6.5)",
+            "concession": "concession (C-6.4)",
+        }
+        return {"winner": out.winner if out else None, "reason": reason, "text": texts.get(reason, reason)}
+
+    def player_view(self, state: Any, player: Player | None) -> JSON:
+        """The engine's view plus the public card facts of every card named in it (for the page)."""
+        view = state.player_view(player)
+        names: set[str] = set()
+
+        def walk(x: Any) -> None:
+            if isinstance(x, dict):
+                if isinstance(x.get("card"), str):
+                    names.add(x["card"])
+                for v in x.values():
+                    walk(v)
+            elif isinstance(x, list):
+                for v in x:
+                    walk(v)
+
+        walk(view)
+        by_name = {d.name: d for d in state.defs.values()}
+        view["catalog"] = {n: _card_facts(by_name[n]) for n in sorted(names) if n in by_name}
+        return view
+
+    def timeout_action(self, state: Any, player: Player) -> Any:
+        """Default on timeout: keep the hand (mulligan), no Commander, end the phase (Pass); else the first choice."""
+        from matches.engine.actions import ChooseCommander, Keep, Pass
+
+        legal = self.legal_actions(state, player)
+        for wanted in (Keep, Pass):
+            for a in legal:
+                if isinstance(a, wanted):
+                    return a
+        for a in legal:
+            if isinstance(a, ChooseCommander) and a.name is None:
+                return a
+        return legal[0]
+
+    def ai_action(self, state: Any, player: Player, *, rng: random.Random, agent: str) -> Any:
+        from matches.engine.agents import GreedyAgent, RandomAgent
+
+        bot = RandomAgent(rng) if agent == "random" else GreedyAgent(rng)
+        return bot.choose(state, player)
+
+
+def _card_facts(d: Any) -> JSON:
+    """Public facts of a card definition (card database data, no game state)."""
+    raw = dict(getattr(d, "raw", {}) or {})
+    keys = ("type", "faction", "command_cost", "energy_cost", "power", "health", "arrows", "legendary",
+            "unique", "event_type", "keywords", "rules_text")  # fmt: skip
+    return {k: raw.get(k) for k in keys}
+
+
+# ---- A Game of Thrones: The Board Game (Westeros) -----------------------------------------------------
+WESTEROS_SECRET = {"place_order", "raven_swap", "bid", "play_house_card"}  # hidden until revealed (W-20)
+
+
+class WesterosGame(GameAdapter):
+    """Westeros (boardgame.engine): 3–6 houses; seat i plays the i-th house of the set-up (W-1.1).
+
+    rules_config: `{"player_count": 3..6, ...engine RulesConfig fields}`. The map and cards are copied
+    from the curated database at the start (an admin edit changes the next game, never a running one).
+    """
+
+    kind = "westeros"
+    label = "A Game of Thrones: The Board Game"
+    players = 6
+
+    def seat_count(self, config: JSON) -> int:
+        return int((config or {}).get("player_count", self.players))
+
+    def check_config(self, config: JSON) -> JSON:
+        from boardgame.engine import RulesConfig
+
+        config = dict(config or {})
+        count = int(config.pop("player_count", self.players))
+        if not 3 <= count <= 6:
+            raise ValueError("player_count must be 3-6 (W-1.1)")
+        return {"player_count": count, **(RulesConfig.from_dict(config).to_dict() if config else {})}
+
+    def _game_data(self) -> Any:
+        from boardgame.engine import GameData, load_default_game_data
+
+        try:
+            from boardgame import services as board_services
+
+            data = board_services.game_data_export()
+            if data.get("map") and data["map"].get("areas"):
+                return GameData.from_dict(data)
+        except Exception:  # an empty or half-curated database: fall back to the project's data files
+            pass
+        return load_default_game_data()
+
+    def new_state(self, *, decks: list[JSON], seed: int, config: JSON) -> Any:
+        from boardgame.engine import RulesConfig, new_game
+
+        engine_config = {k: v for k, v in (config or {}).items() if k != "player_count"}
+        return new_game(
+            self._game_data(),
+            player_count=self.seat_count(config),
+            seed=seed,
+            config=RulesConfig.from_dict(engine_config) if engine_config else None,
+        )
+
+    def load(self, data: JSON) -> Any:
+        from boardgame.engine import WesterosState
+
+        return WesterosState.from_dict(data)
+
+    def dump(self, state: Any) -> JSON:
+        return state.to_dict()
+
+    def clone(self, state: Any) -> Any:
+        return state.clone()
+
+    @staticmethod
+    def _houses(state: Any) -> list[str]:
+        return list(state.houses)
+
+    def _house(self, state: Any, player: Player) -> str:
+        return self._houses(state)[player]
+
+    def _seat(self, state: Any, house: str) -> Player:
+        return self._houses(state).index(house)
+
+    def current_players(self, state: Any) -> list[Player]:
+        return [self._seat(state, h) for h in state.current_players()]
+
+    def legal_actions(self, state: Any, player: Player) -> list[Any]:
+        house = self._house(state, player)
+        return state.legal_actions(house) if house in state.current_players() else []
+
+    def action_to_json(self, action: Any) -> JSON:
+        return action.to_json()
+
+    def action_from_json(self, data: Any) -> Any:
+        from boardgame.engine import action_from_json
+
+        if not isinstance(data, dict):
+            raise ValueError("an action must be a JSON object")
+        return action_from_json(data)
+
+    def action_is_secret(self, state: Any, action: Any) -> bool:
+        return action.kind in WESTEROS_SECRET
+
+    def describe(self, state: Any, action: Any, viewer: Player | None) -> str:
+        who = str(action.player).title()
+        if self.action_is_secret(state, action) and (
+            viewer is None or self._house(state, viewer) != action.player
+        ):
+            hidden = {
+                "place_order": f"{who} places an order face down",
+                "raven_swap": f"{who} uses the Messenger Raven",
+                "bid": f"{who} makes a secret bid",
+                "play_house_card": f"{who} chooses a house card",
+            }
+            return hidden[action.kind] + "."
+        text = action.describe(state)
+        return text if text.endswith(".") else text + "."
+
+    def illegal_reason(self, state: Any, player: Player, action: Any) -> str:
+        from boardgame.engine import IllegalActionError
+
+        probe = state.clone()
+        try:
+            probe.apply(action)
+        except IllegalActionError as exc:
+            return str(exc)
+        except Exception as exc:
+            return f"{action.to_json()} is not legal now: {exc}"
+        return f"{action.to_json()} is not among your legal actions now."
+
+    def apply(self, state: Any, action: Any) -> Any:
+        state.apply(action)
+        return state
+
+    def is_terminal(self, state: Any) -> bool:
+        return bool(state.is_terminal())
+
+    def outcome(self, state: Any) -> JSON:
+        out = state.outcome()
+        if out is None:
+            return {"winner": None, "reason": "unknown"}
+        winner = self._seat(state, out.winner) if out.winner in self._houses(state) else None
+        return {"winner": winner, "reason": str(out.reason.value), "text": f"{str(out.winner).title()} wins"}
+
+    def player_view(self, state: Any, player: Player | None) -> JSON:
+        """The engine's view for the seat's house plus public derived facts the table shows (W-8, W-9.3, W-18)."""
+        house = self._house(state, player) if player is not None else None
+        view = dict(state.player_view(house))
+        view["seat_houses"] = self._houses(state)
+        view["castles"] = {h: state.castle_count(h) for h in state.houses}
+        view["control"] = {a: h for a in state.data.land_areas if (h := state.control(a))}
+        view["combat_strength"] = state.combat_numbers() if state.combat else None
+        return view
+
+    def timeout_action(self, state: Any, player: Player) -> Any:
+        """Default on timeout: finish orders if allowed, the lowest bid, else the engine's first legal action."""
+        legal = self.legal_actions(state, player)
+        for a in legal:
+            if a.kind == "finish_orders":
+                return a
+        bids = [a for a in legal if a.kind == "bid"]
+        if bids:
+            return min(bids, key=lambda a: getattr(a, "amount", 0))
+        return legal[0]
+
+    def ai_action(self, state: Any, player: Player, *, rng: random.Random, agent: str) -> Any:
+        from boardgame.engine.agents import make_agent
+
+        return make_agent(agent if agent in ("greedy", "random") else "greedy", rng).choose(
+            state, self._house(state, player)
+        )

@@ -1,0 +1,88 @@
+"""Page views of online play: lobby, invite link, match page (live over WebSocket) and replay.
+
+Pages are thin: they check access through the selectors and hand ids to the page scripts, which
+read everything else from the JSON API and the match WebSocket (one source of truth for views).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.csrf import ensure_csrf_cookie
+
+from config.errors import ApplicationError
+from matches import selectors
+from matches.games import game_kinds, get_game
+from matches.models import Match
+
+
+def _my_decks(request: HttpRequest) -> list[dict[str, Any]]:
+    """The caller's decks with their live legality (the deck builder's selectors)."""
+    if not request.user.is_authenticated:
+        return []
+    from decks import selectors as deck_selectors
+
+    out = []
+    for deck in deck_selectors.deck_list_own(user=request.user):
+        out.append({"id": deck.pk, "name": deck.name, "valid": deck_selectors.deck_legality(deck).valid})
+    return out
+
+
+def _kinds() -> list[dict[str, str]]:
+    return [{"kind": k, "label": get_game(k).label} for k in game_kinds()]
+
+
+@ensure_csrf_cookie
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Create a match (or play the AI in one click), join open ones, spectate public ones."""
+    return render(request, "frontend/matches/lobby.html", {"decks": _my_decks(request), "kinds": _kinds()})
+
+
+def _match_or_404(request: HttpRequest, match_id: int, invite: str = "") -> tuple[Match, Any]:
+    try:
+        return selectors.match_get_for_viewer(match_id=match_id, user=request.user, invite_token=invite)
+    except ApplicationError as error:
+        raise Http404(error.message) from error
+
+
+@ensure_csrf_cookie
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The table: waiting room before the start, then the live board; spectators see no hands."""
+    match, you = _match_or_404(request, match_id)
+    if match.kind == "westeros" and match.status != "waiting":
+        return redirect("westeros-game", match_id=match.pk)  # the Westeros table (frontend app)
+    return render(
+        request,
+        "frontend/matches/match.html",
+        {"match": match, "you": you, "decks": _my_decks(request), "kind_label": get_game(match.kind).label},
+    )
+
+
+@login_required
+@ensure_csrf_cookie
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    """An invite link: shows the match and a join form (the token lets the invitee into a private match)."""
+    match = Match.objects.filter(invite_token=token).first()
+    if match is None:
+        raise Http404("This invite link is not valid.")
+    match, you = _match_or_404(request, match.pk, token)
+    return render(
+        request,
+        "frontend/matches/invite.html",
+        {
+            "match": match,
+            "you": you,
+            "token": token,
+            "decks": _my_decks(request),
+            "kind_label": get_game(match.kind).label,
+        },
+    )
+
+
+def replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Step through a finished match action by action."""
+    match, you = _match_or_404(request, match_id)
+    return render(request, "frontend/matches/replay.html", {"match": match, "you": you})

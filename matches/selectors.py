@@ -1,0 +1,201 @@
+"""Reads of the online-play layer. Every game view is built for one viewer through the engine's player_view.
+
+Hidden information (hands, deck order, the seed, deck snapshots) leaves only through
+`game.player_view(state, seat)` for that seat's own user; spectators get `player_view(state, None)`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+from rest_framework import status
+
+from config.errors import ApplicationError
+from matches.clocks import SeatClock, TimeControl
+from matches.games import get_game
+from matches.models import ActionLog, Match, MatchStatus, Seat
+
+LOG_TAIL = 200
+
+
+def _state(match: Match) -> Any:
+    """The match's engine state through the per-process cache (a private copy)."""
+    from matches.services import load_state
+
+    return load_state(match, get_game(match.kind))
+
+
+def match_list(*, user: Any, status_filter: str | None = None, kind: str | None = None) -> QuerySet[Match]:
+    """Public matches plus the caller's own, newest first."""
+    qs = Match.objects.all()
+    if user is not None and user.is_authenticated:
+        qs = qs.filter(Q(is_public=True) | Q(seats__user=user))
+    else:
+        qs = qs.filter(is_public=True)
+    if status_filter:
+        qs = qs.filter(status=status_filter)
+    if kind:
+        qs = qs.filter(kind=kind)
+    return qs.distinct().prefetch_related("seats__user").select_related("created_by")
+
+
+def viewer_seat(match: Match, user: Any) -> Seat | None:
+    """The caller's seat in the match, if any."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s for s in match.seats.all() if s.user_id == user.pk), None)
+
+
+def match_get_for_viewer(*, match_id: int, user: Any, invite_token: str = "") -> tuple[Match, Seat | None]:
+    """The match and the caller's seat; private matches are visible to participants and invitees only."""
+    match = Match.objects.defer("state").prefetch_related("seats__user").filter(pk=match_id).first()
+    if match is None:
+        raise ApplicationError("not_found", f"No match #{match_id}.", status_code=status.HTTP_404_NOT_FOUND)
+    seat = viewer_seat(match, user)
+    if seat is None and not match.is_public and invite_token != match.invite_token:
+        raise ApplicationError(
+            "not_participant", "This match is private.", status_code=status.HTTP_403_FORBIDDEN
+        )
+    return match, seat
+
+
+def seats_summary(match: Match, *, you: Seat | None, now: Any = None) -> list[dict[str, Any]]:
+    """Who sits where, clocks and timeouts (public facts only)."""
+    now = now or timezone.now()
+    out = []
+    for s in match.seats.all():
+        clock = SeatClock(s.clock_remaining_ms, s.clock_started_at, s.deadline)
+        out.append(
+            {
+                "position": s.position,
+                "name": s.display_name,
+                "is_ai": s.is_ai,
+                "is_you": you is not None and s.pk == you.pk,
+                "clock_ms": clock.left_ms(now)
+                if match.status == MatchStatus.ACTIVE
+                else s.clock_remaining_ms,
+                "running": clock.running and match.status == MatchStatus.ACTIVE,
+                "deadline": s.deadline.isoformat() if s.deadline else None,
+                "consecutive_timeouts": s.consecutive_timeouts,
+            }
+        )
+    return out
+
+
+def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
+    """Lobby card of a match: no game state at all."""
+    data: dict[str, Any] = {
+        "id": match.pk,
+        "kind": match.kind,
+        "status": match.status,
+        "is_public": match.is_public,
+        "created_by": match.created_by.get_username() if match.created_by_id else "",
+        "created_at": match.created_at.isoformat(),
+        "time_control": match.time_control,
+        "state_version": match.state_version,
+        "result": match.result,
+        "seats": seats_summary(match, you=you),
+        "seats_needed": get_game(match.kind).seat_count(match.rules_config),
+        "you": you.position if you else None,
+    }
+    if you is not None and match.created_by_id == you.user_id:
+        data["invite_token"] = match.invite_token
+    return data
+
+
+def _log_entry(entry: ActionLog, you: Seat | None) -> dict[str, Any]:
+    """One log line as the viewer may read it; the raw action only when nothing in it is hidden from them."""
+    key = str(you.position) if you is not None else "spectator"
+    item: dict[str, Any] = {
+        "version": entry.version,
+        "seat": entry.seat,
+        "source": entry.source,
+        "text": entry.descriptions.get(key) or entry.descriptions.get("spectator", ""),
+        "created_at": entry.created_at.isoformat(),
+    }
+    if (you is not None and you.position == entry.seat) or not entry.descriptions.get("secret"):
+        item["action"] = entry.action
+    return item
+
+
+def match_log(
+    *, match: Match, you: Seat | None, since: int = 0, limit: int | None = None
+) -> list[dict[str, Any]]:
+    """The match log in plain words for this viewer."""
+    qs = ActionLog.objects.filter(match=match, version__gt=since).order_by("version")
+    if limit is not None:
+        total = qs.count()
+        qs = qs[max(0, total - limit) :]
+    return [_log_entry(e, you) for e in qs]
+
+
+def legal_actions_for(match: Match, you: Seat | None, state: Any = None) -> list[dict[str, Any]]:
+    """The caller's legal actions with plain-word descriptions (empty when it is not their move)."""
+    if you is None or match.status != MatchStatus.ACTIVE or match.started_at is None:
+        return []
+    game = get_game(match.kind)
+    state = state if state is not None else _state(match)
+    if you.position not in game.current_players(state):
+        return []
+    return [
+        {"action": game.action_to_json(a), "description": game.describe(state, a, you.position)}
+        for a in game.legal_actions(state, you.position)
+    ]
+
+
+def match_snapshot(*, match: Match, you: Seat | None, log_tail: int = LOG_TAIL) -> dict[str, Any]:
+    """Everything one viewer's page shows: seats/clocks, their own view, their legal actions, log tail."""
+    data = match_summary(match, you=you)
+    data["server_time"] = timezone.now().isoformat()
+    if match.started_at is None:
+        data.update(view=None, current_players=[], legal_actions=[], log=[])
+        return data
+    game = get_game(match.kind)
+    state = _state(match)
+    data["current_players"] = [] if match.status != MatchStatus.ACTIVE else game.current_players(state)
+    data["view"] = game.player_view(state, you.position if you else None)
+    data["legal_actions"] = legal_actions_for(match, you, state)
+    data["log"] = match_log(match=match, you=you, limit=log_tail)
+    return data
+
+
+def match_replay(*, match: Match, you: Seat | None) -> dict[str, Any]:
+    """A finished match step by step: rebuilt from its seed and log, each frame as this viewer may see it."""
+    if match.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED) or match.started_at is None:
+        raise ApplicationError(
+            "not_finished",
+            "A replay is available once the match has ended.",
+            status_code=status.HTTP_409_CONFLICT,
+        )
+    game = get_game(match.kind)
+    seats = list(match.seats.all())
+    viewer = you.position if you else None
+    state = game.new_state(decks=[s.deck_snapshot for s in seats], seed=match.seed, config=match.rules_config)
+    frames = [
+        {"version": 0, "text": "The match begins.", "seat": None, "view": game.player_view(state, viewer)}
+    ]
+    for entry in ActionLog.objects.filter(match=match).order_by("version"):
+        action = game.action_from_json(entry.action)
+        state = game.apply(state, action)
+        item = _log_entry(entry, you)
+        item["view"] = game.player_view(state, viewer)
+        frames.append(item)
+    return {
+        "id": match.pk,
+        "kind": match.kind,
+        "result": match.result,
+        "seats": seats_summary(match, you=you),
+        "you": viewer,
+        "frames": frames,
+    }
+
+
+def time_control_label(tc_json: dict[str, Any]) -> str:
+    """'5+10' or '24 h per move' for lobby lists."""
+    tc = TimeControl.from_json(tc_json)
+    if tc.per_move_s is not None:
+        hours = tc.per_move_s / 3600
+        return f"{hours:g} h per move" if hours >= 1 else f"{tc.per_move_s} s per move"
+    return f"{tc.initial_s // 60 if tc.initial_s >= 60 else tc.initial_s}{'' if tc.initial_s >= 60 else 's'}+{tc.increment_s}"

@@ -1,0 +1,621 @@
+"""Writes of the online-play layer: create/join/leave/start, submit actions, concede, enforce clocks, AI moves.
+
+Every write follows STYLE.md 10 — lock the match row (`select_for_update`), check, apply through the
+game's engine, append to the log, save the state, and only after commit notify the players and
+schedule timers/AI (`transaction.on_commit`). Game rules never appear here: `matches.games` adapters
+hold them, so Commandeer and Westeros share this file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework import status
+
+from config.errors import ApplicationError
+from matches.clocks import EAGER_TIMER_HORIZON, TIMEOUTS_TO_FORFEIT, SeatClock, TimeControl
+from matches.games import GameAdapter, cached_state, get_game, remember_state
+from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus, Seat, new_seed
+
+log = logging.getLogger(__name__)
+
+AI_AGENTS = ("greedy", "random")
+
+
+# ---- errors ---------------------------------------------------------------------------------------
+def _not_found(match_id: int) -> ApplicationError:
+    return ApplicationError("not_found", f"No match #{match_id}.", status_code=status.HTTP_404_NOT_FOUND)
+
+
+def _not_participant(match_id: int) -> ApplicationError:
+    return ApplicationError(
+        "not_participant", f"You are not seated in match #{match_id}.", status_code=status.HTTP_403_FORBIDDEN
+    )
+
+
+def _game_over(match: Match) -> ApplicationError:
+    return ApplicationError(
+        "game_over",
+        f"Match #{match.pk} is {match.get_status_display().lower()}; it accepts no further action.",
+        extra={"status": match.status, "result": match.result},
+        status_code=status.HTTP_409_CONFLICT,
+    )
+
+
+def state_key(match: Match) -> tuple[int, int, int]:
+    """Cache key of a match's stored state: a version never denotes two different states."""
+    return (match.pk, match.state_version, match.seed)
+
+
+def load_state(match: Match, game: GameAdapter) -> Any:
+    """The match's engine state through the per-process cache (always a private copy)."""
+    return cached_state(game, key=state_key(match), data=lambda: match.state)
+
+
+def _lock(match_id: int) -> Match:
+    try:
+        return Match.objects.select_for_update().defer("state").get(pk=match_id)
+    except Match.DoesNotExist:
+        raise _not_found(match_id) from None
+
+
+def _seats(match: Match) -> list[Seat]:
+    return list(Seat.objects.filter(match=match).select_related("user").order_by("position"))
+
+
+def _seat_of(seats: list[Seat], user: Any) -> Seat | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return next((s for s in seats if s.user_id == user.pk), None)
+
+
+# ---- lobby ----------------------------------------------------------------------------------------
+@transaction.atomic
+def match_create(
+    *,
+    user: Any,
+    kind: str,
+    deck_id: int | None = None,
+    is_public: bool = True,
+    time_control: dict[str, Any] | None = None,
+    vs_ai: bool = False,
+    ai_agent: str = "greedy",
+    rules_config: dict[str, Any] | None = None,
+) -> Match:
+    """Open a match with the creator in seat 0; `vs_ai` fills the other seats with AIs and starts at once."""
+    game = get_game(kind)
+    try:
+        tc = TimeControl.from_json(time_control)
+    except (ValueError, TypeError) as exc:
+        raise ApplicationError("invalid_time_control", str(exc)) from None
+    if vs_ai and ai_agent not in AI_AGENTS:
+        raise ApplicationError(
+            "invalid", f"Unknown AI agent '{ai_agent}'; choose one of {', '.join(AI_AGENTS)}."
+        )
+    try:
+        config = game.check_config(rules_config or {})
+    except (ValueError, TypeError) as exc:
+        raise ApplicationError("invalid_rules_config", str(exc)) from None
+    game.seat_deck_check(user=user, deck_id=deck_id)
+    match = Match.objects.create(
+        kind=kind,
+        created_by=user,
+        seed=new_seed(),
+        rules_config=config,
+        time_control=tc.to_json(),
+        is_public=is_public and not vs_ai,
+    )
+    Seat.objects.create(match=match, position=0, user=user, deck_id=deck_id)
+    if vs_ai:
+        for pos in range(1, game.seat_count(config)):
+            Seat.objects.create(match=match, position=pos, ai_agent=ai_agent)
+        _start(match, game, user=user)
+    return match
+
+
+@transaction.atomic
+def match_join(*, match_id: int, user: Any, deck_id: int | None = None, invite_token: str = "") -> Seat:
+    """Take the first free seat of a waiting match (private matches need the invite token)."""
+    match = _lock(match_id)
+    seats = _seats(match)
+    if _seat_of(seats, user) is not None:
+        raise ApplicationError("already_seated", "You already have a seat in this match.", status_code=409)
+    if not match.is_public and invite_token != match.invite_token:
+        raise ApplicationError(
+            "not_invited", "This match is private: join through its invite link.", status_code=403
+        )
+    if match.status != MatchStatus.WAITING:
+        raise ApplicationError("match_started", "This match has already started.", status_code=409)
+    game = get_game(match.kind)
+    free = sorted(set(range(game.seat_count(match.rules_config))) - {s.position for s in seats})
+    if not free:
+        raise ApplicationError("match_full", "Every seat of this match is taken.", status_code=409)
+    game.seat_deck_check(user=user, deck_id=deck_id)
+    try:
+        with transaction.atomic():
+            seat = Seat.objects.create(match=match, position=free[0], user=user, deck_id=deck_id)
+    except IntegrityError:
+        raise ApplicationError("match_full", "That seat was just taken.", status_code=409) from None
+    _notify_on_commit(match)
+    return seat
+
+
+@transaction.atomic
+def match_leave(*, match_id: int, user: Any) -> None:
+    """Give up a seat before the start (the creator leaving cancels the match)."""
+    match = _lock(match_id)
+    seats = _seats(match)
+    seat = _seat_of(seats, user)
+    if seat is None:
+        raise _not_participant(match_id)
+    if match.status != MatchStatus.WAITING:
+        raise ApplicationError(
+            "match_started", "The match has started: concede instead of leaving.", status_code=409
+        )
+    if match.created_by_id == user.pk:
+        match.status = MatchStatus.ABORTED
+        match.result = {"winner": None, "reason": "cancelled", "text": "The creator cancelled the match."}
+        match.finished_at = timezone.now()
+        match.save(update_fields=["status", "result", "finished_at"])
+    else:
+        seat.delete()
+    _notify_on_commit(match)
+
+
+@transaction.atomic
+def match_start(*, match_id: int, user: Any) -> Match:
+    """Start a waiting match whose seats are all taken; every deck is validated again now (C-3)."""
+    match = _lock(match_id)
+    if _seat_of(_seats(match), user) is None:
+        raise _not_participant(match_id)
+    if match.status != MatchStatus.WAITING:
+        raise ApplicationError("match_started", "This match has already started.", status_code=409)
+    _start(match, get_game(match.kind), user=user)
+    return match
+
+
+def _start(match: Match, game: GameAdapter, *, user: Any) -> None:
+    seats = _seats(match)
+    needed = game.seat_count(match.rules_config)
+    if len(seats) < needed:
+        raise ApplicationError("seats_open", f"{needed - len(seats)} seat(s) still open.", status_code=409)
+    rng = random.Random(match.seed ^ 0x5EED)
+    decks: list[dict[str, Any]] = []
+    for seat in seats:
+        if seat.is_ai:
+            seat.deck_snapshot = game.ai_deck_snapshot(rng=rng, opponent=decks[0] if decks else None)
+        else:
+            seat.deck_snapshot = game.seat_deck_snapshot(user=seat.user, deck_id=seat.deck_id)
+        decks.append(seat.deck_snapshot)
+    state = game.new_state(decks=decks, seed=match.seed, config=match.rules_config)
+    now = timezone.now()
+    tc = TimeControl.from_json(match.time_control)
+    current = set(game.current_players(state))
+    for seat in seats:
+        clock = SeatClock(remaining_ms=tc.initial_ms())
+        if seat.position in current:
+            clock.start(tc, now)
+        _store_clock(seat, clock)
+        seat.save()
+    match.state = game.dump(state)
+    match.state_version = 0
+    match.status = MatchStatus.ACTIVE
+    match.started_at = now
+    match.save()
+    _after_change_on_commit(match)
+
+
+# ---- actions --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SubmitResult:
+    """The answer to a submission (stored as the idempotency record's response)."""
+
+    state_version: int
+    status: str
+    result: dict[str, Any] | None
+    current_players: list[int] = field(default_factory=list)
+    replayed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "state_version": self.state_version,
+            "status": self.status,
+            "result": self.result,
+            "current_players": list(self.current_players),
+        }
+
+
+def _request_hash(action_json: Any) -> str:
+    return hashlib.sha256(json.dumps(action_json, sort_keys=True, default=str).encode()).hexdigest()
+
+
+@transaction.atomic
+def action_submit(
+    *,
+    match_id: int,
+    user: Any,
+    action_json: Any,
+    state_version: int,
+    idempotency_key: str | None = None,
+) -> SubmitResult:
+    """Apply one player action: lock, check seat/turn/version/legality, apply, log, save, notify on commit.
+
+    A retried request with the same idempotency key returns the first answer and applies nothing.
+    """
+    match = _lock(match_id)
+    seats = _seats(match)
+    seat = _seat_of(seats, user)
+    if seat is None:
+        raise _not_participant(match_id)
+    if seat.is_ai:
+        raise ApplicationError("conceded", "You conceded: an AI plays this seat now.", status_code=409)
+    digest = _request_hash(action_json)
+    if idempotency_key:
+        record = IdempotencyRecord.objects.filter(user=user, match=match, key=idempotency_key).first()
+        if record is not None:
+            if record.request_hash != digest:
+                raise ApplicationError(
+                    "idempotency_key_reused",
+                    "This idempotency key was already used for a different action.",
+                    status_code=409,
+                )
+            return SubmitResult(**record.response, replayed=True)
+    if match.status != MatchStatus.ACTIVE:
+        if match.status == MatchStatus.WAITING:
+            raise ApplicationError("not_started", "The match has not started yet.", status_code=409)
+        raise _game_over(match)
+    if state_version != match.state_version:
+        raise ApplicationError(
+            "stale_state",
+            f"Your view is at version {state_version}; the match is at {match.state_version}. Reload and retry.",
+            extra={"state_version": match.state_version},
+            status_code=status.HTTP_409_CONFLICT,
+        )
+    game = get_game(match.kind)
+    state = load_state(match, game)
+    if seat.position not in game.current_players(state):
+        raise ApplicationError(
+            "not_your_turn",
+            "It is not your turn to act.",
+            extra={"current_players": game.current_players(state)},
+            status_code=status.HTTP_409_CONFLICT,
+        )
+    try:
+        action = game.action_from_json(action_json)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ApplicationError(
+            "illegal_action", f"Malformed action: {exc}", extra={"action": action_json}
+        ) from None
+    legal = game.legal_actions(state, seat.position)
+    if action not in legal:
+        raise ApplicationError(
+            "illegal_action",
+            game.illegal_reason(state, seat.position, action),
+            extra={"action": action_json},
+        )
+    seat.consecutive_timeouts = 0
+    seat.has_moved = True
+    result = _advance(match, game, seats, state, seat, action, source=ActionLog.Source.PLAYER)
+    if idempotency_key:
+        IdempotencyRecord.objects.create(
+            user=user,
+            match=match,
+            key=idempotency_key,
+            request_hash=digest,
+            response=result.to_json(),
+        )
+    return result
+
+
+def _advance(
+    match: Match,
+    game: GameAdapter,
+    seats: list[Seat],
+    state: Any,
+    seat: Seat,
+    action: Any,
+    *,
+    source: str,
+    now: datetime | None = None,
+) -> SubmitResult:
+    """Apply a checked action for `seat`, append the log, move the clocks, finish if terminal, save."""
+    now = now or timezone.now()
+    names = {f"Player {s.position + 1}": s.display_name for s in seats}
+
+    def words(viewer: int | None) -> str:
+        """The engine's plain words for this viewer, players called by their names."""
+        text = game.describe(state, action, viewer)
+        for label, name in names.items():
+            text = text.replace(label, name)
+        return text
+
+    descriptions: dict[str, Any] = {str(s.position): words(s.position) for s in seats}
+    descriptions["spectator"] = words(None)
+    descriptions["secret"] = game.action_is_secret(state, action)
+    action_json = game.action_to_json(action)
+    state = game.apply(state, action)
+    match.state_version += 1
+    ActionLog.objects.create(
+        match=match,
+        version=match.state_version,
+        seat=seat.position,
+        source=source,
+        action=action_json,
+        descriptions=descriptions,
+    )
+    match.state = game.dump(state)
+    current: set[int] = set()
+    if game.is_terminal(state):
+        _finish(match, seats, game.outcome(state), now)
+    else:
+        _move_clocks(match, game, seats, state, now)
+        current = set(game.current_players(state))
+    match.save()
+    for s in seats:
+        s.save()
+    key = state_key(match)
+    transaction.on_commit(lambda: remember_state(game, key=key, state=state))
+    wake_ai = source != ActionLog.Source.AI and any(s.is_ai and s.position in current for s in seats)
+    _after_change_on_commit(match, seats=seats, wake_ai=wake_ai)
+    return SubmitResult(match.state_version, match.status, match.result, sorted(current))
+
+
+def _load_clock(seat: Seat) -> SeatClock:
+    return SeatClock(seat.clock_remaining_ms, seat.clock_started_at, seat.deadline)
+
+
+def _store_clock(seat: Seat, clock: SeatClock) -> None:
+    seat.clock_remaining_ms = clock.remaining_ms
+    seat.clock_started_at = clock.started_at
+    seat.deadline = clock.deadline
+
+
+def _move_clocks(match: Match, game: GameAdapter, seats: list[Seat], state: Any, now: datetime) -> None:
+    """Stop the clocks of seats that no longer act; start those that must act now."""
+    tc = TimeControl.from_json(match.time_control)
+    current = set(game.current_players(state))
+    for s in seats:
+        clock = _load_clock(s)
+        if s.position in current:
+            clock.start(tc, now)
+        else:
+            clock.stop(tc, now)
+        _store_clock(s, clock)
+
+
+def _finish(
+    match: Match, seats: list[Seat], result: dict[str, Any], now: datetime, *, aborted: bool = False
+) -> None:
+    match.status = MatchStatus.ABORTED if aborted else MatchStatus.FINISHED
+    winner = result.get("winner")
+    names = {s.position: s.display_name for s in seats}
+    result = {**result}
+    if winner is not None and "winner_name" not in result:
+        result["winner_name"] = names.get(winner, "")
+    match.result = result
+    match.finished_at = now
+    for s in seats:
+        s.clock_started_at = None
+        s.deadline = None
+
+
+@transaction.atomic
+def match_concede(*, match_id: int, user: Any) -> Match:
+    """Concede (C-6.4): the other player wins at once; with 3+ players an AI takes the seat over."""
+    match = _lock(match_id)
+    seats = _seats(match)
+    seat = _seat_of(seats, user)
+    if seat is None:
+        raise _not_participant(match_id)
+    if match.status != MatchStatus.ACTIVE:
+        raise _game_over(match)
+    if seat.is_ai:
+        raise ApplicationError("conceded", "You have already conceded this match.", status_code=409)
+    others = [s.position for s in seats if s.position != seat.position]
+    if len(others) > 1:  # 3+ players: the game goes on, an AI takes over the conceding seat
+        seat.ai_agent = "greedy"
+        seat.save(update_fields=["ai_agent"])
+        _after_change_on_commit(match, seats=seats, wake_ai=True)
+        return match
+    _finish(
+        match,
+        seats,
+        {"winner": others[0], "reason": "concede", "text": f"{seat.display_name} conceded."},
+        timezone.now(),
+    )
+    match.save()
+    for s in seats:
+        s.save()
+    _after_change_on_commit(match)
+    return match
+
+
+# ---- clocks ---------------------------------------------------------------------------------------
+@transaction.atomic
+def clock_enforce(*, match_id: int, now: datetime | None = None) -> list[str]:
+    """Enforce every passed deadline of a match; idempotent (a moved-on match has no passed deadline).
+
+    Per expired seat: a seat that never moved aborts the match (no result); the third timeout in a row
+    forfeits; otherwise the game's documented default action is taken for it (`timeout_action`).
+    Returns what was done, for logs and tests.
+    """
+    now = now or timezone.now()
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None or match.status != MatchStatus.ACTIVE:
+        return []
+    done: list[str] = []
+    for _ in range(10):  # a default action may hand the turn to another expired seat
+        seats = _seats(match)
+        expired = [s for s in seats if _load_clock(s).expired(now)]
+        if not expired or match.status != MatchStatus.ACTIVE:
+            break
+        seat = expired[0]
+        game = get_game(match.kind)
+        if not seat.has_moved:
+            _finish(
+                match,
+                seats,
+                {
+                    "winner": None,
+                    "reason": "aborted",
+                    "text": f"{seat.display_name} never made a first move.",
+                },
+                now,
+                aborted=True,
+            )
+            match.save()
+            for s in seats:
+                s.save()
+            _after_change_on_commit(match)
+            done.append(f"abort:{seat.position}")
+            break
+        seat.consecutive_timeouts += 1
+        if seat.consecutive_timeouts >= TIMEOUTS_TO_FORFEIT:
+            others = [s.position for s in seats if s.position != seat.position]
+            _finish(
+                match,
+                seats,
+                {
+                    "winner": others[0] if len(others) == 1 else None,
+                    "reason": "timeout",
+                    "text": f"{seat.display_name} ran out of time {TIMEOUTS_TO_FORFEIT} turns in a row.",
+                },
+                now,
+            )
+            match.save()
+            for s in seats:
+                s.save()
+            _after_change_on_commit(match)
+            done.append(f"forfeit:{seat.position}")
+            break
+        state = load_state(match, game)
+        action = game.timeout_action(state, seat.position)
+        tc = TimeControl.from_json(match.time_control)
+        clock = _load_clock(seat)
+        clock.remaining_ms = 0 if not tc.correspondence else clock.remaining_ms
+        clock.started_at = None
+        clock.deadline = None
+        _store_clock(seat, clock)
+        _advance(match, game, seats, state, seat, action, source=ActionLog.Source.TIMEOUT, now=now)
+        done.append(f"timeout:{seat.position}@{match.state_version}")
+    return done
+
+
+def expired_match_ids(*, now: datetime | None = None, limit: int = 500) -> list[int]:
+    """Active matches with a passed deadline (the sweep's work list)."""
+    now = now or timezone.now()
+    return list(
+        Seat.objects.filter(match__status=MatchStatus.ACTIVE, deadline__lte=now)
+        .values_list("match_id", flat=True)
+        .distinct()[:limit]
+    )
+
+
+def stalled_ai_match_ids(*, now: datetime | None = None, after_s: float = 5.0, limit: int = 100) -> list[int]:
+    """Active matches whose AI seat has had to act for `after_s` seconds (its wake-up task was lost)."""
+    from datetime import timedelta
+
+    now = now or timezone.now()
+    return list(
+        Seat.objects.filter(
+            match__status=MatchStatus.ACTIVE,
+            clock_started_at__lte=now - timedelta(seconds=after_s),
+        )
+        .exclude(ai_agent="")
+        .values_list("match_id", flat=True)
+        .distinct()[:limit]
+    )
+
+
+# ---- AI seats -------------------------------------------------------------------------------------
+@transaction.atomic
+def ai_action_submit(*, match_id: int, expected_version: int | None = None) -> SubmitResult | None:
+    """Let the first AI seat that must act make one move through the same path as players; None if none must."""
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None or match.status != MatchStatus.ACTIVE:
+        return None
+    if expected_version is not None and match.state_version != expected_version:
+        return None
+    game = get_game(match.kind)
+    state = load_state(match, game)
+    seats = _seats(match)
+    current = set(game.current_players(state))
+    seat = next((s for s in seats if s.is_ai and s.position in current), None)
+    if seat is None:
+        return None
+    rng = random.Random(f"{match.seed}:{match.state_version}:{seat.position}")
+    action = game.ai_action(state, seat.position, rng=rng, agent=seat.ai_agent)
+    if action not in game.legal_actions(state, seat.position):  # the same check as for players
+        raise ApplicationError("illegal_action", game.illegal_reason(state, seat.position, action))
+    seat.has_moved = True
+    seat.consecutive_timeouts = 0
+    return _advance(match, game, seats, state, seat, action, source=ActionLog.Source.AI)
+
+
+def ai_seat_must_act(match: Match) -> bool:
+    """True when an AI seat is among the current players of an active match."""
+    if match.status != MatchStatus.ACTIVE or match.started_at is None:
+        return False
+    game = get_game(match.kind)
+    current = set(game.current_players(load_state(match, game)))
+    return Seat.objects.filter(match=match, position__in=current).exclude(ai_agent="").exists()
+
+
+# ---- after commit -----------------------------------------------------------------------------------
+def _notify_on_commit(match: Match) -> None:
+    match_id, version = match.pk, match.state_version
+    transaction.on_commit(lambda: notify_match_changed(match_id, version))
+
+
+def _after_change_on_commit(
+    match: Match, *, seats: list[Seat] | None = None, wake_ai: bool | None = None
+) -> None:
+    """After commit: tell every connected viewer, arm timers for near deadlines, wake the AI."""
+    match_id, version = match.pk, match.state_version
+    active = match.status == MatchStatus.ACTIVE
+    if seats is None:
+        seats = _seats(match)
+    deadlines = [s.deadline for s in seats if s.deadline is not None] if active else []
+    if wake_ai is None:
+        wake_ai = ai_seat_must_act(match)
+    wake_ai = active and wake_ai
+
+    def run() -> None:
+        notify_match_changed(match_id, version)
+        from matches import tasks
+
+        horizon = timezone.now() + EAGER_TIMER_HORIZON
+        for deadline in deadlines:
+            if deadline is not None and deadline <= horizon:
+                tasks.enforce_deadline.apply_async(args=[match_id], eta=deadline)
+        if wake_ai:
+            tasks.ai_move.delay(match_id, version)
+
+    transaction.on_commit(run)
+
+
+def match_group(match_id: int) -> str:
+    """Channel-layer group of a match's live viewers (messages carry no game data, only the version)."""
+    return f"match-{match_id}"
+
+
+def notify_match_changed(match_id: int, version: int) -> None:
+    """Wake every consumer of the match; each then sends its own user THEIR view (never another's hand)."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(match_group(match_id), {"type": "match.changed", "version": version})
+    except Exception:  # a broadcast failure must not fail the committed action; clients resync on reconnect
+        log.exception("broadcast of match %s v%s failed", match_id, version)

@@ -1,0 +1,172 @@
+"""The REST API of online play: shapes, error codes and permissions (non-participants get 403 on writes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from matches.models import Match
+from matches.tests.conftest import mover
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user: Any | None) -> APIClient:
+    c = APIClient()
+    if user is not None:
+        c.force_authenticate(user)
+    return c
+
+
+def test_health_is_public() -> None:
+    r = APIClient().get("/api/health/")
+    assert r.status_code == 200 and r.json()["ok"] is True
+
+
+def test_create_join_start_over_http(alice: Any, bob: Any) -> None:
+    r = client_for(alice).post("/api/matches/", {"kind": "counting", "is_public": False}, format="json")
+    assert r.status_code == 201, r.content
+    body = r.json()
+    match_id, token = body["id"], body["invite_token"]
+    assert body["status"] == "waiting" and body["you"] == 0
+    assert "seed" not in body and "state" not in body
+    r = client_for(bob).post(f"/api/matches/{match_id}/join/", {}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == "not_invited"
+    r = client_for(bob).post(f"/api/matches/{match_id}/join/", {"invite_token": token}, format="json")
+    assert r.status_code == 200 and r.json()["you"] == 1 and "invite_token" not in r.json()
+    r = client_for(bob).post(f"/api/matches/{match_id}/start/")
+    assert r.status_code == 200
+    state = r.json()
+    assert state["status"] == "active" and state["view"]["hand"] is not None
+
+
+def test_unknown_kind_is_a_400_naming_the_field(alice: Any) -> None:
+    r = client_for(alice).post("/api/matches/", {"kind": "chess"}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "invalid" and "kind" in r.json()["extra"]["fields"]
+
+
+def test_submit_action_and_error_codes_over_http(started: Match, alice: Any, bob: Any) -> None:
+    me, other = mover(started, alice, bob)
+    url = f"/api/matches/{started.pk}/actions/"
+    legal = client_for(me).get(f"/api/matches/{started.pk}/legal-actions/").json()
+    assert {"action": {"type": "add", "n": 1}, "description": legal["actions"][0]["description"]} in legal[
+        "actions"
+    ]
+    assert client_for(other).get(f"/api/matches/{started.pk}/legal-actions/").json()["actions"] == []
+    r = client_for(other).post(url, {"action": {"type": "add", "n": 1}, "state_version": 0}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "not_your_turn")
+    r = client_for(me).post(url, {"action": {"type": "add", "n": 9}, "state_version": 0}, format="json")
+    assert (r.status_code, r.json()["code"]) == (400, "illegal_action")
+    r = client_for(me).post(
+        url,
+        {"action": {"type": "add", "n": 1}, "state_version": 0},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="abc",
+    )
+    assert r.status_code == 200 and r.json()["state_version"] == 1
+    r2 = client_for(me).post(
+        url,
+        {"action": {"type": "add", "n": 1}, "state_version": 0},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="abc",
+    )
+    assert r2.json() == r.json()
+    r = client_for(other).post(url, {"action": {"type": "add", "n": 1}, "state_version": 0}, format="json")
+    assert (r.status_code, r.json()["code"], r.json()["extra"]["state_version"]) == (409, "stale_state", 1)
+    r = client_for(me).post(url, {"action": {"type": "add"}}, format="json")
+    assert r.status_code == 400 and "state_version" in r.json()["message"]
+
+
+def test_log_and_replay(started: Match, alice: Any, bob: Any) -> None:
+    for _ in range(20):
+        started.refresh_from_db()
+        if started.status != "active":
+            break
+        me, _ = mover(started, alice, bob)
+        client_for(me).post(
+            f"/api/matches/{started.pk}/actions/",
+            {"action": {"type": "add", "n": 2}, "state_version": started.state_version},
+            format="json",
+        )
+    started.refresh_from_db()
+    entries = client_for(None).get(f"/api/matches/{started.pk}/log/").json()["entries"]
+    assert [e["version"] for e in entries] == list(range(1, started.state_version + 1))
+    assert all("adds 2" in e["text"] for e in entries)
+    replay = client_for(alice).get(f"/api/matches/{started.pk}/replay/").json()
+    frames = replay["frames"]
+    assert len(frames) == started.state_version + 1
+    assert frames[-1]["view"]["total"] == started.state["total"]
+    assert frames[-1]["view"]["hand"] == started.state["hands"][0]  # alice sees her own hand only
+    spectator = client_for(None).get(f"/api/matches/{started.pk}/replay/").json()
+    assert all("hand" not in f["view"] for f in spectator["frames"])
+
+
+def test_replay_of_a_running_match_is_refused(started: Match) -> None:
+    r = client_for(None).get(f"/api/matches/{started.pk}/replay/")
+    assert (r.status_code, r.json()["code"]) == (409, "not_finished")
+
+
+WRITES = ["join", "leave", "start", "actions", "concede"]
+
+
+@pytest.mark.parametrize("endpoint", WRITES)
+def test_non_participants_get_403_on_every_write(started: Match, carol: Any, endpoint: str) -> None:
+    r = client_for(carol).post(
+        f"/api/matches/{started.pk}/{endpoint}/",
+        {"action": {"type": "add", "n": 1}, "state_version": 0},
+        format="json",
+    )
+    expected = 409 if endpoint == "join" else 403  # joining a public match is allowed until it has started
+    assert r.status_code == expected, (endpoint, r.content)
+
+
+@pytest.mark.parametrize("endpoint", WRITES)
+def test_anonymous_users_get_403_on_every_write(started: Match, endpoint: str) -> None:
+    r = APIClient().post(f"/api/matches/{started.pk}/{endpoint}/", {}, format="json")
+    assert r.status_code == 403
+
+
+@pytest.mark.parametrize("endpoint", ["", "state/", "legal-actions/", "log/", "replay/"])
+def test_private_match_reads_are_closed_to_outsiders(alice: Any, carol: Any, endpoint: str) -> None:
+    r = client_for(alice).post("/api/matches/", {"kind": "counting", "is_public": False}, format="json")
+    r = client_for(carol).get(f"/api/matches/{r.json()['id']}/{endpoint}")
+    assert r.status_code == 403
+
+
+def test_no_read_endpoint_gives_the_other_players_hand(started: Match, alice: Any, bob: Any) -> None:
+    started.refresh_from_db()
+    hands = started.state["hands"]
+    for viewer, pos in ((alice, 0), (bob, 1), (None, None)):
+        for endpoint in ("", "state/", "legal-actions/", "log/"):
+            body = client_for(viewer).get(f"/api/matches/{started.pk}/{endpoint}").json()
+            assert "seed" not in str(body) and "deck_snapshot" not in str(body)
+            if endpoint == "state/":
+                if pos is None:
+                    assert "hand" not in body["view"]
+                else:
+                    assert body["view"]["hand"] == hands[pos]
+
+
+def test_list_shows_public_matches_and_my_private_ones(started: Match, alice: Any, carol: Any) -> None:
+    client_for(alice).post("/api/matches/", {"kind": "counting", "is_public": False}, format="json")
+    mine = client_for(alice).get("/api/matches/").json()
+    theirs = client_for(carol).get("/api/matches/").json()
+    assert mine["count"] == 2 and theirs["count"] == 1
+
+
+def test_openapi_schema_documents_the_match_endpoints(alice: Any) -> None:
+    r = client_for(alice).get("/api/schema/", HTTP_ACCEPT="application/json")
+    assert r.status_code == 200
+    paths = r.json()["paths"] if r["content-type"].startswith("application/json") else r.content.decode()
+    for p in ("/api/matches/{match_id}/actions/", "/api/matches/{match_id}/replay/", "/api/health/"):
+        assert p in paths
+
+
+def test_unknown_match_is_a_404_with_a_code(alice: Any) -> None:
+    for method, endpoint in (("get", "state/"), ("post", "actions/"), ("post", "join/")):
+        r = getattr(client_for(alice), method)(
+            f"/api/matches/987654/{endpoint}", {"action": {}, "state_version": 0}, format="json"
+        )
+        assert (r.status_code, r.json()["code"]) == (404, "not_found"), (endpoint, r.content)

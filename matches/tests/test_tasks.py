@@ -1,0 +1,79 @@
+"""Celery wiring of online play (eager here; tests/integration runs a real worker): timers, sweep, AI."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.utils import timezone
+
+from config.celery import app
+from matches import services, tasks
+from matches.models import Match, MatchStatus, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_sweep_runs_every_second_under_beat() -> None:
+    entry = app.conf.beat_schedule["matches-sweep-deadlines"]
+    assert entry["task"] == "matches.tasks.sweep_deadlines" and entry["schedule"] == 1.0
+
+
+def test_near_deadlines_get_an_eta_task_at_the_deadline(
+    alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    match = services.match_create(
+        user=alice, kind="counting", time_control={"initial_s": 60, "increment_s": 0}
+    )
+    services.match_join(match_id=match.pk, user=bob)
+    with mock.patch.object(tasks.enforce_deadline, "apply_async") as armed:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.match_start(match_id=match.pk, user=alice)
+    deadline = Seat.objects.get(match=match, deadline__isnull=False).deadline
+    armed.assert_called_once_with(args=[match.pk], eta=deadline)
+
+
+def test_far_deadlines_rest_on_the_stored_deadline_and_the_sweep(
+    alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """24 h per move: no far-future eta task (Redis visibility timeout would redeliver it)."""
+    match = services.match_create(user=alice, kind="counting", time_control={"per_move_s": 86400})
+    services.match_join(match_id=match.pk, user=bob)
+    with mock.patch.object(tasks.enforce_deadline, "apply_async") as armed:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.match_start(match_id=match.pk, user=alice)
+    armed.assert_not_called()
+    seat = Seat.objects.get(match=match, deadline__isnull=False)
+    assert seat.deadline - timezone.now() > timedelta(hours=23)
+
+
+def test_sweep_enforces_passed_deadlines(started: Match) -> None:
+    Seat.objects.filter(match=started, deadline__isnull=False).update(
+        deadline=timezone.now() - timedelta(seconds=1)
+    )
+    assert tasks.sweep_deadlines() == 1
+    started.refresh_from_db()
+    assert started.status == MatchStatus.ABORTED  # nobody had moved yet: aborted, no result
+
+
+def test_eta_task_is_a_no_op_before_the_deadline(started: Match) -> None:
+    assert tasks.enforce_deadline(started.pk) == []
+    started.refresh_from_db()
+    assert started.status == MatchStatus.ACTIVE and started.state_version == 0
+
+
+def test_sweep_wakes_an_ai_seat_whose_task_was_lost(alice: Any) -> None:
+    match = services.match_create(user=alice, kind="counting", vs_ai=True)  # on-commit hooks do not run here
+    match.refresh_from_db()
+    ai = Seat.objects.get(match=match, position=1)
+    if match.state["turn"] == 0:
+        services.action_submit(
+            match_id=match.pk, user=alice, action_json={"type": "add", "n": 1}, state_version=0
+        )
+    Seat.objects.filter(pk=ai.pk).update(clock_started_at=timezone.now() - timedelta(seconds=10))
+    before = Match.objects.get(pk=match.pk).state_version
+    tasks.sweep_deadlines()
+    match.refresh_from_db()
+    assert match.state_version == before + 1 and match.state["turn"] == 0
