@@ -1643,8 +1643,8 @@ class WesterosState:
                 o = self.orders.get(area)
                 if o and o[0] != att:
                     del self.orders[area]
-                if self.tokens.get(area) not in (None, att):
-                    self._drop_token(area)
+                if units and self.tokens.get(area) not in (None, att):
+                    self._drop_token(area)  # W-8.3: only when the attacker takes control
                 u = self.units.get(area)
                 if u is not None and u["house"] != att:  # only if retreat left units (should not)
                     del self.units[area]
@@ -1831,8 +1831,7 @@ class WesterosState:
             return
         assert isinstance(a, Muster)
         if a.upgrade:
-            self._remove_unit(a.area, "footman", prefer_routed=False)
-            self._add_unit(a.area, a.player, a.unit)
+            self._swap_unit(a.area, "footman", a.unit, prefer_routed=False)
             self.pending["points"][a.area] -= 1
         else:
             self._add_unit(a.dest, a.player, a.unit)
@@ -2003,8 +2002,14 @@ class WesterosState:
             self.power[h] = 0
             self._event(f"{h.title()} loses all available power")
         elif card == "the_horde_descends":
+            # W-16.8: 2 units in ONE castle/stronghold area; a house that cannot (no such area
+            # with 2 of its units) destroys 2 units anywhere instead.
             ctl = self._controls()
-            opts = [a for a in self.data.castle_areas if ctl[a] == h and self.owner(a) == h]
+            opts = [
+                a
+                for a in self.data.castle_areas
+                if ctl[a] == h and self.owner(a) == h and self.unit_count(a) >= 2
+            ]
             if opts:
                 self._choose(h, "horde_area", opts)
             else:
@@ -2051,11 +2056,18 @@ class WesterosState:
         if opts:
             self._choose(h, "crow_reward", [*opts, "done"], n=task["n"])
 
+    def _swap_unit(self, area: str, old: str, new: str | None, prefer_routed: bool) -> None:
+        """Replace one `old` unit in `area` by `new` (None: just destroy), keeping its routed state."""
+        u = self.units[area]
+        routed = old in u["routed"] and (prefer_routed or old not in u["units"])
+        self._remove_unit(area, old, prefer_routed=routed)
+        if new is not None:
+            self._add_unit(area, u["house"], new, routed=routed)
+
     def _on_crow_reward(self, p: str, option: str, ctx: dict[str, Any]) -> None:
         if option == "done":
             return
-        self._remove_unit(option, "footman")
-        self._add_unit(option, p, "knight")
+        self._swap_unit(option, "footman", "knight", prefer_routed=False)
         self._event(f"{p.title()} replaces a footman in {option} with a knight")
         self._push({"t": "crow_reward", "house": p, "n": ctx["n"] - 1})
 
@@ -2070,11 +2082,11 @@ class WesterosState:
             self._choose(h, "crow_knight", opts, n=task["n"])
 
     def _on_crow_knight(self, p: str, option: str, ctx: dict[str, Any]) -> None:
-        self._remove_unit(option, "knight")
         if self.available_units(p, "footman") > 0:
-            self._add_unit(option, p, "footman")
+            self._swap_unit(option, "knight", "footman", prefer_routed=True)
             self._event(f"{p.title()} replaces a knight in {option} with a footman")
         else:
+            self._remove_unit(option, "knight")
             self._event(f"{p.title()} loses a knight in {option} (no footman available)")
         self._push({"t": "crow_knights", "house": p, "n": ctx["n"] - 1})
 

@@ -90,7 +90,10 @@ def from_position(
         key = top if ":" in top else f"{k + 1}:{top}"
         deck.remove(key)
         deck.insert(0, key)
-    for i, card in enumerate(p.get("wildling_top", [])):
+    wild_top = list(p.get("wildling_top", []))
+    if len(set(wild_top)) != len(wild_top) or not set(wild_top) <= set(st.wildling_deck):
+        raise ValueError(f"wildling_top must name distinct wildling cards, not {wild_top}")
+    for i, card in enumerate(wild_top):
         st.wildling_deck.remove(card)
         st.wildling_deck.insert(i, card)
     start = p.get("start", "planning")

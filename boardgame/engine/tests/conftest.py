@@ -14,9 +14,10 @@ from boardgame.engine.actions import (
     EndMarch,
     MarchMove,
     PlayHouseCard,
+    ResolveRaid,
 )
 from boardgame.engine.data import GameData, load_default_game_data
-from boardgame.engine.game import WesterosState
+from boardgame.engine.game import Outcome, WesterosState
 from boardgame.engine.position import from_position
 
 _DATA = load_default_game_data()
@@ -42,6 +43,30 @@ def do(st: WesterosState, action: Action) -> WesterosState:
 
 def choose(st: WesterosState, player: str, decision: str, option: str) -> WesterosState:
     return do(st, Choose(player, decision, option))
+
+
+def raid_actions(st: WesterosState, player: str) -> list[ResolveRaid]:
+    """The legal Raid resolutions of `player`."""
+    return [a for a in st.legal_actions(player) if isinstance(a, ResolveRaid)]
+
+
+def pending(st: WesterosState) -> dict[str, Any]:
+    """The pending decision (the test expects one)."""
+    assert st.pending is not None, "no decision is pending"
+    return st.pending
+
+
+def combat_of(st: WesterosState) -> dict[str, Any]:
+    """The running combat (the test expects one)."""
+    assert st.combat is not None, "no combat is running"
+    return st.combat
+
+
+def outcome_of(st: WesterosState) -> Outcome:
+    """The outcome of a finished game."""
+    out = st.outcome()
+    assert out is not None, "the game is not over"
+    return out
 
 
 def pending_decision(st: WesterosState) -> tuple[str, list[str]]:

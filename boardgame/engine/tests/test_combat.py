@@ -5,20 +5,21 @@ from __future__ import annotations
 import pytest
 
 from boardgame.engine.actions import ChooseMarch, DeclareSupport, EndMarch, MarchMove, PlayHouseCard
+from boardgame.engine.game import WesterosState
 
-from .conftest import _DATA, choose, combat, do, pos
+from .conftest import _DATA, choose, combat, combat_of, do, pending, pos
 
 
-def numbers(st):
+def numbers(st: WesterosState) -> tuple[int, ...]:
     """(attacker, defender) final strengths of the last resolved combat, from the public log."""
     return tuple(next(e["numbers"] for e in reversed(st.log) if "numbers" in e))
 
 
-def winner_text(st):
-    return next(e["text"] for e in reversed(st.log) if "numbers" in e)
+def winner_text(st: WesterosState) -> str:
+    return str(next(e["text"] for e in reversed(st.log) if "numbers" in e))
 
 
-def test_strength_units_march_defense_and_cards_w_9_3_w_9_7():
+def test_strength_units_march_defense_and_cards_w_9_3_w_9_7() -> None:
     st = combat(
         ["footman", "knight"],
         ["footman"],
@@ -29,20 +30,20 @@ def test_strength_units_march_defense_and_cards_w_9_3_w_9_7():
     assert numbers(st) == (3 + 2, 1 + 1 + 1)
     assert "Lannister wins" in winner_text(st)
     # Jaime 1 sword - Rodrik 2 forts: no casualties; the defender must retreat (W-9.10.3)
-    assert st.pending["decision"] == "retreat" and st.current_players() == ["stark"]
-    assert sorted(st.pending["options"]) == ["blackwater", "crackclaw_point", "riverrun"]  # not stoney sept
+    assert pending(st)["decision"] == "retreat" and st.current_players() == ["stark"]
+    assert sorted(pending(st)["options"]) == ["blackwater", "crackclaw_point", "riverrun"]  # not stoney sept
     choose(st, "stark", "retreat", "riverrun")
     assert st.units["riverrun"] == {"house": "stark", "units": [], "routed": ["footman"]}
     assert st.units["harrenhal"]["house"] == "lannister" and "harrenhal" not in st.orders  # W-9.11
 
 
 @pytest.mark.parametrize("card", [c for c, v in _DATA.house_cards.items() if v["effect"] is None])
-def test_cards_without_text_add_printed_strength_swords_and_forts_w_9_4(card):
+def test_cards_without_text_add_printed_strength_swords_and_forts_w_9_4(card: str) -> None:
     info = _DATA.house_cards[card]
     house = info["house"]
     dfn = "stark" if house != "stark" else "lannister"
     st = combat(["footman"], ["footman"], None, None, att=house, dfn=dfn)
-    st.combat["cards"] = {house: card, dfn: None}
+    combat_of(st)["cards"] = {house: card, dfn: None}
     n = st.combat_numbers()
     assert n[house] == {
         "strength": 1 + info["strength"],
@@ -51,22 +52,22 @@ def test_cards_without_text_add_printed_strength_swords_and_forts_w_9_4(card):
     }
 
 
-def test_siege_engines_count_four_only_against_castles_w_1_4():
+def test_siege_engines_count_four_only_against_castles_w_1_4() -> None:
     st = combat(["siege_engine"], ["footman"], None, None)  # harrenhal has a castle
-    st.combat["cards"] = {"lannister": None, "stark": None}
+    combat_of(st)["cards"] = {"lannister": None, "stark": None}
     assert st.combat_numbers()["lannister"]["strength"] == 4
     st2 = combat(["siege_engine", "footman"], ["footman"], None, None, src="harrenhal", dest="blackwater")
-    st2.combat["cards"] = {"lannister": None, "stark": None}
+    combat_of(st2)["cards"] = {"lannister": None, "stark": None}
     assert st2.combat_numbers()["lannister"]["strength"] == 1
 
 
-def test_tie_goes_to_the_higher_fiefdoms_position_w_9_8():
+def test_tie_goes_to_the_higher_fiefdoms_position_w_9_8() -> None:
     st = combat(["footman"], ["footman"], "ser_jaime_lannister", "greatjon_umber")
     assert numbers(st) == (3, 3)
     assert "Stark wins" in winner_text(st)  # Stark is above Lannister on Fiefdoms (6p set-up)
 
 
-def test_losing_attacker_retreats_to_origin_routed_w_9_10_2():
+def test_losing_attacker_retreats_to_origin_routed_w_9_10_2() -> None:
     st = combat(["footman", "footman"], ["knight"], "ser_jaime_lannister", "eddard_stark")
     # 2+2 = 4 vs 2+4 = 6; Eddard 2 swords: both attacking footmen die
     assert "stoney_sept" not in st.units
@@ -75,7 +76,7 @@ def test_losing_attacker_retreats_to_origin_routed_w_9_10_2():
     assert st.units["stoney_sept"]["routed"] == ["footman", "footman"]
 
 
-def test_casualties_are_swords_minus_forts_of_losers_choice_w_9_9():
+def test_casualties_are_swords_minus_forts_of_losers_choice_w_9_9() -> None:
     st = combat(
         ["footman", "knight"],
         ["footman", "knight", "footman"],
@@ -88,7 +89,7 @@ def test_casualties_are_swords_minus_forts_of_losers_choice_w_9_9():
     assert "stoney_sept" not in st.units  # both attacking units destroyed (2 casualties, 2 units)
 
 
-def test_casualty_choice_is_offered_one_unit_at_a_time_w_9_9():
+def test_casualty_choice_is_offered_one_unit_at_a_time_w_9_9() -> None:
     st = combat(
         ["footman", "knight"],
         ["footman", "footman", "knight"],
@@ -97,12 +98,12 @@ def test_casualty_choice_is_offered_one_unit_at_a_time_w_9_9():
         supply={"stark": 3},
     )
     # 3+2 = 5 vs 4+2 = 6; Greatjon 1 sword → Lannister picks one casualty
-    assert st.pending["decision"] == "casualty" and sorted(st.pending["options"]) == ["footman", "knight"]
+    assert pending(st)["decision"] == "casualty" and sorted(pending(st)["options"]) == ["footman", "knight"]
     choose(st, "lannister", "casualty", "footman")
     assert st.units["stoney_sept"]["routed"] == ["knight"]
 
 
-def test_siege_engines_and_routed_units_of_the_loser_are_destroyed_w_9_9_b():
+def test_siege_engines_and_routed_units_of_the_loser_are_destroyed_w_9_9_b() -> None:
     st = combat(
         ["knight", "knight"],
         ["footman", "siege_engine", "routed footman"],
@@ -111,12 +112,12 @@ def test_siege_engines_and_routed_units_of_the_loser_are_destroyed_w_9_9_b():
         supply={"stark": 3},
     )
     # defence 1 + 0 + 0 + 1 = 2 vs 4 + 2 = 6 → defender loses siege engine and routed footman
-    assert st.pending["decision"] == "retreat"
+    assert pending(st)["decision"] == "retreat"
     choose(st, "stark", "retreat", "blackwater")
     assert st.units["blackwater"]["routed"] == ["footman"]
 
 
-def test_no_legal_retreat_destroys_the_defender_w_9_10_6():
+def test_no_legal_retreat_destroys_the_defender_w_9_10_6() -> None:
     st = combat(
         ["knight"],
         ["footman"],
@@ -132,7 +133,7 @@ def test_no_legal_retreat_destroys_the_defender_w_9_10_6():
     assert not [a for a, u in st.units.items() if u["house"] == "stark"]
 
 
-def test_retreat_needing_losses_destroys_to_fit_supply_w_9_10_4():
+def test_retreat_needing_losses_destroys_to_fit_supply_w_9_10_4() -> None:
     st = combat(
         ["knight", "knight", "knight"],
         ["footman", "footman"],
@@ -146,17 +147,17 @@ def test_retreat_needing_losses_destroys_to_fit_supply_w_9_10_4():
         neutral={},
     )
     # Stark at supply 0 (2,2): armies in blackwater and winterfell. Retreat anywhere but stoney sept.
-    assert st.pending["decision"] == "retreat"
-    opts = st.pending["options"]
+    assert pending(st)["decision"] == "retreat"
+    opts = pending(st)["options"]
     assert "blackwater" not in opts  # a third army of 2 at supply 0 needs a loss; riverrun does not
     choose(st, "stark", "retreat", opts[0])
-    assert st.pending["decision"] == "retreat_loss" and not st.supply_ok("stark")
-    while st.pending and st.pending.get("decision") == "retreat_loss":
-        choose(st, "stark", "retreat_loss", st.pending["options"][0])
+    assert pending(st)["decision"] == "retreat_loss" and not st.supply_ok("stark")
+    while st.pending and pending(st).get("decision") == "retreat_loss":
+        choose(st, "stark", "retreat_loss", pending(st)["options"][0])
     assert st.supply_ok("stark")
 
 
-def test_support_is_asked_in_turn_order_and_counts_w_9_2_w_7_3():
+def test_support_is_asked_in_turn_order_and_counts_w_9_2_w_7_3() -> None:
     st = combat(
         ["footman"],
         ["footman"],
@@ -170,13 +171,13 @@ def test_support_is_asked_in_turn_order_and_counts_w_9_2_w_7_3():
         orders={"blackwater": "support_plus_one", "riverrun": "support"},
         supports={"baratheon": "lannister", "stark": "stark"},
     )
-    assert st.combat["support"] == {"baratheon": "lannister", "stark": "stark"}
-    st.combat["cards"] = {"lannister": None, "stark": None}
+    assert combat_of(st)["support"] == {"baratheon": "lannister", "stark": "stark"}
+    combat_of(st)["cards"] = {"lannister": None, "stark": None}
     n = st.combat_numbers()
     assert n["lannister"]["strength"] == 1 + 2 + 1 and n["stark"]["strength"] == 1 + 1
 
 
-def test_land_units_cannot_support_a_sea_combat_w_7_3_3():
+def test_land_units_cannot_support_a_sea_combat_w_7_3_3() -> None:
     st = pos(
         units={
             "the_golden_sound": ["greyjoy", "ship", "ship"],
@@ -192,7 +193,7 @@ def test_land_units_cannot_support_a_sea_combat_w_7_3_3():
     assert [a for a, _h, _t in st._support_orders("searoad_marches")] == []
 
 
-def test_garrison_defends_alone_and_is_removed_on_loss_w_11_2_w_9_9_a():
+def test_garrison_defends_alone_and_is_removed_on_loss_w_11_2_w_9_9_a() -> None:
     st = combat(
         ["knight", "knight"],
         [],
@@ -205,14 +206,14 @@ def test_garrison_defends_alone_and_is_removed_on_loss_w_11_2_w_9_9_a():
     assert "winterfell" not in st.garrisons and st.control("winterfell") == "lannister"
 
 
-def test_valyrian_steel_blade_adds_one_once_per_round_w_9_6():
+def test_valyrian_steel_blade_adds_one_once_per_round_w_9_6() -> None:
     st = combat(["footman"], ["footman"], "dagmar_cleftjaw", "ser_rodrik_cassel", att="greyjoy")
-    assert st.pending["decision"] == "blade" and st.current_players() == ["greyjoy"]
+    assert pending(st)["decision"] == "blade" and st.current_players() == ["greyjoy"]
     choose(st, "greyjoy", "blade", "use")
     assert numbers(st) == (1 + 1 + 1, 2) and st.blade_used
 
 
-def test_played_cards_are_discarded_and_the_last_card_brings_the_rest_back_w_17_2():
+def test_played_cards_are_discarded_and_the_last_card_brings_the_rest_back_w_17_2() -> None:
     st = combat(
         ["knight"],
         ["footman"],
@@ -234,7 +235,7 @@ def test_played_cards_are_discarded_and_the_last_card_brings_the_rest_back_w_17_
     assert "eddard_stark" in st.discards["stark"]
 
 
-def test_house_card_choices_are_secret_until_both_chose_w_20_6():
+def test_house_card_choices_are_secret_until_both_chose_w_20_6() -> None:
     st = combat(["footman"], ["footman"], None, None)
     do(st, PlayHouseCard("lannister", "tywin_lannister"))
     assert st.current_players() == ["stark"]
@@ -242,7 +243,7 @@ def test_house_card_choices_are_secret_until_both_chose_w_20_6():
     assert st.player_view("lannister")["pending"]["chosen"] == {"lannister": "tywin_lannister"}
 
 
-def test_attacker_who_left_an_enemy_home_area_cannot_retreat_there_w_8_5():
+def test_attacker_who_left_an_enemy_home_area_cannot_retreat_there_w_8_5() -> None:
     st = combat(
         ["footman"],
         ["knight"],
@@ -256,7 +257,7 @@ def test_attacker_who_left_an_enemy_home_area_cannot_retreat_there_w_8_5():
     assert "winterfell" not in st.units and st.control("winterfell") == "stark"
 
 
-def test_port_is_taken_over_when_its_land_area_is_conquered_w_10_6():
+def test_port_is_taken_over_when_its_land_area_is_conquered_w_10_6() -> None:
     st = combat(
         ["knight", "knight"],
         ["footman"],
@@ -267,15 +268,15 @@ def test_port_is_taken_over_when_its_land_area_is_conquered_w_10_6():
         extra_units={"white_harbor_port": ["stark", "ship", "ship"]},
         supply={"lannister": 6},
     )
-    if st.pending and st.pending.get("decision") == "retreat":
-        choose(st, "stark", "retreat", st.pending["options"][0])
-    assert st.pending["decision"] == "port_takeover" and st.current_players() == ["lannister"]
+    if st.pending and pending(st).get("decision") == "retreat":
+        choose(st, "stark", "retreat", pending(st)["options"][0])
+    assert pending(st)["decision"] == "port_takeover" and st.current_players() == ["lannister"]
     choose(st, "lannister", "port_takeover", "replace")
     choose(st, "lannister", "port_takeover", "destroy")
     assert st.units["white_harbor_port"] == {"house": "lannister", "units": ["ship"], "routed": []}
 
 
-def test_orphaned_port_ships_are_destroyed_w_10_6_w_22_5():
+def test_orphaned_port_ships_are_destroyed_w_10_6_w_22_5() -> None:
     st = pos(
         units={"white_harbor": ["stark", "footman"], "white_harbor_port": ["stark", "ship"]},
         orders={"white_harbor": "march"},
@@ -287,7 +288,7 @@ def test_orphaned_port_ships_are_destroyed_w_10_6_w_22_5():
     assert "white_harbor_port" not in st.units
 
 
-def test_sea_combat_and_ship_retreat_w_10_5():
+def test_sea_combat_and_ship_retreat_w_10_5() -> None:
     st = combat(
         ["ship", "ship"],
         ["ship"],
@@ -297,17 +298,17 @@ def test_sea_combat_and_ship_retreat_w_10_5():
         dest="sunset_sea",
         dfn="greyjoy",
     )
-    assert st.pending["decision"] == "blade"  # greyjoy holds the Blade and fights
+    assert pending(st)["decision"] == "blade"  # greyjoy holds the Blade and fights
     choose(st, "greyjoy", "blade", "pass")
     assert numbers(st) == (2 + 2, 1 + 1)
-    assert st.pending["decision"] == "retreat"
-    assert set(st.pending["options"]) == {"bay_of_ice", "ironmans_bay", "west_summer_sea"}
-    opt = st.pending["options"][0]
+    assert pending(st)["decision"] == "retreat"
+    assert set(pending(st)["options"]) == {"bay_of_ice", "ironmans_bay", "west_summer_sea"}
+    opt = pending(st)["options"][0]
     choose(st, "greyjoy", "retreat", opt)
     assert st.units[opt]["routed"] == ["ship"] and st.units["sunset_sea"]["house"] == "lannister"
 
 
-def test_declining_support_is_allowed_w_9_2():
+def test_declining_support_is_allowed_w_9_2() -> None:
     st = combat(
         ["footman"],
         ["footman"],
@@ -317,10 +318,10 @@ def test_declining_support_is_allowed_w_9_2():
         orders={"blackwater": "support"},
         supports={"baratheon": "none"},
     )
-    assert st.combat["support"] == {"baratheon": "none"}
+    assert combat_of(st)["support"] == {"baratheon": "none"}
 
 
-def test_support_options_name_both_sides_and_none_w_9_2():
+def test_support_options_name_both_sides_and_none_w_9_2() -> None:
     st = pos(
         units={
             "stoney_sept": ["lannister", "footman"],
@@ -340,14 +341,14 @@ def test_support_options_name_both_sides_and_none_w_9_2():
     }
 
 
-def test_march_modifier_counts_for_the_attacker_only_w_7_1_6():
+def test_march_modifier_counts_for_the_attacker_only_w_7_1_6() -> None:
     st = combat(["footman"], ["footman"], "ser_jaime_lannister", "greatjon_umber", token="march_minus_one")
     assert numbers(st) == (1 - 1 + 2, 1 + 2)
     st = combat(["footman"], ["footman"], "ser_jaime_lannister", "greatjon_umber", token="march_plus_one")
     assert numbers(st) == (1 + 1 + 2, 1 + 2)
 
 
-def test_final_strength_below_zero_counts_as_zero_w_9_7():
+def test_final_strength_below_zero_counts_as_zero_w_9_7() -> None:
     st = combat(
         ["siege_engine"],
         ["footman"],
@@ -361,7 +362,7 @@ def test_final_strength_below_zero_counts_as_zero_w_9_7():
     assert numbers(st)[0] == 0
 
 
-def test_orders_of_destroyed_units_are_removed_after_combat_w_6_4():
+def test_orders_of_destroyed_units_are_removed_after_combat_w_6_4() -> None:
     st = combat(
         ["knight", "knight"],
         ["footman"],
@@ -372,7 +373,7 @@ def test_orders_of_destroyed_units_are_removed_after_combat_w_6_4():
     assert "harrenhal" not in st.orders and st.units["harrenhal"]["house"] == "lannister"
 
 
-def test_port_take_over_replacement_respects_supply_w_10_6_w_12_5():
+def test_port_take_over_replacement_respects_supply_w_10_6_w_12_5() -> None:
     st = combat(
         ["knight", "knight"],
         ["footman"],
@@ -386,9 +387,9 @@ def test_port_take_over_replacement_respects_supply_w_10_6_w_12_5():
             "lannisport": ["lannister", "footman", "footman"],
         },
     )
-    if st.pending and st.pending.get("decision") == "retreat":
-        choose(st, "stark", "retreat", st.pending["options"][0])
-    assert st.pending["decision"] == "port_takeover"
+    if st.pending and pending(st).get("decision") == "retreat":
+        choose(st, "stark", "retreat", pending(st)["options"][0])
+    assert pending(st)["decision"] == "port_takeover"
     choose(st, "lannister", "port_takeover", "replace")
     # a second ship would make a third army (supply 0 allows two armies of 2)
-    assert st.pending["options"] == ["destroy"]
+    assert pending(st)["options"] == ["destroy"]

@@ -12,8 +12,10 @@ from random import Random
 from typing import Any
 
 from boardgame.engine.actions import action_from_json
-from boardgame.engine.data import load_default_game_data
+from boardgame.engine.data import GameData, load_default_game_data
 from boardgame.engine.game import WesterosState, new_game, replay
+
+from .conftest import outcome_of
 
 GOLDEN = Path(__file__).parent / "golden" / "playthrough_4p_seed2026.json"
 
@@ -53,10 +55,10 @@ def regenerate() -> dict[str, Any]:
     return g
 
 
-def test_recorded_game_replays_to_the_same_state_and_outcome(gd):
+def test_recorded_game_replays_to_the_same_state_and_outcome(gd: GameData) -> None:
     g = json.loads(GOLDEN.read_text())
     st = replay(gd, g["seed"], [action_from_json(a) for a in g["actions"]], player_count=g["player_count"])
-    assert st.is_terminal() and st.outcome().to_json() == g["outcome"] and st.round == g["rounds"]
+    assert st.is_terminal() and outcome_of(st).to_json() == g["outcome"] and st.round == g["rounds"]
     assert digest(st) == g["state_sha256"]
 
 

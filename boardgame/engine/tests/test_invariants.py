@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 from random import Random
+from typing import Any
 
 import pytest
 
@@ -47,7 +48,32 @@ def check_board(st: WesterosState) -> None:
         assert 0 <= st.power[h] and st.power[h] + st.board_tokens(h) <= 20
         in_play = [c for c in (st.combat or {}).get("cards", {}).values() if c in st.data.cards_by_house[h]]
         assert len(st.hands[h]) + len(st.discards[h]) + len(in_play) == 7, f"{h} lost a house card"
-    assert 0 <= st.threat <= 12
+    assert 0 <= st.threat <= 12 and st.threat % 2 == 0  # W-1.10: one space = 2
+    check_rules(st)
+
+
+def check_rules(st: WesterosState) -> None:
+    """Rule invariants of the audit (docs/westeros-rules-coverage.md)."""
+    data = st.data
+    for area, h in st.tokens.items():  # W-8.2: only on land, never the own home area
+        assert data.kind(area) == "land" and data.areas[area].get("home_house") != h, (area, h)
+        assert st.owner(area) in (None, h), f"{h}'s power token under enemy units in {area}"
+    for area in st.garrisons:  # W-2.4 / W-11.2: garrisons only on home areas of houses in play
+        assert data.areas[area].get("home_house") in st.houses
+    kind = st.pending["kind"] if st.pending is not None else None
+    if kind in ("raven", "raid"):  # before any combat can move King's Court (Doran)
+        for h in st.houses:  # W-5.2, also after a Raven swap
+            placed = [t for oh, t in st.orders.values() if oh == h]
+            assert sum(1 for t in placed if data.tokens[t]["special"]) <= st.star_limit(h), h
+    if kind in ("raid", "march_select", "consolidate"):
+        for area, (h, _t) in st.orders.items():  # W-6.4: no order without its owner's units
+            assert st.owner(area) == h, f"orphan order of {h} in {area}"
+        for port, u in st.units.items():  # W-10.6: ports belong to the controller of their land
+            if data.kind(port) == "port":
+                assert st.control(data.areas[port]["land_area"]) == u["house"], port
+    if kind == "orders":
+        assert not any(u["routed"] for u in st.units.values()), "routed units survived clean-up (W-6.3)"
+        assert not any(t in st.bans for _h, t in st.orders.values()), "a banned order was placed (W-5.3)"
 
 
 def check_view(st: WesterosState) -> None:
@@ -76,7 +102,7 @@ def check_secret_choice_hidden(st: WesterosState, p: str) -> None:
         return
     if len(st.pending["players"]) < 2:
         return  # the last choice reveals everything at once
-    groups: dict[str, list] = {}
+    groups: dict[str, list[Any]] = {}
     for a in st.legal_actions(p):
         key = getattr(a, "area", None) or a.kind
         groups.setdefault(key, []).append(a)
@@ -91,7 +117,7 @@ def check_secret_choice_hidden(st: WesterosState, p: str) -> None:
             assert s1.player_view(h) == s2.player_view(h), f"{p}'s secret {pair[0].kind} leaks to {h}"
 
 
-def play_random(n: int, seed: int, greedy: bool = False) -> tuple[WesterosState, list]:
+def play_random(n: int, seed: int, greedy: bool = False) -> tuple[WesterosState, list[Any]]:
     st = new_game(DATA, player_count=n, seed=seed)
     rng = Random(seed)
     agent = GreedyAgent(rng) if greedy else RandomAgent(rng)

@@ -11,11 +11,13 @@ from boardgame.engine.actions import (
     ResolveConsolidate,
     ResolveRaid,
 )
+from boardgame.engine.data import GameData
+from boardgame.engine.game import WesterosState
 
-from .conftest import do, pos
+from .conftest import do, pending, pos, raid_actions
 
 
-def test_land_raid_reaches_only_adjacent_land_and_star_raid_may_hit_defense_w_7_2_1_w_7_2_2():
+def test_land_raid_reaches_only_adjacent_land_and_star_raid_may_hit_defense_w_7_2_1_w_7_2_2() -> None:
     st = pos(
         units={
             "moat_cailin": ["stark", "footman"],
@@ -36,15 +38,15 @@ def test_land_raid_reaches_only_adjacent_land_and_star_raid_may_hit_defense_w_7_
         start="action",
     )
     assert st.current_players() == ["stark"]
-    targets = {a.target for a in st.legal_actions("stark") if a.area == "moat_cailin"}
+    targets = {a.target for a in raid_actions(st, "stark") if a.area == "moat_cailin"}
     assert targets == {None, "greywater_watch"}  # no defense (normal raid), no march, no sea
-    star = {a.target for a in st.legal_actions("stark") if a.area == "white_harbor"}
+    star = {a.target for a in raid_actions(st, "stark") if a.area == "white_harbor"}
     assert star == {None}  # white harbor touches no greyjoy land order; sea is out of reach for land
     do(st, ResolveRaid("stark", "moat_cailin", "greywater_watch"))
     assert "greywater_watch" not in st.orders and "moat_cailin" not in st.orders
 
 
-def test_star_raid_may_remove_a_defense_order_w_7_2_1():
+def test_star_raid_may_remove_a_defense_order_w_7_2_1() -> None:
     st = pos(
         units={"moat_cailin": ["stark", "footman"], "the_twins": ["greyjoy", "footman"]},
         orders={"moat_cailin": "raid_special", "the_twins": "defense_plus_two"},
@@ -55,7 +57,7 @@ def test_star_raid_may_remove_a_defense_order_w_7_2_1():
     assert "the_twins" not in st.orders
 
 
-def test_pillage_moves_one_power_w_7_2_3():
+def test_pillage_moves_one_power_w_7_2_3() -> None:
     st = pos(
         units={"moat_cailin": ["stark", "footman"], "greywater_watch": ["greyjoy", "footman"]},
         orders={"moat_cailin": "raid", "greywater_watch": "consolidate_power"},
@@ -66,7 +68,7 @@ def test_pillage_moves_one_power_w_7_2_3():
     assert st.power["stark"] == 4 and st.power["greyjoy"] == 3
 
 
-def test_sea_raid_reaches_ports_and_port_raid_only_its_sea_w_7_2_2():
+def test_sea_raid_reaches_ports_and_port_raid_only_its_sea_w_7_2_2() -> None:
     st = pos(
         units={
             "the_golden_sound": ["greyjoy", "ship"],
@@ -78,16 +80,16 @@ def test_sea_raid_reaches_ports_and_port_raid_only_its_sea_w_7_2_2():
     )
     first = st.current_players()[0]
     assert first == "lannister"  # Iron Throne: baratheon, lannister, ... (baratheon has no raid)
-    assert {a.target for a in st.legal_actions("lannister") if a.area == "lannisport_port"} == {
+    assert {a.target for a in raid_actions(st, "lannister") if a.area == "lannisport_port"} == {
         None,
         "the_golden_sound",
     }
     do(st, ResolveRaid("lannister", "lannisport_port", None))
-    targets = {a.target for a in st.legal_actions("greyjoy")}
+    targets = {a.target for a in raid_actions(st, "greyjoy")}
     assert targets == {None, "lannisport"}  # the port's order is gone; the land support is in reach
 
 
-def test_raids_cycle_in_turn_order_one_order_at_a_time_w_6_2():
+def test_raids_cycle_in_turn_order_one_order_at_a_time_w_6_2() -> None:
     st = pos(
         units={
             "moat_cailin": ["stark", "footman"],
@@ -99,14 +101,14 @@ def test_raids_cycle_in_turn_order_one_order_at_a_time_w_6_2():
         start="action",
     )
     seen = []
-    while st.pending and st.pending["kind"] == "raid":
+    while st.pending and pending(st)["kind"] == "raid":
         p = st.current_players()[0]
         seen.append(p)
-        do(st, next(a for a in st.legal_actions(p) if a.target is None))
+        do(st, next(a for a in raid_actions(st, p) if a.target is None))
     assert seen == ["baratheon", "stark", "baratheon", "stark"]
 
 
-def test_consolidate_power_land_crowns_and_port_w_7_5_1_w_7_5_2():
+def test_consolidate_power_land_crowns_and_port_w_7_5_1_w_7_5_2() -> None:
     st = pos(
         units={
             "kings_landing": ["baratheon", "footman"],
@@ -131,7 +133,7 @@ def test_consolidate_power_land_crowns_and_port_w_7_5_1_w_7_5_2():
     assert st.power["lannister"] == 2
 
 
-def test_power_never_exceeds_twenty_w_1_7():
+def test_power_never_exceeds_twenty_w_1_7() -> None:
     st = pos(
         units={"kings_landing": ["baratheon", "footman"]},
         orders={"kings_landing": "consolidate_power"},
@@ -144,7 +146,7 @@ def test_power_never_exceeds_twenty_w_1_7():
     assert st.power["baratheon"] == 19
 
 
-def test_star_consolidate_musters_in_a_castle_area_w_7_5_3_w_13():
+def test_star_consolidate_musters_in_a_castle_area_w_7_5_3_w_13() -> None:
     st = pos(
         units={"winterfell": ["stark", "footman"], "white_harbor": ["stark", "footman"]},
         orders={"winterfell": "consolidate_power_special", "white_harbor": "consolidate_power"},
@@ -162,7 +164,7 @@ def test_star_consolidate_musters_in_a_castle_area_w_7_5_3_w_13():
     assert sorted(st.units["winterfell"]["units"]) == ["footman", "knight"]
 
 
-def test_march_splits_into_several_areas_and_leaves_a_power_token_w_7_1_1_w_7_1_5():
+def test_march_splits_into_several_areas_and_leaves_a_power_token_w_7_1_1_w_7_1_5() -> None:
     st = pos(
         units={"moat_cailin": ["stark", "footman", "knight"]},
         orders={"moat_cailin": "march"},
@@ -179,7 +181,7 @@ def test_march_splits_into_several_areas_and_leaves_a_power_token_w_7_1_1_w_7_1_
     assert st.control("moat_cailin") == "stark" and st.control("seagard") == "stark"
 
 
-def test_vacating_without_token_loses_control_w_7_1_5_w_8_1():
+def test_vacating_without_token_loses_control_w_7_1_5_w_8_1() -> None:
     st = pos(units={"moat_cailin": ["stark", "footman"]}, orders={"moat_cailin": "march"}, start="action")
     do(st, ChooseMarch("stark", "moat_cailin"))
     do(st, MarchMove("stark", ("footman",), "the_twins"))
@@ -187,7 +189,7 @@ def test_vacating_without_token_loses_control_w_7_1_5_w_8_1():
     assert st.control("moat_cailin") is None
 
 
-def test_only_one_combat_per_march_w_7_1_2():
+def test_only_one_combat_per_march_w_7_1_2() -> None:
     st = pos(
         units={
             "moat_cailin": ["stark", "footman", "footman"],
@@ -204,7 +206,7 @@ def test_only_one_combat_per_march_w_7_1_2():
     assert "seagard" not in dests and "the_twins" in dests
 
 
-def test_march_must_respect_supply_w_7_1_4_w_12_3():
+def test_march_must_respect_supply_w_7_1_4_w_12_3() -> None:
     st = pos(
         units={
             "moat_cailin": ["stark", "footman", "footman"],
@@ -223,7 +225,7 @@ def test_march_must_respect_supply_w_7_1_4_w_12_3():
     assert MarchMove("stark", ("footman", "footman"), "the_twins") not in acts  # would make an army of 4
 
 
-def test_ship_transport_links_land_areas_w_10_3_and_islands_w_10_2():
+def test_ship_transport_links_land_areas_w_10_3_and_islands_w_10_2() -> None:
     st = pos(
         units={"dragonstone": ["baratheon", "knight"], "shipbreaker_bay": ["baratheon", "ship"]},
         orders={"dragonstone": "march"},
@@ -237,7 +239,7 @@ def test_ship_transport_links_land_areas_w_10_3_and_islands_w_10_2():
     assert not [a for a in st2.legal_actions("baratheon") if isinstance(a, MarchMove)]  # island, no ship
 
 
-def test_ports_hold_three_ships_and_need_control_of_their_land_w_10_4():
+def test_ports_hold_three_ships_and_need_control_of_their_land_w_10_4() -> None:
     st = pos(
         units={"ironmans_bay": ["greyjoy", "ship", "ship"], "pyke_port": ["greyjoy", "ship", "ship"]},
         orders={"ironmans_bay": "march"},
@@ -254,7 +256,7 @@ def test_ports_hold_three_ships_and_need_control_of_their_land_w_10_4():
     assert "lannisport_port" not in {a.dest for a in st2.legal_actions("greyjoy") if isinstance(a, MarchMove)}
 
 
-def test_neutral_force_needs_enough_strength_w_11_1():
+def test_neutral_force_needs_enough_strength_w_11_1() -> None:
     st = pos(
         units={
             "blackwater": ["lannister", "footman", "knight"],
@@ -275,7 +277,7 @@ def test_neutral_force_needs_enough_strength_w_11_1():
     assert "kings_landing" not in st.neutral and st.control("kings_landing") == "lannister"
 
 
-def test_impassable_areas_are_never_legal_w_2_4():
+def test_impassable_areas_are_never_legal_w_2_4() -> None:
     st = pos(
         player_count=3,
         units={"searoad_marches": ["lannister", "footman"]},
@@ -287,7 +289,7 @@ def test_impassable_areas_are_never_legal_w_2_4():
     assert "highgarden" not in dests and "the_reach" in dests
 
 
-def test_routed_units_cannot_march_w_9_10_5():
+def test_routed_units_cannot_march_w_9_10_5() -> None:
     st = pos(
         units={"moat_cailin": ["stark", "routed footman"]}, orders={"moat_cailin": "march"}, start="action"
     )
@@ -295,7 +297,7 @@ def test_routed_units_cannot_march_w_9_10_5():
     assert st.legal_actions("stark") == [EndMarch("stark", False)]
 
 
-def test_cleanup_rallies_routed_units_and_refreshes_tokens_w_6_3():
+def test_cleanup_rallies_routed_units_and_refreshes_tokens_w_6_3() -> None:
     st = pos(
         units={"moat_cailin": ["stark", "routed footman"]},
         blade_used=True,
@@ -307,7 +309,7 @@ def test_cleanup_rallies_routed_units_and_refreshes_tokens_w_6_3():
     assert not st.blade_used and not st.raven_used and st.round == 2
 
 
-def test_land_marches_follow_the_adjacency_data_rivers_and_bridges_w_10_1():
+def test_land_marches_follow_the_adjacency_data_rivers_and_bridges_w_10_1() -> None:
     st = pos(units={"riverrun": ["lannister", "footman"]}, orders={"riverrun": "march"}, start="action")
     do(st, ChooseMarch("lannister", "riverrun"))
     dests = {a.dest for a in st.legal_actions("lannister") if isinstance(a, MarchMove)}
@@ -315,7 +317,7 @@ def test_land_marches_follow_the_adjacency_data_rivers_and_bridges_w_10_1():
     assert dests == expected and "the_twins" not in dests
 
 
-def test_orphan_port_rule_can_be_switched_off_w_22_5(gd):
+def test_orphan_port_rule_can_be_switched_off_w_22_5(gd: GameData) -> None:
     from boardgame.engine.config import RulesConfig
     from boardgame.engine.position import from_position
 
@@ -335,7 +337,7 @@ def test_orphan_port_rule_can_be_switched_off_w_22_5(gd):
     assert st.units["white_harbor_port"]["units"] == ["ship"]
 
 
-def test_port_consolidate_gains_one_when_its_sea_is_free_w_7_5_2():
+def test_port_consolidate_gains_one_when_its_sea_is_free_w_7_5_2() -> None:
     st = pos(
         units={"lannisport_port": ["lannister", "ship"]},
         orders={"lannisport_port": "consolidate_power"},
@@ -346,7 +348,7 @@ def test_port_consolidate_gains_one_when_its_sea_is_free_w_7_5_2():
     assert st.power["lannister"] == 1
 
 
-def test_ship_mustering_uses_the_port_even_past_enemy_ships_but_not_enemy_seas_w_13_4():
+def test_ship_mustering_uses_the_port_even_past_enemy_ships_but_not_enemy_seas_w_13_4() -> None:
     st = pos(
         units={"lannisport": ["lannister", "footman"], "the_golden_sound": ["greyjoy", "ship"]},
         orders={"lannisport": "consolidate_power_special"},
@@ -357,7 +359,7 @@ def test_ship_mustering_uses_the_port_even_past_enemy_ships_but_not_enemy_seas_w
     assert ships == {"lannisport_port"}
 
 
-def test_transport_never_uses_another_houses_ships_w_10_3():
+def test_transport_never_uses_another_houses_ships_w_10_3() -> None:
     st = pos(
         units={"dragonstone": ["baratheon", "knight"], "shipbreaker_bay": ["stark", "ship"]},
         orders={"dragonstone": "march"},
@@ -367,7 +369,7 @@ def test_transport_never_uses_another_houses_ships_w_10_3():
     assert not [a for a in st.legal_actions("baratheon") if isinstance(a, MarchMove)]
 
 
-def _neutral_with_baratheon_support():
+def _neutral_with_baratheon_support() -> WesterosState:
     st = pos(
         units={"blackwater": ["lannister", "knight"], "kingswood": ["baratheon", "knight"]},
         orders={"blackwater": "march_plus_one", "kingswood": "support"},
@@ -386,12 +388,12 @@ def _neutral_with_baratheon_support():
     return st
 
 
-def test_other_houses_may_support_an_attack_on_a_neutral_force_w_11_1():
+def test_other_houses_may_support_an_attack_on_a_neutral_force_w_11_1() -> None:
     st = do(_neutral_with_baratheon_support(), DeclareSupport("baratheon", "lannister"))
     assert "kings_landing" not in st.neutral and st.units["kings_landing"]["house"] == "lannister"
 
 
-def test_a_neutral_attack_that_falls_short_stays_home_w_11_1():
+def test_a_neutral_attack_that_falls_short_stays_home_w_11_1() -> None:
     st = do(_neutral_with_baratheon_support(), DeclareSupport("baratheon", "none"))
     assert st.neutral["kings_landing"] == 5
     assert st.units["blackwater"] == {"house": "lannister", "units": ["knight"], "routed": []}

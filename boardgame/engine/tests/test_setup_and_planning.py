@@ -8,12 +8,12 @@ import pytest
 
 from boardgame.engine.actions import Choose, FinishOrders, PlaceOrder, RavenSwap
 from boardgame.engine.data import DEFAULT_DATA_DIR, FILE_STEMS, GameData, GameDataError
-from boardgame.engine.game import ROUND_STRUCTURE, IllegalActionError, new_game
+from boardgame.engine.game import ROUND_STRUCTURE, IllegalActionError, WesterosState, new_game
 
-from .conftest import choose, do, pos
+from .conftest import choose, do, pending, pos
 
 
-def finish_planning(st, skip=()):
+def finish_planning(st: WesterosState, skip: tuple[str, ...] = ()) -> WesterosState:
     """Every house places its first legal token everywhere, then finishes."""
     for h in list(st.current_players()):
         if h in skip:
@@ -28,7 +28,7 @@ def finish_planning(st, skip=()):
     return st
 
 
-def test_game_data_comes_from_one_dict_keyed_by_file_stem(gd):
+def test_game_data_comes_from_one_dict_keyed_by_file_stem(gd: GameData) -> None:
     d = {stem: json.loads((DEFAULT_DATA_DIR / f"{stem}.json").read_text()) for stem in FILE_STEMS}
     data = GameData.from_dict(d)
     assert len(data.areas) == 58 and len(data.castle_areas) == 20
@@ -37,14 +37,14 @@ def test_game_data_comes_from_one_dict_keyed_by_file_stem(gd):
         GameData.from_dict({k: v for k, v in d.items() if k != "wildling_cards"})
 
 
-def test_a_running_game_keeps_the_data_it_started_with(gd):
+def test_a_running_game_keeps_the_data_it_started_with(gd: GameData) -> None:
     st = new_game(gd, player_count=3, seed=1)
     d = st.to_dict()
     assert d["game_data"]["map"]["counts"] == gd.raw["map"]["counts"]
 
 
 @pytest.mark.parametrize("n,houses", [(3, 3), (4, 4), (5, 5), (6, 6)])
-def test_setup_by_player_count_w_1_1_w_2(gd, n, houses):
+def test_setup_by_player_count_w_1_1_w_2(gd: GameData, n: int, houses: int) -> None:
     st = new_game(gd, player_count=n, seed=5)
     assert len(st.houses) == houses
     assert st.round == 1 and st.threat == 2  # W-2.5
@@ -60,38 +60,38 @@ def test_setup_by_player_count_w_1_1_w_2(gd, n, houses):
         assert sorted(st.tracks[t]) == sorted(st.houses)
 
 
-def test_three_players_have_impassable_south_and_keep_lannister_port_ship_w_2_4_w_22_7(gd):
+def test_three_players_have_impassable_south_and_keep_lannister_port_ship_w_2_4_w_22_7(gd: GameData) -> None:
     st = new_game(gd, player_count=3, seed=0)
     assert "highgarden" in st.impassable and "sunspear_port" in st.impassable
     assert st.units["lannisport_port"] == {"house": "lannister", "units": ["ship"], "routed": []}
     assert st.tracks["iron_throne"] == ["baratheon", "lannister", "stark"]  # W-2.3 closing up
 
 
-def test_four_players_have_numbered_neutral_forces_w_2_4(gd):
+def test_four_players_have_numbered_neutral_forces_w_2_4(gd: GameData) -> None:
     st = new_game(gd, player_count=4, seed=0)
     assert st.neutral["storms_end"] == 4 and st.neutral["sunspear"] == 5 and not st.impassable
 
 
-def test_six_player_start_units_w_2_1(gd):
+def test_six_player_start_units_w_2_1(gd: GameData) -> None:
     st = new_game(gd, player_count=6, seed=0)
     assert sorted(st.units["winterfell"]["units"]) == ["footman", "knight"]
     assert st.units["shipbreaker_bay"]["units"] == ["ship", "ship"]
     assert st.units["pyke_port"]["house"] == "greyjoy"
 
 
-def test_seed_makes_setup_deterministic_w_2_5(gd):
+def test_seed_makes_setup_deterministic_w_2_5(gd: GameData) -> None:
     a, b, c = (new_game(gd, player_count=6, seed=s) for s in (1, 1, 2))
     assert a.to_dict() == b.to_dict()
     assert a.wdecks != c.wdecks or a.wildling_deck != c.wildling_deck
 
 
-def test_turn_structure_is_declared_as_data_style_6():
+def test_turn_structure_is_declared_as_data_style_6() -> None:
     assert [p for p, _ in ROUND_STRUCTURE] == ["westeros", "planning", "action"]
     steps = [s for _, st in ROUND_STRUCTURE for s, _w in st]
     assert steps.index("raids") < steps.index("marches") < steps.index("consolidate") < steps.index("cleanup")
 
 
-def test_orders_go_on_every_area_with_units_including_ports_w_5_1(gd):
+def test_orders_go_on_every_area_with_units_including_ports_w_5_1(gd: GameData) -> None:
     st = new_game(gd, player_count=6, seed=0)
     areas = {a.area for a in st.legal_actions("lannister") if isinstance(a, PlaceOrder)}
     assert areas == {"lannisport", "stoney_sept", "the_golden_sound", "lannisport_port"}
@@ -100,7 +100,7 @@ def test_orders_go_on_every_area_with_units_including_ports_w_5_1(gd):
         st.apply(FinishOrders("lannister"))
 
 
-def test_special_orders_limited_by_kings_court_w_5_2(gd):
+def test_special_orders_limited_by_kings_court_w_5_2(gd: GameData) -> None:
     st = new_game(gd, player_count=6, seed=0)
     assert st.tracks["kings_court"][-1] == "greyjoy"
     toks = {a.token for a in st.legal_actions("greyjoy") if isinstance(a, PlaceOrder)}
@@ -112,7 +112,7 @@ def test_special_orders_limited_by_kings_court_w_5_2(gd):
     assert not toks & {"march_plus_one", "support_plus_one", "raid_special", "consolidate_power_special"}
 
 
-def test_banned_orders_cannot_be_placed_and_short_houses_leave_areas_empty_w_5_3():
+def test_banned_orders_cannot_be_placed_and_short_houses_leave_areas_empty_w_5_3_w_22_3() -> None:
     bans = [
         t
         for t in (
@@ -135,7 +135,7 @@ def test_banned_orders_cannot_be_placed_and_short_houses_leave_areas_empty_w_5_3
     assert st.legal_actions("stark") == [FinishOrders("stark")]  # W-5.3 Decision: the rest stay empty
 
 
-def test_orders_are_hidden_until_revealed_w_20_1_w_5_4(gd):
+def test_orders_are_hidden_until_revealed_w_20_1_w_5_4(gd: GameData) -> None:
     st = new_game(gd, player_count=3, seed=0)
     do(st, PlaceOrder("stark", "winterfell", "march_plus_one"))
     view = st.player_view("lannister")
@@ -147,17 +147,17 @@ def test_orders_are_hidden_until_revealed_w_20_1_w_5_4(gd):
     assert st.player_view("lannister")["orders"]["winterfell"] == ["stark", "march_plus_one"]
 
 
-def test_raven_swaps_an_order_for_an_unused_legal_one_w_5_5(gd):
+def test_raven_swaps_an_order_for_an_unused_legal_one_w_5_5(gd: GameData) -> None:
     st = finish_planning(new_game(gd, player_count=3, seed=0))
     holder = st.holder("kings_court")
-    assert st.current_players() == [holder] and st.pending["kind"] == "raven"
+    assert st.current_players() == [holder] and pending(st)["kind"] == "raven"
     area, (_h, old) = next((a, o) for a, o in st.orders.items() if o[0] == holder)
     new = next(a for a in st.legal_actions(holder) if isinstance(a, RavenSwap) and a.area == area)
     do(st, new)
     assert st.orders.get(area, [None, None])[1] in (new.token, None) and st.raven_used
 
 
-def test_raven_look_is_private_and_bury_moves_card_to_bottom_w_5_5_w_20_4(gd):
+def test_raven_look_is_private_and_bury_moves_card_to_bottom_w_5_5_w_20_4(gd: GameData) -> None:
     st = finish_planning(new_game(gd, player_count=3, seed=0))
     holder = st.holder("kings_court")
     top = st.wildling_deck[0]
@@ -170,13 +170,13 @@ def test_raven_look_is_private_and_bury_moves_card_to_bottom_w_5_5_w_20_4(gd):
     assert st.wildling_deck[-1] == top
 
 
-def test_all_houses_owe_orders_at_once_w_3_3(gd):
+def test_all_houses_owe_orders_at_once_w_3_3(gd: GameData) -> None:
     st = new_game(gd, player_count=4, seed=0)
     finish_planning(st, skip=("stark",))
     assert st.current_players() == ["stark"]
 
 
-def test_perft_style_legal_action_counts_at_the_six_player_start_style_14(gd):
+def test_perft_style_legal_action_counts_at_the_six_player_start_style_14(gd: GameData) -> None:
     st = new_game(gd, player_count=6, seed=0)
     counts = {h: len(st.legal_actions(h)) for h in st.houses}
     # areas with units x distinct legal token ids (11 with a star allowed, 6 without)
