@@ -57,7 +57,9 @@ test: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python manage.py makemigrations --check --dry-run --settings=config.settings.test
-	DJANGO_SETTINGS_MODULE=config.settings.test $(BIN)/pytest $(PYTEST_ARGS)
+	DJANGO_SETTINGS_MODULE=config.settings.test $(BIN)/pytest -m "not browser" $(PYTEST_ARGS)
+	@# Browser tests in a process of their own: Playwright's sync API keeps an event loop in the thread.
+	DJANGO_SETTINGS_MODULE=config.settings.test $(BIN)/pytest -m browser $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 bench: install
 	$(BIN)/python bench/decks.py

@@ -15,27 +15,7 @@ import pytest
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-@pytest.fixture(scope="session")
-def chromium_browser() -> Iterator[object]:
-    """One headless Chromium for the session; fails loudly when it is not installed."""
-    assert Path(CHROMIUM).exists(), f"Chromium not found at {CHROMIUM}: install it (apt-get install chromium)"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield browser
-        browser.close()
+# `chromium_browser` (one Playwright and Chromium per session) comes from tests/conftest.py.
 
 
 @pytest.fixture
