@@ -26,6 +26,7 @@ data: migrate
 	$(BIN)/python manage.py load_sample_cards
 	$(BIN)/python manage.py load_westeros
 	$(BIN)/python manage.py demo_users
+	$(BIN)/python manage.py starter_decks
 
 # Web server (ASGI: HTTP + WebSockets) and a Celery worker with an embedded beat scheduler.
 # Without REDIS_URL the broker is kombu's filesystem transport under var/broker: nothing to install.
