@@ -59,6 +59,33 @@ class NoBulkDeleteMixin:
         return actions
 
 
+class SetupReferencedMixin(NoBulkDeleteMixin, admin.ModelAdmin):
+    """An area or house that set-ups name by slug (W-2): a new slug is carried into the set-ups, and a
+    delete is refused, saying where, while a set-up still names it."""
+
+    setup_reference: str  # "area" or "house", as setup_references() calls it
+
+    def save_model(self, request: HttpRequest, obj: Any, form: forms.ModelForm, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change and "slug" in form.changed_data:
+            setup_references_rename(old=form.initial["slug"], new=obj.slug, what=self.setup_reference)
+
+    def delete_view(self, request: HttpRequest, object_id: str, extra_context: Any = None) -> HttpResponse:
+        obj = self.get_object(request, object_id)
+        places = setup_references(slug=obj.slug, what=self.setup_reference) if obj is not None else []
+        if not places:
+            return super().delete_view(request, object_id, extra_context)
+        self.message_user(
+            request,
+            f"{obj} cannot be deleted: it is named in {'; '.join(places)}. Edit those set-ups first.",
+            messages.ERROR,
+        )
+        opts = self.model._meta
+        return HttpResponseRedirect(
+            reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[obj.pk])
+        )
+
+
 @admin.register(SectionMeta)
 class SectionMetaAdmin(SimpleHistoryAdmin):
     list_display = ["section"]
@@ -98,7 +125,8 @@ class StartingUnitInline(admin.TabularInline):
 
 
 @admin.register(House)
-class HouseAdmin(NoBulkDeleteMixin, SimpleHistoryAdmin):
+class HouseAdmin(SetupReferencedMixin, SimpleHistoryAdmin):
+    setup_reference = "house"
     list_display = [
         "name",
         "slug",
@@ -120,16 +148,6 @@ class HouseAdmin(NoBulkDeleteMixin, SimpleHistoryAdmin):
     @admin.display(description="home area")
     def home(self, obj: House) -> str:
         return ", ".join(a.name for a in obj.home_areas.all()) or "—"
-
-    def save_model(self, request: HttpRequest, obj: House, form: forms.ModelForm, change: bool) -> None:
-        super().save_model(request, obj, form, change)
-        if change and "slug" in form.changed_data:
-            setup_references_rename(old=form.initial["slug"], new=obj.slug, what="house")
-
-    def delete_view(self, request: HttpRequest, object_id: str, extra_context: Any = None) -> HttpResponse:
-        return _refuse_if_referenced(self, request, object_id, "house") or super().delete_view(
-            request, object_id, extra_context
-        )
 
 
 class HouseCardForm(forms.ModelForm):
@@ -241,7 +259,8 @@ class AreaForm(forms.ModelForm):
 
 
 @admin.register(Area)
-class AreaAdmin(NoBulkDeleteMixin, SimpleHistoryAdmin):
+class AreaAdmin(SetupReferencedMixin, SimpleHistoryAdmin):
+    setup_reference = "area"
     form = AreaForm
     list_display = [
         "name",
@@ -274,16 +293,6 @@ class AreaAdmin(NoBulkDeleteMixin, SimpleHistoryAdmin):
     @admin.display(description="drawn", boolean=True)
     def drawn(self, obj: Area) -> bool:
         return bool(obj.outline)
-
-    def save_model(self, request: HttpRequest, obj: Area, form: forms.ModelForm, change: bool) -> None:
-        super().save_model(request, obj, form, change)
-        if change and "slug" in form.changed_data:
-            setup_references_rename(old=form.initial["slug"], new=obj.slug, what="area")
-
-    def delete_view(self, request: HttpRequest, object_id: str, extra_context: Any = None) -> HttpResponse:
-        return _refuse_if_referenced(self, request, object_id, "area") or super().delete_view(
-            request, object_id, extra_context
-        )
 
     def save_related(self, request: HttpRequest, form: forms.ModelForm, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
@@ -335,25 +344,6 @@ class AreaAdmin(NoBulkDeleteMixin, SimpleHistoryAdmin):
             "title": "Areas (map preview: ./map-preview/, data check: ./check/)",
         }
         return super().changelist_view(request, extra_context)
-
-
-def _refuse_if_referenced(
-    model_admin: admin.ModelAdmin, request: HttpRequest, object_id: str, what: str
-) -> HttpResponse | None:
-    """Refuse to delete an area or house that a set-up still names, saying where (W-2)."""
-    obj = model_admin.get_object(request, object_id)
-    if obj is None:
-        return None
-    places = setup_references(slug=obj.slug, what=what)
-    if not places:
-        return None
-    model_admin.message_user(
-        request,
-        f"{obj} cannot be deleted: it is named in {'; '.join(places)}. Edit those set-ups first.",
-        messages.ERROR,
-    )
-    opts = model_admin.model._meta
-    return HttpResponseRedirect(reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[obj.pk]))
 
 
 def _page(title: str, body: str) -> str:

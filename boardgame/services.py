@@ -72,6 +72,7 @@ PLAYER_COUNT_KEYS = {
     "kings_court_special_orders",
 }
 HOUSE_CARD_KEYS = {"id", "house", "name", "strength", "swords", "fortifications", "effect", "effect_timing"}
+WILDLING_CARD_KEYS = {"id", "name", "nights_watch_victory", "wildling_victory"}
 WESTEROS_CARD_KEYS = {
     "deck",
     "id",
@@ -112,6 +113,29 @@ def _keys_problem(obj: Any, required: set[str], optional: Iterable[str], where: 
     return f"{where}: {'; '.join(parts)}" if parts else None
 
 
+def _entry_id(
+    entry: Any,
+    required: set[str],
+    optional: Iterable[str],
+    *,
+    section: str,
+    noun: str,
+    n: int,
+    errors: list[str],
+) -> str | None:
+    """The snake_case id of entry #n of a section's list, or None with the reason added to `errors` (wrong
+    keys or a malformed id)."""
+    problem = _keys_problem(entry, required, optional, f"{section}: {noun} #{n + 1}")
+    if problem:
+        errors.append(problem)
+        return None
+    i = entry["id"]
+    if not isinstance(i, str) or not ID_RE.match(i):
+        errors.append(f"{section}: {noun} id {i!r} is not a snake_case id (at most 60 characters)")
+        return None
+    return i
+
+
 def map_errors(m: Any) -> tuple[list[str], dict[str, dict], dict[str, set[str]]]:
     """Check the map section (W-1.2, W-10): areas, icons, symmetric loop-free adjacency, ports, islands.
 
@@ -130,13 +154,8 @@ def map_errors(m: Any) -> tuple[list[str], dict[str, dict], dict[str, set[str]]]
         kind = a.get("kind") if isinstance(a, dict) else None
         extra = {"land": ["port"], "port": ["land_area", "sea_area", "max_ships"]}.get(kind or "", [])
         required = AREA_KEYS | ({"land_area", "sea_area", "max_ships"} if kind == "port" else set())
-        problem = _keys_problem(a, required, extra, f"map: area #{n + 1}")
-        if problem:
-            errors.append(problem)
-            continue
-        i = a["id"]
-        if not isinstance(i, str) or not ID_RE.match(i):
-            errors.append(f"map: area id {i!r} is not a snake_case id (at most 60 characters)")
+        i = _entry_id(a, required, extra, section="map", noun="area", n=n, errors=errors)
+        if i is None:
             continue
         if i in areas:
             errors.append(f"map: area id {i} is listed twice")
@@ -654,13 +673,8 @@ def house_cards_errors(hc: Any, house_ids: set[str]) -> list[str]:
     ids: set[str] = set()
     by_house: dict[str, list[dict]] = defaultdict(list)
     for n, c in enumerate(hc["cards"]):
-        problem = _keys_problem(c, HOUSE_CARD_KEYS, (), f"house_cards: card #{n + 1}")
-        if problem:
-            errors.append(problem)
-            continue
-        i = c["id"]
-        if not isinstance(i, str) or not ID_RE.match(i):
-            errors.append(f"house_cards: card id {i!r} is not a snake_case id (at most 60 characters)")
+        i = _entry_id(c, HOUSE_CARD_KEYS, (), section="house_cards", noun="card", n=n, errors=errors)
+        if i is None:
             continue
         if i in ids:
             errors.append(f"house_cards: card id {i} is listed twice")
@@ -754,15 +768,16 @@ def westeros_errors(w: Any, order_ids: set[str] | None) -> list[str]:
     totals: Counter[int] = Counter()
     keys: set[tuple[int, str]] = set()
     for n, c in enumerate(w["cards"]):
-        problem = _keys_problem(
-            c, WESTEROS_CARD_KEYS, ("restricted_orders",), f"westeros_cards: card #{n + 1}"
+        i = _entry_id(
+            c,
+            WESTEROS_CARD_KEYS,
+            ("restricted_orders",),
+            section="westeros_cards",
+            noun="card",
+            n=n,
+            errors=errors,
         )
-        if problem:
-            errors.append(problem)
-            continue
-        i = c["id"]
-        if not isinstance(i, str) or not ID_RE.match(i):
-            errors.append(f"westeros_cards: card id {i!r} is not a snake_case id (at most 60 characters)")
+        if i is None:
             continue
         if c["deck"] not in sizes:
             errors.append(f"westeros_cards: {i}: deck {c['deck']!r} is not one of the decks")
@@ -794,18 +809,8 @@ def wildling_errors(wl: Any) -> list[str]:
     errors: list[str] = []
     ids: set[str] = set()
     for n, c in enumerate(wl["cards"]):
-        problem = _keys_problem(
-            c,
-            {"id", "name", "nights_watch_victory", "wildling_victory"},
-            (),
-            f"wildling_cards: card #{n + 1}",
-        )
-        if problem:
-            errors.append(problem)
-            continue
-        i = c["id"]
-        if not isinstance(i, str) or not ID_RE.match(i):
-            errors.append(f"wildling_cards: card id {i!r} is not a snake_case id (at most 60 characters)")
+        i = _entry_id(c, WILDLING_CARD_KEYS, (), section="wildling_cards", noun="card", n=n, errors=errors)
+        if i is None:
             continue
         if i in ids:
             errors.append(f"wildling_cards: {i} is listed twice")

@@ -18,49 +18,30 @@ from django.db.models import ProtectedError
 from django.utils.text import slugify
 
 from cards.models import DIRECTIONS, Card, Faction, Keyword, card_field_errors
+from cards.records import CARD_DEFAULTS, CARD_FIELDS, REQUIRED_CARD_FIELDS
 from config.errors import ApplicationError
 from matches.engine.vocabulary import KEYWORDS
 
 CARD_FILE_FORMAT = "commandeer-cards"
 CARD_FILE_VERSION = 1
 
-CARD_FIELDS = (
-    "name",
-    "faction",
-    "type",
-    "command_cost",
-    "energy_cost",
-    "power",
-    "health",
-    "arrows",
-    "legendary",
-    "unique",
-    "event_type",
-    "keywords",
-    "rules_text",
-    "abilities",
-    "flavor_text",
-)
-REQUIRED_CARD_FIELDS = ("name", "faction", "type", "command_cost")
-CARD_DEFAULTS: dict[str, Any] = {
-    "energy_cost": 0,
-    "power": None,
-    "health": None,
-    "arrows": [],
-    "legendary": False,
-    "unique": False,
-    "event_type": None,
-    "keywords": [],
-    "rules_text": "",
-    "abilities": [],
-    "flavor_text": "",
-}
 FACTION_FIELDS = ("slug", "name", "description", "color")
 KEYWORD_FIELDS = ("code", "name", "reminder_text")
 MAX_COST = 32767  # PositiveSmallIntegerField
 MAX_STAT = 2_000_000_000  # PositiveIntegerField
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 _SLUG = re.compile(r"^[-a-zA-Z0-9_]+$")
+# The Card fields the consistency rules read: the keyword arguments of card_field_errors (C-1).
+CONSISTENCY_FIELDS = (
+    "card_type",
+    "power",
+    "health",
+    "arrows",
+    "legendary",
+    "unique",
+    "event_type",
+    "abilities",
+)
 
 Errors = dict[str, list[str]]
 
@@ -118,6 +99,25 @@ def card_to_dict(card: Card) -> dict[str, Any]:
     }
 
 
+def card_model_fields(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A card record's values as Card model fields: card_to_dict the other way, without faction and keywords."""
+    return {
+        "name": record["name"],
+        "card_type": record["type"],
+        "command_cost": record["command_cost"],
+        "energy_cost": record["energy_cost"],
+        "power": record["power"],
+        "health": record["health"],
+        "arrows": record["arrows"],
+        "legendary": record["legendary"],
+        "unique": record["unique"],
+        "event_type": record["event_type"] or "",
+        "rules_text": record["rules_text"],
+        "abilities": record["abilities"],
+        "flavor_text": record["flavor_text"],
+    }
+
+
 def faction_to_dict(faction: Faction) -> dict[str, Any]:
     return {
         "slug": faction.slug,
@@ -152,6 +152,14 @@ def card_slug(name: str) -> str:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def record_field_errors(record: Mapping[str, Any], *, keyword_codes: list[str] | None = None) -> Errors:
+    """cards.models.card_field_errors (C-1) for a well-typed record in the card JSON format."""
+    fields = card_model_fields(record)
+    return card_field_errors(
+        **{name: fields[name] for name in CONSISTENCY_FIELDS}, keyword_codes=keyword_codes
+    )
 
 
 def card_record_errors(
@@ -224,17 +232,7 @@ def card_record_errors(
         return errors  # the consistency rules need well-typed values
     if "type" not in record:
         return errors
-    for field_name, messages in card_field_errors(
-        card_type=r["type"],
-        power=r["power"],
-        health=r["health"],
-        arrows=r["arrows"],
-        legendary=r["legendary"],
-        unique=r["unique"],
-        event_type=r["event_type"] or "",
-        abilities=r["abilities"],
-        keyword_codes=codes,
-    ).items():
+    for field_name, messages in record_field_errors(r, keyword_codes=codes).items():
         for message in messages:
             if message not in errors.get(field_name, []):
                 add(field_name, message)
@@ -267,20 +265,9 @@ def _apply_record(
     keywords: Mapping[str, Keyword],
     change_reason: str,
 ) -> None:
-    card.name = record["name"]
+    for name, value in card_model_fields(record).items():
+        setattr(card, name, value)
     card.faction = factions[record["faction"]]
-    card.card_type = record["type"]
-    card.command_cost = record["command_cost"]
-    card.energy_cost = record["energy_cost"]
-    card.power = record["power"]
-    card.health = record["health"]
-    card.arrows = record["arrows"]
-    card.legendary = record["legendary"]
-    card.unique = record["unique"]
-    card.event_type = record["event_type"] or ""
-    card.rules_text = record["rules_text"]
-    card.abilities = record["abilities"]
-    card.flavor_text = record["flavor_text"]
     if not card.slug:
         card.slug = card_slug(card.name)
     if change_reason:

@@ -33,8 +33,8 @@ class CardFacts:
         return self.card_type == "unit"
 
 
-def _faction_of(value: Any) -> tuple[str, str]:
-    """(slug, name) of a faction given as a model/object, a mapping or a slug string."""
+def faction_of(value: Any) -> tuple[str, str]:
+    """(slug, name) of a faction given as a model/object, a mapping or a slug string (None: blank)."""
     if value is None:
         return "", ""
     if isinstance(value, str):
@@ -68,7 +68,7 @@ def card_facts(card: Any, *, with_keywords: bool = True) -> CardFacts:
     if isinstance(card, CardFacts):
         return card
     if isinstance(card, Mapping):
-        faction, faction_name = _faction_of(card.get("faction"))
+        faction, faction_name = faction_of(card.get("faction"))
         return CardFacts(
             name=str(card["name"]),
             slug=str(card.get("slug", "")),
@@ -83,7 +83,7 @@ def card_facts(card: Any, *, with_keywords: bool = True) -> CardFacts:
             health=card.get("health"),
             keywords=_keywords_of(card.get("keywords")) if with_keywords else (),
         )
-    faction, faction_name = _faction_of(getattr(card, "faction", None))
+    faction, faction_name = faction_of(getattr(card, "faction", None))
     return CardFacts(
         name=str(card.name),
         slug=str(getattr(card, "slug", "")),

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from decks.cardfacts import CardFacts, card_facts
+from decks.cardfacts import CardFacts, card_facts, faction_of
 
 
 @dataclass(frozen=True)
@@ -59,17 +59,6 @@ class DeckValidation:
 
 def _copies(n: int) -> str:
     return f"{n} cop{'y' if n == 1 else 'ies'}"
-
-
-def _faction_key(value: Any) -> tuple[str, str]:
-    """(slug, display name) of the deck's declared faction: a slug, a mapping or a Faction row."""
-    if isinstance(value, str):
-        return value, value
-    if isinstance(value, dict):
-        slug = str(value.get("slug", ""))
-        return slug, str(value.get("name", slug))
-    slug = str(getattr(value, "slug", ""))
-    return slug, str(getattr(value, "name", slug))
 
 
 def validate_deck(
@@ -167,7 +156,7 @@ def validate_deck(
 def _check_one_faction(by_name: dict[str, list[Any]], faction: Any, errors: list[Issue]) -> None:
     """C-3.4: every card belongs to one and the same faction; name the cards outside it."""
     if faction is not None:
-        deck_slug, deck_name = _faction_key(faction)
+        deck_slug, deck_name = faction_of(faction)
     else:
         copies_per_faction: dict[str, int] = {}
         names: dict[str, str] = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -47,27 +48,31 @@ def test_admin_is_for_staff_only(client: Any, westeros: Any) -> None:
     assert response.status_code == 302 and "/login/" in response["Location"]
 
 
+def _put(data: dict[str, Any], key: str, value: Any) -> None:
+    """`value` as the browser would post it back for the field `key` (an unticked box is left out)."""
+    if hasattr(value, "pk"):
+        value = value.pk
+    if value is None:
+        data[key] = ""
+    elif isinstance(value, bool):
+        if value:
+            data[key] = "on"
+    elif isinstance(value, (dict, list)):
+        data[key] = json.dumps(value)
+    else:
+        data[key] = value
+
+
 def _form_data(response: Any) -> dict[str, Any]:
     """The POST data the admin change form would send back unchanged."""
     form = response.context["adminform"].form
     data: dict[str, Any] = {}
     for name, field in form.fields.items():
         value = form.initial.get(name, field.initial)
-        if hasattr(value, "pk"):
-            value = value.pk
         if isinstance(value, list) and name == "neighbours":
             data[name] = [v.pk if hasattr(v, "pk") else v for v in value]
-        elif value is None:
-            data[name] = ""
-        elif isinstance(value, bool):
-            if value:
-                data[name] = "on"
-        elif isinstance(value, (dict, list)):
-            import json
-
-            data[name] = json.dumps(value)
         else:
-            data[name] = value
+            _put(data, name, value)
     for formset in response.context["inline_admin_formsets"]:
         fs = formset.formset
         data.update(
@@ -80,21 +85,7 @@ def _form_data(response: Any) -> dict[str, Any]:
         )
         for f in fs.forms:
             for name in f.fields:
-                value = f.initial.get(name, f.fields[name].initial)
-                if hasattr(value, "pk"):
-                    value = value.pk
-                key = f"{f.prefix}-{name}"
-                if value is None:
-                    data[key] = ""
-                elif isinstance(value, bool):
-                    if value:
-                        data[key] = "on"
-                elif isinstance(value, (dict, list)):
-                    import json
-
-                    data[key] = json.dumps(value)
-                else:
-                    data[key] = value
+                _put(data, f"{f.prefix}-{name}", f.initial.get(name, f.fields[name].initial))
     return data
 
 

@@ -6,8 +6,7 @@ Run from the project root::
 
 It prints a summary per faction and every problem found, and exits 1 when there is any problem.
 Abilities are validated by ``matches.engine.vocabulary.validate_abilities`` (the single source of truth);
-field consistency by ``cards.models.card_field_errors`` when Django can be set up, else by a mirror of its
-rules. Rules text and each ability's ``text`` must be exactly the plain-English rendering of the
+field consistency by ``cards.models.card_field_errors`` (Django is set up for it). Rules text and each ability's ``text`` must be exactly the plain-English rendering of the
 structured abilities by ``cards.describe`` (the project's one renderer, also used by the admin, the API
 and the docs), so the engine can be tested card by card against what the card says.
 """
@@ -18,11 +17,12 @@ import json
 import os
 import re
 import sys
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from django.utils.text import slugify  # how the database derives a card's unique slug
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -34,7 +34,6 @@ from matches.engine import vocabulary as vocab  # noqa: E402
 DEFAULT_PATH = Path(__file__).resolve().parent / "sample_cards.json"
 FILE_FORMAT = "commandeer-cards"
 FILE_VERSION = 1
-DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # C-1.2
 EVENT_TYPES = ("planning", "defensive", "ongoing")  # C-1.3
 KEYWORD_NAMES = {
     "range_attack": "Range Attack",
@@ -94,91 +93,16 @@ COLOR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 # --- Card field consistency -------------------------------------------------------------------------
 
 
-def _mirror_card_field_errors(
-    *,
-    card_type: str,
-    power: int | None,
-    health: int | None,
-    arrows: Any,
-    legendary: bool,
-    unique: bool,
-    event_type: str,
-    abilities: Any,
-    keyword_codes: list[str] | None = None,
-) -> dict[str, list[str]]:
-    """Fallback mirror of cards.models.card_field_errors, used only when Django cannot be set up."""
-    errors: dict[str, list[str]] = {}
-
-    def add(field: str, message: str) -> None:
-        errors.setdefault(field, []).append(message)
-
-    if card_type not in ("unit", "event"):
-        add("card_type", "must be one of unit, event")
-        return errors
-    if card_type == "unit":
-        if power is None:
-            add("power", "a unit needs Power (C-1.1)")
-        if health is None:
-            add("health", "a unit needs Health (C-1.1)")
-        elif health <= 0:
-            add("health", "Health must be above 0")
-        for field, value in (("power", power), ("health", health)):
-            if value is not None and value % 500:
-                add(field, "must be a multiple of 500")
-        if not isinstance(arrows, list) or any(a not in DIRECTIONS for a in arrows):
-            add("arrows", f"must be a list drawn from {' '.join(DIRECTIONS)} (C-1.2)")
-        elif len(set(arrows)) != len(arrows):
-            add("arrows", "each direction may appear once")
-        if unique:
-            add("unique", "only events can be Unique (C-1.4)")
-        if event_type:
-            add("event_type", "a unit has no event type")
-    else:
-        if power is not None:
-            add("power", "an event has no Power (C-1.3)")
-        if health is not None:
-            add("health", "an event has no Health (C-1.3)")
-        if arrows:
-            add("arrows", "an event has no attack directions (C-1.3)")
-        if legendary:
-            add("legendary", "only units can be Legendary (C-1.4)")
-        if event_type not in EVENT_TYPES:
-            add("event_type", "an event needs an event type: planning, defensive or ongoing (C-1.3)")
-    problems = vocab.validate_abilities(abilities, card_type=card_type, event_type=event_type or None)
-    if problems:
-        errors["abilities"] = problems
-    if keyword_codes is not None and not problems and isinstance(abilities, list):
-        triggers = {a.get("trigger") for a in abilities if isinstance(a, dict)}
-        for trigger, code in vocab.TRIGGER_KEYWORDS.items():
-            if trigger in triggers and code not in keyword_codes:
-                add("keywords", f"an ability with trigger '{trigger}' needs the keyword '{code}'")
-        for code in keyword_codes:
-            if code in vocab.TRIGGER_KEYWORDS.values() and code not in triggers:
-                add("keywords", f"keyword '{code}' needs an ability with trigger '{code}'")
-    return errors
-
-
 def load_card_field_errors() -> tuple[Callable[..., dict[str, list[str]]], str]:
-    """cards.models.card_field_errors after django.setup(), or the mirror when Django is unavailable."""
-    try:
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-        import django
+    """cards.models.card_field_errors for a card record, after setting up Django (the checker runs inside
+    the project)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+    import django
 
-        django.setup()
-        from cards.models import card_field_errors
-    except Exception as exc:  # any setup failure: fall back, and say so in the summary
-        return _mirror_card_field_errors, f"mirror of card_field_errors (Django unavailable: {exc!r})"
-    return card_field_errors, "cards.models.card_field_errors"
+    django.setup()
+    from cards.services import record_field_errors
 
-
-def slugify(name: str) -> str:
-    """Django's slugify (how the database derives a card's unique slug), or an equivalent without Django."""
-    try:
-        from django.utils.text import slugify as django_slugify
-    except ImportError:
-        ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-        return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", ascii_name.lower())).strip("-_")
-    return str(django_slugify(name))
+    return record_field_errors, "cards.models.card_field_errors"
 
 
 # --- Checks -----------------------------------------------------------------------------------------
@@ -278,17 +202,7 @@ def check_card(
         problems.append(f"unknown keywords {unknown}")
     if len(set(keyword_codes)) != len(keyword_codes):
         problems.append("a keyword is listed twice")
-    errors = field_errors(
-        card_type=card["type"],
-        power=card["power"],
-        health=card["health"],
-        arrows=card["arrows"],
-        legendary=card["legendary"],
-        unique=card["unique"],
-        event_type=card["event_type"] or "",
-        abilities=card["abilities"],
-        keyword_codes=[c for c in keyword_codes if c in vocab.KEYWORDS],
-    )
+    errors = field_errors(card, keyword_codes=[c for c in keyword_codes if c in vocab.KEYWORDS])
     for field, messages in errors.items():
         problems.extend(f"{field}: {m}" for m in messages)
     if problems:

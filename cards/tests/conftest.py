@@ -7,41 +7,27 @@ from typing import Any
 
 import pytest
 
+from cards.data.check_sample import KEYWORD_NAMES
 from cards.models import Faction, Keyword
+from cards.records import card_record
 from cards.services import cards_import
 from matches.engine.vocabulary import KEYWORDS
-
-KEYWORD_NAMES = {
-    "range_attack": "Range Attack",
-    "deploying": "Deploying",
-    "casting": "Casting",
-    "marking": "Marking",
-    "spoil": "Spoil",
-    "formation": "Formation",
-}
 
 
 def unit(**overrides: Any) -> dict[str, Any]:
     """A valid unit record in the card JSON format."""
-    record: dict[str, Any] = {
-        "name": "Ember Scout",
-        "faction": "ember",
-        "type": "unit",
-        "command_cost": 1,
-        "energy_cost": 0,
-        "power": 2000,
-        "health": 3000,
-        "arrows": ["N", "E"],
-        "legendary": False,
-        "unique": False,
-        "event_type": None,
-        "keywords": [],
-        "rules_text": "",
-        "abilities": [],
-        "flavor_text": "",
-    }
-    record.update(overrides)
-    return record
+    return card_record(
+        **{
+            "name": "Ember Scout",
+            "faction": "ember",
+            "type": "unit",
+            "command_cost": 1,
+            "power": 2000,
+            "health": 3000,
+            "arrows": ["N", "E"],
+            **overrides,
+        }
+    )
 
 
 def event(**overrides: Any) -> dict[str, Any]:

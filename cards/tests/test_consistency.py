@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 
 from cards.admin import CardAdminForm
 from cards.models import Card, Faction, Keyword
+from cards.services import card_model_fields
 from cards.tests.conftest import DEPLOY_DAMAGE, event, unit
 
 # (id, record, field that must be named, fragment of the message, checked without keywords too)
@@ -78,21 +79,7 @@ WITHOUT_KEYWORDS = [case for case in BAD_CARDS if case[4]]
 
 
 def _card(record: dict[str, Any], faction: Faction) -> Card:
-    return Card(
-        name=record["name"],
-        slug="x",
-        faction=faction,
-        card_type=record["type"],
-        command_cost=record["command_cost"],
-        energy_cost=record["energy_cost"],
-        power=record["power"],
-        health=record["health"],
-        arrows=record["arrows"],
-        legendary=record["legendary"],
-        unique=record["unique"],
-        event_type=record["event_type"] or "",
-        abilities=record["abilities"],
-    )
+    return Card(slug="x", faction=faction, **card_model_fields(record))
 
 
 def _form_data(record: dict[str, Any], faction: Faction, keywords: dict[str, Keyword]) -> dict[str, Any]:

@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from cards.records import card_record
+from cards.services import card_model_fields
 from decks.cardfacts import CardFacts, card_facts
 
 
@@ -19,45 +21,32 @@ def unit(
     legendary: bool = False,
     keywords: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    return {
-        "name": name,
-        "faction": faction,
-        "type": "unit",
-        "command_cost": cp,
-        "energy_cost": energy,
-        "power": power,
-        "health": health,
-        "arrows": ["N"],
-        "legendary": legendary,
-        "unique": False,
-        "event_type": None,
-        "keywords": list(keywords),
-        "rules_text": "",
-        "abilities": [],
-        "flavor_text": "",
-    }
+    return card_record(
+        name=name,
+        faction=faction,
+        type="unit",
+        command_cost=cp,
+        energy_cost=energy,
+        power=power,
+        health=health,
+        arrows=["N"],
+        legendary=legendary,
+        keywords=list(keywords),
+    )
 
 
 def event(
     name: str, faction: str = "fire", cp: int = 1, energy: int = 0, unique: bool = False
 ) -> dict[str, Any]:
-    return {
-        "name": name,
-        "faction": faction,
-        "type": "event",
-        "command_cost": cp,
-        "energy_cost": energy,
-        "power": None,
-        "health": None,
-        "arrows": [],
-        "legendary": False,
-        "unique": unique,
-        "event_type": "planning",
-        "keywords": [],
-        "rules_text": "",
-        "abilities": [],
-        "flavor_text": "",
-    }
+    return card_record(
+        name=name,
+        faction=faction,
+        type="event",
+        command_cost=cp,
+        energy_cost=energy,
+        unique=unique,
+        event_type="planning",
+    )
 
 
 # 12 common Fire cards (4 copies each = 48), a Legendary unit, a Unique event, and a Water card.
@@ -115,20 +104,7 @@ def cards(db: Any) -> dict[str, Any]:
     }
     rows: dict[str, Any] = {}
     for c in POOL:
-        card = Card.objects.create(
-            name=c["name"],
-            slug=c["slug"],
-            faction=factions[c["faction"]],
-            card_type=c["type"],
-            command_cost=c["command_cost"],
-            energy_cost=c["energy_cost"],
-            power=c["power"],
-            health=c["health"],
-            arrows=c["arrows"],
-            legendary=c["legendary"],
-            unique=c["unique"],
-            event_type=c["event_type"] or "",
-        )
+        card = Card.objects.create(slug=c["slug"], faction=factions[c["faction"]], **card_model_fields(c))
         card.keywords.set([keywords[k] for k in c["keywords"]])
         rows[c["name"]] = card
     return rows

@@ -12,49 +12,38 @@ from typing import Any
 
 from django.conf import settings
 
+from cards.records import card_record
+from cards.services import cards_import
+
 SAMPLE_CARDS = Path(settings.BASE_DIR) / "cards" / "data" / "sample_cards.json"
 
 
 def _unit(
     name: str, faction: str, cp: int, energy: int, power: int, health: int, arrows: list[str], **extra: Any
 ) -> dict[str, Any]:
-    return {
-        "name": name,
-        "faction": faction,
-        "type": "unit",
-        "command_cost": cp,
-        "energy_cost": energy,
-        "power": power,
-        "health": health,
-        "arrows": arrows,
-        "legendary": extra.get("legendary", False),
-        "unique": False,
-        "event_type": None,
-        "keywords": extra.get("keywords", []),
-        "rules_text": extra.get("rules_text", ""),
-        "abilities": [],
-        "flavor_text": extra.get("flavor_text", ""),
-    }
+    return card_record(
+        name=name,
+        faction=faction,
+        type="unit",
+        command_cost=cp,
+        energy_cost=energy,
+        power=power,
+        health=health,
+        arrows=arrows,
+        **extra,
+    )
 
 
 def _event(name: str, faction: str, cp: int, energy: int, event_type: str, text: str) -> dict[str, Any]:
-    return {
-        "name": name,
-        "faction": faction,
-        "type": "event",
-        "command_cost": cp,
-        "energy_cost": energy,
-        "power": None,
-        "health": None,
-        "arrows": [],
-        "legendary": False,
-        "unique": False,
-        "event_type": event_type,
-        "keywords": [],
-        "rules_text": text,
-        "abilities": [],
-        "flavor_text": "",
-    }
+    return card_record(
+        name=name,
+        faction=faction,
+        type="event",
+        command_cost=cp,
+        energy_cost=energy,
+        event_type=event_type,
+        rules_text=text,
+    )
 
 
 def fallback_card_file() -> dict[str, Any]:
@@ -156,8 +145,6 @@ def fallback_card_file() -> dict[str, Any]:
 
 def load_cards() -> dict[str, Any]:
     """Import the sample set (or the fallback set) and return the card file that was imported."""
-    from cards.services import cards_import
-
     data = json.loads(SAMPLE_CARDS.read_text()) if SAMPLE_CARDS.exists() else fallback_card_file()
     report = cards_import(data)
     assert report.ok, report.summary()

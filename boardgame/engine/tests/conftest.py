@@ -28,11 +28,28 @@ def gd() -> GameData:
     return _DATA
 
 
+# Stark's house cards but Eddard Stark (W-17.1): a hand (or discard pile) with Eddard on the other side.
+STARK_CARDS_BUT_EDDARD = (
+    "robb_stark",
+    "roose_bolton",
+    "greatjon_umber",
+    "ser_rodrik_cassel",
+    "the_blackfish",
+    "catelyn_stark",
+)
+SECRET_KINDS = ("orders", "bid", "house_card")  # choices made in secret, all revealed together (W-20)
+
+
 def pos(**kw: Any) -> WesterosState:
     """A position (docs/westeros-position.md) with 6 houses unless told otherwise."""
     if "houses" not in kw and "player_count" not in kw:
         kw["player_count"] = 6
     return from_position(_DATA, kw)
+
+
+def last_round(units: dict[str, list[str]], supply: dict[str, int]) -> WesterosState:
+    """A 3-player game (no garrisons) at the Action phase of round 10, the last one (W-18.2)."""
+    return pos(player_count=3, round=10, start="action", garrisons={}, units=units, supply=supply)
 
 
 def do(st: WesterosState, action: Action) -> WesterosState:
@@ -72,6 +89,20 @@ def outcome_of(st: WesterosState) -> Outcome:
 def pending_decision(st: WesterosState) -> tuple[str, list[str]]:
     assert st.pending is not None
     return st.pending.get("decision", st.pending["kind"]), list(st.pending["players"])
+
+
+def march_on_harrenhal(supporters: dict[str, list[str]]) -> WesterosState:
+    """A Lannister footman marches from Stoney Sept on a Stark footman in Harrenhal; each area of
+    `supporters` ({area: [house, *units]}) holds a Support order. Stops when support is asked (W-9.2)."""
+    st = pos(
+        units={"stoney_sept": ["lannister", "footman"], "harrenhal": ["stark", "footman"], **supporters},
+        orders={"stoney_sept": "march", **dict.fromkeys(supporters, "support")},
+        start="action",
+    )
+    do(st, ChooseMarch("lannister", "stoney_sept"))
+    do(st, MarchMove("lannister", ("footman",), "harrenhal"))
+    do(st, EndMarch("lannister", False))
+    return st
 
 
 def combat(
@@ -121,3 +152,23 @@ def combat(
             if card is not None and h in st.pending["players"]:
                 do(st, PlayHouseCard(h, card))
     return st
+
+
+def check_secret_choice_hidden(st: WesterosState, p: str) -> None:
+    """W-20.1/20.5/20.6: two different secret choices of `p` leave every other player's view and log
+    identical (nothing to check on the last choice, which reveals everything at once)."""
+    if st.pending is None or st.pending["kind"] not in SECRET_KINDS or len(st.pending["players"]) < 2:
+        return
+    by_slot: dict[str, list[Action]] = {}
+    for a in st.legal_actions(p):
+        by_slot.setdefault(str(getattr(a, "area", "") or a.kind), []).append(a)
+    pair = next((g[:2] for g in by_slot.values() if len(g) >= 2), None)
+    if pair is None:
+        return
+    s1, s2 = st.clone(), st.clone()
+    s1.apply(pair[0])
+    s2.apply(pair[1])
+    for h in [*st.houses, None]:
+        if h != p:
+            assert s1.player_view(h) == s2.player_view(h), f"{p}'s secret {pair[0].kind} leaks to {h}"
+            assert s1.log_view(h) == s2.log_view(h), f"{p}'s secret {pair[0].kind} leaks to {h}'s log"

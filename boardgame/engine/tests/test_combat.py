@@ -7,7 +7,7 @@ import pytest
 from boardgame.engine.actions import ChooseMarch, DeclareSupport, EndMarch, MarchMove, PlayHouseCard
 from boardgame.engine.game import WesterosState
 
-from .conftest import _DATA, choose, combat, combat_of, do, pending, pos
+from .conftest import _DATA, choose, combat, combat_of, do, march_on_harrenhal, pending, pos
 
 
 def numbers(st: WesterosState) -> tuple[int, ...]:
@@ -257,7 +257,9 @@ def test_attacker_who_left_an_enemy_home_area_cannot_retreat_there_w_8_5() -> No
     assert "winterfell" not in st.units and st.control("winterfell") == "stark"
 
 
-def test_port_is_taken_over_when_its_land_area_is_conquered_w_10_6() -> None:
+def conquer_white_harbor(*, supply: int, **extra_units: list[str]) -> WesterosState:
+    """Lannister knights from Moat Cailin take White Harbor, whose port holds two Stark ships; the defeated
+    footman retreats if it can (W-10.6)."""
     st = combat(
         ["knight", "knight"],
         ["footman"],
@@ -265,11 +267,16 @@ def test_port_is_taken_over_when_its_land_area_is_conquered_w_10_6() -> None:
         "ser_rodrik_cassel",
         src="moat_cailin",
         dest="white_harbor",
-        extra_units={"white_harbor_port": ["stark", "ship", "ship"]},
-        supply={"lannister": 6},
+        supply={"lannister": supply},
+        extra_units={"white_harbor_port": ["stark", "ship", "ship"], **extra_units},
     )
     if st.pending and pending(st).get("decision") == "retreat":
         choose(st, "stark", "retreat", pending(st)["options"][0])
+    return st
+
+
+def test_port_is_taken_over_when_its_land_area_is_conquered_w_10_6() -> None:
+    st = conquer_white_harbor(supply=6)
     assert pending(st)["decision"] == "port_takeover" and st.current_players() == ["lannister"]
     choose(st, "lannister", "port_takeover", "replace")
     choose(st, "lannister", "port_takeover", "destroy")
@@ -322,18 +329,7 @@ def test_declining_support_is_allowed_w_9_2() -> None:
 
 
 def test_support_options_name_both_sides_and_none_w_9_2() -> None:
-    st = pos(
-        units={
-            "stoney_sept": ["lannister", "footman"],
-            "harrenhal": ["stark", "footman"],
-            "blackwater": ["baratheon", "knight"],
-        },
-        orders={"stoney_sept": "march", "blackwater": "support"},
-        start="action",
-    )
-    do(st, ChooseMarch("lannister", "stoney_sept"))
-    do(st, MarchMove("lannister", ("footman",), "harrenhal"))
-    do(st, EndMarch("lannister", False))
+    st = march_on_harrenhal({"blackwater": ["baratheon", "knight"]})
     assert set(st.legal_actions("baratheon")) == {
         DeclareSupport("baratheon", "lannister"),
         DeclareSupport("baratheon", "stark"),
@@ -374,21 +370,7 @@ def test_orders_of_destroyed_units_are_removed_after_combat_w_6_4() -> None:
 
 
 def test_port_take_over_replacement_respects_supply_w_10_6_w_12_5() -> None:
-    st = combat(
-        ["knight", "knight"],
-        ["footman"],
-        "ser_gregor_clegane",
-        "ser_rodrik_cassel",
-        src="moat_cailin",
-        dest="white_harbor",
-        supply={"lannister": 0},
-        extra_units={
-            "white_harbor_port": ["stark", "ship", "ship"],
-            "lannisport": ["lannister", "footman", "footman"],
-        },
-    )
-    if st.pending and pending(st).get("decision") == "retreat":
-        choose(st, "stark", "retreat", pending(st)["options"][0])
+    st = conquer_white_harbor(supply=0, lannisport=["lannister", "footman", "footman"])
     assert pending(st)["decision"] == "port_takeover"
     choose(st, "lannister", "port_takeover", "replace")
     # a second ship would make a third army (supply 0 allows two armies of 2)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from boardgame.engine.actions import ChooseMarch, EndMarch, MarchMove, PlayHouseCard
 from boardgame.engine.game import WesterosState
 
-from .conftest import choose, combat, combat_of, do, pending
+from .conftest import STARK_CARDS_BUT_EDDARD, choose, combat, combat_of, do, pending
 
 
 def numbers(st: WesterosState) -> tuple[int, ...]:
@@ -32,16 +34,7 @@ def test_roose_bolton_on_loss_takes_back_the_whole_discard_pile_w_17_1() -> None
         "ser_gregor_clegane",
         "roose_bolton",
         discards={"stark": ["eddard_stark"]},
-        hands={
-            "stark": [
-                "robb_stark",
-                "roose_bolton",
-                "greatjon_umber",
-                "ser_rodrik_cassel",
-                "the_blackfish",
-                "catelyn_stark",
-            ]
-        },
+        hands={"stark": list(STARK_CARDS_BUT_EDDARD)},
     )
     assert won(st, "lannister")
     assert st.discards["stark"] == [] and len(st.hands["stark"]) == 7
@@ -183,9 +176,11 @@ def test_patchface_discards_a_card_from_the_opponents_hand_after_combat_w_17_1()
 
 
 # ---------------------------------------------------------------- Greyjoy
-def test_victarion_doubles_attacking_greyjoy_ships_w_17_1() -> None:
+def victarion_attacks(ships: list[str], **kw: Any) -> WesterosState:
+    """Greyjoy ships sail from Ironman's Bay on a Lannister ship in the Golden Sound, Victarion against no
+    card (W-17.1)."""
     st = combat(
-        ["ship", "ship"],
+        ships,
         ["ship"],
         None,
         None,
@@ -193,8 +188,14 @@ def test_victarion_doubles_attacking_greyjoy_ships_w_17_1() -> None:
         dfn="lannister",
         src="ironmans_bay",
         dest="the_golden_sound",
+        **kw,
     )
     combat_of(st)["cards"] = {"greyjoy": "victarion_greyjoy", "lannister": None}
+    return st
+
+
+def test_victarion_doubles_attacking_greyjoy_ships_w_17_1() -> None:
+    st = victarion_attacks(["ship", "ship"])
     assert st.combat_numbers()["greyjoy"]["strength"] == 2 * 2 + 3
 
 
@@ -310,16 +311,7 @@ def test_tyrion_against_a_last_card_leaves_the_opponent_without_a_card_w_17_1() 
         "tyrion_lannister",
         "eddard_stark",
         hands={"stark": ["eddard_stark"]},
-        discards={
-            "stark": [
-                "robb_stark",
-                "roose_bolton",
-                "greatjon_umber",
-                "ser_rodrik_cassel",
-                "the_blackfish",
-                "catelyn_stark",
-            ]
-        },
+        discards={"stark": list(STARK_CARDS_BUT_EDDARD)},
     )
     choose(st, "lannister", "tyrion", "cancel")
     assert numbers(st) == (2 + 1, 1)  # Stark fights without a card
@@ -334,20 +326,12 @@ def test_kevan_has_no_effect_when_defending_w_17_1() -> None:
 
 
 def test_victarion_counts_supporting_greyjoy_ships_double_w_17_1() -> None:
-    st = combat(
+    st = victarion_attacks(
         ["ship"],
-        ["ship"],
-        None,
-        None,
-        att="greyjoy",
-        dfn="lannister",
-        src="ironmans_bay",
-        dest="the_golden_sound",
         extra_units={"sunset_sea": ["greyjoy", "ship"]},
         orders={"sunset_sea": "support"},
         supports={"greyjoy": "greyjoy"},
     )
-    combat_of(st)["cards"] = {"greyjoy": "victarion_greyjoy", "lannister": None}
     assert st.combat_numbers()["greyjoy"]["strength"] == 2 + 2 + 3
 
 

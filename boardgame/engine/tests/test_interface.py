@@ -25,7 +25,7 @@ from boardgame.engine.data import GameData
 from boardgame.engine.game import IllegalActionError, new_game
 from boardgame.engine.position import from_position
 
-from .conftest import _DATA, do, outcome_of, pos
+from .conftest import _DATA, do, last_round, march_on_harrenhal, outcome_of, pos
 
 
 def test_illegal_action_error_names_the_action_and_why(gd: GameData) -> None:
@@ -86,11 +86,7 @@ def test_seven_castles_win_at_once_w_18_1() -> None:
 
 
 def test_after_round_ten_tie_breakers_land_then_supply_w_18_2() -> None:
-    st = pos(
-        player_count=3,
-        round=10,
-        start="action",
-        garrisons={},
+    st = last_round(
         units={
             "winterfell": ["stark", "footman"],
             "castle_black": ["stark", "footman"],
@@ -111,17 +107,13 @@ def test_after_round_ten_tie_breakers_land_then_supply_w_18_2() -> None:
 
 
 def test_tie_breaker_iron_throne_last_w_18_2() -> None:
-    st = pos(
-        player_count=3,
-        round=10,
-        start="action",
+    st = last_round(
         units={
             "winterfell": ["stark", "footman"],
             "lannisport": ["lannister", "footman"],
             "dragonstone": ["baratheon", "footman"],
         },
         supply={"stark": 2, "lannister": 2, "baratheon": 2},
-        garrisons={},
     )
     assert outcome_of(st).winner == st.tracks["iron_throne"][0]
 
@@ -138,18 +130,7 @@ def test_agents_only_choose_legal_actions(gd: GameData) -> None:
 
 
 def test_greedy_supports_its_own_combat() -> None:
-    st = pos(
-        units={
-            "stoney_sept": ["lannister", "footman"],
-            "harrenhal": ["stark", "footman"],
-            "blackwater": ["lannister", "footman"],
-        },
-        orders={"stoney_sept": "march", "blackwater": "support"},
-        start="action",
-    )
-    do(st, ChooseMarch("lannister", "stoney_sept"))
-    do(st, MarchMove("lannister", ("footman",), "harrenhal"))
-    do(st, EndMarch("lannister", False))
+    st = march_on_harrenhal({"blackwater": ["lannister", "footman"]})
     assert GreedyAgent(Random(0)).choose(st, "lannister") == DeclareSupport("lannister", "lannister")
 
 

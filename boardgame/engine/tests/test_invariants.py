@@ -21,6 +21,8 @@ from boardgame.engine.agents import GreedyAgent, RandomAgent
 from boardgame.engine.data import LAND_UNITS, load_default_game_data
 from boardgame.engine.game import WesterosState, new_game, replay
 
+from .conftest import check_secret_choice_hidden
+
 DATA = load_default_game_data()
 GAMES = int(os.environ.get("WESTEROS_GAMES", "8"))
 FIXING_SUPPLY = {"reconcile", "retreat_loss"}
@@ -94,27 +96,6 @@ def check_view(st: WesterosState) -> None:
             assert "to" not in e or h in e["to"]
         json.dumps(v)
     assert '"to":' not in text_spec
-
-
-def check_secret_choice_hidden(st: WesterosState, p: str) -> None:
-    """W-20.1/20.5/20.6: two different secret choices of `p` leave every other view identical."""
-    if st.pending is None or st.pending["kind"] not in ("orders", "bid", "house_card"):
-        return
-    if len(st.pending["players"]) < 2:
-        return  # the last choice reveals everything at once
-    groups: dict[str, list[Any]] = {}
-    for a in st.legal_actions(p):
-        key = getattr(a, "area", None) or a.kind
-        groups.setdefault(key, []).append(a)
-    pair = next((g[:2] for g in groups.values() if len(g) >= 2), None)
-    if pair is None:
-        return
-    s1, s2 = st.clone(), st.clone()
-    s1.apply(pair[0])
-    s2.apply(pair[1])
-    for h in [*st.houses, None]:
-        if h != p:
-            assert s1.player_view(h) == s2.player_view(h), f"{p}'s secret {pair[0].kind} leaks to {h}"
 
 
 def play_random(n: int, seed: int, greedy: bool = False) -> tuple[WesterosState, list[Any]]:

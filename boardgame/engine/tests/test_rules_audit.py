@@ -22,7 +22,19 @@ from boardgame.engine.actions import (
 )
 from boardgame.engine.game import WesterosState
 
-from .conftest import _DATA, choose, combat, combat_of, do, outcome_of, pending, pos, raid_actions
+from .conftest import (
+    _DATA,
+    choose,
+    combat,
+    combat_of,
+    do,
+    last_round,
+    march_on_harrenhal,
+    outcome_of,
+    pending,
+    pos,
+    raid_actions,
+)
 
 STAR = {t for t, v in _DATA.tokens.items() if v["special"]}
 KC_TABLE = {3: [3, 2, 1], 4: [3, 2, 1, 0], 5: [3, 3, 2, 1, 0], 6: [3, 3, 2, 1, 0, 0]}
@@ -824,25 +836,13 @@ def test_no_action_transfers_anything_between_houses_w_19_2() -> None:
 
 
 def test_support_is_asked_house_by_house_in_turn_order_w_19_4_w_9_2() -> None:
-    st = pos(
-        units={
-            "stoney_sept": ["lannister", "footman"],
-            "harrenhal": ["stark", "footman"],
+    st = march_on_harrenhal(
+        {
             "blackwater": ["baratheon", "knight"],
             "riverrun": ["tyrell", "footman"],
             "crackclaw_point": ["martell", "footman"],
-        },
-        orders={
-            "stoney_sept": "march",
-            "blackwater": "support",
-            "riverrun": "support",
-            "crackclaw_point": "support",
-        },
-        start="action",
+        }
     )
-    do(st, ChooseMarch("lannister", "stoney_sept"))
-    do(st, MarchMove("lannister", ("footman",), "harrenhal"))
-    do(st, EndMarch("lannister", False))
     asked = []
     while pending(st)["kind"] == "support":
         asked.append(st.current_players()[0])
@@ -945,11 +945,7 @@ def test_two_wildling_attacks_in_one_westeros_phase_w_16_1_w_4_1() -> None:
 
 
 def test_round_ten_most_land_areas_beats_a_higher_supply_w_18_2() -> None:
-    st = pos(
-        player_count=3,
-        round=10,
-        start="action",
-        garrisons={},
+    st = last_round(
         units={
             "winterfell": ["stark", "footman"],
             "castle_black": ["stark", "footman"],

@@ -7,7 +7,7 @@ from typing import Any
 from boardgame.engine.actions import Bid, Muster
 from boardgame.engine.game import WesterosState
 
-from .conftest import choose, do, pending, pos
+from .conftest import STARK_CARDS_BUT_EDDARD, choose, do, pending, pos
 
 UNITS = {
     "winterfell": ["stark", "footman", "knight"],
@@ -31,6 +31,15 @@ def bids(st: WesterosState, b: dict[str, int]) -> WesterosState:
     for h, n in b.items():
         do(st, Bid(h, n))
     return st
+
+
+def stark_outbids_with_eddard_discarded(card: str) -> WesterosState:
+    """The Night's Watch beats `card` (threat 2), Stark the highest bidder with Eddard Stark in its discard
+    pile (W-16.8)."""
+    st = attack(
+        card, threat=2, discards={"stark": ["eddard_stark"]}, hands={"stark": list(STARK_CARDS_BUT_EDDARD)}
+    )
+    return bids(st, {"stark": 3, "lannister": 0, "baratheon": 0})
 
 
 def test_nights_watch_wins_on_equal_strength_and_threat_resets_w_16_4_w_16_5() -> None:
@@ -86,24 +95,7 @@ def test_massing_on_the_milkwater_all_outcomes_w_16_8() -> None:
     choose(st, "baratheon", "discard_card", "patchface")
     choose(st, "lannister", "discard_card", "cersei_lannister")
     assert st.discards["baratheon"] == ["patchface"]
-    st = bids(
-        attack(
-            "massing_on_the_milkwater",
-            threat=2,
-            discards={"stark": ["eddard_stark"]},
-            hands={
-                "stark": [
-                    "robb_stark",
-                    "roose_bolton",
-                    "greatjon_umber",
-                    "ser_rodrik_cassel",
-                    "the_blackfish",
-                    "catelyn_stark",
-                ]
-            },
-        ),
-        {"stark": 3, "lannister": 0, "baratheon": 0},
-    )
+    st = stark_outbids_with_eddard_discarded("massing_on_the_milkwater")
     assert len(st.hands["stark"]) == 7 and st.discards["stark"] == []
 
 
@@ -115,24 +107,7 @@ def test_mammoth_riders_all_outcomes_w_16_8() -> None:
     for h in ("baratheon", "lannister"):
         for _ in range(2):
             choose(st, h, "destroy", pending(st)["options"][0])
-    st = bids(
-        attack(
-            "mammoth_riders",
-            threat=2,
-            discards={"stark": ["eddard_stark"]},
-            hands={
-                "stark": [
-                    "robb_stark",
-                    "roose_bolton",
-                    "greatjon_umber",
-                    "ser_rodrik_cassel",
-                    "the_blackfish",
-                    "catelyn_stark",
-                ]
-            },
-        ),
-        {"stark": 3, "lannister": 0, "baratheon": 0},
-    )
+    st = stark_outbids_with_eddard_discarded("mammoth_riders")
     choose(st, "stark", "mammoth_reward", "eddard_stark")
     assert "eddard_stark" in st.hands["stark"]
 
