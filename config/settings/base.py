@@ -89,6 +89,15 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
+    # ASGI runs each request in a fresh thread, so persistent connections are never reused: a psycopg
+    # pool per process keeps connections open instead (Django's CONN_MAX_AGE must then be 0).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
+        "max_size": int(os.environ.get("DB_POOL_MAX", "20")),
+        "timeout": 10,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite: wait for a writer instead of failing at once ("database is locked").
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20

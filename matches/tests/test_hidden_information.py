@@ -66,8 +66,10 @@ def _setup(alice: Any, bob: Any) -> int:
     return match.pk
 
 
-def _greedy_move(match_id: int, users: dict[int, Any], rng: random.Random) -> dict[str, Any] | None:
-    """One greedy move by whoever must act; returns the stored state after it (None when over)."""
+def _greedy_move(
+    match_id: int, users: dict[int, Any], rng: random.Random
+) -> tuple[int, dict[str, Any]] | None:
+    """One greedy move by whoever must act; returns (version, stored state) after it (None when over)."""
     match = Match.objects.get(pk=match_id)
     if match.status != MatchStatus.ACTIVE:
         return None
@@ -78,7 +80,8 @@ def _greedy_move(match_id: int, users: dict[int, Any], rng: random.Random) -> di
     services.action_submit(
         match_id=match_id, user=users[player], action_json=action.to_json(), state_version=match.state_version
     )
-    return Match.objects.get(pk=match_id).state
+    after = Match.objects.get(pk=match_id)
+    return after.state_version, after.state
 
 
 @async_to_sync
@@ -90,7 +93,10 @@ async def _record_match(match_id: int, users: dict[int, Any]) -> dict[str, int]:
         comm.scope["user"] = user
         assert (await comm.connect())[0]
         comms[viewer] = comm
-    state = (await sync_to_async(Match.objects.get)(pk=match_id)).state
+    start = await sync_to_async(Match.objects.get)(pk=match_id)
+    # A message is judged against the state of ITS version: a late message about v4 must not be
+    # compared with v5 (a card in a hand at v4 may be back in the deck after a mulligan at v5).
+    states = {start.state_version: start.state}
     rng = random.Random(7)
     checked = {"messages": 0, "actions": 0, "hand_views": 0}
     while True:
@@ -99,16 +105,16 @@ async def _record_match(match_id: int, users: dict[int, Any]) -> dict[str, int]:
                 raw = await comm.receive_from()
                 msg = json.loads(raw)["match"]
                 checked["messages"] += 1
-                leaked = ids_in(msg) & secret_ids(state, viewer)
+                leaked = ids_in(msg) & secret_ids(states[msg["state_version"]], viewer)
                 assert not leaked, f"viewer {viewer} at v{msg['state_version']} sees secret cards {leaked}"
                 assert "seed" not in msg and "deck_snapshot" not in raw
                 for i, side in enumerate((msg.get("view") or {}).get("players", [])):
                     assert ("hand" in side) == (i == viewer)
                     checked["hand_views"] += i == viewer
-        new_state = await sync_to_async(_greedy_move)(match_id, users, rng)
-        if new_state is None:
+        moved = await sync_to_async(_greedy_move)(match_id, users, rng)
+        if moved is None:
             break
-        state = new_state
+        states[moved[0]] = moved[1]
         checked["actions"] += 1
     for comm in comms.values():
         await comm.disconnect()
