@@ -1,12 +1,18 @@
 """Benchmark of online play over HTTP: N concurrent matches against a running ASGI server.
 
-By default it starts daphne itself on PostgreSQL (a fresh `bench_online` database) with Redis (channel
-layer + Celery broker), seeds users/decks/tokens through the ORM, then drives N matches at once, each
-by a thread that reads the mover's state and submits a random legal action (with an idempotency key)
-until the match ends or has M actions. A second thread hits `/api/health/` during the run, so the
-trivial endpoint's latency is measured under the same load. Prints a table and one JSON line.
+By default it starts the server itself — uvicorn with `--workers 2` when installed, else daphne — on
+PostgreSQL (a fresh `bench_online` database, psycopg connection pool when `psycopg_pool` is installed:
+under ASGI every request runs in a new thread, so without a pool each request opens a new PostgreSQL
+connection) with Redis (channel layer + Celery broker), seeds users/decks/tokens through the ORM, then
+drives N matches at once, each by a thread that reads the mover's state and submits a random legal
+action (with an idempotency key) until the match ends or has M actions. A second thread hits
+`/api/health/` during the run, so the trivial endpoint's latency is measured under the same load.
+Afterwards (server stopped) it plays a few matches in-process through `services.action_submit` and
+reports the submit's own cost — ms and SQL queries per submit — which a shared machine disturbs less.
+Prints a table and one JSON line.
 
     .venv/bin/python bench/online_play.py --matches 8 --actions 60
+    .venv/bin/python bench/online_play.py --server daphne --workers 1   # one daphne process
     .venv/bin/python bench/online_play.py --url http://127.0.0.1:8000   # a server you started
       (then DATABASE_URL must name the server's database: users and decks are seeded through it)
 """
@@ -79,7 +85,7 @@ def prepare_database(env: dict[str, str]) -> None:
 
     url = urllib.parse.urlsplit(env["DATABASE_URL"])
     name = url.path.lstrip("/")
-    admin = url._replace(path="/postgres").geturl()
+    admin = url._replace(path="/postgres", query="").geturl()
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
@@ -121,20 +127,63 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+def has_module(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(name) is not None
+
+
+def pooled_url(url: str) -> str:
+    """The database URL with psycopg's connection pool on (dj-database-url passes `pool` to OPTIONS)."""
+    if (
+        not url.startswith(("postgres://", "postgresql://"))
+        or "pool=" in url
+        or not has_module("psycopg_pool")
+    ):
+        return url
+    return url + ("&" if "?" in url else "?") + "pool=true"
+
+
+def tree_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) of a process and its descendants, from /proc (0.0 where unavailable)."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    stats: dict[int, tuple[int, float]] = {}
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else []:
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        stats[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / ticks)
+    todo, total = [pid], 0.0
+    while todo:
+        cur = todo.pop()
+        total += stats.get(cur, (0, 0.0))[1]
+        todo += [child for child, (ppid, _) in stats.items() if ppid == cur]
+    return total
+
+
+def start_server(env: dict[str, str], port: int, server: str, workers: int) -> subprocess.Popen[bytes]:
+    """uvicorn (one port, `workers` processes) or daphne (one process on this port)."""
+    if server == "uvicorn":
+        cmd = ["-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
+               "--no-access-log", "--log-level", "warning", "config.asgi:application"]  # fmt: skip
+    else:
+        cmd = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [sys.executable, *cmd], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     client = Client(f"http://127.0.0.1:{port}")
-    for _ in range(200):
+    for _ in range(300):
         try:
             if client.call("GET", "/api/health/")[0] == 200:
+                time.sleep(1.0 if workers > 1 else 0)  # let every worker finish booting
                 return proc
         except OSError:
             time.sleep(0.1)
     proc.kill()
-    raise SystemExit("daphne did not start")
+    raise SystemExit(f"{server} did not start")
 
 
 def drive_match(base: str, a: dict[str, Any], b: dict[str, Any], kind: str, max_actions: int, seed: int,
@@ -179,21 +228,85 @@ def drive_match(base: str, a: dict[str, Any], b: dict[str, Any], kind: str, max_
     out["actions"] += applied
 
 
+def in_process(kind: str, actions: int, seed_: int = 1) -> dict[str, Any]:
+    """Per-submit cost inside the process (no HTTP): ms and SQL queries of `services.action_submit`."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.authtoken.models import Token
+
+    from matches import selectors, services
+
+    rng = random.Random(seed_)
+    broadcast: list[float] = []  # after-commit broadcast: outside a server each call opens an event loop
+    notify = services.notify_match_changed
+
+    def timed_notify(match_id: int, version: int) -> None:
+        t = time.perf_counter()
+        notify(match_id, version)
+        broadcast.append(time.perf_counter() - t)
+
+    services.notify_match_changed = timed_notify  # type: ignore[assignment]
+    times: list[float] = []
+    cpu: list[float] = []  # this thread's CPU time: what a loaded machine disturbs least
+    queries: list[int] = []
+    stored: list[int] = []
+    while len(times) < actions:
+        a, b = seed(1, kind)[0]
+        users = [Token.objects.get(key=x["token"]).user for x in (a, b)]
+        body: dict[str, Any] = {"turn_limit": 30} if kind == "commandeer" else {"target": 10**6}
+        m = services.match_create(user=users[0], kind=kind, deck_id=a["deck_id"], rules_config=body,
+                                  time_control={"initial_s": 600, "increment_s": 10})  # fmt: skip
+        services.match_join(match_id=m.pk, user=users[1], deck_id=b["deck_id"])
+        services.match_start(match_id=m.pk, user=users[0])
+        while len(times) < actions:
+            match, _ = selectors.match_get_for_viewer(match_id=m.pk, user=users[0])
+            if match.status != "active":
+                break
+            mover = users[selectors.match_snapshot(match=match, you=None)["current_players"][0]]
+            match, you = selectors.match_get_for_viewer(match_id=m.pk, user=mover)
+            snap = selectors.match_snapshot(match=match, you=you)
+            choice = rng.choice(snap["legal_actions"])["action"]
+            with CaptureQueriesContext(connection) as ctx:
+                t0, c0 = time.perf_counter(), time.thread_time()
+                services.action_submit(match_id=m.pk, user=mover, action_json=choice,
+                                       state_version=snap["state_version"], idempotency_key=uuid.uuid4().hex)  # fmt: skip
+                times.append(time.perf_counter() - t0)
+                cpu.append(time.thread_time() - c0)
+            queries.append(sum(1 for q in ctx.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")))
+            row = type(match).objects.filter(pk=m.pk).values_list("state", flat=True).get()
+            stored.append(len(json.dumps(row)))
+    services.notify_match_changed = notify  # type: ignore[assignment]
+    return {
+        "submits": len(times),
+        "broadcast_ms_p50": round(1000 * percentile(broadcast, 50), 2),
+        "ms": {p: round(1000 * percentile(times, q), 2) for p, q in (("p50", 50), ("p95", 95), ("p99", 99))},
+        "cpu_ms": {p: round(1000 * percentile(cpu, q), 2) for p, q in (("p50", 50), ("p95", 95))},
+        "queries": {"max": max(queries), "p50": percentile([float(q) for q in queries], 50)},
+        "stored_state_bytes": {"max": max(stored), "last": stored[-1]},
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--url", help="a running server; omitted: start daphne on PostgreSQL + Redis")
     ap.add_argument("--matches", type=int, default=int(os.environ.get("BENCH_MATCHES", 8)))
     ap.add_argument("--actions", type=int, default=int(os.environ.get("BENCH_ACTIONS", 60)), help="per match")
     ap.add_argument("--kind", default="commandeer")
-    ap.add_argument("--port", type=int, default=0, help="port of the first daphne it starts (0: free ports)")
+    ap.add_argument("--port", type=int, default=0, help="port of the server it starts (0: a free port)")
+    ap.add_argument("--server", choices=["uvicorn", "daphne"], default=None,
+                    help="ASGI server to start (default: uvicorn when installed, else daphne)")  # fmt: skip
+    ap.add_argument("--workers", type=int, default=2, help="server processes (daphne: one port each)")
     ap.add_argument(
-        "--servers", type=int, default=1, help="daphne processes to start (matches spread over them)"
+        "--in-process", type=int, default=60, help="submits measured in-process afterwards (0: none)"
     )
     args = ap.parse_args()
+    server = args.server or ("uvicorn" if has_module("uvicorn") else "daphne")
 
     env = dict(os.environ)
-    env.setdefault("DATABASE_URL", DEFAULT_DB)
+    env["DATABASE_URL"] = pooled_url(env.get("DATABASE_URL") or DEFAULT_DB)
     env.setdefault("REDIS_URL", DEFAULT_REDIS)
+    if "pool=true" in env["DATABASE_URL"]:
+        env["DB_CONN_MAX_AGE"] = "0"  # Django's pool replaces persistent connections
     env.update(DJANGO_SETTINGS_MODULE="config.settings.test", SECRET_KEY=env.get("SECRET_KEY", "bench-key"),
                CELERY_TASK_ALWAYS_EAGER="0", LOG_LEVEL="WARNING", DEBUG="0")  # fmt: skip
     if args.kind != "commandeer":
@@ -206,9 +319,9 @@ def main() -> None:
     pairs = seed(args.matches, args.kind)
     if args.url is None:
         bases = []
-        for i in range(max(1, args.servers)):
+        for i in range(1 if server == "uvicorn" else max(1, args.workers)):
             port = args.port + i if args.port else free_port()
-            procs.append(start_server(env, port))
+            procs.append(start_server(env, port, server, max(1, args.workers)))
             bases.append(f"http://127.0.0.1:{port}")
     else:
         bases = [args.url.rstrip("/")]
@@ -231,6 +344,7 @@ def main() -> None:
             )
             for i, (a, b) in enumerate(pairs)
         ]
+        cpu0 = sum(tree_cpu_s(p.pid) for p in procs)
         t0 = time.perf_counter()
         prober.start()
         for t in threads:
@@ -240,10 +354,12 @@ def main() -> None:
         wall = time.perf_counter() - t0
         done.set()
         prober.join(5)
+        server_cpu = sum(tree_cpu_s(p.pid) for p in procs) - cpu0
     finally:
         for proc in procs:
             proc.terminate()
             proc.wait(10)
+    inproc = in_process(args.kind, args.in_process) if args.in_process > 0 else None
     ms = lambda xs, p: round(1000 * percentile(xs, p), 2)  # noqa: E731
     result = {
         "bench": "online_play",
@@ -259,10 +375,19 @@ def main() -> None:
         },
         "health_ms": {"p50": ms(health, 50), "p95": ms(health, 95), "p99": ms(health, 99)},
         "health_samples": len(health),
+        "submit_p95_over_health_p95": round(percentile(out["submit"], 95) / percentile(health, 95), 2)
+        if health and out["submit"]
+        else None,
+        "server_cpu_ms_per_action": round(1000 * server_cpu / out["actions"], 2)
+        if procs and out["actions"]
+        else None,
+        "in_process": inproc,
         "submit_errors": len(out["errors"]),
         "database": env["DATABASE_URL"].split("://")[0],
         "redis": bool(env.get("REDIS_URL")),
-        "server": f"daphne ({len(procs)} process{'es' if len(procs) > 1 else ''})" if procs else base,
+        "db_pool": "pool=true" in env["DATABASE_URL"],
+        "server": f"{server} ({max(1, args.workers)} worker process(es))" if procs else base,
+        "load_avg": [round(x, 2) for x in os.getloadavg()],
     }
     print(
         f"online play: {args.matches} concurrent {args.kind} matches, {out['actions']} actions in {wall:.1f}s"
@@ -272,6 +397,19 @@ def main() -> None:
           f"p99 {result['submit_ms']['p99']} ms")  # fmt: skip
     print(f"  /api/health/    p50 {result['health_ms']['p50']} ms  p95 {result['health_ms']['p95']} ms  "
           f"p99 {result['health_ms']['p99']} ms  (same load)")  # fmt: skip
+    if result["server_cpu_ms_per_action"]:
+        print(f"  server CPU      {result['server_cpu_ms_per_action']} ms per action (state read + submit + "
+              f"health probes, all server processes: {2000 / result['server_cpu_ms_per_action']:.0f} actions/s "
+              "would fill 2 cores)")  # fmt: skip
+    print(
+        f"  ratio           submit p95 / health p95 = {result['submit_p95_over_health_p95']}  (target <= 3)"
+    )
+    if inproc:
+        print(f"  in-process      submit p50 {inproc['ms']['p50']} ms  p95 {inproc['ms']['p95']} ms "
+              f"(CPU p50 {inproc['cpu_ms']['p50']} ms; of it the broadcast p50 {inproc['broadcast_ms_p50']} ms), "
+              f"{inproc['queries']['max']} SQL queries max (BEGIN/COMMIT not counted), "
+              f"stored state <= {inproc['stored_state_bytes']['max']} bytes")  # fmt: skip
+    print(f"  server          {result['server']}, db pool {result['db_pool']}, load avg {result['load_avg']}")
     if out["errors"]:
         print(f"  submit errors   {len(out['errors'])} (status codes {sorted(set(out['errors']))})")
     print(json.dumps(result))

@@ -19,7 +19,4 @@ urlpatterns = [
     path("westeros/map/", westeros_views.map_explorer, name="westeros-map-page"),
     path("westeros/games/<int:match_id>/", westeros_views.game_page, name="westeros-game"),
     path("westeros/games/<int:match_id>/replay/", westeros_views.replay_page, name="westeros-replay"),
-    path("westeros/demo/", westeros_views.demo_page, name="westeros-demo"),
-    path("westeros/demo/state/", westeros_views.demo_state, name="westeros-demo-state"),
-    path("westeros/demo/actions/", westeros_views.demo_action, name="westeros-demo-actions"),
 ]

@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from matches import selectors, services
+from matches import seats, selectors, services
 from matches.games import game_kinds
 from matches.models import MatchStatus
 
@@ -80,7 +80,13 @@ class MatchListCreateApi(APIView):
         kind = serializers.CharField(default="commandeer")
         deck_id = serializers.IntegerField(required=False, allow_null=True)
         is_public = serializers.BooleanField(default=True)
-        vs_ai = serializers.BooleanField(default=False)
+        vs_ai = serializers.BooleanField(default=False, help_text="Every other seat is an AI; starts at once")
+        ai_seats = serializers.IntegerField(
+            default=0,
+            min_value=0,
+            max_value=5,
+            help_text="This many of the last seats are AI (3+ seat games)",
+        )
         ai_agent = serializers.ChoiceField(choices=services.AI_AGENTS, default="greedy")
         time_control = serializers.DictField(
             required=False, help_text='{"initial_s": 300, "increment_s": 10} or {"per_move_s": 86400}'
@@ -117,7 +123,7 @@ class MatchListCreateApi(APIView):
     def post(self, request: Request) -> Response:
         s = self.MatchCreateInputSerializer(data=request.data)
         s.is_valid(raise_exception=True)
-        match = services.match_create(user=request.user, **s.validated_data)
+        match = seats.match_create_with_ai(user=request.user, **s.validated_data)
         match, you = selectors.match_get_for_viewer(match_id=match.pk, user=request.user)
         return Response(selectors.match_summary(match, you=you), status=201)
 

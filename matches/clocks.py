@@ -1,7 +1,9 @@
 """Match clocks as values with an injected "now" (STYLE.md 8): time controls, bank, deadlines.
 
-A time control is either Fischer (`initial_s` bank + `increment_s` added when the seat's turn passes
-on) or correspondence (`per_move_s` granted afresh each time the seat must act). A clock runs while
+A time control is Fischer (`initial_s` bank + `increment_s` added when the seat's turn passes on),
+correspondence (`per_move_s` granted afresh each time the seat must act), or per decision with a bank
+(`per_move_s` afresh each decision plus a `bank_s` reserve that only the overrun draws on — the
+Westeros live control "3 min per decision + bank"). A clock runs while
 its seat is among the engine's current players; the deadline is stored on the seat row so a sweep can
 enforce it after any restart.
 
@@ -28,16 +30,20 @@ class TimeControl:
     initial_s: int = 300
     increment_s: int = 10
     per_move_s: int | None = None
+    bank_s: int = 0
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TimeControl:
-        """Parse `{"initial_s", "increment_s"}` or `{"per_move_s"}`; raise ValueError when out of range."""
+        """Parse `{"initial_s", "increment_s"}` or `{"per_move_s"[, "bank_s"]}`; ValueError when out of range."""
         data = data or {}
         if data.get("per_move_s") is not None:
             per_move = int(data["per_move_s"])
+            bank = int(data.get("bank_s") or 0)
             if not 5 <= per_move <= 14 * 86400:
                 raise ValueError("per_move_s must be between 5 seconds and 14 days")
-            return cls(initial_s=0, increment_s=0, per_move_s=per_move)
+            if not 0 <= bank <= 86400:
+                raise ValueError("bank_s must be between 0 and 86400 seconds")
+            return cls(initial_s=0, increment_s=0, per_move_s=per_move, bank_s=bank)
         initial = int(data.get("initial_s", 300))
         increment = int(data.get("increment_s", 10))
         if not 5 <= initial <= 86400 or not 0 <= increment <= 3600:
@@ -46,20 +52,24 @@ class TimeControl:
 
     def to_json(self) -> dict[str, Any]:
         if self.per_move_s is not None:
-            return {"per_move_s": self.per_move_s}
+            return {"per_move_s": self.per_move_s, **({"bank_s": self.bank_s} if self.bank_s else {})}
         return {"initial_s": self.initial_s, "increment_s": self.increment_s}
 
     @property
     def correspondence(self) -> bool:
-        return self.per_move_s is not None
+        """A fresh period each move and nothing else (a timeout takes nothing away)."""
+        return self.per_move_s is not None and not self.bank_s
 
     def initial_ms(self) -> int:
-        return 1000 * (self.per_move_s if self.per_move_s is not None else self.initial_s)
+        """The stored clock at the start: the bank (per decision + bank), the period, or the Fischer bank."""
+        if self.per_move_s is not None:
+            return 1000 * (self.bank_s or self.per_move_s)
+        return 1000 * self.initial_s
 
     def allowance_ms(self, remaining_ms: int) -> int:
-        """Time granted when a seat starts to act: its bank, a fresh period, or the grace (see module doc)."""
+        """Time granted when a seat starts to act: its bank, a fresh period (+ bank left), or the grace."""
         if self.per_move_s is not None:
-            return 1000 * self.per_move_s
+            return 1000 * self.per_move_s + (max(0, remaining_ms) if self.bank_s else 0)
         if remaining_ms > 0:
             return remaining_ms
         return 1000 * max(self.increment_s, MIN_GRACE_S)
@@ -89,7 +99,10 @@ class SeatClock:
         if not self.running:
             return
         assert self.deadline is not None and self.started_at is not None
-        if tc.per_move_s is not None:
+        if tc.per_move_s is not None and tc.bank_s:
+            used = int((now - self.started_at).total_seconds() * 1000)
+            self.remaining_ms = max(0, self.remaining_ms - max(0, used - 1000 * tc.per_move_s))
+        elif tc.per_move_s is not None:
             self.remaining_ms = 1000 * tc.per_move_s
         else:
             left = int((self.deadline - now).total_seconds() * 1000)
@@ -99,7 +112,7 @@ class SeatClock:
 
     def restart(self, tc: TimeControl, now: datetime) -> None:
         """After a timeout the seat acts again (still its turn): the bank is spent, grant the allowance again."""
-        self.remaining_ms = 0 if tc.per_move_s is None else self.remaining_ms
+        self.remaining_ms = self.remaining_ms if tc.correspondence else 0
         self.started_at = None
         self.deadline = None
         self.start(tc, now)

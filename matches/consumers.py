@@ -51,7 +51,13 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self._refresh(force=True)
 
     async def match_changed(self, event: dict[str, Any]) -> None:
-        """A change was committed: send this user their own up-to-date view."""
+        """A change was committed: send this user their own up-to-date view.
+
+        Bursts coalesce: a view is read fresh from the database, so when it already showed a later
+        version than this event's (AI houses moving quickly), the event has nothing new to send.
+        """
+        if int(event.get("version", -1)) < self.sent_version:
+            return
         await self._refresh(force=False)
 
     async def _refresh(self, *, force: bool) -> None:
@@ -67,4 +73,5 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if not force and key == getattr(self, "_sent_key", None):
             return
         self._sent_key = key
+        self.sent_version = max(self.sent_version, int(snapshot["state_version"]))
         await self.send_json({"type": "state", "match": snapshot})

@@ -8,6 +8,7 @@ Python; adapters are the only place where a game meets Django (decks, users).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import random
@@ -305,7 +306,7 @@ class CommandeerGame(GameAdapter):
         return GameState.from_dict(data)
 
     def dump(self, state: Any) -> JSON:
-        return state.to_dict()
+        return state.to_dict(log=False)  # the action log holds the history; keeps snapshots small
 
     def clone(self, state: Any) -> Any:
         return state.clone()
@@ -428,12 +429,44 @@ def _card_facts(d: Any) -> JSON:
 
 # ---- A Game of Thrones: The Board Game (Westeros) -----------------------------------------------------
 WESTEROS_SECRET = {"place_order", "raven_swap", "bid", "play_house_card"}  # hidden until revealed (W-20)
+HOUSE_CHOICES = ("random", "stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell")
+SEAT_HOUSES_KEY = "seat_houses"  # stored next to the engine state: which house each seat plays
+
+# The documented default taken for a house whose clock ran out, per pending step (W-3.3). One place,
+# tested in matches/tests/test_westeros_online.py. Each is one legal action; `timeout_action` applies it.
+WESTEROS_TIMEOUT_DEFAULTS: dict[str, str] = {
+    "orders": "finish the orders when the engine allows it (W-22.3); else the most passive token still "
+    "unused (Defense, Support, Consolidate Power, Raid, March) in the first area without an order — "
+    "the engine demands an order in every area while tokens remain (W-5.1)",
+    "raven": "pass: keep the orders, do not look at the wildling deck (W-5.5)",
+    "raid": "resolve the Raid without a target, i.e. remove it (W-7.2)",
+    "march_select": "resolve the first March order in area order (W-6.2: one must be resolved)",
+    "march_move": "end the march without moving, leaving no power token (W-7.1.5)",
+    "support": "support nobody (W-9.2)",
+    "house_card": "the first legal house card in hand order (W-9.4)",
+    "consolidate": "consolidate power (no mustering) with the first order (W-7.5)",
+    "muster": "stop mustering (W-13)",
+    "bid": "bid 0 power tokens (W-14.2, W-16.3)",
+    "choose": "a 'pass'/'none'/'no'/'done'-like option when offered, else the first option listed",
+}
+WESTEROS_VIEW_LOG = 150  # engine log entries sent with each view (the full game is in the match log/replay)
+PASSIVE_TOKENS = ("defense", "support", "consolidate_power", "raid", "march")
+PASSIVE_OPTIONS = ("pass", "none", "no", "done", "decline", "skip", "keep")
+
+
+@functools.cache
+def _houses_in_play(count: int) -> tuple[str, ...]:
+    from boardgame.engine import load_default_game_data
+
+    return tuple(load_default_game_data().raw["setup"]["player_counts"][str(count)]["houses"])
 
 
 class WesterosGame(GameAdapter):
-    """Westeros (boardgame.engine): 3–6 houses; seat i plays the i-th house of the set-up (W-1.1).
+    """Westeros (boardgame.engine): 3–6 houses; which house each seat plays is fixed at the start.
 
-    rules_config: `{"player_count": 3..6, ...engine RulesConfig fields}`. The map and cards are copied
+    rules_config: `{"player_count": 3..6, "house": "random"|<house id>, ...engine RulesConfig fields}`.
+    `house` is the creator's (seat 0) choice: a house of that player count, the others follow in set-up
+    order (W-1.1); "random" draws every seat's house with the match seed. The map and cards are copied
     from the curated database at the start (an admin edit changes the next game, never a running one).
     """
 
@@ -444,6 +477,11 @@ class WesterosGame(GameAdapter):
     def seat_count(self, config: JSON) -> int:
         return int((config or {}).get("player_count", self.players))
 
+    @staticmethod
+    def houses_in_play(count: int) -> list[str]:
+        """The houses of a `count`-player game in set-up order (W-1.1, W-2)."""
+        return list(_houses_in_play(count))
+
     def check_config(self, config: JSON) -> JSON:
         from boardgame.engine import RulesConfig
 
@@ -451,7 +489,14 @@ class WesterosGame(GameAdapter):
         count = int(config.pop("player_count", self.players))
         if not 3 <= count <= 6:
             raise ValueError("player_count must be 3-6 (W-1.1)")
-        return {"player_count": count, **(RulesConfig.from_dict(config).to_dict() if config else {})}
+        house = str(config.pop("house", "") or "")
+        out: JSON = {"player_count": count}
+        if house:
+            allowed = ["random", *self.houses_in_play(count)]
+            if house not in allowed:
+                raise ValueError(f"house must be one of {', '.join(allowed)} in a {count}-player game")
+            out["house"] = house
+        return {**out, **(RulesConfig.from_dict(config).to_dict() if config else {})}
 
     def _game_data(self) -> Any:
         from boardgame.engine import GameData, load_default_game_data
@@ -466,31 +511,53 @@ class WesterosGame(GameAdapter):
             pass
         return load_default_game_data()
 
+    @staticmethod
+    def seat_order(houses: list[str], *, house: str, seed: int) -> list[str]:
+        """Which house each seat plays: the creator's choice first, or a seeded random draw."""
+        if house == "random":
+            order = list(houses)
+            random.Random(seed ^ 0x40_5E).shuffle(order)
+            return order
+        if house in houses:
+            return [house, *(h for h in houses if h != house)]
+        return list(houses)
+
     def new_state(self, *, decks: list[JSON], seed: int, config: JSON) -> Any:
         from boardgame.engine import RulesConfig, new_game
 
-        engine_config = {k: v for k, v in (config or {}).items() if k != "player_count"}
-        return new_game(
+        engine_config = {k: v for k, v in (config or {}).items() if k not in ("player_count", "house")}
+        state = new_game(
             self._game_data(),
             player_count=self.seat_count(config),
             seed=seed,
             config=RulesConfig.from_dict(engine_config) if engine_config else None,
         )
+        state.seat_houses = self.seat_order(
+            list(state.houses), house=(config or {}).get("house", ""), seed=seed
+        )
+        return state
 
     def load(self, data: JSON) -> Any:
         from boardgame.engine import WesterosState
 
-        return WesterosState.from_dict(data)
+        data = dict(data)
+        seat_houses = data.pop(SEAT_HOUSES_KEY, None)
+        state = WesterosState.from_dict(data)
+        state.seat_houses = list(seat_houses or state.houses)
+        return state
 
     def dump(self, state: Any) -> JSON:
-        return state.to_dict()
+        return {**state.to_dict(), SEAT_HOUSES_KEY: self._houses(state)}
 
     def clone(self, state: Any) -> Any:
-        return state.clone()
+        copy = state.clone()
+        copy.seat_houses = self._houses(state)
+        return copy
 
     @staticmethod
     def _houses(state: Any) -> list[str]:
-        return list(state.houses)
+        """Seat i plays `_houses(state)[i]` (the engine's house order unless a choice/draw changed it)."""
+        return list(getattr(state, "seat_houses", None) or state.houses)
 
     def _house(self, state: Any, player: Player) -> str:
         return self._houses(state)[player]
@@ -563,6 +630,8 @@ class WesterosGame(GameAdapter):
         """The engine's view for the seat's house plus public derived facts the table shows (W-8, W-9.3, W-18)."""
         house = self._house(state, player) if player is not None else None
         view = dict(state.player_view(house))
+        log = view.get("log") or []
+        view["log"], view["log_total"] = log[-WESTEROS_VIEW_LOG:], len(log)  # the table shows the tail only
         view["seat_houses"] = self._houses(state)
         view["castles"] = {h: state.castle_count(h) for h in state.houses}
         view["control"] = {a: h for a in state.data.land_areas if (h := state.control(a))}
@@ -570,14 +639,38 @@ class WesterosGame(GameAdapter):
         return view
 
     def timeout_action(self, state: Any, player: Player) -> Any:
-        """Default on timeout: finish orders if allowed, the lowest bid, else the engine's first legal action."""
+        """The documented default of the pending step (WESTEROS_TIMEOUT_DEFAULTS); always a legal action."""
         legal = self.legal_actions(state, player)
+        step = (state.pending or {}).get("kind", "")
+        by_type: dict[str, list[Any]] = {}
         for a in legal:
-            if a.kind == "finish_orders":
-                return a
-        bids = [a for a in legal if a.kind == "bid"]
-        if bids:
-            return min(bids, key=lambda a: getattr(a, "amount", 0))
+            by_type.setdefault(a.kind, []).append(a)
+        if step == "orders":
+            if "finish_orders" in by_type:
+                return by_type["finish_orders"][0]
+            places = by_type.get("place_order", [])
+            first_area = places[0].area
+            here = [a for a in places if a.area == first_area]
+            for prefix in PASSIVE_TOKENS:
+                for a in here:
+                    if a.token.startswith(prefix):
+                        return a
+            return here[0]
+        if step == "raid":
+            return next((a for a in legal if a.target is None), legal[0])
+        if step == "march_move":
+            return next((a for a in legal if a.kind == "end_march" and not a.leave_power_token), legal[0])
+        if step == "support":
+            return next((a for a in legal if a.side == "none"), legal[0])
+        if step == "consolidate":
+            return next((a for a in legal if not a.muster), legal[0])
+        if step == "bid":
+            return min(by_type["bid"], key=lambda a: a.amount)
+        choices = by_type.get("choose", [])
+        for option in PASSIVE_OPTIONS:  # raven "pass", muster "done", decline a card ability, ...
+            for a in choices:
+                if a.option == option:
+                    return a
         return legal[0]
 
     def ai_action(self, state: Any, player: Player, *, rng: random.Random, agent: str) -> Any:

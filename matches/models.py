@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import secrets
+import threading
+from collections import OrderedDict
+from typing import Any
 
 from django.conf import settings
 from django.db import models
+
+FROM_BASE = "__from_base__"  # key of a stored snapshot: its top-level keys kept once in Match.state_base
+_BASES: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()  # (match id, seed) -> state_base
+_BASES_SIZE = 512
+_bases_lock = threading.Lock()
 
 
 def new_invite_token() -> str:
@@ -23,6 +31,52 @@ class MatchStatus(models.TextChoices):
     ABORTED = "aborted", "Aborted"
 
 
+def remember_base(match_id: int, seed: int, base: dict[str, Any]) -> None:
+    """Keep a match's start snapshot in this process (it never changes once the match has started)."""
+    with _bases_lock:
+        _BASES[(match_id, seed)] = base
+        _BASES.move_to_end((match_id, seed))
+        while len(_BASES) > _BASES_SIZE:
+            _BASES.popitem(last=False)
+
+
+def known_base(match_id: int, seed: int) -> dict[str, Any] | None:
+    with _bases_lock:
+        return _BASES.get((match_id, seed))
+
+
+def split_snapshot(state: dict[str, Any], base: dict[str, Any] | None) -> dict[str, Any]:
+    """What is stored for `state`: its top-level parts equal to the start snapshot are named, not repeated."""
+    if not isinstance(state, dict) or not isinstance(base, dict) or FROM_BASE in state:
+        return state
+    same = [k for k, v in state.items() if k in base and base[k] == v]
+    if not same:
+        return state
+    return {FROM_BASE: same, **{k: v for k, v in state.items() if k not in same}}
+
+
+def join_snapshot(stored: Any, base: dict[str, Any] | None) -> Any:
+    """The full snapshot from what `split_snapshot` stored (a snapshot stored whole is returned as is)."""
+    if not isinstance(stored, dict) or FROM_BASE not in stored:
+        return stored
+    if not isinstance(base, dict):
+        raise ValueError("a split state snapshot needs its match's state_base")
+    return {**{k: base[k] for k in stored[FROM_BASE]}, **{k: v for k, v in stored.items() if k != FROM_BASE}}
+
+
+class SnapshotField(models.JSONField):
+    """The engine snapshot column: saved without the parts equal to `Match.state_base` (STYLE 10).
+
+    Readers always see the full snapshot (`Match.from_db` joins it back), so `match.state` means the
+    same everywhere; only the bytes written per action shrink (a Commandeer snapshot repeats ~40 KB of
+    card definitions, a Westeros one ~55 KB of map data, which never change during a match).
+    """
+
+    def pre_save(self, model_instance: models.Model, add: bool) -> Any:
+        value = super().pre_save(model_instance, add)
+        return split_snapshot(value, model_instance.snapshot_base())  # type: ignore[attr-defined]
+
+
 class Match(models.Model):
     """One match of one game kind. `seed` and `state` are server-side only; views go through the engine."""
 
@@ -36,7 +90,13 @@ class Match(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     seed = models.BigIntegerField(help_text="Secret RNG seed; never shown while the match runs")
     rules_config = models.JSONField(default=dict, blank=True)
-    state = models.JSONField(null=True, blank=True, help_text="Engine state snapshot (server only)")
+    state = SnapshotField(null=True, blank=True, help_text="Engine state snapshot (server only)")
+    state_base = models.JSONField(
+        null=True,
+        editable=False,
+        blank=True,
+        help_text="The snapshot at the start: `state` stores only what differs (server only)",
+    )
     state_version = models.PositiveIntegerField(default=0)
     time_control = models.JSONField(default=dict, blank=True)
     is_public = models.BooleanField(default=True, help_text="Anyone may join (while open) and spectate")
@@ -49,6 +109,34 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} match #{self.pk} ({self.status})"
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Match:
+        """Rows hold the snapshot split from its start part: hand readers the whole snapshot."""
+        instance = super().from_db(db, field_names, values)
+        loaded = instance.__dict__
+        if isinstance(loaded.get("state_base"), dict) and loaded.get("seed") is not None:
+            remember_base(instance.pk, loaded["seed"], loaded["state_base"])
+        stored = loaded.get("state")
+        if isinstance(stored, dict) and FROM_BASE in stored:
+            instance.state = join_snapshot(stored, instance.snapshot_base())
+        return instance
+
+    def snapshot_base(self) -> dict[str, Any] | None:
+        """The start snapshot: loaded, else this process's copy, else one query (never changes after start)."""
+        loaded = self.__dict__
+        if "state_base" in loaded:
+            return loaded["state_base"]
+        if self.pk is None:
+            return None
+        seed = loaded.get("seed")
+        if seed is not None and (base := known_base(self.pk, seed)) is not None:
+            return base
+        row = Match.objects.filter(pk=self.pk).values_list("seed", "state_base").first()
+        if row is None or row[1] is None:
+            return None
+        remember_base(self.pk, row[0], row[1])
+        return row[1]
 
 
 class Seat(models.Model):

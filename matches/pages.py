@@ -35,10 +35,31 @@ def _kinds() -> list[dict[str, str]]:
     return [{"kind": k, "label": get_game(k).label} for k in game_kinds()]
 
 
+def _westeros_houses() -> list[dict[str, Any]]:
+    """The houses to choose from, each with the smallest player count it plays in (W-1.1, W-2)."""
+    from matches.games import WesterosGame
+
+    out: dict[str, dict[str, Any]] = {}
+    for count in range(3, 7):
+        for house in WesterosGame.houses_in_play(count):
+            out.setdefault(house, {"id": house, "name": f"House {house.title()}", "min_players": count})
+    return list(out.values())
+
+
 @ensure_csrf_cookie
 def lobby(request: HttpRequest) -> HttpResponse:
     """Create a match (or play the AI in one click), join open ones, spectate public ones."""
-    return render(request, "frontend/matches/lobby.html", {"decks": _my_decks(request), "kinds": _kinds()})
+    kind = request.GET.get("kind", "")
+    return render(
+        request,
+        "frontend/matches/lobby.html",
+        {
+            "decks": _my_decks(request),
+            "kinds": _kinds(),
+            "westeros_houses": _westeros_houses(),
+            "initial_kind": kind if kind in game_kinds() else None,
+        },
+    )
 
 
 def _match_or_404(request: HttpRequest, match_id: int, invite: str = "") -> tuple[Match, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 from rest_framework import status
 
@@ -38,7 +38,17 @@ def match_list(*, user: Any, status_filter: str | None = None, kind: str | None 
         qs = qs.filter(status=status_filter)
     if kind:
         qs = qs.filter(kind=kind)
-    return qs.distinct().prefetch_related("seats__user").select_related("created_by")
+    return (
+        qs.distinct()
+        .defer("state", "state_base")
+        .prefetch_related(_seats_prefetch())
+        .select_related("created_by")
+    )
+
+
+def _seats_prefetch() -> Prefetch:
+    """Seats with their users, without the frozen deck snapshots (server only, and large)."""
+    return Prefetch("seats", queryset=Seat.objects.select_related("user").defer("deck_snapshot"))
 
 
 def viewer_seat(match: Match, user: Any) -> Seat | None:
@@ -50,7 +60,13 @@ def viewer_seat(match: Match, user: Any) -> Seat | None:
 
 def match_get_for_viewer(*, match_id: int, user: Any, invite_token: str = "") -> tuple[Match, Seat | None]:
     """The match and the caller's seat; private matches are visible to participants and invitees only."""
-    match = Match.objects.defer("state").prefetch_related("seats__user").filter(pk=match_id).first()
+    match = (
+        Match.objects.defer("state", "state_base")
+        .select_related("created_by")
+        .prefetch_related(_seats_prefetch())
+        .filter(pk=match_id)
+        .first()
+    )
     if match is None:
         raise ApplicationError("not_found", f"No match #{match_id}.", status_code=status.HTTP_404_NOT_FOUND)
     seat = viewer_seat(match, user)
@@ -105,18 +121,35 @@ def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
     return data
 
 
+LOG_FIELDS = ("version", "seat", "source", "action", "descriptions", "created_at")
+
+
 def _log_entry(entry: ActionLog, you: Seat | None) -> dict[str, Any]:
+    """One log line as the viewer may read it (see `_log_item`)."""
+    return _log_item(*(getattr(entry, f) for f in LOG_FIELDS), you=you)
+
+
+def _log_item(
+    version: int,
+    seat: int,
+    source: str,
+    action: Any,
+    descriptions: dict[str, Any],
+    created_at: Any,
+    *,
+    you: Seat | None,
+) -> dict[str, Any]:
     """One log line as the viewer may read it; the raw action only when nothing in it is hidden from them."""
     key = str(you.position) if you is not None else "spectator"
     item: dict[str, Any] = {
-        "version": entry.version,
-        "seat": entry.seat,
-        "source": entry.source,
-        "text": entry.descriptions.get(key) or entry.descriptions.get("spectator", ""),
-        "created_at": entry.created_at.isoformat(),
+        "version": version,
+        "seat": seat,
+        "source": source,
+        "text": descriptions.get(key) or descriptions.get("spectator", ""),
+        "created_at": created_at.isoformat(),
     }
-    if (you is not None and you.position == entry.seat) or not entry.descriptions.get("secret"):
-        item["action"] = entry.action
+    if (you is not None and you.position == seat) or not descriptions.get("secret"):
+        item["action"] = action
     return item
 
 
@@ -124,11 +157,10 @@ def match_log(
     *, match: Match, you: Seat | None, since: int = 0, limit: int | None = None
 ) -> list[dict[str, Any]]:
     """The match log in plain words for this viewer."""
-    qs = ActionLog.objects.filter(match=match, version__gt=since).order_by("version")
-    if limit is not None:
-        total = qs.count()
-        qs = qs[max(0, total - limit) :]
-    return [_log_entry(e, you) for e in qs]
+    qs = ActionLog.objects.filter(match=match, version__gt=since).values_list(*LOG_FIELDS)  # rows, no models
+    if limit is not None:  # the last `limit` entries in one query
+        return [_log_item(*row, you=you) for row in reversed(qs.order_by("-version")[:limit])]
+    return [_log_item(*row, you=you) for row in qs.order_by("version")]
 
 
 def legal_actions_for(match: Match, you: Seat | None, state: Any = None) -> list[dict[str, Any]]:
@@ -170,7 +202,7 @@ def match_replay(*, match: Match, you: Seat | None) -> dict[str, Any]:
             status_code=status.HTTP_409_CONFLICT,
         )
     game = get_game(match.kind)
-    seats = list(match.seats.all())
+    seats = list(Seat.objects.filter(match=match).order_by("position"))  # with their deck snapshots
     viewer = you.position if you else None
     state = game.new_state(decks=[s.deck_snapshot for s in seats], seed=match.seed, config=match.rules_config)
     frames = [

@@ -8,10 +8,13 @@ hold them, so Commandeer and Westeros share this file.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
 import random
+import threading
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -23,7 +26,16 @@ from rest_framework import status
 from config.errors import ApplicationError
 from matches.clocks import EAGER_TIMER_HORIZON, TIMEOUTS_TO_FORFEIT, SeatClock, TimeControl
 from matches.games import GameAdapter, cached_state, get_game, remember_state
-from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus, Seat, new_seed
+from matches.models import (
+    ActionLog,
+    IdempotencyRecord,
+    Match,
+    MatchStatus,
+    Seat,
+    join_snapshot,
+    new_seed,
+    remember_base,
+)
 
 log = logging.getLogger(__name__)
 
@@ -57,18 +69,60 @@ def state_key(match: Match) -> tuple[int, int, int]:
 
 def load_state(match: Match, game: GameAdapter) -> Any:
     """The match's engine state through the per-process cache (always a private copy)."""
-    return cached_state(game, key=state_key(match), data=lambda: match.state)
+    return cached_state(game, key=state_key(match), data=lambda: stored_state(match))
+
+
+def stored_state(match: Match) -> Any:
+    """The full snapshot of a match row: one query for the (deferred) state, joined with its start part."""
+    if "state" in match.__dict__:
+        return match.state
+    stored = Match.objects.filter(pk=match.pk).values_list("state", flat=True).first()
+    return join_snapshot(stored, match.snapshot_base())
+
+
+# Columns a write path never needs: the snapshot (read through the cache) and its start part.
+SNAPSHOT_FIELDS = ("state", "state_base")
+# What an action changes: the match row and the seats' clocks (never their frozen deck snapshots).
+MATCH_ACTION_FIELDS = ["state", "state_version", "status", "result", "finished_at"]
+SEAT_ACTION_FIELDS = [
+    "clock_remaining_ms",
+    "clock_started_at",
+    "deadline",
+    "consecutive_timeouts",
+    "has_moved",
+]
 
 
 def _lock(match_id: int) -> Match:
     try:
-        return Match.objects.select_for_update().defer("state").get(pk=match_id)
+        return Match.objects.select_for_update().defer(*SNAPSHOT_FIELDS).get(pk=match_id)
     except Match.DoesNotExist:
         raise _not_found(match_id) from None
 
 
 def _seats(match: Match) -> list[Seat]:
-    return list(Seat.objects.filter(match=match).select_related("user").order_by("position"))
+    """The match's seats with their users, without the (large, frozen) deck snapshots."""
+    seats = list(
+        Seat.objects.filter(match=match).select_related("user").defer("deck_snapshot").order_by("position")
+    )
+    for s in seats:
+        s._action_fields_loaded = _seat_action_values(s)  # type: ignore[attr-defined]
+    return seats
+
+
+def _seat_action_values(seat: Seat) -> tuple[Any, ...]:
+    return tuple(getattr(seat, f) for f in SEAT_ACTION_FIELDS)
+
+
+def _save_changed_seats(seats: list[Seat]) -> None:
+    """One UPDATE per seat whose clock/timeout fields changed, of those fields only."""
+    for s in seats:
+        before = getattr(s, "_action_fields_loaded", None)
+        now = _seat_action_values(s)
+        changed = [f for i, f in enumerate(SEAT_ACTION_FIELDS) if before is None or before[i] != now[i]]
+        if changed:
+            s.save(update_fields=changed)
+            s._action_fields_loaded = now  # type: ignore[attr-defined]
 
 
 def _seat_of(seats: list[Seat], user: Any) -> Seat | None:
@@ -183,7 +237,7 @@ def match_start(*, match_id: int, user: Any) -> Match:
 
 
 def _start(match: Match, game: GameAdapter, *, user: Any) -> None:
-    seats = _seats(match)
+    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("position"))
     needed = game.seat_count(match.rules_config)
     if len(seats) < needed:
         raise ApplicationError("seats_open", f"{needed - len(seats)} seat(s) still open.", status_code=409)
@@ -205,12 +259,17 @@ def _start(match: Match, game: GameAdapter, *, user: Any) -> None:
             clock.start(tc, now)
         _store_clock(seat, clock)
         seat.save()
-    match.state = game.dump(state)
+    snapshot = game.dump(state)
+    match.state_base = snapshot  # written once: later saves store only what differs from it
+    match.state = snapshot
     match.state_version = 0
     match.status = MatchStatus.ACTIVE
     match.started_at = now
     match.save()
-    _after_change_on_commit(match)
+    remember_base(match.pk, match.seed, snapshot)  # keyed by the secret seed too: harmless if rolled back
+    key = state_key(match)
+    transaction.on_commit(lambda: remember_state(game, key=key, state=state))
+    _after_change_on_commit(match, seats=seats)
 
 
 # ---- actions --------------------------------------------------------------------------------------
@@ -259,7 +318,11 @@ def action_submit(
         raise ApplicationError("conceded", "You conceded: an AI plays this seat now.", status_code=409)
     digest = _request_hash(action_json)
     if idempotency_key:
-        record = IdempotencyRecord.objects.filter(user=user, match=match, key=idempotency_key).first()
+        record = (
+            IdempotencyRecord.objects.filter(user=user, match=match, key=idempotency_key)
+            .only("request_hash", "response")
+            .first()
+        )
         if record is not None:
             if record.request_hash != digest:
                 raise ApplicationError(
@@ -358,9 +421,8 @@ def _advance(
     else:
         _move_clocks(match, game, seats, state, now)
         current = set(game.current_players(state))
-    match.save()
-    for s in seats:
-        s.save()
+    match.save(update_fields=MATCH_ACTION_FIELDS)
+    _save_changed_seats(seats)
     key = state_key(match)
     transaction.on_commit(lambda: remember_state(game, key=key, state=state))
     wake_ai = source != ActionLog.Source.AI and any(s.is_ai and s.position in current for s in seats)
@@ -448,7 +510,7 @@ def clock_enforce(*, match_id: int, now: datetime | None = None) -> list[str]:
     Returns what was done, for logs and tests.
     """
     now = now or timezone.now()
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    match = Match.objects.select_for_update().defer(*SNAPSHOT_FIELDS).filter(pk=match_id).first()
     if match is None or match.status != MatchStatus.ACTIVE:
         return []
     done: list[str] = []
@@ -539,7 +601,7 @@ def stalled_ai_match_ids(*, now: datetime | None = None, after_s: float = 5.0, l
 @transaction.atomic
 def ai_action_submit(*, match_id: int, expected_version: int | None = None) -> SubmitResult | None:
     """Let the first AI seat that must act make one move through the same path as players; None if none must."""
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    match = Match.objects.select_for_update().defer(*SNAPSHOT_FIELDS).filter(pk=match_id).first()
     if match is None or match.status != MatchStatus.ACTIVE:
         return None
     if expected_version is not None and match.state_version != expected_version:
@@ -608,14 +670,46 @@ def match_group(match_id: int) -> str:
 
 
 def notify_match_changed(match_id: int, version: int) -> None:
-    """Wake every consumer of the match; each then sends its own user THEIR view (never another's hand)."""
+    """Wake every consumer of the match; each then sends its own user THEIR view (never another's hand).
+
+    With a networked channel layer (Redis) the message is handed to this process's broadcast loop and
+    the caller does not wait for it: the action is committed already, the message carries only the
+    version, and a failure is logged (clients resync on reconnect). The in-memory layer of tests and
+    single-process development belongs to the caller's event loop, so it is sent through it and awaited.
+    """
     from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
+    from channels.layers import InMemoryChannelLayer, get_channel_layer
 
     layer = get_channel_layer()
     if layer is None:
         return
+    group, message = match_group(match_id), {"type": "match.changed", "version": version}
     try:
-        async_to_sync(layer.group_send)(match_group(match_id), {"type": "match.changed", "version": version})
+        if isinstance(layer, InMemoryChannelLayer):
+            async_to_sync(layer.group_send)(group, message)
+            return
+        sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _broadcast_loop())
+        sent.add_done_callback(lambda f: _broadcast_failed(f, match_id, version))
     except Exception:  # a broadcast failure must not fail the committed action; clients resync on reconnect
         log.exception("broadcast of match %s v%s failed", match_id, version)
+
+
+_broadcaster: tuple[asyncio.AbstractEventLoop, threading.Thread] | None = None
+_broadcaster_lock = threading.Lock()
+
+
+def _broadcast_loop() -> asyncio.AbstractEventLoop:
+    """This process's event loop for channel-layer messages (one thread, started on first use and after fork)."""
+    global _broadcaster
+    with _broadcaster_lock:
+        if _broadcaster is None or not _broadcaster[1].is_alive():
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=loop.run_forever, name="match-broadcast", daemon=True)
+            thread.start()
+            _broadcaster = (loop, thread)
+        return _broadcaster[0]
+
+
+def _broadcast_failed(sent: Future[Any], match_id: int, version: int) -> None:
+    if not sent.cancelled() and sent.exception() is not None:
+        log.error("broadcast of match %s v%s failed: %r", match_id, version, sent.exception())

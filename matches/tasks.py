@@ -14,7 +14,7 @@ import time
 from celery import shared_task
 
 from config.celery import app
-from matches import services
+from matches import seats, services
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +30,13 @@ app.conf.beat_schedule = {
 
 @shared_task(acks_late=True, ignore_result=True)
 def enforce_deadline(match_id: int) -> list[str]:
-    """Enforce a match's passed deadlines (armed with eta = the deadline); a no-op when none has passed."""
-    return services.clock_enforce(match_id=match_id)
+    """Enforce a match's passed deadlines (armed with eta = the deadline); a no-op when none has passed.
+
+    In games of 3+ seats a house that keeps timing out is first handed to the AI (`seats`), so the
+    others can finish; every other expired seat gets its game's documented timeout default.
+    """
+    handed = seats.hand_over_timed_out_seats(match_id=match_id)
+    return [f"ai:{p}" for p in handed] + services.clock_enforce(match_id=match_id)
 
 
 @shared_task(acks_late=True, ignore_result=True, expires=30)
@@ -40,7 +45,7 @@ def sweep_deadlines() -> int:
     done = 0
     for match_id in services.expired_match_ids():
         try:
-            if services.clock_enforce(match_id=match_id):
+            if enforce_deadline(match_id):
                 done += 1
         except Exception:
             log.exception("deadline sweep failed for match %s", match_id)

@@ -1,5 +1,5 @@
-"""Westeros pages: the map explorer lists every curated area, the game page guards access, and the
-demo table serves only the human house's view and legal actions (W-20) and refuses bad submissions."""
+"""Westeros pages: the map explorer lists every curated area, the game page guards access, and a game
+against AI houses (a real lobby match) serves only the human house's view and legal actions (W-20)."""
 
 from __future__ import annotations
 
@@ -121,22 +121,40 @@ def test_game_page_needs_a_match_the_caller_may_see(client: Client, westeros: di
     assert client.get(f"/westeros/games/{private.pk}/replay/").status_code == 404
 
 
-# ---- demo table ------------------------------------------------------------------------------------------
-def _state(client: Client) -> dict[str, Any]:
-    response = client.get("/westeros/demo/state/")
+# ---- playing against AI houses: a real match made through the lobby API ------------------------------------
+def _state(client: Client, match_id: int) -> dict[str, Any]:
+    response = client.get(f"/api/matches/{match_id}/state/")
     assert response.status_code == 200
     return response.json()
 
 
-def _post(client: Client, body: dict[str, Any]) -> Any:
-    return client.post("/westeros/demo/actions/", data=json.dumps(body), content_type="application/json")
+def _post(client: Client, match_id: int, body: dict[str, Any]) -> Any:
+    return client.post(
+        f"/api/matches/{match_id}/actions/", data=json.dumps(body), content_type="application/json"
+    )
 
 
-def test_demo_starts_at_the_planning_phase_with_only_the_humans_actions(
-    client: Client, westeros: dict[str, Any]
+def _vs_ai(client: Client, capture: Any, *, house: str, players: int = 3) -> int:
+    """One click in the lobby: a started match against AI houses (the AIs move in on-commit tasks)."""
+    client.force_login(User.objects.create_user("human", password="pw-human-123"))
+    with capture(execute=True):
+        response = client.post(
+            "/api/matches/",
+            data=json.dumps(
+                {"kind": "westeros", "vs_ai": True, "rules_config": {"player_count": players, "house": house}}
+            ),
+            content_type="application/json",
+        )
+    assert response.status_code == 201, response.content
+    assert response.json()["status"] == "active"
+    return int(response.json()["id"])
+
+
+def test_vs_ai_starts_at_the_planning_phase_with_only_the_humans_actions_w_5_1(
+    client: Client, westeros: dict[str, Any], django_capture_on_commit_callbacks: Any
 ) -> None:
-    assert client.get("/westeros/demo/?players=3&house=lannister").status_code == 200
-    snap = _state(client)
+    match_id = _vs_ai(client, django_capture_on_commit_callbacks, house="lannister")
+    snap = _state(client, match_id)
     view = snap["view"]
     assert view["player"] == "lannister" and view["seat_houses"][0] == "lannister"
     assert view["phase"] == "planning" and view["round"] == 1
@@ -147,49 +165,66 @@ def test_demo_starts_at_the_planning_phase_with_only_the_humans_actions(
     others = [o for o in view["orders"].values() if o[0] != "lannister"]
     assert others and all(token is None for _, token in others)
     assert view["castles"]["stark"] == 2 and view["control"]["lannisport"] == "lannister"
+    page = client.get(f"/play/{match_id}/")
+    assert page.status_code == 302 and page["Location"] == f"/westeros/games/{match_id}/"
 
 
-def test_demo_applies_a_legal_action_and_refuses_bad_ones(client: Client, westeros: dict[str, Any]) -> None:
-    client.get("/westeros/demo/?players=3&house=stark")
-    snap = _state(client)
+def test_vs_ai_applies_a_legal_action_and_refuses_bad_ones(
+    client: Client, westeros: dict[str, Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    match_id = _vs_ai(client, django_capture_on_commit_callbacks, house="stark")
+    snap = _state(client, match_id)
     version = snap["state_version"]
     place = next(a["action"] for a in snap["legal_actions"] if a["action"]["type"] == "place_order")
 
-    stale = _post(client, {"action": place, "state_version": version - 1})
+    stale = _post(client, match_id, {"action": place, "state_version": version - 1})
     assert stale.status_code == 409 and stale.json()["code"] == "stale_state"
-    malformed = _post(client, {"action": {"type": "teleport"}, "state_version": version})
-    assert malformed.status_code == 400 and malformed.json()["code"] == "bad_request"
-    foreign = _post(client, {"action": {**place, "player": "lannister"}, "state_version": version})
-    assert foreign.status_code == 403
-    illegal = _post(client, {"action": {**place, "area": "sunspear"}, "state_version": version})
+    malformed = _post(client, match_id, {"action": {"type": "teleport"}, "state_version": version})
+    assert malformed.status_code == 400 and malformed.json()["code"] == "illegal_action"
+    foreign = _post(client, match_id, {"action": {**place, "player": "lannister"}, "state_version": version})
+    assert foreign.status_code == 400 and foreign.json()["code"] == "illegal_action"
+    illegal = _post(client, match_id, {"action": {**place, "area": "sunspear"}, "state_version": version})
     assert illegal.status_code == 400 and illegal.json()["code"] == "illegal_action"
-    assert _state(client)["state_version"] == version  # nothing was half-applied
+    assert _state(client, match_id)["state_version"] == version  # nothing was half-applied
 
-    applied = _post(client, {"action": place, "state_version": version})
-    assert applied.status_code == 200
-    after = applied.json()
-    assert after["state_version"] == version + 1
+    applied = _post(client, match_id, {"action": place, "state_version": version})
+    assert applied.status_code == 200 and applied.json()["state_version"] == version + 1
+    after = _state(client, match_id)
     assert after["view"]["orders"][place["area"]] == ["stark", place["token"]]  # own order face up to us
 
 
-def test_demo_refuses_a_house_not_in_the_game(client: Client, westeros: dict[str, Any]) -> None:
-    response = client.get("/westeros/demo/?players=3&house=martell")
-    assert response.status_code == 400
-    assert "stark" in response.content.decode()
+def test_vs_ai_refuses_a_house_not_in_the_game_w_1_1(client: Client, westeros: dict[str, Any]) -> None:
+    client.force_login(User.objects.create_user("human", password="pw-human-123"))
+    response = client.post(
+        "/api/matches/",
+        data=json.dumps(
+            {"kind": "westeros", "vs_ai": True, "rules_config": {"player_count": 3, "house": "martell"}}
+        ),
+        content_type="application/json",
+    )
+    assert response.status_code == 400 and response.json()["code"] == "invalid_rules_config"
+    assert "stark" in response.json()["message"]
 
 
-def test_demo_endpoints_need_a_demo_game(client: Client, westeros: dict[str, Any]) -> None:
-    assert client.get("/westeros/demo/state/").status_code == 404
-    assert _post(client, {"action": {}, "state_version": 0}).status_code == 404
+def test_the_demo_table_is_gone_play_against_ai_is_a_lobby_match(client: Client) -> None:
+    assert client.get("/westeros/demo/").status_code == 404
+    client.force_login(User.objects.create_user("human", password="pw-human-123"))
+    lobby = client.get("/play/?kind=westeros").content.decode()
+    assert 'data-testid="westeros-play-ai"' in lobby and "House Martell" in lobby
 
 
 def test_the_table_view_keeps_a_chosen_house_card_secret_until_both_are_in_w_20_6() -> None:
-    """`westeros_view` adds castles, control and combat numbers without leaking the first card chosen."""
+    """The adapter's view adds castles, control and combat numbers without leaking the first card chosen."""
     import random
 
     from boardgame.engine import load_default_game_data, new_game
     from boardgame.engine.agents import make_agent
-    from frontend.westeros_views import westeros_view
+    from matches.games import get_game
+
+    game = get_game("westeros")
+
+    def westeros_view(state: Any, house: str | None) -> dict[str, Any]:
+        return game.player_view(state, None if house is None else list(state.houses).index(house))
 
     state = new_game(load_default_game_data(), player_count=4, seed=11)
     agent = make_agent("greedy", random.Random(2))

@@ -7,6 +7,7 @@ choice a person makes waits in ``decision`` or an input step and is answered by 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -295,6 +296,7 @@ class GameState:
         self.units_deployed = 0  # units that have entered the battlefield this match (C-2.2 "first unit")
         self.outcome_: Outcome | None = None
         self.log: list[dict[str, Any]] = []
+        self.log_start = 0  # entries before log[0] that this state no longer holds (loaded without its log)
         self._events: list[dict[str, Any]] = []
         self._cont_cache: dict[int, list[int]] | None = None
         self._setup_derived()
@@ -360,7 +362,7 @@ class GameState:
         self._events = []
         dec = self.decision
         entry: dict[str, Any] = {
-            "n": len(self.log),
+            "n": self.log_start + len(self.log),
             "player": action.player,
             "action": action,
             "decision": None,
@@ -406,6 +408,7 @@ class GameState:
         g.units_deployed = self.units_deployed
         g.outcome_ = self.outcome_
         g.log = list(self.log)  # entries are never mutated after they are appended
+        g.log_start = self.log_start
         g._events = []
         g._edge = self._edge
         g._nb = self._nb
@@ -1503,16 +1506,24 @@ class GameState:
                 {"source": self._ref(t["source"]), "ability": t["ability"], "controller": t["controller"]}
                 for t in self.triggers
             ],
-            "log_length": len(self.log),
+            "log_length": self.log_length,
         }
 
     def _board_order(self) -> list[int]:
         return [c for c in self.board if c is not None]
 
+    @property
+    def log_length(self) -> int:
+        """Entries in the whole event log, including those a state loaded without its log no longer holds."""
+        return self.log_start + len(self.log)
+
     def log_view(self, player: int | None, start: int = 0) -> list[dict[str, Any]]:
-        """The event log from ``start`` as ``player`` may see it: drawn and bottomed cards only to their owner."""
+        """The event log from ``start`` as ``player`` may see it: drawn and bottomed cards only to their owner.
+
+        A state loaded from a snapshot saved with ``to_dict(log=False)`` only holds the entries made since.
+        """
         out = []
-        for e in self.log[start:]:
+        for e in self.log[max(0, start - self.log_start) :]:
             if e["action"] is None:
                 out.append(
                     {
@@ -1563,8 +1574,13 @@ class GameState:
             events.append(ev_out)
         return events
 
-    def to_dict(self) -> dict[str, Any]:
-        """The full state in the position format (docs/commandeer-position.md), RNG state included."""
+    def to_dict(self, *, log: bool = True) -> dict[str, Any]:
+        """The full state in the position format (docs/commandeer-position.md), RNG state included.
+
+        ``log=False`` leaves the event log out and keeps only its length (``log_length``): a compact
+        snapshot whose size does not grow with the match, for stores that keep the actions elsewhere
+        (the online layer's action log). Rules state is identical either way.
+        """
         names = sorted({d.name for d in self.defs.values()})
         by_name = {d.name: d for d in self.defs.values()}
         ver, internal, gauss = self.rng.getstate()
@@ -1605,15 +1621,26 @@ class GameState:
             "marks": [[k, v] for k, v in sorted(self.marks.items())],
             "units_deployed": self.units_deployed,
             "outcome": self.outcome_.to_json() if self.outcome_ else None,
+            **self._log_dict(log),
+            "rng": [ver, list(internal), gauss],
+        }
+
+    def _log_dict(self, log: bool) -> dict[str, Any]:
+        """The snapshot's log part: the entries (and where they start), or only the log's length."""
+        if not log:
+            return {"log_length": self.log_length}
+        out: dict[str, Any] = {
             "log": [
                 {
                     **{k: v for k, v in e.items() if k != "action"},
                     "action": e["action"] and e["action"].to_json(),
                 }
                 for e in self.log
-            ],
-            "rng": [ver, list(internal), gauss],
+            ]
         }
+        if self.log_start:
+            out["log_start"] = self.log_start
+        return out
 
     @classmethod
     def from_dict(
@@ -1851,6 +1878,28 @@ TRIGGER_IMPLS: dict[str, str] = {
 Deck = Mapping[str, Any]
 
 
+_SNAPSHOT_CATALOGS: dict[str, dict[str, CardDef]] = {}
+_SNAPSHOT_CATALOGS_SIZE = 64
+
+
+def _snapshot_catalog(cards: Mapping[str, Any]) -> dict[str, CardDef]:
+    """A position's ``cards`` parsed once per distinct content (every snapshot of a match repeats them).
+
+    Keyed by the canonical JSON of the definitions, so equal content means equal (immutable) CardDefs.
+    """
+    key = json.dumps(cards, sort_keys=True, separators=(",", ":"))
+    hit = _SNAPSHOT_CATALOGS.get(key)
+    if hit is None:
+        hit = _catalog_from(cards.values())
+        if len(_SNAPSHOT_CATALOGS) >= _SNAPSHOT_CATALOGS_SIZE:
+            try:  # oldest first; another thread may be trimming too
+                _SNAPSHOT_CATALOGS.pop(next(iter(_SNAPSHOT_CATALOGS)), None)
+            except (StopIteration, RuntimeError):
+                pass
+        _SNAPSHOT_CATALOGS[key] = hit
+    return dict(hit)
+
+
 def _catalog_from(cards: Iterable[Mapping[str, Any] | CardDef]) -> dict[str, CardDef]:
     out: dict[str, CardDef] = {}
     for raw in cards:
@@ -1946,7 +1995,7 @@ def _load_position(
     if catalog:
         cat.update(_catalog_from(catalog.values()))
     if data.get("cards"):
-        cat.update(_catalog_from(data["cards"].values()))
+        cat.update(_snapshot_catalog(data["cards"]))
     config = RulesConfig.from_dict(data.get("config"))
     rng = Random(seed)
     if data.get("rng") is not None:
@@ -2060,6 +2109,9 @@ def _load_position(
     if out is not None:
         g.outcome_ = Outcome(out["winner"], Reason(out["reason"]))
     g.log = []
+    g.log_start = int(data.get("log_start", 0) if "log" in data else data.get("log_length", 0))
+    if g.log_start < 0:
+        raise ValueError("log_start/log_length must not be negative")
     for e in data.get("log", []):
         entry = dict(e)
         entry["action"] = None if e["action"] is None else action_from_json(e["action"])

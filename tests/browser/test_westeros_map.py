@@ -1,6 +1,7 @@
-"""The Westeros map explorer and demo table in a real browser: every area is drawn, visible and
-clickable; the panel follows the click; phone width puts the panel under the map; orders are placed
-by clicking the map (W-5.1) and show face up only to their owner (W-20.1)."""
+"""The Westeros map explorer and game table in a real browser: every area is drawn, visible and
+clickable; the panel follows the click; phone width puts the panel under the map; in a real match
+against AI houses orders are placed by clicking the map (W-5.1) and show face up only to their owner
+(W-20.1)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,6 @@ from typing import Any
 import pytest
 
 from boardgame import services as board_services
-from matches import games
-from matches.games import GameAdapter, register
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -96,129 +95,18 @@ def test_phone_width_puts_the_panel_under_the_map(live_server: Any, chromium_bro
     assert not errors, errors
 
 
-def test_demo_orders_are_placed_from_the_map_and_stay_secret_w_5_1_w_20_1(
-    live_server: Any, browser_page: Any
-) -> None:
-    _load()
-    page = browser_page
-    page.goto(f"{live_server.url}/westeros/demo/?players=3&house=stark")
-    page.locator("[data-testid=map-hint]").wait_for()
-    assert "Place your orders" in page.locator("#wx-decide-title").text_content()
-    # Other houses already placed theirs: face down for Stark.
-    down = page.locator("svg .wx-order[data-face=down]")
-    assert down.count() > 0
-    assert page.locator('svg .wx-order[data-face=up][data-house="lannister"]').count() == 0
-    version = page.evaluate("document.body.dataset.version")
-    _click_area(page, "winterfell")
-    assert page.locator("[data-testid=area-name]").text_content() == "Winterfell"
-    page.locator("[data-testid=area-actions] button", has_text="Defense +1").click()
-    page.wait_for_function(f"document.body.dataset.version !== '{version}'")
-    own = page.locator('svg .wx-order[data-order="winterfell"]')
-    assert own.get_attribute("data-face") == "up"
-    assert own.get_attribute("data-token") == "defense_plus_one"
-    assert "Stark" in page.locator("[data-testid=deciding]").text_content()
-
-
-# ---- the game page over the real matches API ---------------------------------------------------------
-class ReferenceWesterosGame(GameAdapter):
-    """A minimal Westeros adapter, the contract the game page expects from the matches layer.
-
-    Seat i plays house `houses[i]` (W-1.1 order); views are the engine's `player_view(house)` plus
-    `seat_houses`, `castles` and `control`; secret actions (orders, bids, house cards) are described
-    without their content to the other seats (W-20).
-    """
-
-    kind = "westeros-ui-test"
-    label = "Westeros (page test)"
-    players = 3
-
-    def new_state(self, *, decks: list[dict[str, Any]], seed: int, config: dict[str, Any]) -> Any:
-        from boardgame.engine import load_default_game_data, new_game
-
-        return new_game(load_default_game_data(), player_count=len(decks), seed=seed)
-
-    def load(self, data: dict[str, Any]) -> Any:
-        from boardgame.engine import WesterosState
-
-        return WesterosState.from_dict(data)
-
-    def dump(self, state: Any) -> dict[str, Any]:
-        return dict(state.to_dict())
-
-    def clone(self, state: Any) -> Any:
-        return state.clone()
-
-    def _seat(self, state: Any, house: str) -> int:
-        return int(state.houses.index(house))
-
-    def current_players(self, state: Any) -> list[int]:
-        return sorted(self._seat(state, h) for h in state.current_players())
-
-    def legal_actions(self, state: Any, player: int) -> list[Any]:
-        return list(state.legal_actions(state.houses[player]))
-
-    def action_to_json(self, action: Any) -> dict[str, Any]:
-        return dict(action.to_json())
-
-    def action_from_json(self, data: Any) -> Any:
-        from boardgame.engine import action_from_json
-
-        return action_from_json(data)
-
-    def action_is_secret(self, state: Any, action: Any) -> bool:
-        return action.kind in ("place_order", "bid", "play_house_card")
-
-    def describe(self, state: Any, action: Any, viewer: int | None) -> str:
-        if (
-            viewer is not None
-            and state.houses[viewer] == action.player
-            or not self.action_is_secret(state, action)
-        ):
-            return str(action.describe(state))
-        return f"{action.player.title()} decides in secret."
-
-    def apply(self, state: Any, action: Any) -> Any:
-        state.apply(action)
-        return state
-
-    def is_terminal(self, state: Any) -> bool:
-        return bool(state.is_terminal())
-
-    def outcome(self, state: Any) -> dict[str, Any]:
-        out = state.outcome()
-        return {"winner": self._seat(state, out.winner) if out else None, "reason": out.reason if out else ""}
-
-    def player_view(self, state: Any, player: int | None) -> dict[str, Any]:
-        from frontend.westeros_views import westeros_view
-
-        view = westeros_view(state, None if player is None else state.houses[player])
-        view["seat_houses"] = list(state.houses)
-        return view
-
-    def ai_action(self, state: Any, player: int, *, rng: Any, agent: str) -> Any:
-        from boardgame.engine.agents import make_agent
-
-        return make_agent("greedy", rng).choose(state, state.houses[player])
-
-
-@pytest.fixture
-def westeros_kind() -> Any:
-    """Register the reference adapter for one test (and take it away afterwards)."""
-    adapter = register(ReferenceWesterosGame())
-    yield adapter
-    games._REGISTRY.pop(adapter.kind, None)
-
-
-def test_game_page_plays_through_the_matches_api(
-    live_server: Any, browser_page: Any, westeros_kind: Any
-) -> None:
+def test_game_page_plays_through_the_matches_api_w_5_1_w_20_1(live_server: Any, browser_page: Any) -> None:
+    """A game against AI houses (a real match, the real adapter): orders are placed by clicking the map,
+    the AI houses' orders stay face down (W-20.1), and the finished match replays frame by frame."""
     from django.contrib.auth.models import User
 
     from matches import services as match_services
 
     _load()
     user = User.objects.create_user("ned", password="pw-ned-12345")
-    match = match_services.match_create(user=user, kind=westeros_kind.kind, vs_ai=True)
+    match = match_services.match_create(
+        user=user, kind="westeros", vs_ai=True, rules_config={"player_count": 3, "house": "stark"}
+    )
     page = browser_page
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", "ned")

@@ -12,11 +12,11 @@ function showError(id, err) {
   box.hidden = false;
 }
 
-async function create(form, vsAi) {
+async function create(form, vsAi, kind = null) {
   const data = new FormData(form);
   const deck = data.get("deck_id");
   const body = {
-    kind: data.get("kind"),
+    kind: kind || data.get("kind"),
     deck_id: deck ? Number(deck) : null,
     is_public: data.get("is_public") === "on",
     time_control: JSON.parse(data.get("time_control")),
@@ -24,7 +24,12 @@ async function create(form, vsAi) {
   };
   const limit = data.get("turn_limit");
   if (limit && body.kind === "commandeer") body.rules_config = { turn_limit: Number(limit) };
-  if (body.kind === "westeros") body.rules_config = { player_count: Number(data.get("player_count") || 3) };
+  if (body.kind === "westeros") {
+    // Westeros (W-1.1): 3-6 houses, your house or a random draw, any number of AI houses; no deck.
+    body.deck_id = null;
+    body.rules_config = { player_count: Number(data.get("player_count") || 3), house: data.get("house") || "random" };
+    if (!vsAi) body.ai_seats = Number(data.get("ai_seats") || 0);
+  }
   try {
     const match = await api("/api/matches/", { method: "POST", body });
     location.href = `/play/${match.id}/`;
@@ -58,13 +63,35 @@ async function lists() {
   await fill("finished-matches", "finished", (m) => el("a", { class: "button button-small button-secondary", href: `/play/${m.id}/replay/` }, "Replay"));
 }
 
+/** Show only the fields of the chosen game; offer only the houses of the chosen player count (W-2). */
+function syncKind(form) {
+  const kind = form.elements.kind.value;
+  for (const label of form.querySelectorAll("[data-kinds]")) label.hidden = !label.dataset.kinds.split(" ").includes(kind);
+  const count = Number(form.elements.player_count.value || 3);
+  for (const opt of form.elements.house.options) {
+    opt.disabled = Number(opt.dataset.minPlayers || 0) > count;
+    if (opt.disabled && opt.selected) form.elements.house.value = "random";
+  }
+  for (const opt of form.elements.ai_seats.options) opt.disabled = Number(opt.value) > count - 1;
+  // Westeros decides per step, not per turn: its live control is the default until the user picks one.
+  const tc = form.elements.time_control;
+  if (!tc.dataset.touched) tc.selectedIndex = kind === "westeros" ? [...tc.options].findIndex((o) => o.value.includes("bank_s")) : 0;
+  if (Number(form.elements.ai_seats.value) > count - 1) form.elements.ai_seats.value = String(count - 1);
+}
+
 const form = $("new-match");
 if (form) {
+  const initial = JSON.parse(($("initial-kind") || {}).textContent || "null");
+  if (initial && [...form.elements.kind.options].some((o) => o.value === initial)) form.elements.kind.value = initial;
+  form.elements.time_control.addEventListener("change", () => { form.elements.time_control.dataset.touched = "1"; });
+  form.addEventListener("change", () => syncKind(form));
+  syncKind(form);
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     create(form, false);
   });
   $("play-ai").addEventListener("click", () => create(form, true));
+  $("westeros-play-ai").addEventListener("click", () => create(form, true, "westeros"));
 }
 const join = $("join-form");
 if (join) {

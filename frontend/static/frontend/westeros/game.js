@@ -67,7 +67,12 @@ let selected = null; // selected area id
 let chosenCard = null; // house card picked but not yet confirmed
 let submitting = false;
 
-const board = new WesterosMap($("wx-board"), mapData, { onSelect: (id) => { selected = id; chosenCard = null; renderAreaPanel(); } });
+const board = new WesterosMap($("wx-board"), mapData, { onSelect: (id) => {
+  selected = id;
+  chosenCard = null;
+  document.body.dataset.selectedArea = id;
+  renderAreaPanel();
+} });
 
 // ---- names and helpers ------------------------------------------------------------------------------
 const areaName = (id) => (AREAS[id] ? AREAS[id].name : humanize(id));
@@ -156,10 +161,9 @@ async function submit(action) {
   $("wx-error").hidden = true;
   const body = { action, state_version: snap.state_version, idempotency_key: newKey() };
   try {
-    const result = await api(root.dataset.submitUrl, { method: "POST", body });
+    await api(root.dataset.submitUrl, { method: "POST", body });
     chosenCard = null;
-    if (result && result.view) onSnapshot(result); // demo: the new snapshot comes back at once
-    else live.sync();
+    live.sync(); // the socket also pushes the new version to every viewer
   } catch (err) {
     $("wx-error").textContent = err.message;
     $("wx-error").hidden = false;
@@ -173,6 +177,7 @@ async function submit(action) {
 function actionButton(item, label) {
   return h("button", {
     type: "button", class: "button button-small", "data-testid": "action", "data-type": item.action.type,
+    "data-action": JSON.stringify(item.action), "data-area": clickArea(item.action) || "",
     title: item.description, onclick: () => submit(item.action),
   }, label || item.description);
 }
@@ -190,6 +195,7 @@ function renderStatus() {
   $("wx-result").hidden = !res;
   if (res) $("wx-result").textContent = `Game over: ${houseName(res.winner)} wins (${humanize(res.reason || "")}).`;
   document.body.dataset.version = String(snap.state_version);
+  document.body.dataset.status = snap.status;
 }
 
 const SHORT = { stark: "STA", lannister: "LAN", baratheon: "BAR", greyjoy: "GRE", tyrell: "TYR", martell: "MAR" };
@@ -568,6 +574,7 @@ async function startReplay() {
 const live = new LiveMatch({
   socketPath: root.dataset.socket, stateUrl: root.dataset.stateUrl, onSnapshot, onStatus,
 });
+window.wxLive = live; // for tests: drop the socket to see the reconnect resync
 if (root.dataset.mode === "replay") startReplay();
 else live.start();
 setInterval(tickClocks, 1000);
