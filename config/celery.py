@@ -1,11 +1,23 @@
 """The Celery app: turn timers and AI seats run here (broker: REDIS_URL, else the filesystem transport)."""
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import beat_init, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_process_init.connect
+@beat_init.connect
+def _own_database_pools(**_: Any) -> None:
+    """A forked worker child must open its own PostgreSQL pool: the parent's pool threads and sockets
+    do not survive fork (Django keeps pools on the backend class), so a shared one would hang."""
+    from django.db.backends.postgresql.base import DatabaseWrapper
+
+    DatabaseWrapper._connection_pools.clear()

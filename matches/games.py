@@ -627,16 +627,13 @@ class WesterosGame(GameAdapter):
         return {"winner": winner, "reason": str(out.reason.value), "text": f"{str(out.winner).title()} wins"}
 
     def player_view(self, state: Any, player: Player | None) -> JSON:
-        """The engine's view for the seat's house plus public derived facts the table shows (W-8, W-9.3, W-18)."""
+        """The engine's view for the seat's house (with castles, control, combat strength: W-8, W-9.3, W-18)."""
         house = self._house(state, player) if player is not None else None
         view = dict(state.player_view(house))
         log = view.get("log") or []
         view["log"], view["log_total"] = log[-WESTEROS_VIEW_LOG:], len(log)  # the table shows the tail only
         view["seat_houses"] = self._houses(state)
-        view["castles"] = {h: state.castle_count(h) for h in state.houses}
-        view["control"] = {a: h for a in state.data.land_areas if (h := state.control(a))}
-        view["combat_strength"] = state.combat_numbers() if state.combat else None
-        return view
+        return view  # castles, control and public combat_strength come from the engine's view
 
     def timeout_action(self, state: Any, player: Player) -> Any:
         """The documented default of the pending step (WESTEROS_TIMEOUT_DEFAULTS); always a legal action."""

@@ -19,7 +19,7 @@ from matches.clocks import TIMEOUTS_TO_FORFEIT
 from matches.games import get_game
 from matches.models import Match, MatchStatus, Seat
 
-TAKEOVER_AGENT = "greedy"
+TAKEOVER_AGENT = services.TAKEOVER_AGENT
 
 
 @transaction.atomic
@@ -54,7 +54,7 @@ def hand_over_timed_out_seats(*, match_id: int, now: datetime | None = None) -> 
     handed over, or not expired, is left alone. Returns the positions handed over.
     """
     now = now or timezone.now()
-    match = Match.objects.select_for_update().defer("state").filter(pk=match_id).first()
+    match = Match.objects.select_for_update().defer("state", "state_base").filter(pk=match_id).first()
     if match is None or match.status != MatchStatus.ACTIVE:
         return []
     game = get_game(match.kind)

@@ -6,6 +6,7 @@ Hidden information (hands, deck order, the seed, deck snapshots) leaves only thr
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
@@ -193,8 +194,33 @@ def match_snapshot(*, match: Match, you: Seat | None, log_tail: int = LOG_TAIL) 
     return data
 
 
+def replay_start(match: Match) -> Any:
+    """The engine state the match STARTED with: its stored start snapshot (`Match.state_base`).
+
+    Never rebuilt from the curated database (an admin's later edit of a card or of the Westeros map
+    must not change a finished match's replay); only a match saved before start snapshots existed is
+    rebuilt from its seed and its seats' frozen deck snapshots.
+    """
+    game = get_game(match.kind)
+    base = match.snapshot_base()
+    if isinstance(base, dict):
+        return game.load(base)
+    seats = list(Seat.objects.filter(match=match).order_by("position"))  # with their deck snapshots
+    return game.new_state(decks=[s.deck_snapshot for s in seats], seed=match.seed, config=match.rules_config)
+
+
+def replay_states(match: Match) -> Iterator[tuple[ActionLog | None, Any]]:
+    """(log entry, state after it) for every recorded version, starting with (None, the start state)."""
+    game = get_game(match.kind)
+    state = replay_start(match)
+    yield None, state
+    for entry in ActionLog.objects.filter(match=match).order_by("version"):
+        state = game.apply(state, game.action_from_json(entry.action))
+        yield entry, state
+
+
 def match_replay(*, match: Match, you: Seat | None) -> dict[str, Any]:
-    """A finished match step by step: rebuilt from its seed and log, each frame as this viewer may see it."""
+    """A finished match step by step: its start snapshot and log replayed, each frame as this viewer may see it."""
     if match.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED) or match.started_at is None:
         raise ApplicationError(
             "not_finished",
@@ -202,16 +228,13 @@ def match_replay(*, match: Match, you: Seat | None) -> dict[str, Any]:
             status_code=status.HTTP_409_CONFLICT,
         )
     game = get_game(match.kind)
-    seats = list(Seat.objects.filter(match=match).order_by("position"))  # with their deck snapshots
     viewer = you.position if you else None
-    state = game.new_state(decks=[s.deck_snapshot for s in seats], seed=match.seed, config=match.rules_config)
-    frames = [
-        {"version": 0, "text": "The match begins.", "seat": None, "view": game.player_view(state, viewer)}
-    ]
-    for entry in ActionLog.objects.filter(match=match).order_by("version"):
-        action = game.action_from_json(entry.action)
-        state = game.apply(state, action)
-        item = _log_entry(entry, you)
+    frames = []
+    for entry, state in replay_states(match):
+        if entry is None:
+            item: dict[str, Any] = {"version": 0, "text": "The match begins.", "seat": None}
+        else:
+            item = _log_entry(entry, you)
         item["view"] = game.player_view(state, viewer)
         frames.append(item)
     return {

@@ -388,8 +388,13 @@ def _advance(
     *,
     source: str,
     now: datetime | None = None,
+    after_commit: bool = True,
 ) -> SubmitResult:
-    """Apply a checked action for `seat`, append the log, move the clocks, finish if terminal, save."""
+    """Apply a checked action for `seat`, append the log, move the clocks, finish if terminal, save.
+
+    `after_commit=False` leaves the cache update and the broadcast to the caller (a run of timeout
+    defaults is broadcast once, see `clock_enforce`).
+    """
     now = now or timezone.now()
     names = {f"Player {s.position + 1}": s.display_name for s in seats}
 
@@ -423,11 +428,16 @@ def _advance(
         current = set(game.current_players(state))
     match.save(update_fields=MATCH_ACTION_FIELDS)
     _save_changed_seats(seats)
+    if after_commit:
+        _remember_on_commit(match, game, state)
+        wake_ai = source != ActionLog.Source.AI and any(s.is_ai and s.position in current for s in seats)
+        _after_change_on_commit(match, seats=seats, wake_ai=wake_ai)
+    return SubmitResult(match.state_version, match.status, match.result, sorted(current))
+
+
+def _remember_on_commit(match: Match, game: GameAdapter, state: Any) -> None:
     key = state_key(match)
     transaction.on_commit(lambda: remember_state(game, key=key, state=state))
-    wake_ai = source != ActionLog.Source.AI and any(s.is_ai and s.position in current for s in seats)
-    _after_change_on_commit(match, seats=seats, wake_ai=wake_ai)
-    return SubmitResult(match.state_version, match.status, match.result, sorted(current))
 
 
 def _load_clock(seat: Seat) -> SeatClock:
@@ -505,8 +515,11 @@ def match_concede(*, match_id: int, user: Any) -> Match:
 def clock_enforce(*, match_id: int, now: datetime | None = None) -> list[str]:
     """Enforce every passed deadline of a match; idempotent (a moved-on match has no passed deadline).
 
-    Per expired seat: a seat that never moved aborts the match (no result); the third timeout in a row
-    forfeits; otherwise the game's documented default action is taken for it (`timeout_action`).
+    Per expired seat: a seat that never moved is handed to the AI in a game of 3+ seats with another
+    person seated (`_hand_over_absent_seat`), else aborts the match (no result); the third timeout in a row
+    forfeits; otherwise the game's documented default (`timeout_action`) is taken for it, again and again
+    until the seat owes nothing more in the current step (`timeout_step`, at most TIMEOUT_MAX_ACTIONS):
+    one timeout is one missed decision step, counted once.
     Returns what was done, for logs and tests.
     """
     now = now or timezone.now()
@@ -521,6 +534,9 @@ def clock_enforce(*, match_id: int, now: datetime | None = None) -> list[str]:
             break
         seat = expired[0]
         game = get_game(match.kind)
+        if not seat.has_moved and _hand_over_absent_seat(match, seats, seat):
+            done.append(f"ai:{seat.position}")
+            continue
         if not seat.has_moved:
             _finish(
                 match,
@@ -558,17 +574,96 @@ def clock_enforce(*, match_id: int, now: datetime | None = None) -> list[str]:
             _after_change_on_commit(match)
             done.append(f"forfeit:{seat.position}")
             break
-        state = load_state(match, game)
-        action = game.timeout_action(state, seat.position)
         tc = TimeControl.from_json(match.time_control)
         clock = _load_clock(seat)
         clock.remaining_ms = 0 if not tc.correspondence else clock.remaining_ms
         clock.started_at = None
         clock.deadline = None
         _store_clock(seat, clock)
-        _advance(match, game, seats, state, seat, action, source=ActionLog.Source.TIMEOUT, now=now)
-        done.append(f"timeout:{seat.position}@{match.state_version}")
+        applied = _timeout_defaults(match, game, seats, seat, now)
+        done.append(f"timeout:{seat.position}@{match.state_version}" + (f"x{applied}" if applied > 1 else ""))
     return done
+
+
+TAKEOVER_AGENT = "greedy"  # the AI that takes over a house whose player is gone (3+ seats)
+
+
+def _hand_over_absent_seat(match: Match, seats: list[Seat], seat: Seat) -> bool:
+    """In a game of 3+ seats an AI takes over a seat that never moved, so the others play on.
+
+    Two-seat games keep the Lichess-style abort (no result); so does a game where no other person is
+    seated (nobody would be left to play with). The AI is woken after commit. True when handed over.
+    """
+    others = [s for s in seats if s.position != seat.position and not s.is_ai]
+    if len(seats) < 3 or not others:
+        return False
+    seat.ai_agent = TAKEOVER_AGENT
+    seat.consecutive_timeouts = 0
+    seat.clock_started_at = None
+    seat.deadline = None
+    seat.save(update_fields=["ai_agent", "consecutive_timeouts", "clock_started_at", "deadline"])
+    seat._action_fields_loaded = _seat_action_values(seat)  # type: ignore[attr-defined]
+    _after_change_on_commit(match, seats=seats, wake_ai=True)
+    return True
+
+
+# The most default actions one timeout may take (a Westeros Planning step needs one per area + finish).
+TIMEOUT_MAX_ACTIONS = 200
+
+
+def timeout_step(game: GameAdapter, state: Any) -> Any:
+    """The decision step a timeout completes, or None when one default action completes it.
+
+    The adapter's `timeout_step(state)` when it has one; else the engine's pending step of a
+    simultaneous-decision engine (`state.pending["kind"]` with the round: Westeros Planning asks every
+    house for an order per area, W-5.1); else None (Commandeer: one default, e.g. Pass, ends the phase).
+    """
+    hook = getattr(game, "timeout_step", None)
+    if callable(hook):
+        return hook(state)
+    pending = getattr(state, "pending", None)
+    if isinstance(pending, dict) and pending.get("kind"):
+        return (getattr(state, "round", None), pending["kind"])
+    return None
+
+
+def _timeout_defaults(match: Match, game: GameAdapter, seats: list[Seat], seat: Seat, now: datetime) -> int:
+    """Take the game's timeout default for `seat` until it owes nothing more in this step; returns how many.
+
+    Each default goes through the same check as a player's move (`legal_actions`) and is logged with
+    its own version; the viewers hear of it once, after commit, as for one action.
+    """
+    state = load_state(match, game)
+    step = timeout_step(game, state)
+    applied = 0
+    while applied < TIMEOUT_MAX_ACTIONS:
+        action = game.timeout_action(state, seat.position)
+        if action not in game.legal_actions(state, seat.position):  # the same check as for players
+            raise ApplicationError("illegal_action", game.illegal_reason(state, seat.position, action))
+        _advance(
+            match,
+            game,
+            seats,
+            state,
+            seat,
+            action,
+            source=ActionLog.Source.TIMEOUT,
+            now=now,
+            after_commit=False,
+        )
+        applied += 1
+        state = game.load(match.state)  # `_advance` mutated its copy; continue from the saved snapshot
+        if (
+            step is None
+            or match.status != MatchStatus.ACTIVE
+            or seat.position not in game.current_players(state)
+            or timeout_step(game, state) != step
+        ):
+            break
+    _remember_on_commit(match, game, state)
+    current = set(game.current_players(state)) if match.status == MatchStatus.ACTIVE else set()
+    _after_change_on_commit(match, seats=seats, wake_ai=any(s.is_ai and s.position in current for s in seats))
+    return applied
 
 
 def expired_match_ids(*, now: datetime | None = None, limit: int = 500) -> list[int]:

@@ -140,6 +140,45 @@ STATE_FIELDS = (
 )
 
 
+# Fields left out of canonicalisation: the log's key order never steers the rules; the RNG is a tuple.
+_NOT_CANONICAL = ("log", "rng")
+# Fields whose values hold no dict the engine creates out of key order (lists, numbers, or unit dicts made
+# in canonical order by `_add_unit`): between decisions only their own keys need sorting (much cheaper).
+_FLAT_BETWEEN_DECISIONS = (
+    "tracks",
+    "power",
+    "supply",
+    "hands",
+    "discards",
+    "units",
+    "tokens",
+    "garrisons",
+    "neutral",
+    "orders",
+    "wdecks",
+)
+
+
+def _canonical(v: Any) -> Any:
+    """`v` with every dict rebuilt in sorted key order (lists keep their order; scalars are shared).
+
+    The state's dicts are canonicalised after every decision and on load, so iteration over them (legal
+    action order, agent choices, rules that walk areas) never depends on insertion order or on a store
+    that reorders keys (PostgreSQL jsonb): equal content means equal behaviour.
+    """
+    if type(v) is dict:
+        out = {}
+        for k in sorted(v):
+            x = v[k]
+            out[k] = _canonical(x) if type(x) is dict or type(x) is list else x
+        return out
+    if type(v) is list:
+        for x in v:
+            if type(x) is dict or type(x) is list:
+                return [_canonical(y) for y in v]
+    return v
+
+
 def _order_type(token: str) -> str:
     if token.startswith("march"):
         return "march"
@@ -164,6 +203,7 @@ class WesterosState:
         self.config = config
         self._rng = Random()
         self._ctl_cache: dict[str, str | None] | None = None
+        self.log_start = 0  # events before log[0] this state no longer holds (loaded without its log)
 
     def _setup(self, houses: list[str], seed: int) -> None:
         """W-2: houses, units, power, tracks, garrisons, neutral forces, decks, threat."""
@@ -228,6 +268,7 @@ class WesterosState:
         self._event(f"Game set up for {len(houses)} houses: {', '.join(houses)}")
         self.agenda = [{"t": "round", "first": True}]
         self._run()
+        self._canonicalise()
 
     # ------------------------------------------------------------------ serialisation
     def _fields(self) -> dict[str, Any]:
@@ -240,12 +281,30 @@ class WesterosState:
                 out[f] = getattr(self, f)
         return out
 
-    def to_dict(self) -> dict[str, Any]:
-        """Full state (secrets included) as JSON-able data, with the game data and config."""
-        d = marshal.loads(marshal.dumps(self._fields()))
+    def to_dict(self, *, log: bool = True) -> dict[str, Any]:
+        """Full state (secrets included) as JSON-able data, with the game data and config.
+
+        ``log=False`` leaves the event log out and keeps only its length (``log_length``): a compact
+        snapshot whose size does not grow with the game, for stores that keep the actions elsewhere (the
+        online layer). The rules state is identical either way; a state loaded from it keeps numbering
+        events from ``log_length`` on and holds only the entries made since (see `log_view`).
+        """
+        fields = self._fields()
+        if not log:
+            del fields["log"]
+        d = marshal.loads(marshal.dumps(fields))
+        if not log:
+            d["log_length"] = self.log_length
+        elif self.log_start:
+            d["log_start"] = self.log_start
         d["game_data"] = self.data.to_dict()
         d["config"] = self.config.to_dict()
         return dict(d)
+
+    @property
+    def log_length(self) -> int:
+        """Events in the whole log, including those a state loaded without its log no longer holds."""
+        return self.log_start + len(self.log)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], data: GameData | None = None) -> WesterosState:
@@ -255,9 +314,32 @@ class WesterosState:
             if f == "rng":
                 r = d["rng"]
                 st._rng.setstate((r[0], tuple(r[1]), r[2]))
+            elif f == "log" and "log" not in d:  # a log-less snapshot (to_dict(log=False))
+                st.log = []
             else:
                 setattr(st, f, marshal.loads(marshal.dumps(d[f])))
+        start = d.get("log_start", 0) if "log" in d else d.get("log_length", 0)
+        if type(start) is not int or start < 0:
+            raise ValueError(f"log_start/log_length must be a non-negative integer, not {start!r}")
+        st.log_start = start
+        st._canonicalise()
         return st
+
+    def _canonicalise(self, deep: bool = True) -> None:
+        """Rebuild every dict of the rules state in sorted key order (see `_canonical`).
+
+        Loads and set-up go `deep`; after a decision the fields of `_FLAT_BETWEEN_DECISIONS` only get
+        their own keys sorted (test_snapshots checks that every dict is canonical after every decision).
+        """
+        for f in STATE_FIELDS:
+            if f in _NOT_CANONICAL:
+                continue
+            v = getattr(self, f)
+            if not deep and f in _FLAT_BETWEEN_DECISIONS:
+                if type(v) is dict and list(v) != sorted(v):
+                    setattr(self, f, {k: v[k] for k in sorted(v)})
+            elif type(v) is dict or type(v) is list:
+                setattr(self, f, _canonical(v))
 
     def clone(self) -> WesterosState:
         """Independent copy (shares only the immutable game data)."""
@@ -266,6 +348,7 @@ class WesterosState:
         for f, v in zip([f for f in STATE_FIELDS if f != "rng"], vals, strict=True):
             setattr(st, f, v)
         st._rng.setstate(self._rng.getstate())
+        st.log_start = self.log_start
         return st
 
     # ------------------------------------------------------------------ public interface
@@ -327,7 +410,7 @@ class WesterosState:
     def _event(self, text: str, to: list[str] | None = None, **extra: Any) -> None:
         if not self.config.event_log:
             return
-        ev: dict[str, Any] = {"n": len(self.log), "round": self.round, "text": text}
+        ev: dict[str, Any] = {"n": self.log_length, "round": self.round, "text": text}
         if to is not None:
             ev["to"] = list(to)
         if extra:
@@ -346,6 +429,7 @@ class WesterosState:
             getattr(self, "_t_" + task["t"])(task)
         if self.pending is not None and not self.pending["players"]:
             raise RuntimeError("pending decision without players")
+        self._canonicalise(deep=False)
 
     def _ask(self, kind: str, players: list[str], **ctx: Any) -> None:
         self.pending = {"kind": kind, "players": list(players), **ctx}
@@ -375,7 +459,7 @@ class WesterosState:
     def _add_unit(self, area: str, house: str, unit: str, routed: bool = False) -> None:
         u = self.units.get(area)
         if u is None:
-            u = self.units[area] = {"house": house, "units": [], "routed": []}
+            u = self.units[area] = {"house": house, "routed": [], "units": []}  # keys in canonical order
         assert u["house"] == house, f"{house} cannot share {area} with {u['house']}"
         (u["routed"] if routed else u["units"]).append(unit)
         self._ctl_cache = None
@@ -1860,7 +1944,9 @@ class WesterosState:
         self.pending = None
         for h, n in bids.items():  # W-14.2 / W-16.5: bid tokens go to the pool
             self.power[h] -= n
-        self._event("Bids: " + ", ".join(f"{h} {n}" for h, n in bids.items()), bids=dict(bids))
+        self._event(  # in turn order: neither key order nor who bid first shows
+            "Bids: " + ", ".join(f"{h} {bids[h]}" for h in self.turn_order() if h in bids), bids=dict(bids)
+        )
         if task["purpose"] == "clash":
             groups: list[list[str]] = []
             for amount in sorted(set(bids.values()), reverse=True):
@@ -2146,9 +2232,14 @@ class WesterosState:
 
     # ------------------------------------------------------------------ views (W-20)
     def log_view(self, player: str | None, start: int = 0) -> list[dict[str, Any]]:
-        """Events from index `start` that `player` may see (private ones only to their addressees)."""
+        """Events from number `start` that `player` may see (private ones only to their addressees).
+
+        A state loaded from a log-less snapshot (``to_dict(log=False)``) holds only the events made since.
+        """
         return [
-            dict(e) for e in self.log[start:] if "to" not in e or (player is not None and player in e["to"])
+            dict(e)
+            for e in self.log[max(0, start - self.log_start) :]
+            if "to" not in e or (player is not None and player in e["to"])
         ]
 
     def player_view(self, player: str | None = None) -> dict[str, Any]:
@@ -2173,6 +2264,12 @@ class WesterosState:
                 if key in p:
                     p[key] = {h: (v if h == player else None) for h, v in p[key].items()}
         d["log"] = self.log_view(player)
+        d["log_length"] = self.log_length
+        # Public facts derived from the board, so clients need not re-implement the rules (W-8.1, W-18,
+        # W-9.3: combat numbers use only what is on the table: the house cards are revealed by then).
+        d["castles"] = {h: self.castle_count(h) for h in self.houses}
+        d["control"] = {a: h for a in self.data.land_areas if (h := self.control(a)) is not None}
+        d["combat_strength"] = self.combat_numbers() if self.combat is not None else None
         d["player"] = player
         d["current_players"] = self.current_players()
         return dict(d)

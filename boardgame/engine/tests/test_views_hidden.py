@@ -27,7 +27,7 @@ from boardgame.engine.game import WesterosState, new_game
 from .conftest import check_secret_choice_hidden
 
 DATA = load_default_game_data()
-SEEDS = [int(s) for s in os.environ.get("WESTEROS_VIEW_SEEDS", "5").split(",")]
+SEEDS = [int(s) for s in os.environ.get("WESTEROS_VIEW_SEEDS", "2").split(",")]
 FORBIDDEN_KEYS = {"rng", "agenda", "seed", "seed_hidden"}
 
 
@@ -131,5 +131,5 @@ def test_views_never_leak_hidden_information_over_a_whole_game_w_20(seed: int) -
         check_direct(st, viewer, seen_log)
     # the game went through every kind of secret step the test is about
     assert {"orders", "bid/clash_of_kings", "house_card"} <= seen, sorted(seen)
-    if seed == 5:  # the default game also has a wildling bid, a Raven look and a Tyrion re-choice
+    if seed == 2:  # the default game also has a wildling bid, a Raven look and a Tyrion re-choice
         assert {"bid/wildling_attack", "raven_bury", "tyrion"} <= seen, sorted(seen)
