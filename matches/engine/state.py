@@ -1742,30 +1742,28 @@ def _off_board_move(g: GameState, t: int, to: str) -> bool:
     return False
 
 
-def _eff_return_to_hand(
-    g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int
-) -> bool:
+def _send_targets(g: GameState, targets: list[int], zone: str, event: str) -> bool:
+    """Move each target (on the battlefield, or a just-defeated card) to its owner's ``zone``."""
     for t in targets:
         if t in g.units:
             g._leave(t)
-            g.sides[g.owners[t]].hand.append(t)
-            g._ev("return_to_hand", card=t)
-        elif _off_board_move(g, t, "hand"):
-            g._ev("return_to_hand", card=t)
+            g.sides[g.owners[t]].zone(zone).append(t)
+            g._ev(event, card=t)
+        elif _off_board_move(g, t, zone):
+            g._ev(event, card=t)
     return True
+
+
+def _eff_return_to_hand(
+    g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int
+) -> bool:
+    return _send_targets(g, targets, "hand", "return_to_hand")
 
 
 def _eff_remove(
     g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int
 ) -> bool:
-    for t in targets:
-        if t in g.units:
-            g._leave(t)
-            g.sides[g.owners[t]].removed.append(t)
-            g._ev("removed", card=t)
-        elif _off_board_move(g, t, "removed"):
-            g._ev("removed", card=t)
-    return True
+    return _send_targets(g, targets, "removed", "removed")
 
 
 def _eff_move(g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int) -> bool:
