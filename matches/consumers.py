@@ -4,18 +4,39 @@ On connect the caller gets their own snapshot (resync after any reconnect). The 
 message of a change carries only the new version; each consumer then builds ITS user's view from
 the database, so no message ever holds another player's hand. Spectators (public matches only) get
 the spectator view.
+
+On one machine without Redis (`make run`), the channel layer is in-memory and cannot carry a change
+made in another process (a Celery worker's AI move or timeout) to this one, so each consumer then
+also looks at the match's version once a second and refreshes when it moved.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import InMemoryChannelLayer
 
 from config.errors import ApplicationError
 from matches import selectors
+from matches.models import Match, Seat
 from matches.services import match_group
+
+LOCAL_POLL_SECONDS = 1.0
+
+
+def _change_key(match_id: int) -> tuple[Any, ...] | None:
+    """What changes when anything a viewer sees changes: version, status and who is seated."""
+    row = Match.objects.filter(pk=match_id).values_list("state_version", "status").first()
+    if row is None:
+        return None
+    seats = tuple(
+        Seat.objects.filter(match_id=match_id).order_by("position").values_list("user_id", "ai_agent")
+    )
+    return (*row, seats)
 
 
 def _snapshot(match_id: int, user: Any) -> dict[str, Any]:
@@ -40,8 +61,25 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
         await self.accept()
         await self._send_snapshot(snapshot)
+        if isinstance(self.channel_layer, InMemoryChannelLayer):
+            self._poller = asyncio.ensure_future(self._poll_local_changes())
+
+    async def _poll_local_changes(self) -> None:
+        """In-memory layer only: notice changes other processes committed (see the module docstring)."""
+        seen = await database_sync_to_async(_change_key)(self.match_id)
+        while True:
+            await asyncio.sleep(LOCAL_POLL_SECONDS)
+            now = await database_sync_to_async(_change_key)(self.match_id)
+            if now != seen:
+                seen = now
+                await self._refresh(force=False)
 
     async def disconnect(self, code: int) -> None:
+        poller = getattr(self, "_poller", None)
+        if poller is not None:
+            poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await poller
         if hasattr(self, "match_id"):
             await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
 
