@@ -7,7 +7,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import CommandError, call_command  # type: ignore[import-untyped]
+from django.core.management import CommandError, call_command
 
 from matches.engine import build_deck, load_card_file
 from matches.engine.decks import default_decks
