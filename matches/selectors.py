@@ -78,6 +78,14 @@ def match_get_for_viewer(*, match_id: int, user: Any, invite_token: str = "") ->
     return match, seat
 
 
+def describe_action(game: Any, state: Any, action: Any, viewer: int | None, seats: Any) -> str:
+    """The engine's plain words for this viewer, with "Player N" replaced by the seated names."""
+    text = str(game.describe(state, action, viewer))
+    for s in seats:
+        text = text.replace(f"Player {s.position + 1}", s.display_name)
+    return text
+
+
 def seats_summary(match: Match, *, you: Seat | None, now: Any = None) -> list[dict[str, Any]]:
     """Who sits where, clocks and timeouts (public facts only)."""
     now = now or timezone.now()
@@ -172,8 +180,12 @@ def legal_actions_for(match: Match, you: Seat | None, state: Any = None) -> list
     state = state if state is not None else _state(match)
     if you.position not in game.current_players(state):
         return []
+    seats = list(match.seats.all())
     return [
-        {"action": game.action_to_json(a), "description": game.describe(state, a, you.position)}
+        {
+            "action": game.action_to_json(a),
+            "description": describe_action(game, state, a, you.position, seats),
+        }
         for a in game.legal_actions(state, you.position)
     ]
 

@@ -36,6 +36,7 @@ from matches.models import (
     new_seed,
     remember_base,
 )
+from matches.selectors import describe_action
 
 log = logging.getLogger(__name__)
 
@@ -396,14 +397,9 @@ def _advance(
     defaults is broadcast once, see `clock_enforce`).
     """
     now = now or timezone.now()
-    names = {f"Player {s.position + 1}": s.display_name for s in seats}
 
     def words(viewer: int | None) -> str:
-        """The engine's plain words for this viewer, players called by their names."""
-        text = game.describe(state, action, viewer)
-        for label, name in names.items():
-            text = text.replace(label, name)
-        return text
+        return describe_action(game, state, action, viewer, seats)
 
     descriptions: dict[str, Any] = {str(s.position): words(s.position) for s in seats}
     descriptions["spectator"] = words(None)

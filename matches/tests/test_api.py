@@ -170,3 +170,10 @@ def test_unknown_match_is_a_404_with_a_code(alice: Any) -> None:
             f"/api/matches/987654/{endpoint}", {"action": {}, "state_version": 0}, format="json"
         )
         assert (r.status_code, r.json()["code"]) == (404, "not_found"), (endpoint, r.content)
+
+
+def test_legal_actions_name_the_seated_player_not_player_n(started: Match, alice: Any, bob: Any) -> None:
+    me, _ = mover(started, alice, bob)
+    actions = client_for(me).get(f"/api/matches/{started.pk}/legal-actions/").json()["actions"]
+    assert actions and all(a["description"].startswith(f"{me.username} ") for a in actions)
+    assert not any("Player " in a["description"] for a in actions)
