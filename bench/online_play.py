@@ -4,8 +4,10 @@ By default it starts the server itself — uvicorn with `--workers 2` when insta
 PostgreSQL (a fresh `bench_online` database, psycopg connection pool when `psycopg_pool` is installed:
 under ASGI every request runs in a new thread, so without a pool each request opens a new PostgreSQL
 connection) with Redis (channel layer + Celery broker), seeds users/decks/tokens through the ORM, then
-drives N matches at once, each by a thread that reads the mover's state and submits a random legal
-action (with an idempotency key) until the match ends or has M actions. A second thread hits
+drives N matches at once, each by a thread that submits random legal actions (with an idempotency key)
+until the match ends or has M actions, as two clients would: a submit answers with the mover's new
+view, and when the turn passes the other player's client reads its state with `log_since` (a browser
+gets that view over its WebSocket). A second thread hits
 `/api/health/` during the run, so the trivial endpoint's latency is measured under the same load.
 Afterwards (server stopped) it plays a few matches in-process through `services.action_submit` and
 reports the submit's own cost — ms and SQL queries per submit — which a shared machine disturbs less.
@@ -36,6 +38,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DB = "postgresql://postgres@127.0.0.1:5432/bench_online"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/12"
+WARMUP_MATCHES = 4  # short untimed matches first, so one-time imports and caches are not measured
+PROBE_INTERVAL_S = 0.05  # the trivial endpoint is sampled 20 times a second during the run
 
 
 class Client:
@@ -164,6 +168,23 @@ def tree_cpu_s(pid: int) -> float:
     return total
 
 
+def cpu_by_command(*names: str) -> float:
+    """CPU seconds (user + system) of every process whose command name is one of `names` (e.g. postgres)."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0.0
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else []:
+        if not entry.name.isdigit():
+            continue
+        try:
+            comm, rest = (entry / "stat").read_text().split(" (", 1)[1].rsplit(")", 1)
+        except (OSError, ValueError):
+            continue
+        if comm in names:
+            fields = rest.split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
 def start_server(env: dict[str, str], port: int, server: str, workers: int) -> subprocess.Popen[bytes]:
     """uvicorn (one port, `workers` processes) or daphne (one process on this port)."""
     if server == "uvicorn":
@@ -187,9 +208,10 @@ def start_server(env: dict[str, str], port: int, server: str, workers: int) -> s
 
 
 def drive_match(base: str, a: dict[str, Any], b: dict[str, Any], kind: str, max_actions: int, seed: int,
-                out: dict[str, Any]) -> None:  # fmt: skip
+                out: dict[str, Any], deadline: float = float("inf")) -> None:  # fmt: skip
     """Create, join, start and play one match with random legal actions; record submit latencies."""
     rng = random.Random(seed)
+    t_setup = time.perf_counter()
     ca, cb = Client(base, a["token"]), Client(base, b["token"])
     body: dict[str, Any] = {
         "kind": kind,
@@ -203,16 +225,24 @@ def drive_match(base: str, a: dict[str, Any], b: dict[str, Any], kind: str, max_
     assert cb.call("POST", f"/api/matches/{mid}/join/", {"deck_id": b["deck_id"]})[0] == 200
     status, state, _ = ca.call("POST", f"/api/matches/{mid}/start/")
     assert status == 200, state
+    out["setup"].append(time.perf_counter() - t_setup)
+    out["matches"] += 1
     clients = {0: ca, 1: cb}
+    seen = {0: state["state_version"], 1: -1}  # the version each player's client last saw
+    holder = 0  # whose view `state` is (the creator started the match)
     applied = 0
-    while applied < max_actions:
+    while applied < max_actions and time.perf_counter() < deadline:
         current = state.get("current_players") or []
         if state["status"] != "active" or not current:
             break
-        mover = clients[current[0]]
-        status, state, _ = mover.call("GET", f"/api/matches/{mid}/state/")
-        if state["status"] != "active" or not state["legal_actions"]:
-            continue
+        who = current[0]
+        mover = clients[who]
+        if holder != who:  # the other player's client catches up (a browser gets this over its socket)
+            query = f"?log_since={seen[who]}" if seen[who] >= 0 else ""
+            status, state, _ = mover.call("GET", f"/api/matches/{mid}/state/{query}")
+            holder, seen[who] = who, state["state_version"]
+            if state["status"] != "active" or not state["legal_actions"]:
+                continue
         choice = rng.choice(state["legal_actions"])["action"]
         status, res, elapsed = mover.call(
             "POST", f"/api/matches/{mid}/actions/",
@@ -221,11 +251,21 @@ def drive_match(base: str, a: dict[str, Any], b: dict[str, Any], kind: str, max_
         if status == 200:
             applied += 1
             out["submit"].append(elapsed)
-            state = {"status": res["status"], "current_players": res["current_players"]}
+            state = res["state"]  # the mover's own view after the action: no second request
+            seen[who] = state["state_version"]
         else:
             out["errors"].append(status)
-            status, state, _ = mover.call("GET", f"/api/matches/{mid}/state/")
+            holder = -1
     out["actions"] += applied
+
+
+def play_until(base: str, a: dict[str, Any], b: dict[str, Any], kind: str, max_actions: int, seed: int,
+               out: dict[str, Any], deadline: float) -> None:  # fmt: skip
+    """One table kept busy: the same two players start a new match whenever theirs ends, until `deadline`."""
+    k = 0
+    while time.perf_counter() < deadline:
+        drive_match(base, a, b, kind, max_actions, seed * 1000 + k, out, deadline)
+        k += 1
 
 
 def in_process(kind: str, actions: int, seed_: int = 1) -> dict[str, Any]:
@@ -290,7 +330,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--url", help="a running server; omitted: start daphne on PostgreSQL + Redis")
     ap.add_argument("--matches", type=int, default=int(os.environ.get("BENCH_MATCHES", 8)))
-    ap.add_argument("--actions", type=int, default=int(os.environ.get("BENCH_ACTIONS", 60)), help="per match")
+    ap.add_argument("--actions", type=int, default=int(os.environ.get("BENCH_ACTIONS", 300)),
+                    help="at most this many per match (random play ends a Commandeer match after ~100)")  # fmt: skip
+    ap.add_argument("--duration", type=float, default=float(os.environ.get("BENCH_DURATION", 20)),
+                    help="seconds of play: each table starts a new match when its match ends, so N matches "
+                    "are always in play (0: each table plays one match, however long)")  # fmt: skip
     ap.add_argument("--kind", default="commandeer")
     ap.add_argument("--port", type=int, default=0, help="port of the server it starts (0: a free port)")
     ap.add_argument("--server", choices=["uvicorn", "daphne"], default=None,
@@ -316,7 +360,8 @@ def main() -> None:
     procs: list[subprocess.Popen[bytes]] = []
     if args.url is None:
         prepare_database(env)
-    pairs = seed(args.matches, args.kind)
+    pairs = seed(args.matches + WARMUP_MATCHES, args.kind)
+    warmup, pairs = pairs[:WARMUP_MATCHES], pairs[WARMUP_MATCHES:]
     if args.url is None:
         bases = []
         for i in range(1 if server == "uvicorn" else max(1, args.workers)):
@@ -327,7 +372,17 @@ def main() -> None:
         bases = [args.url.rstrip("/")]
     base = bases[0]
     try:
-        out: dict[str, Any] = {"submit": [], "errors": [], "actions": 0}
+        # Untimed warm-up: every server process imports and caches what a first request needs.
+        scratch: dict[str, Any] = {"submit": [], "errors": [], "actions": 0, "setup": [], "matches": 0}
+        warmers = [
+            threading.Thread(target=drive_match, args=(bases[i % len(bases)], a, b, args.kind, 12, 10**6 + i, scratch))
+            for i, (a, b) in enumerate(warmup)
+        ]  # fmt: skip
+        for t in warmers:
+            t.start()
+        for t in warmers:
+            t.join()
+        out: dict[str, Any] = {"submit": [], "errors": [], "actions": 0, "setup": [], "matches": 0}
         health: list[float] = []
         done = threading.Event()
 
@@ -335,17 +390,23 @@ def main() -> None:
             c = Client(base)
             while not done.is_set():
                 health.append(c.call("GET", "/api/health/")[2])
-                time.sleep(0.02)
+                time.sleep(PROBE_INTERVAL_S)
 
         prober = threading.Thread(target=probe, daemon=True)
+        cpu0 = sum(tree_cpu_s(p.pid) for p in procs)
+        services0 = cpu_by_command("postgres", "redis-server")
+        client0 = time.process_time()
+        t0 = time.perf_counter()
+        if args.duration > 0:
+            target, extra = play_until, (t0 + args.duration,)
+        else:
+            target, extra = drive_match, ()
         threads = [
             threading.Thread(
-                target=drive_match, args=(bases[i % len(bases)], a, b, args.kind, args.actions, i, out)
+                target=target, args=(bases[i % len(bases)], a, b, args.kind, args.actions, i, out, *extra)
             )
             for i, (a, b) in enumerate(pairs)
         ]
-        cpu0 = sum(tree_cpu_s(p.pid) for p in procs)
-        t0 = time.perf_counter()
         prober.start()
         for t in threads:
             t.start()
@@ -355,6 +416,8 @@ def main() -> None:
         done.set()
         prober.join(5)
         server_cpu = sum(tree_cpu_s(p.pid) for p in procs) - cpu0
+        client_cpu = time.process_time() - client0
+        services_cpu = cpu_by_command("postgres", "redis-server") - services0
     finally:
         for proc in procs:
             proc.terminate()
@@ -367,6 +430,8 @@ def main() -> None:
         "matches": args.matches,
         "actions": out["actions"],
         "wall_s": round(wall, 2),
+        "matches_started": out["matches"],
+        "setup_ms_p50": ms(out["setup"], 50),
         "actions_per_s": round(out["actions"] / wall, 1) if wall else 0,
         "submit_ms": {
             "p50": ms(out["submit"], 50),
@@ -381,6 +446,10 @@ def main() -> None:
         "server_cpu_ms_per_action": round(1000 * server_cpu / out["actions"], 2)
         if procs and out["actions"]
         else None,
+        "client_cpu_ms_per_action": round(1000 * client_cpu / out["actions"], 2) if out["actions"] else None,
+        "db_redis_cpu_ms_per_action": round(1000 * services_cpu / out["actions"], 2)
+        if out["actions"]
+        else None,
         "in_process": inproc,
         "submit_errors": len(out["errors"]),
         "database": env["DATABASE_URL"].split("://")[0],
@@ -390,7 +459,8 @@ def main() -> None:
         "load_avg": [round(x, 2) for x in os.getloadavg()],
     }
     print(
-        f"online play: {args.matches} concurrent {args.kind} matches, {out['actions']} actions in {wall:.1f}s"
+        f"online play: {args.matches} concurrent {args.kind} matches, {out['actions']} actions in {wall:.1f}s "
+        f"({out['matches']} matches started; create + join + start p50 {result['setup_ms_p50']} ms)"
     )
     print(f"  throughput      {result['actions_per_s']} actions/s")
     print(f"  submit latency  p50 {result['submit_ms']['p50']} ms  p95 {result['submit_ms']['p95']} ms  "
@@ -401,6 +471,9 @@ def main() -> None:
         print(f"  server CPU      {result['server_cpu_ms_per_action']} ms per action (state read + submit + "
               f"health probes, all server processes: {2000 / result['server_cpu_ms_per_action']:.0f} actions/s "
               "would fill 2 cores)")  # fmt: skip
+    if out["actions"]:
+        print(f"  other CPU       load generator {result['client_cpu_ms_per_action']} ms, PostgreSQL + Redis "
+              f"{result['db_redis_cpu_ms_per_action']} ms per action (they share the 2 cores)")  # fmt: skip
     print(
         f"  ratio           submit p95 / health p95 = {result['submit_p95_over_health_p95']}  (target <= 3)"
     )

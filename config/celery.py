@@ -21,3 +21,11 @@ def _own_database_pools(**_: Any) -> None:
     from django.db.backends.postgresql.base import DatabaseWrapper
 
     DatabaseWrapper._connection_pools.clear()
+
+
+@worker_process_init.connect
+def _tune_gc(**_: Any) -> None:
+    """Worker children run long: the same collector settings as the web processes (config.gc)."""
+    from config.gc import tune_for_server
+
+    tune_for_server()

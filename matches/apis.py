@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.errors import ApplicationError
 from matches import seats, selectors, services
 from matches.games import game_kinds
 from matches.models import MatchStatus
@@ -60,6 +61,10 @@ SnapshotOut = inline_serializer(
         ),
         "legal_actions": serializers.ListField(child=serializers.DictField()),
         "log": serializers.ListField(child=serializers.DictField()),
+        "log_since": serializers.IntegerField(
+            allow_null=True,
+            help_text="null: `log` is the log's tail; a version: `log` holds only the entries after it",
+        ),
         "result": serializers.DictField(allow_null=True),
     },
 )
@@ -183,13 +188,40 @@ class MatchStartApi(APIView):
         return Response(selectors.match_snapshot(match=match, you=you))
 
 
+def _log_since(request: Request) -> int | None:
+    raw = request.query_params.get("log_since")
+    if raw in (None, ""):
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise ApplicationError(
+            "invalid_parameter",
+            f"log_since must be a version number (0 or more), not {raw!r}.",
+            status_code=400,
+        )
+    return value
+
+
 class MatchStateApi(APIView):
     """The caller's own view of the game (spectators: the public view), legal actions and log tail."""
 
-    @extend_schema(responses={200: SnapshotOut, 403: ErrorOut, 404: ErrorOut})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "log_since",
+                int,
+                description="Only the log entries after this version (the client appends them to its log)",
+            )
+        ],
+        responses={200: SnapshotOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut},
+    )
     def get(self, request: Request, match_id: int) -> Response:
+        log_since = _log_since(request)
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
-        return Response(selectors.match_snapshot(match=match, you=you))
+        return Response(selectors.match_snapshot(match=match, you=you, log_since=log_since))
 
 
 class MatchLegalActionsApi(APIView):
@@ -232,6 +264,10 @@ class MatchActionSubmitApi(APIView):
                     "status": serializers.CharField(),
                     "result": serializers.DictField(allow_null=True),
                     "current_players": serializers.ListField(child=serializers.IntegerField()),
+                    "replayed": serializers.BooleanField(
+                        help_text="True when this idempotency key was answered before: nothing was applied"
+                    ),
+                    "state": SnapshotOut,
                 },
             ),
             400: ErrorOut,
@@ -250,7 +286,17 @@ class MatchActionSubmitApi(APIView):
             state_version=s.validated_data["state_version"],
             idempotency_key=key,
         )
-        return Response(result.to_json())
+        # The caller's own snapshot after the action (their client renders it without another request;
+        # the WebSocket still tells every viewer). A replayed answer reads the match as it is now.
+        you = next((x for x in result.seats or [] if x.user_id == request.user.pk), None)
+        if result.match is not None and you is not None:
+            snapshot = selectors.submit_snapshot(result, you=you)
+        else:
+            match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
+            snapshot = selectors.match_snapshot(
+                match=match, you=you, log_since=s.validated_data["state_version"]
+            )
+        return Response({**result.to_json(), "replayed": result.replayed, "state": snapshot})
 
 
 class MatchConcedeApi(APIView):

@@ -14,6 +14,7 @@ from django.utils import timezone
 from rest_framework import status
 
 from config.errors import ApplicationError
+from matches import queries
 from matches.clocks import SeatClock, TimeControl
 from matches.games import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
@@ -60,16 +61,15 @@ def viewer_seat(match: Match, user: Any) -> Seat | None:
 
 
 def match_get_for_viewer(*, match_id: int, user: Any, invite_token: str = "") -> tuple[Match, Seat | None]:
-    """The match and the caller's seat; private matches are visible to participants and invitees only."""
-    match = (
-        Match.objects.defer("state", "state_base")
-        .select_related("created_by")
-        .prefetch_related(_seats_prefetch())
-        .filter(pk=match_id)
-        .first()
-    )
-    if match is None:
+    """The match and the caller's seat; private matches are visible to participants and invitees only.
+
+    One query (`matches.queries`): the match without its snapshot, its seats and their users.
+    """
+    found = queries.match_with_seats(match_id)
+    if found is None:
         raise ApplicationError("not_found", f"No match #{match_id}.", status_code=status.HTTP_404_NOT_FOUND)
+    match, seats = found
+    queries.attach_seats(match, seats)
     seat = viewer_seat(match, user)
     if seat is None and not match.is_public and invite_token != match.invite_token:
         raise ApplicationError(
@@ -86,11 +86,26 @@ def describe_action(game: Any, state: Any, action: Any, viewer: int | None, seat
     return text
 
 
-def seats_summary(match: Match, *, you: Seat | None, now: Any = None) -> list[dict[str, Any]]:
+def _seat_list(match: Match, seats: list[Seat] | None) -> list[Seat]:
+    """The seats given by a caller that holds them already, else the match's (prefetched) seats."""
+    return list(match.seats.all()) if seats is None else seats
+
+
+def _creator_name(match: Match, seats: list[Seat]) -> str:
+    """The creator's name: from their seat when they sit (no query), else from the user row."""
+    if not match.created_by_id:
+        return ""
+    seat = next((s for s in seats if s.user_id == match.created_by_id), None)
+    return seat.user.get_username() if seat is not None else match.created_by.get_username()
+
+
+def seats_summary(
+    match: Match, *, you: Seat | None, now: Any = None, seats: list[Seat] | None = None
+) -> list[dict[str, Any]]:
     """Who sits where, clocks and timeouts (public facts only)."""
     now = now or timezone.now()
     out = []
-    for s in match.seats.all():
+    for s in _seat_list(match, seats):
         clock = SeatClock(s.clock_remaining_ms, s.clock_started_at, s.deadline)
         out.append(
             {
@@ -109,19 +124,20 @@ def seats_summary(match: Match, *, you: Seat | None, now: Any = None) -> list[di
     return out
 
 
-def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
+def match_summary(match: Match, *, you: Seat | None, seats: list[Seat] | None = None) -> dict[str, Any]:
     """Lobby card of a match: no game state at all."""
+    seats = _seat_list(match, seats)
     data: dict[str, Any] = {
         "id": match.pk,
         "kind": match.kind,
         "status": match.status,
         "is_public": match.is_public,
-        "created_by": match.created_by.get_username() if match.created_by_id else "",
+        "created_by": _creator_name(match, seats),
         "created_at": match.created_at.isoformat(),
         "time_control": match.time_control,
         "state_version": match.state_version,
         "result": match.result,
-        "seats": seats_summary(match, you=you),
+        "seats": seats_summary(match, you=you, seats=seats),
         "seats_needed": get_game(match.kind).seat_count(match.rules_config),
         "you": you.position if you else None,
     }
@@ -172,7 +188,9 @@ def match_log(
     return [_log_item(*row, you=you) for row in qs.order_by("version")]
 
 
-def legal_actions_for(match: Match, you: Seat | None, state: Any = None) -> list[dict[str, Any]]:
+def legal_actions_for(
+    match: Match, you: Seat | None, state: Any = None, seats: list[Seat] | None = None
+) -> list[dict[str, Any]]:
     """The caller's legal actions with plain-word descriptions (empty when it is not their move)."""
     if you is None or match.status != MatchStatus.ACTIVE or match.started_at is None:
         return []
@@ -180,7 +198,7 @@ def legal_actions_for(match: Match, you: Seat | None, state: Any = None) -> list
     state = state if state is not None else _state(match)
     if you.position not in game.current_players(state):
         return []
-    seats = list(match.seats.all())
+    seats = _seat_list(match, seats)
     return [
         {
             "action": game.action_to_json(a),
@@ -190,20 +208,57 @@ def legal_actions_for(match: Match, you: Seat | None, state: Any = None) -> list
     ]
 
 
-def match_snapshot(*, match: Match, you: Seat | None, log_tail: int = LOG_TAIL) -> dict[str, Any]:
-    """Everything one viewer's page shows: seats/clocks, their own view, their legal actions, log tail."""
-    data = match_summary(match, you=you)
+def match_snapshot(
+    *,
+    match: Match,
+    you: Seat | None,
+    log_tail: int = LOG_TAIL,
+    log_since: int | None = None,
+    seats: list[Seat] | None = None,
+    state: Any = None,
+    new_entries: list[ActionLog] | None = None,
+) -> dict[str, Any]:
+    """Everything one viewer's page shows: seats/clocks, their own view, their legal actions, the log.
+
+    The log is the last `log_tail` entries, or with `log_since` only those after that version (at most
+    `log_tail`; `"log_since"` in the answer tells the client to append them to the log it holds, not to
+    replace it; nothing is read when the viewer is up to date). A caller that holds the seats, the
+    state and the new log entries already (the submit path) passes them and nothing is read at all.
+    """
+    seats = _seat_list(match, seats)
+    data = match_summary(match, you=you, seats=seats)
     data["server_time"] = timezone.now().isoformat()
+    data["log_since"] = log_since
     if match.started_at is None:
         data.update(view=None, current_players=[], legal_actions=[], log=[])
         return data
     game = get_game(match.kind)
-    state = _state(match)
+    state = state if state is not None else _state(match)
     data["current_players"] = [] if match.status != MatchStatus.ACTIVE else game.current_players(state)
     data["view"] = game.player_view(state, you.position if you else None)
-    data["legal_actions"] = legal_actions_for(match, you, state)
-    data["log"] = match_log(match=match, you=you, limit=log_tail)
+    data["legal_actions"] = legal_actions_for(match, you, state, seats)
+    if new_entries is not None:
+        data["log"] = [_log_entry(e, you) for e in new_entries][-log_tail:]
+    elif log_since is not None and log_since >= match.state_version:
+        data["log"] = []
+    else:
+        data["log"] = match_log(match=match, you=you, since=log_since or 0, limit=log_tail)
     return data
+
+
+def submit_snapshot(result: Any, *, you: Seat) -> dict[str, Any]:
+    """The submitter's snapshot right after their action, built from what the submit holds (no query).
+
+    Its log is the one new entry (`log_since` = the version the action was made at).
+    """
+    return match_snapshot(
+        match=result.match,
+        you=you,
+        log_since=result.state_version - 1,
+        seats=result.seats,
+        state=result.state,
+        new_entries=[result.entry],
+    )
 
 
 def replay_start(match: Match) -> Any:

@@ -24,6 +24,7 @@ from django.utils import timezone
 from rest_framework import status
 
 from config.errors import ApplicationError
+from matches import queries
 from matches.clocks import EAGER_TIMER_HORIZON, TIMEOUTS_TO_FORFEIT, SeatClock, TimeControl
 from matches.games import GameAdapter, cached_state, get_game, remember_state
 from matches.models import (
@@ -94,11 +95,15 @@ SEAT_ACTION_FIELDS = [
 ]
 
 
-def _lock(match_id: int) -> Match:
-    try:
-        return Match.objects.select_for_update().defer(*SNAPSHOT_FIELDS).get(pk=match_id)
-    except Match.DoesNotExist:
-        raise _not_found(match_id) from None
+def _lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
+    """The locked match row and its seats with their users, in one query (`matches.queries`)."""
+    found = queries.match_with_seats(match_id, lock=True)
+    if found is None:
+        raise _not_found(match_id)
+    match, seats = found
+    for s in seats:
+        s._action_fields_loaded = _seat_action_values(s)  # type: ignore[attr-defined]
+    return match, seats
 
 
 def _seats(match: Match) -> list[Seat]:
@@ -179,8 +184,7 @@ def match_create(
 @transaction.atomic
 def match_join(*, match_id: int, user: Any, deck_id: int | None = None, invite_token: str = "") -> Seat:
     """Take the first free seat of a waiting match (private matches need the invite token)."""
-    match = _lock(match_id)
-    seats = _seats(match)
+    match, seats = _lock_with_seats(match_id)
     if _seat_of(seats, user) is not None:
         raise ApplicationError("already_seated", "You already have a seat in this match.", status_code=409)
     if not match.is_public and invite_token != match.invite_token:
@@ -206,8 +210,7 @@ def match_join(*, match_id: int, user: Any, deck_id: int | None = None, invite_t
 @transaction.atomic
 def match_leave(*, match_id: int, user: Any) -> None:
     """Give up a seat before the start (the creator leaving cancels the match)."""
-    match = _lock(match_id)
-    seats = _seats(match)
+    match, seats = _lock_with_seats(match_id)
     seat = _seat_of(seats, user)
     if seat is None:
         raise _not_participant(match_id)
@@ -228,8 +231,8 @@ def match_leave(*, match_id: int, user: Any) -> None:
 @transaction.atomic
 def match_start(*, match_id: int, user: Any) -> Match:
     """Start a waiting match whose seats are all taken; every deck is validated again now (C-3)."""
-    match = _lock(match_id)
-    if _seat_of(_seats(match), user) is None:
+    match, seats = _lock_with_seats(match_id)
+    if _seat_of(seats, user) is None:
         raise _not_participant(match_id)
     if match.status != MatchStatus.WAITING:
         raise ApplicationError("match_started", "This match has already started.", status_code=409)
@@ -276,13 +279,22 @@ def _start(match: Match, game: GameAdapter, *, user: Any) -> None:
 # ---- actions --------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SubmitResult:
-    """The answer to a submission (stored as the idempotency record's response)."""
+    """The answer to a submission (`to_json()` is stored as the idempotency record's response).
+
+    A freshly applied action also carries, outside its JSON, what the caller's new snapshot is built
+    from without another query (`selectors.submit_snapshot`): the match and seats as saved, the new
+    engine state and the new log entry.
+    """
 
     state_version: int
     status: str
     result: dict[str, Any] | None
     current_players: list[int] = field(default_factory=list)
     replayed: bool = False
+    match: Match | None = field(default=None, compare=False, repr=False)
+    seats: list[Seat] | None = field(default=None, compare=False, repr=False)
+    state: Any = field(default=None, compare=False, repr=False)
+    entry: ActionLog | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -297,7 +309,10 @@ def _request_hash(action_json: Any) -> str:
     return hashlib.sha256(json.dumps(action_json, sort_keys=True, default=str).encode()).hexdigest()
 
 
-@transaction.atomic
+class _KeyAlreadyUsed(Exception):
+    """Raised inside the submit transaction to roll it back: the idempotency key has a record already."""
+
+
 def action_submit(
     *,
     match_id: int,
@@ -308,30 +323,54 @@ def action_submit(
 ) -> SubmitResult:
     """Apply one player action: lock, check seat/turn/version/legality, apply, log, save, notify on commit.
 
-    A retried request with the same idempotency key returns the first answer and applies nothing.
+    A retried request with the same idempotency key returns the first answer and applies nothing. The
+    key is looked up only off the happy path: a retry of an applied action always arrives at a stale
+    version (or after the match ended), and a key reused at the current version is caught by the
+    record's unique constraint, which rolls the whole submission back.
     """
-    match = _lock(match_id)
-    seats = _seats(match)
+    digest = _request_hash(action_json)
+    try:
+        return _action_submit(match_id, user, action_json, state_version, idempotency_key, digest)
+    except _KeyAlreadyUsed:
+        replay = _replay_of(match_id, user, idempotency_key, digest)
+        assert replay is not None  # the unique constraint named a committed record
+        return replay
+
+
+def _replay_of(match_id: int, user: Any, key: str | None, digest: str) -> SubmitResult | None:
+    """The first answer to this idempotency key, if any (409 when the key named another action)."""
+    if not key:
+        return None
+    record = (
+        IdempotencyRecord.objects.filter(user=user, match_id=match_id, key=key)
+        .only("request_hash", "response")
+        .first()
+    )
+    if record is None:
+        return None
+    if record.request_hash != digest:
+        raise ApplicationError(
+            "idempotency_key_reused",
+            "This idempotency key was already used for a different action.",
+            status_code=409,
+        )
+    return SubmitResult(**record.response, replayed=True)
+
+
+@transaction.atomic
+def _action_submit(
+    match_id: int, user: Any, action_json: Any, state_version: int, key: str | None, digest: str
+) -> SubmitResult:
+    match, seats = _lock_with_seats(match_id)
     seat = _seat_of(seats, user)
     if seat is None:
         raise _not_participant(match_id)
     if seat.is_ai:
         raise ApplicationError("conceded", "You conceded: an AI plays this seat now.", status_code=409)
-    digest = _request_hash(action_json)
-    if idempotency_key:
-        record = (
-            IdempotencyRecord.objects.filter(user=user, match=match, key=idempotency_key)
-            .only("request_hash", "response")
-            .first()
-        )
-        if record is not None:
-            if record.request_hash != digest:
-                raise ApplicationError(
-                    "idempotency_key_reused",
-                    "This idempotency key was already used for a different action.",
-                    status_code=409,
-                )
-            return SubmitResult(**record.response, replayed=True)
+    if match.status != MatchStatus.ACTIVE or state_version != match.state_version:
+        replay = _replay_of(match_id, user, key, digest)
+        if replay is not None:
+            return replay
     if match.status != MatchStatus.ACTIVE:
         if match.status == MatchStatus.WAITING:
             raise ApplicationError("not_started", "The match has not started yet.", status_code=409)
@@ -368,14 +407,13 @@ def action_submit(
     seat.consecutive_timeouts = 0
     seat.has_moved = True
     result = _advance(match, game, seats, state, seat, action, source=ActionLog.Source.PLAYER)
-    if idempotency_key:
-        IdempotencyRecord.objects.create(
-            user=user,
-            match=match,
-            key=idempotency_key,
-            request_hash=digest,
-            response=result.to_json(),
-        )
+    if key:
+        try:  # no savepoint needed: the error leaves this atomic block at once and rolls it all back
+            IdempotencyRecord.objects.create(
+                user=user, match=match, key=key, request_hash=digest, response=result.to_json()
+            )
+        except IntegrityError:
+            raise _KeyAlreadyUsed from None
     return result
 
 
@@ -407,7 +445,7 @@ def _advance(
     action_json = game.action_to_json(action)
     state = game.apply(state, action)
     match.state_version += 1
-    ActionLog.objects.create(
+    entry = ActionLog.objects.create(
         match=match,
         version=match.state_version,
         seat=seat.position,
@@ -428,7 +466,16 @@ def _advance(
         _remember_on_commit(match, game, state)
         wake_ai = source != ActionLog.Source.AI and any(s.is_ai and s.position in current for s in seats)
         _after_change_on_commit(match, seats=seats, wake_ai=wake_ai)
-    return SubmitResult(match.state_version, match.status, match.result, sorted(current))
+    return SubmitResult(
+        match.state_version,
+        match.status,
+        match.result,
+        sorted(current),
+        match=match,
+        seats=seats,
+        state=state,
+        entry=entry,
+    )
 
 
 def _remember_on_commit(match: Match, game: GameAdapter, state: Any) -> None:
@@ -478,8 +525,7 @@ def _finish(
 @transaction.atomic
 def match_concede(*, match_id: int, user: Any) -> Match:
     """Concede (C-6.4): the other player wins at once; with 3+ players an AI takes the seat over."""
-    match = _lock(match_id)
-    seats = _seats(match)
+    match, seats = _lock_with_seats(match_id)
     seat = _seat_of(seats, user)
     if seat is None:
         raise _not_participant(match_id)

@@ -90,14 +90,22 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
-    # ASGI runs each request in a fresh thread, so persistent connections are never reused: a psycopg
-    # pool per process keeps connections open instead (Django's CONN_MAX_AGE must then be 0).
+    # WebSocket consumers reach the database from short-lived threads, where persistent connections are
+    # never reused: a psycopg pool per process keeps connections open instead (CONN_MAX_AGE must be 0).
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+    # Server-side parameter binding lets PostgreSQL keep the plans of the statements a connection repeats
+    # (psycopg prepares a statement after its 5th run) instead of parsing every one with its values
+    # inlined, e.g. the 10+ KB game state written by each action.
+    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = env_bool(
+        "DB_SERVER_SIDE_BINDING", True
+    )
+    DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
         "max_size": int(os.environ.get("DB_POOL_MAX", "20")),
         "timeout": 10,
     }
+# Threads per server process that run HTTP requests through Django's WSGI handler (config/asgi.py).
+HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "8"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite: wait for a writer instead of failing at once ("database is locked").
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
@@ -173,7 +181,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "config.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",

@@ -72,7 +72,19 @@ def test_submit_action_and_error_codes_over_http(started: Match, alice: Any, bob
         format="json",
         HTTP_IDEMPOTENCY_KEY="abc",
     )
-    assert r2.json() == r.json()
+    first, again = r.json(), r2.json()
+    result_fields = ("state_version", "status", "result", "current_players")
+    assert [again[f] for f in result_fields] == [first[f] for f in result_fields]  # the first answer
+    assert (first["replayed"], again["replayed"]) == (False, True)
+    # Both carry the caller's own snapshot at version 1: the submit's built without a query, with the one new
+    # log entry to append; it equals what the state endpoint answers then.
+    assert first["state"]["state_version"] == again["state"]["state_version"] == 1
+    assert first["state"]["log_since"] == 0 and [e["version"] for e in first["state"]["log"]] == [1]
+    fresh = client_for(me).get(f"/api/matches/{started.pk}/state/?log_since=0").json()
+    volatile = ("server_time", "seats")
+    assert {k: v for k, v in first["state"].items() if k not in volatile} == {
+        k: v for k, v in fresh.items() if k not in volatile
+    }
     r = client_for(other).post(url, {"action": {"type": "add", "n": 1}, "state_version": 0}, format="json")
     assert (r.status_code, r.json()["code"], r.json()["extra"]["state_version"]) == (409, "stale_state", 1)
     r = client_for(me).post(url, {"action": {"type": "add"}}, format="json")

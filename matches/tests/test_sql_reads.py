@@ -1,0 +1,115 @@
+"""The hot-path reads in plain SQL (config.sql, matches.queries, config.authentication) return exactly
+what the ORM returns: every loaded column, through the same database converters, on SQLite and (in CI)
+PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from rest_framework import exceptions
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from config.authentication import TokenAuthentication
+from matches import queries, seats, services
+from matches.models import Match, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def _loaded(instance: Any) -> dict[str, Any]:
+    """The concrete columns an instance has loaded (deferred ones are absent)."""
+    return {
+        f.attname: instance.__dict__[f.attname]
+        for f in type(instance)._meta.concrete_fields
+        if f.attname in instance.__dict__
+    }
+
+
+def _assert_same_as_orm(match_id: int) -> tuple[Match, list[Seat]]:
+    found = queries.match_with_seats(match_id)
+    assert found is not None
+    match, got = found
+    orm = Match.objects.get(pk=match_id)
+    assert set(_loaded(match)) == {f.attname for f in Match._meta.concrete_fields} - {"state", "state_base"}
+    assert _loaded(match) == {k: v for k, v in _loaded(orm).items() if k in _loaded(match)}
+    expected = list(Seat.objects.filter(match_id=match_id).select_related("user").order_by("position"))
+    assert [s.pk for s in got] == [s.pk for s in expected]
+    for mine, theirs in zip(got, expected, strict=True):
+        assert "deck_snapshot" not in mine.__dict__
+        assert _loaded(mine) == {k: v for k, v in _loaded(theirs).items() if k != "deck_snapshot"}
+        assert mine.match is match
+        assert (mine.user and mine.user.pk, mine.display_name) == (
+            theirs.user and theirs.user.pk,
+            theirs.display_name,
+        )
+    return match, got
+
+
+def test_a_started_match_with_its_seats_and_users_equals_the_orm(started: Match) -> None:
+    # JSON (time_control, rules_config), datetimes (started_at, clocks, deadline), booleans, nullable FKs.
+    match, got = _assert_same_as_orm(started.pk)
+    assert match.status == "active" and isinstance(match.time_control, dict) and match.started_at is not None
+    assert [s.position for s in got] == [0, 1]
+    # A deferred column still loads on access, like the ORM's deferred fields.
+    assert match.state == Match.objects.get(pk=started.pk).state
+
+
+def test_ai_seats_without_user_and_a_finished_match_with_a_result(alice: Any) -> None:
+    match = seats.match_create_with_ai(user=alice, kind="counting", ai_seats=1)
+    services.match_concede(match_id=match.pk, user=alice)
+    _, got = _assert_same_as_orm(match.pk)
+    assert got[1].user is None and got[1].display_name == "AI (greedy)"
+    assert Match.objects.get(pk=match.pk).result is not None
+
+
+def test_a_match_without_seats_and_a_missing_match(alice: Any) -> None:
+    match = services.match_create(user=alice, kind="counting")
+    Seat.objects.filter(match=match).delete()
+    found = queries.match_with_seats(match.pk)
+    assert found is not None and found[0].pk == match.pk and found[1] == []
+    assert queries.match_with_seats(10**9) is None
+
+
+def test_the_locking_read_is_one_statement_and_saves_like_an_orm_instance(started: Match) -> None:
+    with transaction.atomic(), CaptureQueriesContext(connection) as ctx:
+        match, got = queries.match_with_seats(started.pk, lock=True) or (None, [])
+        got[0].clock_remaining_ms = 1234
+        got[0].save(update_fields=["clock_remaining_ms"])
+        match.result = {"note": "x"}
+        match.save(update_fields=["result"])
+    reads = [q["sql"] for q in ctx.captured_queries if q["sql"].upper().startswith("SELECT")]
+    assert len(reads) == 1
+    if connection.features.has_select_for_update:
+        assert "FOR UPDATE" in reads[0]
+    assert Seat.objects.get(pk=got[0].pk).clock_remaining_ms == 1234
+    assert Match.objects.get(pk=started.pk).result == {"note": "x"}
+
+
+def test_token_authentication_equals_drf_and_refuses_unknown_and_inactive(alice: Any) -> None:
+    token = Token.objects.create(user=alice)
+    user, got = TokenAuthentication().authenticate_credentials(token.key)
+    assert (user.pk, got.pk, got.user.pk) == (alice.pk, token.key, alice.pk)
+    assert _loaded(user) == _loaded(get_user_model().objects.get(pk=alice.pk))
+    assert got.created == Token.objects.get(pk=token.key).created
+    with pytest.raises(exceptions.AuthenticationFailed, match="Invalid token"):
+        TokenAuthentication().authenticate_credentials("nope")
+    alice.is_active = False
+    alice.save()
+    with pytest.raises(exceptions.AuthenticationFailed, match="inactive"):
+        TokenAuthentication().authenticate_credentials(token.key)
+
+
+def test_the_api_refuses_a_bad_token_by_name_and_serves_a_good_one(alice: Any, started: Match) -> None:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token not-a-token")
+    r = client.get(f"/api/matches/{started.pk}/state/")
+    # 403, not 401: session authentication comes first and sends no WWW-Authenticate challenge (DRF)
+    assert r.status_code == 403 and "Invalid token" in r.json()["message"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
+    r = client.get("/api/auth/me/")
+    assert r.status_code == 200 and r.json()["username"] == "alice"
