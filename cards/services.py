@@ -6,9 +6,10 @@ through ``card_record_errors`` so the importer, the API and the admin refuse the
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,25 +78,38 @@ def canonical_arrows(arrows: Any) -> Any:
     return arrows
 
 
-def card_to_dict(card: Card) -> dict[str, Any]:
-    """One card in the shared card JSON format (docs/card-format.md). Uses prefetched keywords."""
-    abilities = card.abilities
+def card_to_dict(card: Card | Mapping[str, Any]) -> dict[str, Any]:
+    """One card in the shared card JSON format (docs/card-format.md).
+
+    `card` is a Card row (uses its prefetched faction and keywords) or a mapping of the row's field
+    values with `faction` as the faction slug and `keywords` as keyword codes: match set-up reads decks
+    with `values()` queries (decks.selectors.deck_play_get), where model instances would cost more CPU
+    than the rest of the work, and still gets the one format written here.
+    """
+    value: Callable[[str], Any]
+    if isinstance(card, Mapping):
+        value = card.__getitem__
+        faction, codes = card["faction"], card["keywords"]
+    else:
+        value = functools.partial(getattr, card)
+        faction, codes = card.faction.slug, [k.code for k in card.keywords.all()]
+    abilities = value("abilities")
     return {
-        "name": card.name,
-        "faction": card.faction.slug,
-        "type": card.card_type,
-        "command_cost": card.command_cost,
-        "energy_cost": card.energy_cost,
-        "power": card.power,
-        "health": card.health,
-        "arrows": list(card.arrows or []),
-        "legendary": card.legendary,
-        "unique": card.unique,
-        "event_type": card.event_type or None,
-        "keywords": sorted(k.code for k in card.keywords.all()),
-        "rules_text": card.rules_text,
+        "name": value("name"),
+        "faction": faction,
+        "type": value("card_type"),
+        "command_cost": value("command_cost"),
+        "energy_cost": value("energy_cost"),
+        "power": value("power"),
+        "health": value("health"),
+        "arrows": list(value("arrows") or []),
+        "legendary": value("legendary"),
+        "unique": value("unique"),
+        "event_type": value("event_type") or None,
+        "keywords": sorted(codes),
+        "rules_text": value("rules_text"),
         "abilities": [canonical_ability(a) for a in abilities] if isinstance(abilities, list) else abilities,
-        "flavor_text": card.flavor_text,
+        "flavor_text": value("flavor_text"),
     }
 
 

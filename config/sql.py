@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import connections
+from django.db import connections, router
 from django.db.models import Model
 
 
@@ -87,3 +87,48 @@ def fetch(sql: str, params: Sequence[Any], using: str = "default") -> list[tuple
     with connections[using].cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
+
+
+def insert(instance: Model, using: str | None = None) -> None:
+    """INSERT a new instance as `save()` would (fields' `pre_save`, e.g. auto_now_add) and set its key.
+
+    For append-only rows on the hot path; no signals are sent (the models written this way have none).
+    """
+    using = using or router.db_for_write(type(instance), instance=instance)
+    connection = connections[using]
+    meta = instance._meta
+    fields = [f for f in meta.concrete_fields if not (f.primary_key and f.db_returning)]
+    values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+    quote = connection.ops.quote_name
+    sql = (
+        f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))})"
+    )
+    pk = meta.pk
+    with connection.cursor() as cursor:
+        if pk.db_returning and connection.features.can_return_columns_from_insert:
+            cursor.execute(f"{sql} RETURNING {quote(pk.column)}", values)
+            key = cursor.fetchone()[0]
+        else:
+            cursor.execute(sql, values)
+            key = connection.ops.last_insert_id(cursor, meta.db_table, pk.column) if pk.db_returning else None
+    if key is not None:
+        setattr(instance, pk.attname, key)
+    instance._state.adding = False
+    instance._state.db = using
+
+
+def update(instance: Model, fields: Sequence[str], using: str | None = None) -> None:
+    """UPDATE these fields of a saved instance by primary key, as `save(update_fields=...)` would."""
+    using = using or router.db_for_write(type(instance), instance=instance)
+    connection = connections[using]
+    meta = instance._meta
+    targets = [meta.get_field(name) for name in fields]
+    values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in targets]  # type: ignore[union-attr]
+    quote = connection.ops.quote_name
+    sql = (
+        f"UPDATE {quote(meta.db_table)} SET {', '.join(f'{quote(f.column)} = %s' for f in targets)} "  # type: ignore[union-attr]
+        f"WHERE {quote(meta.pk.column)} = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, meta.pk.get_db_prep_value(instance.pk, connection)])

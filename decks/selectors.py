@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -13,6 +14,7 @@ from rest_framework import status
 from cards import selectors as card_selectors
 from cards.models import Card, Faction
 from config.errors import ApplicationError
+from decks.cardfacts import CardFacts
 from decks.models import Deck, DeckCard, DeckRevision, Visibility
 from decks.validation import DeckValidation, validate_deck
 
@@ -56,6 +58,122 @@ def deck_get_readable(*, user: User, deck_id: int) -> Deck:
     if deck is None or (deck.owner_id != user.pk and deck.visibility != Visibility.PUBLIC):
         raise _not_found()
     return deck
+
+
+@dataclass(frozen=True)
+class PlayDeck:
+    """A deck as match set-up reads it (create, join and start check it, C-3): values, no model rows.
+
+    `cards` (card JSON in the shared format, with copies) is filled only when asked for (match start).
+    """
+
+    pk: int
+    name: str
+    commander: str | None  # the Commander's card name
+    legality: DeckValidation
+    cards: list[tuple[dict[str, Any], int]]
+
+
+# What the validator reads of a card (CardFacts), then what the card JSON adds (cards.services.card_to_dict).
+_FACT_COLUMNS = (
+    "name",
+    "slug",
+    "card_type",
+    "legendary",
+    "unique",
+    "command_cost",
+    "energy_cost",
+    "power",
+    "health",
+)
+_JSON_COLUMNS = ("arrows", "event_type", "rules_text", "abilities", "flavor_text")
+
+
+def _facts(row: tuple[Any, ...]) -> CardFacts:
+    """CardFacts from `_FACT_COLUMNS` + faction slug and name, as `card_facts` gives them for a Card row."""
+    name, slug, card_type, legendary, unique, command_cost, energy_cost, power, health, faction, fname = row
+    return CardFacts(
+        name=str(name),
+        slug=str(slug),
+        faction=str(faction),
+        faction_name=str(fname),
+        card_type=str(card_type),
+        legendary=bool(legendary),
+        unique=bool(unique),
+        command_cost=int(command_cost or 0),
+        energy_cost=int(energy_cost or 0),
+        power=power,
+        health=health,
+    )
+
+
+_DECK_COLUMNS = ("id", "name", "owner_id", "visibility", "faction__slug", "faction__name", "commander_id")
+
+
+def deck_play_get(*, user: User, deck_id: int, with_cards: bool = False) -> PlayDeck:
+    """A deck the user may play (readable: own or public, else 404) with the live C-3 verdict on it.
+
+    The same checks as `deck_get_readable` + `deck_legality` on the same rows, read with one `values()`
+    query of the deck's entries joined to their deck and cards (and, `with_cards`, the cards' keywords:
+    one row per keyword), where the model queries with prefetches took three and most of a match
+    set-up's CPU: create, join and start each check a deck, start again (C-3). An empty deck, or a
+    Commander outside the deck (illegal, C-4.1), costs one query more.
+    """
+    card_columns = [*_FACT_COLUMNS, "faction__slug", "faction__name"]
+    if with_cards:
+        card_columns += [*_JSON_COLUMNS, "keywords__code"]
+    # deck_entries' order (DeckCard.Meta.ordering): the snapshot's card order feeds the engine's set-up.
+    rows = (
+        DeckCard.objects.filter(deck_id=deck_id)
+        .order_by("card__name")
+        .values_list(
+            *(f"deck__{c}" for c in _DECK_COLUMNS), "count", *(f"card__{c}" for c in ("id", *card_columns))
+        )
+    )
+    deck: tuple[Any, ...] | None = None
+    entries: dict[int, tuple[Any, ...]] = {}  # card id -> (count, card id, card columns), deck order
+    codes: dict[int, list[str]] = {}  # card id -> keyword codes
+    for row in rows:
+        deck, entry = row[: len(_DECK_COLUMNS)], row[len(_DECK_COLUMNS) :]
+        if with_cards:
+            entry, code = entry[:-1], entry[-1]
+            codes.setdefault(entry[1], [])
+            if code is not None:  # a card without keywords: one row, no code
+                codes[entry[1]].append(code)
+        entries.setdefault(entry[1], entry)
+    if deck is None:  # no entries: the deck row alone
+        deck = Deck.objects.filter(pk=deck_id).values_list(*_DECK_COLUMNS).first()
+    if deck is None or (deck[2] != user.pk and deck[3] != Visibility.PUBLIC):
+        raise _not_found()
+    pk, name, _, _, faction_slug, faction_name, commander_id = deck
+    facts = {card_id: _facts(e[2 : 2 + len(_FACT_COLUMNS) + 2]) for card_id, e in entries.items()}
+    commander = None
+    if commander_id is not None:
+        commander = facts.get(commander_id)
+        if commander is None:  # not in the deck (illegal, C-4.1): its facts for the message
+            columns = [*_FACT_COLUMNS, "faction__slug", "faction__name"]
+            commander = _facts(Card.objects.filter(pk=commander_id).values_list(*columns).get())
+    legality = validate_deck(
+        [(facts[card_id], e[0]) for card_id, e in entries.items()],
+        commander=commander,
+        faction=None if faction_slug is None else {"slug": faction_slug, "name": faction_name},
+    )
+    cards: list[tuple[dict[str, Any], int]] = []
+    if with_cards:
+        from cards.services import card_to_dict
+
+        keys = [*_FACT_COLUMNS, "faction", "faction_name", *_JSON_COLUMNS]
+        for card_id, e in entries.items():
+            record = dict(zip(keys, e[2:], strict=True))
+            record["keywords"] = codes[card_id]
+            cards.append((card_to_dict(record), e[0]))
+    return PlayDeck(
+        pk=pk,
+        name=name,
+        commander=commander.name if commander is not None else None,
+        legality=legality,
+        cards=cards,
+    )
 
 
 def deck_get_shared(*, share_id: str) -> Deck:

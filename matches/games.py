@@ -212,20 +212,21 @@ class CommandeerGame(GameAdapter):
     needs_deck = True
 
     # -- decks (the only place that meets the decks/cards apps, through their selectors/services)
-    def _deck(self, *, user: Any, deck_id: int | None) -> Any:
+    def _deck(self, *, user: Any, deck_id: int | None, with_cards: bool = False) -> Any:
+        """The seat's deck checked by the one validator (C-3); with its card JSON when `with_cards` (start)."""
         from decks import selectors as deck_selectors
 
         if deck_id is None:
             raise ApplicationError("invalid_deck", "Choose a deck to take a seat in a Commandeer match.")
         try:
-            deck = deck_selectors.deck_get_readable(user=user, deck_id=deck_id)
+            deck = deck_selectors.deck_play_get(user=user, deck_id=deck_id, with_cards=with_cards)
         except ApplicationError:
             raise ApplicationError(
                 "invalid_deck",
                 f"Deck #{deck_id} does not exist or is not yours to play.",
                 extra={"deck_id": deck_id},
             ) from None
-        verdict = deck_selectors.deck_legality(deck)
+        verdict = deck.legality
         if not verdict.valid:
             errors = [i.to_dict() for i in verdict.errors]
             raise ApplicationError(
@@ -239,15 +240,16 @@ class CommandeerGame(GameAdapter):
         self._deck(user=user, deck_id=deck_id)
 
     def seat_deck_snapshot(self, *, user: Any, deck_id: int | None) -> JSON:
-        from cards.services import card_to_dict
-        from decks import selectors as deck_selectors
+        """The deck validated again (C-3) and frozen as card JSON, one entry per copy.
 
-        deck = self._deck(user=user, deck_id=deck_id)
+        The copies of a card share one dict (JSON data nobody mutates; the engine copies what it
+        keeps), so the engine parses each distinct card once (`card_from_dict_cached`).
+        """
+        deck = self._deck(user=user, deck_id=deck_id, with_cards=True)
         cards: list[JSON] = []
-        for card, count in deck_selectors.deck_entries(deck):
-            cards.extend(card_to_dict(card) for _ in range(count))
-        commander = deck.commander.name if deck.commander_id else None
-        return {"cards": cards, "commander": commander, "deck_id": deck.pk, "name": deck.name}
+        for card, count in deck.cards:
+            cards.extend([card] * count)
+        return {"cards": cards, "commander": deck.commander, "deck_id": deck.pk, "name": deck.name}
 
     def _catalog(self) -> dict[str, Any]:
         """Card definitions for AI decks: the card database, or the sample set when it is empty."""

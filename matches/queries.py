@@ -7,11 +7,13 @@ well under 1 ms here). The submit path takes it with `lock=True`: the match row 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.db import connections, router
 
 from config.sql import Columns, fetch
-from matches.models import Match, Seat
+from matches.models import ActionLog, Match, Seat
 
 # Never on these paths: the snapshot (read through the state cache), its start part, the deck as played.
 MATCH_COLUMNS = Columns(Match, "m", exclude=("state", "state_base"))
@@ -73,3 +75,25 @@ def attach_seats(match: Match, seats: list[Seat]) -> None:
     queryset._result_cache = seats  # type: ignore[attr-defined]
     queryset._prefetch_done = True  # type: ignore[attr-defined]
     match._prefetched_objects_cache = {"seats": queryset}  # type: ignore[attr-defined]
+
+
+LOG_COLUMNS = Columns(ActionLog, "l")
+
+
+def log_entries(match_id: int, *, since: int = 0, limit: int | None = None) -> list[ActionLog]:
+    """The match's log entries after version `since`, oldest first; with `limit`, only the last `limit`."""
+    using = router.db_for_read(ActionLog)
+    quote = connections[using].ops.quote_name
+    version = f"{quote('l')}.{quote('version')}"
+    sql = (
+        f"SELECT {LOG_COLUMNS.select(using)} FROM {quote(ActionLog._meta.db_table)} {quote('l')} "
+        f"WHERE {quote('l')}.{quote('match_id')} = %s AND {version} > %s"
+    )
+    params: list[Any] = [match_id, since]
+    if limit is not None:
+        sql += f" ORDER BY {version} DESC LIMIT %s"
+        params.append(limit)
+        rows = list(reversed(fetch(sql, params, using)))
+    else:
+        rows = fetch(sql + f" ORDER BY {version}", params, using)
+    return [LOG_COLUMNS.load(row, 0, using) for row in rows]  # type: ignore[misc]

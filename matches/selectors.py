@@ -181,11 +181,8 @@ def _log_item(
 def match_log(
     *, match: Match, you: Seat | None, since: int = 0, limit: int | None = None
 ) -> list[dict[str, Any]]:
-    """The match log in plain words for this viewer."""
-    qs = ActionLog.objects.filter(match=match, version__gt=since).values_list(*LOG_FIELDS)  # rows, no models
-    if limit is not None:  # the last `limit` entries in one query
-        return [_log_item(*row, you=you) for row in reversed(qs.order_by("-version")[:limit])]
-    return [_log_item(*row, you=you) for row in qs.order_by("version")]
+    """The match log in plain words for this viewer (the last `limit` entries after version `since`)."""
+    return [_log_entry(e, you) for e in queries.log_entries(match.pk, since=since, limit=limit)]
 
 
 def legal_actions_for(

@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from rest_framework import status
 
+from config import sql
 from config.errors import ApplicationError
 from matches import queries
 from matches.clocks import EAGER_TIMER_HORIZON, TIMEOUTS_TO_FORFEIT, SeatClock, TimeControl
@@ -127,7 +128,7 @@ def _save_changed_seats(seats: list[Seat]) -> None:
         now = _seat_action_values(s)
         changed = [f for i, f in enumerate(SEAT_ACTION_FIELDS) if before is None or before[i] != now[i]]
         if changed:
-            s.save(update_fields=changed)
+            sql.update(s, changed)
             s._action_fields_loaded = now  # type: ignore[attr-defined]
 
 
@@ -409,8 +410,10 @@ def _action_submit(
     result = _advance(match, game, seats, state, seat, action, source=ActionLog.Source.PLAYER)
     if key:
         try:  # no savepoint needed: the error leaves this atomic block at once and rolls it all back
-            IdempotencyRecord.objects.create(
-                user=user, match=match, key=key, request_hash=digest, response=result.to_json()
+            sql.insert(
+                IdempotencyRecord(
+                    user=user, match=match, key=key, request_hash=digest, response=result.to_json()
+                )
             )
         except IntegrityError:
             raise _KeyAlreadyUsed from None
@@ -445,7 +448,7 @@ def _advance(
     action_json = game.action_to_json(action)
     state = game.apply(state, action)
     match.state_version += 1
-    entry = ActionLog.objects.create(
+    entry = ActionLog(
         match=match,
         version=match.state_version,
         seat=seat.position,
@@ -453,6 +456,7 @@ def _advance(
         action=action_json,
         descriptions=descriptions,
     )
+    sql.insert(entry)  # the hot path's writes are plain SQL (config.sql), as its reads
     match.state = game.dump(state)
     current: set[int] = set()
     if game.is_terminal(state):
@@ -460,7 +464,7 @@ def _advance(
     else:
         _move_clocks(match, game, seats, state, now)
         current = set(game.current_players(state))
-    match.save(update_fields=MATCH_ACTION_FIELDS)
+    sql.update(match, MATCH_ACTION_FIELDS)
     _save_changed_seats(seats)
     if after_commit:
         _remember_on_commit(match, game, state)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from rest_framework import exceptions
 from rest_framework.authtoken.models import Token
@@ -113,3 +113,53 @@ def test_the_api_refuses_a_bad_token_by_name_and_serves_a_good_one(alice: Any, s
     client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
     r = client.get("/api/auth/me/")
     assert r.status_code == 200 and r.json()["username"] == "alice"
+
+
+def test_plain_sql_writes_store_what_the_orm_would(started: Match, alice: Any) -> None:
+    """`config.sql.insert/update`: fields' pre_save (auto_now_add, the split snapshot), JSON, key set."""
+    from config import sql
+    from matches.models import ActionLog, IdempotencyRecord
+
+    entry = ActionLog(
+        match=started, version=99, seat=0, source="player", action={"type": "x"}, descriptions={"0": "é"}
+    )
+    sql.insert(entry)
+    stored = ActionLog.objects.get(pk=entry.pk)
+    assert (stored.version, stored.action, stored.descriptions) == (99, {"type": "x"}, {"0": "é"})
+    assert stored.created_at is not None and not entry._state.adding
+    record = IdempotencyRecord(user=alice, match=started, key="k", request_hash="h", response={"a": [1]})
+    sql.insert(record)
+    assert IdempotencyRecord.objects.get(pk=record.pk).response == {"a": [1]}
+    match = Match.objects.get(pk=started.pk)
+    match.state = {**match.state, "turn": 1}
+    match.state_version = 7
+    match.result = None
+    sql.update(match, ["state", "state_version", "result"])
+    again = Match.objects.get(pk=started.pk)
+    assert (again.state, again.state_version, again.result) == (match.state, 7, None)
+    with pytest.raises(IntegrityError):  # a unique constraint still speaks as Django's IntegrityError
+        with transaction.atomic():
+            sql.insert(IdempotencyRecord(user=alice, match=started, key="k", request_hash="h", response={}))
+
+
+def test_log_entries_equal_the_orm_for_every_window(started: Match, alice: Any, bob: Any) -> None:
+    from matches.models import ActionLog
+    from matches.tests.conftest import mover
+
+    for _ in range(6):
+        me, _ = mover(started, alice, bob)
+        services.action_submit(
+            match_id=started.pk,
+            user=me,
+            action_json={"type": "add", "n": 1},
+            state_version=Match.objects.get(pk=started.pk).state_version,
+        )
+    orm = list(ActionLog.objects.filter(match=started).order_by("version"))
+    assert len(orm) == 6
+    for since, limit in [(0, None), (2, None), (0, 3), (4, 10), (6, None), (0, 0)]:
+        got = queries.log_entries(started.pk, since=since, limit=limit)
+        want = [e for e in orm if e.version > since]
+        want = want[len(want) - limit :] if limit is not None else want
+        if limit == 0:
+            want = []
+        assert [_loaded(e) for e in got] == [_loaded(e) for e in want], (since, limit)

@@ -276,6 +276,27 @@ def test_two_players_play_a_match_by_clicking_while_a_third_spectates_then_repla
     offline.page.wait_for_selector("[data-testid=connection][data-state=live]", timeout=10000)
     wait_version([offline], online.version())
 
+    # the mover's own page renders its move from the submit's answer at once (no socket message, no
+    # resync): the answer's log delta (`log_since`) is appended to the log the page holds, not swapped in
+    end = time.monotonic() + 5
+    while not (alice.my_move() or bob.my_move()) and time.monotonic() < end:
+        time.sleep(0.05)
+    mover = alice if alice.my_move() else bob
+    assert mover.my_move()
+    before = mover.version()
+    mover.page.evaluate("window.matchConnection.drop(6000)")
+    mover.page.wait_for_selector("[data-testid=connection][data-state=down]")
+    heard = len(mover.messages)
+    click_one_move(mover, {})
+    mover.page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=4000)
+    assert mover.page.locator("[data-testid=connection][data-state=down]").count() == 1
+    assert len(mover.messages) == heard
+    lines = mover.page.locator("[data-testid=log] li")
+    assert int(lines.last.get_attribute("data-version") or -1) == mover.version() == before + 1
+    assert lines.count() == mover.version()  # the whole log so far: the new line joined the held ones
+    mover.page.wait_for_selector("[data-testid=connection][data-state=live]", timeout=10000)
+    wait_version([alice, bob, carol], mover.version())
+
     final = play_until_over([alice, bob], [carol])
     for p in (alice, bob, carol):
         p.page.wait_for_selector("[data-testid=result]:visible")

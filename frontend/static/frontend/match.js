@@ -1,5 +1,6 @@
 // The live match page: WebSocket view updates (resync on reconnect), legal-action clicking, clocks.
 import { api } from "./js/api.js";
+import { acceptSnapshot, newestLogVersion } from "./js/snapshots.js";
 import { el, outcomeText, renderView } from "./match_render.js";
 
 const root = document.getElementById("match-app");
@@ -40,7 +41,10 @@ async function submit(action) {
   const body = { action, state_version: match.state_version, idempotency_key: newKey() };
   document.body.dataset.submitting = "1";
   try {
-    await api(`/api/matches/${matchId}/actions/`, { method: "POST", body });
+    const res = await api(`/api/matches/${matchId}/actions/`, { method: "POST", body });
+    // Our own view right after the move: render it now (the socket tells the other viewers).
+    if (res && res.state) onSnapshot(res.state);
+    else requestSync();
   } catch (err) {
     $("action-error").textContent = err.message;
     $("action-error").hidden = false;
@@ -193,13 +197,21 @@ function render() {
 }
 
 // ---- live connection ---------------------------------------------------------------------------------
-function requestSync() {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "sync" }));
-  else api(`/api/matches/${matchId}/state/`).then(onSnapshot).catch(() => {});
+/** Ask for a fresh snapshot: over the socket (a full one), else REST (only the log entries we lack, unless `full`). */
+function requestSync({ full = false } = {}) {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({ type: "sync" }));
+    return;
+  }
+  const since = !full && match && match.log && match.log.length ? `?log_since=${newestLogVersion(match)}` : "";
+  api(`/api/matches/${matchId}/state/${since}`).then(onSnapshot).catch(() => {});
 }
 
-function onSnapshot(snapshot) {
-  if (match && snapshot.state_version < match.state_version && snapshot.status === match.status) return;
+/** Every snapshot (socket push, REST resync, submit answer) comes in here; its log merges via acceptSnapshot. */
+function onSnapshot(next) {
+  const { snapshot, resync } = acceptSnapshot(match, next);
+  if (resync) requestSync({ full: true }); // a gap in the log: fetch the whole tail
+  if (!snapshot) return;
   const changed = !match || snapshot.state_version !== match.state_version;
   match = snapshot;
   if (changed) picks = [];
@@ -265,7 +277,7 @@ $("leave").addEventListener("click", async () => {
 $("join-here").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const deck = new FormData(ev.target).get("deck_id");
-  post(`/api/matches/${matchId}/join/`, { deck_id: deck ? Number(deck) : null }).then(requestSync);
+  post(`/api/matches/${matchId}/join/`, { deck_id: deck ? Number(deck) : null }).then(() => requestSync());
 });
 $("concede").addEventListener("click", () => {
   if (confirm("Concede this match?")) post(`/api/matches/${matchId}/concede/`);

@@ -2,7 +2,8 @@
 // offered ONLY from the server's legal actions (STYLE 3), grouped by area so a click on the map shows
 // what can be done there. Submits with state_version + idempotency key; live updates via live.js.
 import { api, h } from "../js/api.js";
-import { LiveMatch, isNewer, newKey } from "./live.js";
+import { acceptSnapshot, newestLogVersion } from "../js/snapshots.js";
+import { LiveMatch, newKey } from "./live.js";
 import { HOUSES, WesterosMap, humanize, orderLabel } from "./map.js";
 
 const root = document.getElementById("wx-game-app");
@@ -161,9 +162,11 @@ async function submit(action) {
   $("wx-error").hidden = true;
   const body = { action, state_version: snap.state_version, idempotency_key: newKey() };
   try {
-    await api(root.dataset.submitUrl, { method: "POST", body });
+    const res = await api(root.dataset.submitUrl, { method: "POST", body });
     chosenCard = null;
-    live.sync(); // the socket also pushes the new version to every viewer
+    // Our own view right after the move: render it now (the socket pushes the new version to every viewer).
+    if (res && res.state) onSnapshot(res.state);
+    else live.sync();
   } catch (err) {
     $("wx-error").textContent = err.message;
     $("wx-error").hidden = false;
@@ -503,10 +506,13 @@ function render() {
   renderLog();
 }
 
+/** Every live snapshot (socket push, REST resync, submit answer) comes in here; its log merges via acceptSnapshot. */
 function onSnapshot(next) {
-  if (!isNewer(snap, next)) return;
-  if (snap && next.state_version !== snap.state_version) chosenCard = null;
-  snap = next;
+  const { snapshot, resync } = acceptSnapshot(snap, next);
+  if (resync) live.sync({ full: true }); // a gap in the log: fetch the whole tail
+  if (!snapshot) return;
+  if (snap && snapshot.state_version !== snap.state_version) chosenCard = null;
+  snap = snapshot;
   clockBase = performance.now();
   render();
 }
@@ -573,6 +579,7 @@ async function startReplay() {
 
 const live = new LiveMatch({
   socketPath: root.dataset.socket, stateUrl: root.dataset.stateUrl, onSnapshot, onStatus,
+  logSince: () => (snap && snap.log && snap.log.length ? newestLogVersion(snap) : null),
 });
 window.wxLive = live; // for tests: drop the socket to see the reconnect resync
 if (root.dataset.mode === "replay") startReplay();

@@ -1,26 +1,22 @@
 // Live match connection, game-agnostic: the same protocol as the Commandeer match page (match.js).
 // The server sends {"type": "state", "match": snapshot} on connect and after every change; the client
 // may ask {"type": "sync"} for a resync. Reconnects with backoff; falls back to the REST state endpoint.
-// (match.js keeps its own copy of this code inline; the two could share this module.)
+// (match.js keeps its own copy of this code inline; both merge snapshots through js/snapshots.js.)
 import { api } from "../js/api.js";
-
-/** Newer-or-equal snapshots only (a late message never rolls the page back). */
-export function isNewer(current, snapshot) {
-  if (!current) return true;
-  if (snapshot.state_version > current.state_version) return true;
-  return snapshot.state_version === current.state_version ? true : snapshot.status !== current.status;
-}
 
 export class LiveMatch {
   /**
-   * @param {{socketPath: string, stateUrl: string, onSnapshot: Function, onStatus?: Function}} opts
+   * @param {{socketPath: string, stateUrl: string, onSnapshot: Function, onStatus?: Function, logSince?: Function}} opts
    * socketPath "" = no WebSocket (the page polls nothing; it refreshes after its own submits).
+   * logSince() = the newest log version the page holds (null: none): a REST resync then asks only for the
+   * entries after it (`?log_since=`); the page merges them with js/snapshots.js acceptSnapshot.
    */
-  constructor({ socketPath, stateUrl, onSnapshot, onStatus = () => {} }) {
+  constructor({ socketPath, stateUrl, onSnapshot, onStatus = () => {}, logSince = () => null }) {
     this.socketPath = socketPath;
     this.stateUrl = stateUrl;
     this.onSnapshot = onSnapshot;
     this.onStatus = onStatus;
+    this.logSince = logSince;
     this.socket = null;
     this.retry = 500;
     this.closed = false;
@@ -31,9 +27,12 @@ export class LiveMatch {
     if (this.socketPath) this.connect();
   }
 
-  async fetchState() {
+  /** The caller's snapshot over REST: with `full`, the log's whole tail; else only the entries the page lacks. */
+  async fetchState({ full = false } = {}) {
+    const since = full ? null : this.logSince();
+    const url = since === null || since === undefined ? this.stateUrl : `${this.stateUrl}?log_since=${since}`;
     try {
-      this.onSnapshot(await api(this.stateUrl));
+      this.onSnapshot(await api(url));
       this.fetchRetry = 1000;
     } catch (err) {
       // A short plain message (never a server's error page); retry unless the socket is up.
@@ -44,7 +43,7 @@ export class LiveMatch {
       }
       this.onStatus("down", `${what}, retrying…`);
       this.fetchRetry = Math.min((this.fetchRetry || 1000) * 2, 10000);
-      if (!this.socket || this.socket.readyState !== WebSocket.OPEN) setTimeout(() => this.fetchState(), this.fetchRetry);
+      if (!this.socket || this.socket.readyState !== WebSocket.OPEN) setTimeout(() => this.fetchState({ full }), this.fetchRetry);
     }
   }
 
@@ -79,10 +78,10 @@ export class LiveMatch {
     };
   }
 
-  /** Ask for a fresh snapshot (after an error or a stale submit). */
-  sync() {
+  /** Ask for a fresh snapshot (after an error, a stale submit, or a gap in the log: `full`); the socket's is always full. */
+  sync({ full = false } = {}) {
     if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: "sync" }));
-    else this.fetchState();
+    else this.fetchState({ full });
   }
 
   close() {
