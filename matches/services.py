@@ -121,8 +121,10 @@ def _seat_action_values(seat: Seat) -> tuple[Any, ...]:
     return tuple(getattr(seat, f) for f in SEAT_ACTION_FIELDS)
 
 
-def _save_changed_seats(seats: list[Seat]) -> None:
-    """One UPDATE per seat whose clock/timeout fields changed, of those fields only."""
+def _save_changed_seats(seats: list[Seat]) -> list[Seat]:
+    """One UPDATE per seat whose clock/timeout fields changed, of those fields only; the seats whose
+    deadline changed (they need a timer; an unchanged deadline has one already)."""
+    new_deadline = []
     for s in seats:
         before = getattr(s, "_action_fields_loaded", None)
         now = _seat_action_values(s)
@@ -130,6 +132,9 @@ def _save_changed_seats(seats: list[Seat]) -> None:
         if changed:
             sql.update(s, changed)
             s._action_fields_loaded = now  # type: ignore[attr-defined]
+        if "deadline" in changed:
+            new_deadline.append(s)
+    return new_deadline
 
 
 def _seat_of(seats: list[Seat], user: Any) -> Seat | None:
@@ -465,11 +470,11 @@ def _advance(
         _move_clocks(match, game, seats, state, now)
         current = set(game.current_players(state))
     sql.update(match, MATCH_ACTION_FIELDS)
-    _save_changed_seats(seats)
+    new_deadline = _save_changed_seats(seats)
     if after_commit:
         _remember_on_commit(match, game, state)
         wake_ai = source != ActionLog.Source.AI and any(s.is_ai and s.position in current for s in seats)
-        _after_change_on_commit(match, seats=seats, wake_ai=wake_ai)
+        _after_change_on_commit(match, seats=seats, wake_ai=wake_ai, timers_for=new_deadline)
     return SubmitResult(
         match.state_version,
         match.status,
@@ -779,14 +784,23 @@ def _notify_on_commit(match: Match) -> None:
 
 
 def _after_change_on_commit(
-    match: Match, *, seats: list[Seat] | None = None, wake_ai: bool | None = None
+    match: Match,
+    *,
+    seats: list[Seat] | None = None,
+    wake_ai: bool | None = None,
+    timers_for: list[Seat] | None = None,
 ) -> None:
-    """After commit: tell every connected viewer, arm timers for near deadlines, wake the AI."""
+    """After commit: tell every connected viewer, arm timers for near deadlines, wake the AI.
+
+    `timers_for`: only these seats' deadlines are new (an action that leaves a running clock alone
+    arms no second timer for it; the beat sweep backs every deadline up anyway); default: every seat's.
+    """
     match_id, version = match.pk, match.state_version
     active = match.status == MatchStatus.ACTIVE
     if seats is None:
         seats = _seats(match)
-    deadlines = [s.deadline for s in seats if s.deadline is not None] if active else []
+    timed = seats if timers_for is None else timers_for
+    deadlines = [s.deadline for s in timed if s.deadline is not None] if active else []
     if wake_ai is None:
         wake_ai = ai_seat_must_act(match)
     wake_ai = active and wake_ai

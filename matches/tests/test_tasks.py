@@ -77,3 +77,47 @@ def test_sweep_wakes_an_ai_seat_whose_task_was_lost(alice: Any) -> None:
     tasks.sweep_deadlines()
     match.refresh_from_db()
     assert match.state_version == before + 1 and match.state["turn"] == 0
+
+
+def test_an_action_arms_a_timer_only_for_a_deadline_it_set(
+    alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A mover who keeps the turn keeps their running clock and its armed timer: no second eta task for
+    the same deadline (the sweep backs every deadline up anyway); a turn that passes arms the new one."""
+    import random
+
+    from matches import selectors
+    from matches.tests.commandeer_fixtures import legal_deck
+
+    da, db = legal_deck(alice, "stonehold"), legal_deck(bob, "tidewardens")
+    match = services.match_create(
+        user=alice, kind="commandeer", deck_id=da.pk, time_control={"initial_s": 300, "increment_s": 0}
+    )
+    services.match_join(match_id=match.pk, user=bob, deck_id=db.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_start(match_id=match.pk, user=alice)
+    users, rng = {0: alice, 1: bob}, random.Random(2)
+    kept = passed = 0
+    for _ in range(60):
+        m, _ = selectors.match_get_for_viewer(match_id=match.pk, user=alice)
+        if m.status != MatchStatus.ACTIVE or (kept and passed):
+            break
+        who = selectors.match_snapshot(match=m, you=None)["current_players"][0]
+        m, you = selectors.match_get_for_viewer(match_id=match.pk, user=users[who])
+        snap = selectors.match_snapshot(match=m, you=you)
+        with mock.patch.object(tasks.enforce_deadline, "apply_async") as armed:
+            with django_capture_on_commit_callbacks(execute=True):
+                result = services.action_submit(
+                    match_id=match.pk,
+                    user=users[who],
+                    action_json=rng.choice(snap["legal_actions"])["action"],
+                    state_version=snap["state_version"],
+                )
+        if result.current_players == [who]:
+            kept += 1
+            armed.assert_not_called()
+        elif result.current_players:
+            passed += 1
+            deadline = Seat.objects.get(match=match, position=result.current_players[0]).deadline
+            armed.assert_called_once_with(args=[match.pk], eta=deadline)
+    assert kept and passed, (kept, passed)
