@@ -1,19 +1,19 @@
-"""Benchmark of online play over HTTP: N concurrent matches against a running ASGI server.
+"""Benchmark of online play over HTTP: N tables in play at once against a running ASGI server.
 
-By default it starts the server itself — uvicorn with `--workers 2` when installed, else daphne — on
-PostgreSQL (a fresh `bench_online` database, psycopg connection pool when `psycopg_pool` is installed:
-under ASGI every request runs in a new thread, so without a pool each request opens a new PostgreSQL
-connection) with Redis (channel layer + Celery broker), seeds users/decks/tokens through the ORM, then
-drives N matches at once, each by a thread that submits random legal actions (with an idempotency key)
-until the match ends or has M actions, as two clients would: a submit answers with the mover's new
-view, and when the turn passes the other player's client reads its state with `log_since` (a browser
-gets that view over its WebSocket). A second thread hits
-`/api/health/` during the run, so the trivial endpoint's latency is measured under the same load.
-Afterwards (server stopped) it plays a few matches in-process through `services.action_submit` and
-reports the submit's own cost — ms and SQL queries per submit — which a shared machine disturbs less.
-Prints a table and one JSON line.
+By default it starts the server itself (uvicorn with `--workers 2` when installed, else daphne) on
+PostgreSQL (a fresh `bench_online` database, psycopg connection pool) with Redis (channel layer + Celery
+broker), seeds users/decks/tokens through the ORM, warms the server up with a few untimed matches, then
+keeps N tables busy for `--duration` seconds: each table's thread plays random legal actions (with an
+idempotency key) as two clients would, and starts a new match when its match ends. A submit answers
+with the mover's new view; when the turn passes, the other player's client reads its state with
+`log_since` (a browser gets that view over its WebSocket). A second thread samples `/api/health/` 20
+times a second, so the trivial endpoint's latency is measured under the same load. It reports the CPU
+the server processes, PostgreSQL + Redis and the load generator spent per action (they share the same
+cores), and afterwards (server stopped) the submit's own cost in-process: ms and SQL queries per submit.
+Prints a table and one JSON line (with the interpreter it ran on: a profile-guided build is faster).
 
-    .venv/bin/python bench/online_play.py --matches 8 --actions 60
+    .venv/bin/python bench/online_play.py                       # 16 tables for 20 s
+    .venv/bin/python bench/online_play.py --matches 8 --duration 60
     .venv/bin/python bench/online_play.py --server daphne --workers 1   # one daphne process
     .venv/bin/python bench/online_play.py --url http://127.0.0.1:8000   # a server you started
       (then DATABASE_URL must name the server's database: users and decks are seeded through it)
@@ -25,6 +25,7 @@ import argparse
 import http.client
 import json
 import os
+import platform
 import random
 import subprocess
 import sys
@@ -329,7 +330,8 @@ def in_process(kind: str, actions: int, seed_: int = 1) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--url", help="a running server; omitted: start daphne on PostgreSQL + Redis")
-    ap.add_argument("--matches", type=int, default=int(os.environ.get("BENCH_MATCHES", 8)))
+    ap.add_argument("--matches", type=int, default=int(os.environ.get("BENCH_MATCHES", 16)),
+                    help="tables in play at once (16 keep 2 cores busy)")  # fmt: skip
     ap.add_argument("--actions", type=int, default=int(os.environ.get("BENCH_ACTIONS", 300)),
                     help="at most this many per match (random play ends a Commandeer match after ~100)")  # fmt: skip
     ap.add_argument("--duration", type=float, default=float(os.environ.get("BENCH_DURATION", 20)),
@@ -457,6 +459,8 @@ def main() -> None:
         "db_pool": "pool=true" in env["DATABASE_URL"],
         "server": f"{server} ({max(1, args.workers)} worker process(es))" if procs else base,
         "load_avg": [round(x, 2) for x in os.getloadavg()],
+        "python": f"{sys.executable} {platform.python_version()}",
+        "http_threads": int(env.get("HTTP_THREADS", 2)),
     }
     print(
         f"online play: {args.matches} concurrent {args.kind} matches, {out['actions']} actions in {wall:.1f}s "
@@ -482,7 +486,8 @@ def main() -> None:
               f"(CPU p50 {inproc['cpu_ms']['p50']} ms; of it the broadcast p50 {inproc['broadcast_ms_p50']} ms), "
               f"{inproc['queries']['max']} SQL queries max (BEGIN/COMMIT not counted), "
               f"stored state <= {inproc['stored_state_bytes']['max']} bytes")  # fmt: skip
-    print(f"  server          {result['server']}, db pool {result['db_pool']}, load avg {result['load_avg']}")
+    print(f"  server          {result['server']}, {result['http_threads']} HTTP thread(s) each, db pool "
+          f"{result['db_pool']}, load avg {result['load_avg']}, {result['python']}")  # fmt: skip
     if out["errors"]:
         print(f"  submit errors   {len(out['errors'])} (status codes {sorted(set(out['errors']))})")
     print(json.dumps(result))
