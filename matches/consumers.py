@@ -3,7 +3,8 @@
 On connect the caller gets their own snapshot (resync after any reconnect). The channel-layer
 message of a change carries only the new version; each consumer then builds ITS user's view from
 the database, so no message ever holds another player's hand. Spectators (public matches only) get
-the spectator view.
+the spectator view. The first message of a connection, and the answer to a resync, carry the log's
+tail; later ones only the entries after the version the connection last sent (`log_since`).
 
 On one machine without Redis (`make run`), the channel layer is in-memory and cannot carry a change
 made in another process (a Celery worker's AI move or timeout) to this one, so each consumer then
@@ -39,9 +40,9 @@ def _change_key(match_id: int) -> tuple[Any, ...] | None:
     return (*row, seats)
 
 
-def _snapshot(match_id: int, user: Any) -> dict[str, Any]:
+def _snapshot(match_id: int, user: Any, log_since: int | None = None) -> dict[str, Any]:
     match, you = selectors.match_get_for_viewer(match_id=match_id, user=user)
-    return selectors.match_snapshot(match=match, you=you)
+    return selectors.match_snapshot(match=match, you=you, log_since=log_since)
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):
@@ -99,8 +100,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self._refresh(force=False)
 
     async def _refresh(self, *, force: bool) -> None:
+        """Send the current view: its log only after the version this socket last sent (the page holds
+        the rest), in full when the client asked for a resync."""
+        since = None if force or self.sent_version < 0 else self.sent_version
         try:
-            snapshot = await database_sync_to_async(_snapshot)(self.match_id, self.user)
+            snapshot = await database_sync_to_async(_snapshot)(self.match_id, self.user, since)
         except ApplicationError:
             await self.close(code=4403)
             return

@@ -53,6 +53,13 @@ async def _test_each_viewer_gets_their_own_view_live(started: Match, alice: Any,
     assert updates[1]["match"]["view"]["hand"] == hands[1]
     assert "hand" not in updates[2]["match"]["view"]
     assert "adds 2" in updates[2]["match"]["log"][-1]["text"]
+    # After the first (full) view, a push carries only the log entries after the version it last sent.
+    assert [f["match"]["log_since"] for f in first] == [None, None, None]
+    assert [(u["match"]["log_since"], [e["version"] for e in u["match"]["log"]]) for u in updates] == [
+        (0, [1])
+    ] * 3
+    await a.send_json_to({"type": "sync"})  # a resync asked for is whole again
+    assert (await a.receive_json_from(timeout=5))["match"]["log_since"] is None
     for c in (a, b, s):
         await c.disconnect()
 
