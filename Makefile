@@ -1,8 +1,8 @@
 # Two commands: `make run` (everything, on a fresh machine) and `make test` (the whole suite).
 SHELL := /bin/bash
 # The venv's interpreter: the operating system's Python 3.11+ when it has venv support (Debian and Ubuntu
-# build theirs with profile-guided optimisation: online play serves about 25% more actions per second
-# than on a default pyenv build, see bench/online_play.py), else python3 from PATH. `make PYTHON=...`.
+# build theirs with profile-guided optimisation: about 30% faster than a default pyenv build on a
+# pure-Python benchmark on our machine), else python3 from PATH. `make PYTHON=...` chooses another.
 PYTHON ?= $(shell for p in /usr/bin/python3 python3; do \
     $$p -c 'import sys, ensurepip, venv; assert sys.version_info >= (3, 11)' 2>/dev/null && { echo $$p; break; }; done)
 VENV := .venv
