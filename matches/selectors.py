@@ -86,11 +86,6 @@ def describe_action(game: Any, state: Any, action: Any, viewer: int | None, seat
     return text
 
 
-def _seat_list(match: Match, seats: list[Seat] | None) -> list[Seat]:
-    """The seats given by a caller that holds them already, else the match's (prefetched) seats."""
-    return list(match.seats.all()) if seats is None else seats
-
-
 def _creator_name(match: Match, seats: list[Seat]) -> str:
     """The creator's name: from their seat when they sit (no query), else from the user row."""
     if not match.created_by_id:
@@ -99,13 +94,11 @@ def _creator_name(match: Match, seats: list[Seat]) -> str:
     return seat.user.get_username() if seat is not None else match.created_by.get_username()
 
 
-def seats_summary(
-    match: Match, *, you: Seat | None, now: Any = None, seats: list[Seat] | None = None
-) -> list[dict[str, Any]]:
+def seats_summary(match: Match, *, you: Seat | None, now: Any = None) -> list[dict[str, Any]]:
     """Who sits where, clocks and timeouts (public facts only)."""
     now = now or timezone.now()
     out = []
-    for s in _seat_list(match, seats):
+    for s in match.seats.all():
         clock = SeatClock(s.clock_remaining_ms, s.clock_started_at, s.deadline)
         out.append(
             {
@@ -124,9 +117,9 @@ def seats_summary(
     return out
 
 
-def match_summary(match: Match, *, you: Seat | None, seats: list[Seat] | None = None) -> dict[str, Any]:
+def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
     """Lobby card of a match: no game state at all."""
-    seats = _seat_list(match, seats)
+    seats = list(match.seats.all())
     data: dict[str, Any] = {
         "id": match.pk,
         "kind": match.kind,
@@ -137,7 +130,7 @@ def match_summary(match: Match, *, you: Seat | None, seats: list[Seat] | None = 
         "time_control": match.time_control,
         "state_version": match.state_version,
         "result": match.result,
-        "seats": seats_summary(match, you=you, seats=seats),
+        "seats": seats_summary(match, you=you),
         "seats_needed": get_game(match.kind).seat_count(match.rules_config),
         "you": you.position if you else None,
     }
@@ -185,9 +178,7 @@ def match_log(
     return [_log_entry(e, you) for e in queries.log_entries(match.pk, since=since, limit=limit)]
 
 
-def legal_actions_for(
-    match: Match, you: Seat | None, state: Any = None, seats: list[Seat] | None = None
-) -> list[dict[str, Any]]:
+def legal_actions_for(match: Match, you: Seat | None, state: Any = None) -> list[dict[str, Any]]:
     """The caller's legal actions with plain-word descriptions (empty when it is not their move)."""
     if you is None or match.status != MatchStatus.ACTIVE or match.started_at is None:
         return []
@@ -195,7 +186,7 @@ def legal_actions_for(
     state = state if state is not None else _state(match)
     if you.position not in game.current_players(state):
         return []
-    seats = _seat_list(match, seats)
+    seats = list(match.seats.all())
     return [
         {
             "action": game.action_to_json(a),
@@ -211,7 +202,6 @@ def match_snapshot(
     you: Seat | None,
     log_tail: int = LOG_TAIL,
     log_since: int | None = None,
-    seats: list[Seat] | None = None,
     state: Any = None,
     new_entries: list[ActionLog] | None = None,
 ) -> dict[str, Any]:
@@ -219,11 +209,11 @@ def match_snapshot(
 
     The log is the last `log_tail` entries, or with `log_since` only those after that version (at most
     `log_tail`; `"log_since"` in the answer tells the client to append them to the log it holds, not to
-    replace it; nothing is read when the viewer is up to date). A caller that holds the seats, the
-    state and the new log entries already (the submit path) passes them and nothing is read at all.
+    replace it; nothing is read when the viewer is up to date). A caller that holds the state and the
+    new log entries already (the submit path, whose match has its seats attached) passes them and
+    nothing is read at all.
     """
-    seats = _seat_list(match, seats)
-    data = match_summary(match, you=you, seats=seats)
+    data = match_summary(match, you=you)
     data["server_time"] = timezone.now().isoformat()
     data["log_since"] = log_since
     if match.started_at is None:
@@ -233,7 +223,7 @@ def match_snapshot(
     state = state if state is not None else _state(match)
     data["current_players"] = [] if match.status != MatchStatus.ACTIVE else game.current_players(state)
     data["view"] = game.player_view(state, you.position if you else None)
-    data["legal_actions"] = legal_actions_for(match, you, state, seats)
+    data["legal_actions"] = legal_actions_for(match, you, state)
     if new_entries is not None:
         data["log"] = [_log_entry(e, you) for e in new_entries][-log_tail:]
     elif log_since is not None and log_since >= match.state_version:
@@ -252,7 +242,6 @@ def submit_snapshot(result: Any, *, you: Seat) -> dict[str, Any]:
         match=result.match,
         you=you,
         log_since=result.state_version - 1,
-        seats=result.seats,
         state=result.state,
         new_entries=[result.entry],
     )

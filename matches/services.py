@@ -102,6 +102,7 @@ def _lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
     if found is None:
         raise _not_found(match_id)
     match, seats = found
+    queries.attach_seats(match, seats)  # `match.seats.all()` is these very instances, as they change
     for s in seats:
         s._action_fields_loaded = _seat_action_values(s)  # type: ignore[attr-defined]
     return match, seats
