@@ -89,46 +89,108 @@ def fetch(sql: str, params: Sequence[Any], using: str = "default") -> list[tuple
         return cursor.fetchall()
 
 
-def insert(instance: Model, using: str | None = None) -> None:
-    """INSERT a new instance as `save()` would (fields' `pre_save`, e.g. auto_now_add) and set its key.
+class Writes:
+    """INSERTs and UPDATEs of model instances sent as one statement, as `save()` would write them.
 
-    For append-only rows on the hot path; no signals are sent (the models written this way have none).
+    For the hot path of online play, where every action appends a log row and updates the match and the
+    seats whose clocks moved: on PostgreSQL they go as one statement of data-modifying CTEs (`WITH w0 AS
+    (INSERT ...), w1 AS (UPDATE ...) SELECT ...`), one round trip instead of one each; elsewhere (SQLite)
+    one after the other. Either way they run inside the caller's transaction and an error (a unique
+    constraint, say) leaves it to be rolled back. Fields' `pre_save` applies (auto_now_add...), new rows
+    get their primary keys; no signals are sent (the models written this way have none). The parts of
+    one statement see the database as it was before it, so they must touch different rows (they do: a
+    new log row, the match, each seat once).
     """
-    using = using or router.db_for_write(type(instance), instance=instance)
-    connection = connections[using]
-    meta = instance._meta
-    fields = [f for f in meta.concrete_fields if not (f.primary_key and f.db_returning)]
-    values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-    quote = connection.ops.quote_name
-    sql = (
-        f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
-        f"VALUES ({', '.join(['%s'] * len(fields))})"
-    )
-    pk = meta.pk
-    with connection.cursor() as cursor:
-        if pk.db_returning and connection.features.can_return_columns_from_insert:
-            cursor.execute(f"{sql} RETURNING {quote(pk.column)}", values)
-            key = cursor.fetchone()[0]
-        else:
-            cursor.execute(sql, values)
-            key = connection.ops.last_insert_id(cursor, meta.db_table, pk.column) if pk.db_returning else None
-    if key is not None:
-        setattr(instance, pk.attname, key)
-    instance._state.adding = False
-    instance._state.db = using
+
+    def __init__(self, using: str | None = None) -> None:
+        self.using = using
+        # (SQL, params, the instance an INSERT saves, whether the database gives it its key)
+        self._parts: list[tuple[str, list[Any], Model | None, bool]] = []
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+    def _connection(self, instance: Model) -> Any:
+        using = self.using or router.db_for_write(type(instance), instance=instance)
+        if self.using is None:
+            self.using = using
+        elif using != self.using:
+            raise ValueError(f"one batch of writes goes to one database ({self.using}), not {using}")
+        return connections[using]
+
+    def insert(self, instance: Model) -> Writes:
+        connection = self._connection(instance)
+        meta = instance._meta
+        fields = [f for f in meta.concrete_fields if not (f.primary_key and f.db_returning)]
+        values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+        quote = connection.ops.quote_name
+        sql = (
+            f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))})"
+        )
+        awaits_key = bool(meta.pk.db_returning)
+        if awaits_key and connection.features.can_return_columns_from_insert:
+            sql += f" RETURNING {quote(meta.pk.column)}"
+        self._parts.append((sql, values, instance, awaits_key))
+        return self
+
+    def update(self, instance: Model, fields: Sequence[str]) -> Writes:
+        """UPDATE these fields of a saved instance by primary key, as `save(update_fields=...)` would."""
+        connection = self._connection(instance)
+        meta = instance._meta
+        targets = [meta.get_field(name) for name in fields]
+        values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in targets]  # type: ignore[union-attr]
+        quote = connection.ops.quote_name
+        sql = (
+            f"UPDATE {quote(meta.db_table)} SET {', '.join(f'{quote(f.column)} = %s' for f in targets)} "  # type: ignore[union-attr]
+            f"WHERE {quote(meta.pk.column)} = %s"
+        )
+        self._parts.append((sql, [*values, meta.pk.get_db_prep_value(instance.pk, connection)], None, False))
+        return self
+
+    def run(self) -> None:
+        """Send the writes (one statement on PostgreSQL) and set the new rows' keys."""
+        if not self._parts:
+            return
+        assert self.using is not None
+        connection = connections[self.using]
+        parts, self._parts = self._parts, []
+        with connection.cursor() as cursor:
+            if connection.vendor != "postgresql" or len(parts) == 1:
+                for sql, params, instance, awaits_key in parts:
+                    cursor.execute(sql, params)
+                    if instance is not None:
+                        self._saved(instance, self._key(instance, cursor, connection) if awaits_key else None)
+                return
+            quote = connection.ops.quote_name
+            ctes = ", ".join(f"{quote(f'w{i}')} AS ({part[0]})" for i, part in enumerate(parts))
+            keyed = [i for i, part in enumerate(parts) if part[3]]
+            select = ", ".join(f"(SELECT * FROM {quote(f'w{i}')})" for i in keyed) or "1"
+            cursor.execute(f"WITH {ctes} SELECT {select}", [p for part in parts for p in part[1]])
+            keys = dict(zip(keyed, cursor.fetchone(), strict=False))
+            for i, (_, _, instance, _) in enumerate(parts):
+                if instance is not None:
+                    self._saved(instance, keys.get(i))
+
+    @staticmethod
+    def _key(instance: Model, cursor: Any, connection: Any) -> Any:
+        meta = instance._meta
+        if connection.features.can_return_columns_from_insert:
+            return cursor.fetchone()[0]
+        return connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column)
+
+    def _saved(self, instance: Model, key: Any) -> None:
+        if key is not None:
+            setattr(instance, instance._meta.pk.attname, key)
+        instance._state.adding = False
+        instance._state.db = self.using
+
+
+def insert(instance: Model, using: str | None = None) -> None:
+    """INSERT a new instance as `save()` would (fields' `pre_save`, e.g. auto_now_add) and set its key."""
+    Writes(using).insert(instance).run()
 
 
 def update(instance: Model, fields: Sequence[str], using: str | None = None) -> None:
     """UPDATE these fields of a saved instance by primary key, as `save(update_fields=...)` would."""
-    using = using or router.db_for_write(type(instance), instance=instance)
-    connection = connections[using]
-    meta = instance._meta
-    targets = [meta.get_field(name) for name in fields]
-    values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in targets]  # type: ignore[union-attr]
-    quote = connection.ops.quote_name
-    sql = (
-        f"UPDATE {quote(meta.db_table)} SET {', '.join(f'{quote(f.column)} = %s' for f in targets)} "  # type: ignore[union-attr]
-        f"WHERE {quote(meta.pk.column)} = %s"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, meta.pk.get_db_prep_value(instance.pk, connection)])
+    Writes(using).update(instance, fields).run()

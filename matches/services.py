@@ -122,16 +122,16 @@ def _seat_action_values(seat: Seat) -> tuple[Any, ...]:
     return tuple(getattr(seat, f) for f in SEAT_ACTION_FIELDS)
 
 
-def _save_changed_seats(seats: list[Seat]) -> list[Seat]:
-    """One UPDATE per seat whose clock/timeout fields changed, of those fields only; the seats whose
-    deadline changed (they need a timer; an unchanged deadline has one already)."""
+def _save_changed_seats(seats: list[Seat], writes: sql.Writes) -> list[Seat]:
+    """An UPDATE (into `writes`) per seat whose clock/timeout fields changed, of those fields only; the
+    seats whose deadline changed (they need a timer; an unchanged deadline has one already)."""
     new_deadline = []
     for s in seats:
         before = getattr(s, "_action_fields_loaded", None)
         now = _seat_action_values(s)
         changed = [f for i, f in enumerate(SEAT_ACTION_FIELDS) if before is None or before[i] != now[i]]
         if changed:
-            sql.update(s, changed)
+            writes.update(s, changed)
             s._action_fields_loaded = now  # type: ignore[attr-defined]
         if "deadline" in changed:
             new_deadline.append(s)
@@ -413,17 +413,25 @@ def _action_submit(
         )
     seat.consecutive_timeouts = 0
     seat.has_moved = True
-    result = _advance(match, game, seats, state, seat, action, source=ActionLog.Source.PLAYER)
+    writes = sql.Writes()
+    result = _advance(match, game, seats, state, seat, action, source=ActionLog.Source.PLAYER, writes=writes)
     if key:
-        try:  # no savepoint needed: the error leaves this atomic block at once and rolls it all back
-            sql.insert(
-                IdempotencyRecord(
-                    user=user, match=match, key=key, request_hash=digest, response=result.to_json()
-                )
-            )
-        except IntegrityError:
+        writes.insert(
+            IdempotencyRecord(user=user, match=match, key=key, request_hash=digest, response=result.to_json())
+        )
+    try:  # no savepoint needed: an error leaves this atomic block at once and rolls it all back
+        writes.run()  # the log row, the match, the seats and the key: one statement on PostgreSQL
+    except IntegrityError as exc:
+        if _names_the_key_constraint(exc):
             raise _KeyAlreadyUsed from None
+        raise
     return result
+
+
+def _names_the_key_constraint(exc: IntegrityError) -> bool:
+    """Whether a unique violation is the idempotency key's (PostgreSQL names the constraint, SQLite the table)."""
+    text = str(exc)
+    return "idempotency_unique_key" in text or IdempotencyRecord._meta.db_table in text
 
 
 def _advance(
@@ -437,11 +445,14 @@ def _advance(
     source: str,
     now: datetime | None = None,
     after_commit: bool = True,
+    writes: sql.Writes | None = None,
 ) -> SubmitResult:
     """Apply a checked action for `seat`, append the log, move the clocks, finish if terminal, save.
 
-    `after_commit=False` leaves the cache update and the broadcast to the caller (a run of timeout
-    defaults is broadcast once, see `clock_enforce`).
+    The log row, the match and the changed seats are written together (`config.sql.Writes`); given
+    `writes`, they are added to it and the caller runs it (with writes of its own). `after_commit=False`
+    leaves the cache update and the broadcast to the caller (a run of timeout defaults is broadcast
+    once, see `clock_enforce`).
     """
     now = now or timezone.now()
 
@@ -462,7 +473,8 @@ def _advance(
         action=action_json,
         descriptions=descriptions,
     )
-    sql.insert(entry)  # the hot path's writes are plain SQL (config.sql), as its reads
+    batch = writes if writes is not None else sql.Writes()
+    batch.insert(entry)  # the hot path's writes are plain SQL (config.sql), as its reads
     match.state = game.dump(state)
     current: set[int] = set()
     if game.is_terminal(state):
@@ -470,8 +482,10 @@ def _advance(
     else:
         _move_clocks(match, game, seats, state, now)
         current = set(game.current_players(state))
-    sql.update(match, MATCH_ACTION_FIELDS)
-    new_deadline = _save_changed_seats(seats)
+    batch.update(match, MATCH_ACTION_FIELDS)
+    new_deadline = _save_changed_seats(seats, batch)
+    if writes is None:
+        batch.run()
     if after_commit:
         _remember_on_commit(match, game, state)
         wake_ai = source != ActionLog.Source.AI and any(s.is_ai and s.position in current for s in seats)

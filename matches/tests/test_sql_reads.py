@@ -142,6 +142,45 @@ def test_plain_sql_writes_store_what_the_orm_would(started: Match, alice: Any) -
             sql.insert(IdempotencyRecord(user=alice, match=started, key="k", request_hash="h", response={}))
 
 
+def test_writes_together_store_what_the_orm_would_and_fail_as_a_whole(started: Match, alice: Any) -> None:
+    """`config.sql.Writes`: two inserts and two updates in one go (one statement on PostgreSQL), the new
+    rows' keys set; a unique violation in any part raises Django's IntegrityError and, once its atomic
+    block rolls back, nothing of the batch is stored."""
+    from config import sql
+    from matches.models import ActionLog, IdempotencyRecord
+
+    match = Match.objects.get(pk=started.pk)
+    seat = Seat.objects.filter(match=match).order_by("position").first()
+    assert seat is not None
+    match.state = {**match.state, "turn": 3}
+    match.state_version = 11
+    seat.consecutive_timeouts = 2
+    entry = ActionLog(match=match, version=11, seat=0, source="player", action={"t": 1}, descriptions={})
+    record = IdempotencyRecord(user=alice, match=match, key="w", request_hash="h", response={"v": 11})
+    writes = sql.Writes().insert(entry).update(match, ["state", "state_version"])
+    writes.update(seat, ["consecutive_timeouts"]).insert(record)
+    assert len(writes) == 4
+    with CaptureQueriesContext(connection) as ctx:
+        writes.run()
+    assert len(ctx.captured_queries) == (1 if connection.vendor == "postgresql" else 4)
+    assert entry.pk and record.pk and not entry._state.adding and not record._state.adding
+    assert ActionLog.objects.get(pk=entry.pk).action == {"t": 1}
+    assert IdempotencyRecord.objects.get(pk=record.pk).response == {"v": 11}
+    again = Match.objects.get(pk=started.pk)
+    assert (again.state, again.state_version) == (match.state, 11)
+    assert Seat.objects.get(pk=seat.pk).consecutive_timeouts == 2
+
+    match.state_version = 12
+    late = ActionLog(match=match, version=12, seat=0, source="player", action={"t": 2}, descriptions={})
+    clash = IdempotencyRecord(user=alice, match=match, key="w", request_hash="h", response={})
+    with pytest.raises(IntegrityError, match="idempotency"):
+        with transaction.atomic():
+            sql.Writes().insert(late).update(match, ["state_version"]).insert(clash).run()
+    assert Match.objects.get(pk=started.pk).state_version == 11
+    assert not ActionLog.objects.filter(match=match, version=12).exists()
+    assert sql.Writes().run() is None  # nothing to write: no statement
+
+
 def test_log_entries_equal_the_orm_for_every_window(started: Match, alice: Any, bob: Any) -> None:
     from matches.models import ActionLog
     from matches.tests.conftest import mover
