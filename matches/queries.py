@@ -70,11 +70,36 @@ def match_with_seats(match_id: int, *, lock: bool = False) -> tuple[Match, list[
 
 
 def attach_seats(match: Match, seats: list[Seat]) -> None:
-    """Make `match.seats.all()` answer `seats` without a query, as `prefetch_related("seats")` would."""
-    queryset = Seat.objects.filter(match=match)
-    queryset._result_cache = seats  # type: ignore[attr-defined]
-    queryset._prefetch_done = True  # type: ignore[attr-defined]
-    match._prefetched_objects_cache = {"seats": queryset}  # type: ignore[attr-defined]
+    """Keep the seats read with the match on it, for `seats_of` (the selectors of the hot path).
+
+    A plain attribute: building the `prefetch_related`-style queryset that `match.seats.all()` would
+    answer from cost about 0.25 ms per request (the ORM compiles its filter), more than the read itself.
+    """
+    match._attached_seats = seats  # type: ignore[attr-defined]
+
+
+def seats_of(match: Match) -> list[Seat]:
+    """The match's seats by position: those read with it (`attach_seats`), else `match.seats.all()`
+    (prefetched by list views, else one query)."""
+    attached = match.__dict__.get("_attached_seats")
+    return attached if attached is not None else list(match.seats.all())
+
+
+STATE_COLUMNS = Columns(Match, "m", only=("state", "seed"))  # `Match.from_db` joins the split snapshot
+
+
+def match_state(match_id: int) -> Any:
+    """The match's full engine snapshot (None when there is no such match or it has none)."""
+    using = router.db_for_read(Match)
+    quote = connections[using].ops.quote_name
+    rows = fetch(
+        f"SELECT {STATE_COLUMNS.select(using)} FROM {quote(Match._meta.db_table)} {quote('m')} "
+        f"WHERE {quote('m')}.{quote('id')} = %s",
+        [match_id],
+        using,
+    )
+    match = STATE_COLUMNS.load(rows[0], 0, using) if rows else None
+    return match.state if match is not None else None
 
 
 LOG_COLUMNS = Columns(ActionLog, "l")

@@ -57,7 +57,7 @@ def viewer_seat(match: Match, user: Any) -> Seat | None:
     """The caller's seat in the match, if any."""
     if user is None or not user.is_authenticated:
         return None
-    return next((s for s in match.seats.all() if s.user_id == user.pk), None)
+    return next((s for s in queries.seats_of(match) if s.user_id == user.pk), None)
 
 
 def match_get_for_viewer(*, match_id: int, user: Any, invite_token: str = "") -> tuple[Match, Seat | None]:
@@ -98,7 +98,7 @@ def seats_summary(match: Match, *, you: Seat | None, now: Any = None) -> list[di
     """Who sits where, clocks and timeouts (public facts only)."""
     now = now or timezone.now()
     out = []
-    for s in match.seats.all():
+    for s in queries.seats_of(match):
         clock = SeatClock(s.clock_remaining_ms, s.clock_started_at, s.deadline)
         out.append(
             {
@@ -119,7 +119,7 @@ def seats_summary(match: Match, *, you: Seat | None, now: Any = None) -> list[di
 
 def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
     """Lobby card of a match: no game state at all."""
-    seats = list(match.seats.all())
+    seats = queries.seats_of(match)
     data: dict[str, Any] = {
         "id": match.pk,
         "kind": match.kind,
@@ -186,7 +186,7 @@ def legal_actions_for(match: Match, you: Seat | None, state: Any = None) -> list
     state = state if state is not None else _state(match)
     if you.position not in game.current_players(state):
         return []
-    seats = list(match.seats.all())
+    seats = queries.seats_of(match)
     return [
         {
             "action": game.action_to_json(a),

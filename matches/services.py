@@ -34,7 +34,6 @@ from matches.models import (
     Match,
     MatchStatus,
     Seat,
-    join_snapshot,
     new_seed,
     remember_base,
 )
@@ -76,11 +75,11 @@ def load_state(match: Match, game: GameAdapter) -> Any:
 
 
 def stored_state(match: Match) -> Any:
-    """The full snapshot of a match row: one query for the (deferred) state, joined with its start part."""
+    """The full snapshot of a match row: one query for the (deferred) state, joined with its start part
+    (`Match.from_db`)."""
     if "state" in match.__dict__:
         return match.state
-    stored = Match.objects.filter(pk=match.pk).values_list("state", flat=True).first()
-    return join_snapshot(stored, match.snapshot_base())
+    return queries.match_state(match.pk)
 
 
 # Columns a write path never needs: the snapshot (read through the cache) and its start part.
@@ -102,7 +101,7 @@ def _lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
     if found is None:
         raise _not_found(match_id)
     match, seats = found
-    queries.attach_seats(match, seats)  # `match.seats.all()` is these very instances, as they change
+    queries.attach_seats(match, seats)  # `queries.seats_of(match)` is these very instances, as they change
     for s in seats:
         s._action_fields_loaded = _seat_action_values(s)  # type: ignore[attr-defined]
     return match, seats
