@@ -51,7 +51,7 @@ def split_snapshot(state: dict[str, Any], base: dict[str, Any] | None) -> dict[s
     """What is stored for `state`: its top-level parts equal to the start snapshot are named, not repeated."""
     if not isinstance(state, dict) or not isinstance(base, dict) or FROM_BASE in state:
         return state
-    same = [k for k, v in state.items() if k in base and base[k] == v]
+    same = [k for k, v in state.items() if k in base and (base[k] is v or base[k] == v)]
     if not same:
         return state
     return {FROM_BASE: same, **{k: v for k, v in state.items() if k not in same}}

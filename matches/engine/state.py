@@ -299,6 +299,11 @@ class GameState:
         self.log_start = 0  # entries before log[0] that this state no longer holds (loaded without its log)
         self._events: list[dict[str, Any]] = []
         self._cont_cache: dict[int, list[int]] | None = None
+        # `to_dict`'s "cards", built once per `defs` (shared by clones; never mutated), and the position's
+        # own "cards" it was loaded from, which `to_dict` hands back when equal: a store that splits the
+        # catalog off (the online layer's start snapshot) then finds the very object it holds.
+        self._cards_json: dict[str, Any] | None = None
+        self._cards_source: Mapping[str, Any] | None = None
         self._setup_derived()
 
     def _setup_derived(self) -> None:
@@ -413,6 +418,8 @@ class GameState:
         g._edge = self._edge
         g._nb = self._nb
         g._cont_cache = self._cont_cache  # read-only once built
+        g._cards_json = self._cards_json  # read-only, as `defs`
+        g._cards_source = self._cards_source
         return g
 
     # ------------------------------------------------------------------ legality
@@ -1580,9 +1587,11 @@ class GameState:
         ``log=False`` leaves the event log out and keeps only its length (``log_length``): a compact
         snapshot whose size does not grow with the match, for stores that keep the actions elsewhere
         (the online layer's action log). Rules state is identical either way.
+
+        The card catalog (``cards``) never changes during a match: it is built once and the same
+        mapping is returned by every later call, on this state and its clones. Treat the result as
+        read-only (the JSON encoders do).
         """
-        names = sorted({d.name for d in self.defs.values()})
-        by_name = {d.name: d for d in self.defs.values()}
         ver, internal, gauss = self.rng.getstate()
         sides = []
         for side in self.sides:
@@ -1604,7 +1613,7 @@ class GameState:
             "format": "commandeer-position",
             "version": 1,
             "config": self.config.to_dict(),
-            "cards": {n: dict(by_name[n].raw) for n in names},
+            "cards": self._catalog_json(),
             "turn": self.turn,
             "active": self.active,
             "first_player": self.first,
@@ -1624,6 +1633,16 @@ class GameState:
             **self._log_dict(log),
             "rng": [ver, list(internal), gauss],
         }
+
+    def _catalog_json(self) -> dict[str, Any]:
+        cards = self._cards_json
+        if cards is None:
+            by_name = {d.name: d for d in self.defs.values()}
+            cards = {n: dict(by_name[n].raw) for n in sorted(by_name)}
+            if self._cards_source is not None and self._cards_source == cards:
+                cards = self._cards_source  # type: ignore[assignment]
+            self._cards_json = cards
+        return cards
 
     def _log_dict(self, log: bool) -> dict[str, Any]:
         """The snapshot's log part: the entries (and where they start), or only the log's length."""
@@ -2002,6 +2021,8 @@ def _load_position(
     defs: dict[int, CardDef] = {}
     owners: dict[int, int] = {}
     g = cls(config, defs, owners, rng)
+    if isinstance(data.get("cards"), dict):
+        g._cards_source = data["cards"]
     pending: list[tuple[dict[str, Any], str, int]] = []  # shorthand refs without id
 
     def ref(x: Any, owner: int) -> int:

@@ -124,6 +124,28 @@ def test_position_round_trip_and_hand_written_shorthand() -> None:
         GameState.from_dict({"format": "commandeer-position", "players": [{"hand": ["Nope"]}, {}]})
 
 
+def test_the_card_catalog_is_built_once_and_handed_back_as_loaded() -> None:
+    """`to_dict`'s ``cards`` never changes in a match: one mapping for a state and its clones, equal to a
+    fresh build; a state loaded from a position returns that position's own ``cards`` when equal."""
+    g = new_match(DECKS[0], DECKS[1], seed=4)
+    d = g.to_dict()
+    c = g.clone()
+    c.apply(c.legal_actions(c.current_players()[0])[0])
+    assert c.to_dict()["cards"] is d["cards"] and g.to_dict()["cards"] is d["cards"]
+    expected = {x.name: dict(x.raw) for x in g.defs.values()}
+    assert d["cards"] == expected and list(d["cards"]) == sorted(expected)
+    loaded_from = json.loads(json.dumps(d))
+    again = GameState.from_dict(loaded_from)
+    assert again.to_dict()["cards"] is loaded_from["cards"]
+    assert again.clone().to_dict() == again.to_dict() == d
+    extra = {
+        **loaded_from,
+        "cards": {**loaded_from["cards"], "Spare": {**next(iter(expected.values())), "name": "Spare"}},
+    }
+    trimmed = GameState.from_dict(extra).to_dict()["cards"]  # a card nobody holds is not written back
+    assert trimmed == expected and trimmed is not extra["cards"]
+
+
 def test_replay_reproduces_the_final_state_exactly() -> None:
     g = new_match(DECKS[0], DECKS[1], seed=11)
     agents = [RandomAgent(Random(1)), RandomAgent(Random(2))]
