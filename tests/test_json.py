@@ -32,6 +32,8 @@ SAMPLE = {
 def test_the_renderer_writes_what_drfs_renderer_writes() -> None:
     assert JSONRenderer().render(SAMPLE) == DRFJSONRenderer().render(SAMPLE)
     assert JSONRenderer().render({"at": timezone.now()}).endswith(b'Z"}')
+    separators = {"text": "line\u2028paragraph\u2029end"}  # DRF escapes these two; the value is the same
+    assert json.loads(JSONRenderer().render(separators)) == json.loads(DRFJSONRenderer().render(separators))
 
 
 def test_what_orjson_refuses_is_rendered_by_drf_or_refused_as_drf_would() -> None:
