@@ -3,7 +3,7 @@
 Pure Python, deterministic under a seed (STYLE 1). The state is plain JSON-able data; the game
 flow is an *agenda* (a stack of small task dicts) walked by `_run()` until a decision is needed,
 which is then described by `pending` and answered by one of `legal_actions()` (STYLE 3, 6).
-Rule numbers (W-x.y) refer to /work/shared/rules/westeros.md.
+Rule numbers (W-x.y) refer to ../shared/rules/westeros.md (relative to the repository root).
 """
 
 from __future__ import annotations
