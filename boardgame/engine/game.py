@@ -15,6 +15,7 @@ from itertools import product
 from random import Random
 from typing import Any
 
+from . import explain, hidden, timeouts
 from .actions import (
     Action,
     Bid,
@@ -137,7 +138,11 @@ STATE_FIELDS = (
     "rng",
     "decisions",
     "seed_hidden",
+    "seat_houses",
+    "deck_known",
 )
+# Fields added after snapshots were first stored: their value for a snapshot that lacks them.
+_FIELD_DEFAULTS: dict[str, Any] = {"seat_houses": None, "deck_known": None}
 
 
 # Fields left out of canonicalisation: the log's key order never steers the rules; the RNG is a tuple.
@@ -265,6 +270,10 @@ class WesterosState:
         self.log: list[dict[str, Any]] = []
         self.decisions = 0
         self.seed_hidden = True
+        self.seat_houses = list(houses)
+        # Cards at the bottom of each deck that every house has seen (revealed since the deck was last
+        # shuffled): `determinize` keeps them in place and shuffles only the rest.
+        self.deck_known = {"1": 0, "2": 0, "3": 0, "wildling": 0}
         self._event(f"Game set up for {len(houses)} houses: {', '.join(houses)}")
         self.agenda = [{"t": "round", "first": True}]
         self._run()
@@ -316,12 +325,18 @@ class WesterosState:
                 st._rng.setstate((r[0], tuple(r[1]), r[2]))
             elif f == "log" and "log" not in d:  # a log-less snapshot (to_dict(log=False))
                 st.log = []
+            elif f not in d and f in _FIELD_DEFAULTS:  # a snapshot stored before the field existed
+                setattr(st, f, _FIELD_DEFAULTS[f])
             else:
                 setattr(st, f, marshal.loads(marshal.dumps(d[f])))
         start = d.get("log_start", 0) if "log" in d else d.get("log_length", 0)
         if type(start) is not int or start < 0:
             raise ValueError(f"log_start/log_length must be a non-negative integer, not {start!r}")
         st.log_start = start
+        if st.seat_houses is None:
+            st.seat_houses = list(st.houses)
+        if st.deck_known is None:
+            st.deck_known = {"1": 0, "2": 0, "3": 0, "wildling": 0}
         st._canonicalise()
         return st
 
@@ -379,24 +394,33 @@ class WesterosState:
                 out.extend(getattr(self, "_legal_" + self.pending["kind"])(p))
         return out
 
+    def players(self) -> list[str]:
+        """The houses in seat order: seat i of a match plays ``players()[i]`` (fixed for the game)."""
+        return list(self.seat_houses)
+
     def apply(self, action: Action) -> None:
-        """Checked apply: raises IllegalActionError naming the action and the situation."""
-        if self.winner is not None:
-            raise IllegalActionError(f"{action.describe(self)}: the game is over")
-        if self.pending is None or action.player not in self.pending["players"]:
-            who = ", ".join(self.current_players()) or "nobody"
-            raise IllegalActionError(
-                f"{action.to_json()} is not legal: it is not {action.player}'s decision (waiting for {who})"
-            )
-        legal = self.legal_actions(action.player)
-        if action not in legal:
-            kinds = sorted({type(a).__name__ for a in legal})
-            raise IllegalActionError(
-                f"{action.to_json()} is not legal: {action.player} must now make a "
-                f"'{self.pending.get('decision', self.pending['kind'])}' decision "
-                f"({len(legal)} legal actions of type {', '.join(kinds)}; step {self.phase}/{self.step})"
-            )
+        """Checked apply: raises IllegalActionError naming the action and the situation (`explain_illegal`)."""
+        if self.winner is not None or self.pending is None or action.player not in self.pending["players"]:
+            raise IllegalActionError(explain.explain_illegal(self, action))
+        if action not in self.legal_actions(action.player):
+            raise IllegalActionError(explain.explain_illegal(self, action))
         self.apply_unchecked(action)
+
+    def explain_illegal(self, action: Action) -> str:
+        """Why `action` is not legal now (the step, whose decision it is, what is missing); "" if legal."""
+        return explain.explain_illegal(self, action)
+
+    def secret_action(self, action: Action) -> bool:
+        """Whether the action's content is hidden from the other houses (W-20): orders, raven swap, bids, cards."""
+        return hidden.secret_action(action)
+
+    def timeout_action(self, player: str) -> Action:
+        """The documented default for `player` when its clock runs out (`timeouts.TIMEOUT_DEFAULTS`)."""
+        return timeouts.timeout_action(self, player)
+
+    def determinize(self, player: str, rng: Random) -> WesterosState:
+        """A state `player` cannot tell from this one, its hidden parts resampled (see `hidden.determinize`)."""
+        return hidden.determinize(self, player, rng)
 
     def apply_unchecked(self, action: Action) -> None:
         """Apply without the legality check (for search and replay of known-good actions)."""
@@ -648,10 +672,12 @@ class WesterosState:
             while True:
                 card = deck.pop(0)
                 deck.append(card)  # resolved cards go under their deck [S&R]
+                self.deck_known[k] = min(len(deck), self.deck_known[k] + 1)
                 info = self.data.westeros_cards[card]
                 if info["effect_type"] == "reshuffle":
                     self._event(f"Winter is Coming: deck {k} is reshuffled")
                     self._rng.shuffle(deck)
+                    self.deck_known[k] = 0
                     continue
                 break
             self.revealed.append(card)
@@ -1991,6 +2017,11 @@ class WesterosState:
         self.threat = 0 if nw else max(0, self.threat - 4)  # W-16.5
         card = self.wildling_deck.pop(0)
         self.wildling_deck.append(card)  # W-16.7: under the deck
+        # The card now at the bottom is public; above it the publicly known run continues unless a card
+        # buried by the Messenger Raven (known to its holder only) sits between.
+        buried = self.raven_knows is not None and self.raven_knows["where"] == "bottom"
+        known = 1 if buried else self.deck_known["wildling"] + 1
+        self.deck_known["wildling"] = min(len(self.wildling_deck), known)
         self.raven_knows = None
         name = self.data.wildling_cards[card]["name"]
         self._event(
@@ -2282,8 +2313,12 @@ def new_game(
     player_count: int | None = None,
     seed: int = 0,
     config: RulesConfig | None = None,
+    seat_houses: list[str] | None = None,
 ) -> WesterosState:
-    """W-2: a new game for the houses of `player_count` (3-6, W-1.1) or an explicit house list."""
+    """W-2: a new game for the houses of `player_count` (3-6, W-1.1) or an explicit house list.
+
+    `seat_houses` says which house each seat plays (``players()``); default: the engine's house order.
+    """
     if houses is None:
         n = player_count if player_count is not None else 6
         if str(n) not in game_data.raw["setup"]["player_counts"]:
@@ -2294,8 +2329,12 @@ def new_game(
         if expect is None or sorted(expect) != sorted(houses):
             raise ValueError(f"houses {houses} do not form a legal {len(houses)}-player game (W-1.1)")
         houses = [h for h in HOUSE_ORDER if h in houses]
+    if seat_houses is not None and sorted(seat_houses) != sorted(houses):
+        raise ValueError(f"seat_houses {seat_houses} must list each of the houses {houses} once")
     st = WesterosState(game_data, config or RulesConfig())
     st._setup(houses, seed)
+    if seat_houses is not None:
+        st.seat_houses = list(seat_houses)
     return st
 
 

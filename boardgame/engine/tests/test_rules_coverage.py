@@ -26,6 +26,7 @@ def digest_path() -> Path:
     override = os.environ.get("WESTEROS_RULES_DIGEST")
     return Path(override) if override else REPO_ROOT.parent / "shared" / "rules" / "westeros.md"
 
+
 IDS_FILE = HERE / "westeros_rule_ids.txt"
 CHECKED_SECTIONS = range(4, 19)  # W-4 … W-18 must each be cited by a test
 COVERAGE_DOC = REPO_ROOT / "docs" / "westeros-rules-coverage.md"
