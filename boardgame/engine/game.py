@@ -1409,6 +1409,12 @@ class WesterosState:
         """W-9.3 / W-9.7: strength, swords and fortifications of both sides right now."""
         c = self.combat
         assert c is not None
+        if c.get("neutral"):  # W-11.1: the marcher's strength so far against the neutral force's token
+            got = self._neutral_strength(c["attacker"], c["area"], c["att_units"], c["token"], c["support"])
+            return {
+                c["attacker"]: {"strength": got, "swords": 0, "forts": 0},
+                "neutral": {"strength": self.neutral[c["area"]], "swords": 0, "forts": 0},
+            }
         att, dfn, area = c["attacker"], c["defender"], c["area"]
         castle = self.data.areas[area]["castle"] != "none"
         cards = c["cards"]
