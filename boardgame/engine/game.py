@@ -1424,15 +1424,22 @@ class WesterosState:
             cards.get(h) == "salladhor_saan" and self._supported(h) for h in (att, dfn) if h == "baratheon"
         )
 
+        it = self.tracks["iron_throne"]
+
         def val(unit: str, house: str, attacking: bool) -> int:
             v = self._unit_value(unit, castle, attacking)
             if unit == "footman" and kevan and house == att and attacking:
                 v = 2
             if unit == "ship":
+                # W-9.5: texts changing the same units' strength apply in Iron Throne order, the later
+                # house's last (Victarion sets 2, Salladhor Saan sets 0).
+                mods: list[tuple[int, int]] = []
                 if victarion and house == att and attacking:
-                    v = 2
+                    mods.append((it.index(att), 2))
                 if salladhor and house != "baratheon":
-                    v = 0
+                    mods.append((it.index("baratheon"), 0))
+                for _pos, m in sorted(mods):
+                    v = m
             return v
 
         s = {att: sum(val(u, att, True) for u in c["att_units"]), dfn: 0}
@@ -1667,6 +1674,13 @@ class WesterosState:
         c = self.combat
         assert c is not None
         lo = c["loser"]
+        if lo == c["attacker"] and c["att_units"] and c["cards"].get(c["winner"]) == "robb_stark":
+            # W-9.10.2 / W-17.1 (FAQ): a defending Robb Stark picks where the attacker retreats.
+            opts = self._attacker_retreat_options()
+            if opts:
+                best = min(opts.values())
+                self._choose(c["winner"], "robb_retreat", sorted(a for a, v in opts.items() if v == best))
+                return
         if lo == c["attacker"]:
             units = c["att_units"]
             c["att_units"] = []
@@ -1709,7 +1723,33 @@ class WesterosState:
         self._event(f"{lo.title()} retreats {len(units)} unit(s) from {c['area']} to {option}")
         self._push({"t": "retreat_supply", "house": lo, "area": option})
 
-    _on_robb_retreat = _on_retreat
+    def _attacker_retreat_options(self) -> dict[str, int]:
+        """W-9.10.2: legal retreat areas of the losing attacker next to the embattled area, its origin
+        included (when it may return there) -> units that must be destroyed to fit supply."""
+        c = self.combat
+        assert c is not None
+        lo, units, src = c["attacker"], list(c["att_units"]), c["from"]
+        opts = self._retreat_options(lo, c["area"], units, banned="")
+        if src not in opts and (self.data.kind(src) != "land" or self.control(src) in (None, lo)):
+            n = len(units)
+            opts[src] = next(
+                (loss for loss in range(n + 1) if self.supply_ok(lo, {c["area"]: -n, src: n - loss})), n
+            )
+        return opts
+
+    def _on_robb_retreat(self, p: str, option: str, ctx: dict[str, Any]) -> None:
+        """The Robb Stark player's pick of the loser's retreat area (W-17.1), attacker or defender."""
+        c = self.combat
+        assert c is not None
+        if c["loser"] != c["attacker"]:
+            self._on_retreat(p, option, ctx)
+            return
+        lo, units = c["attacker"], c["att_units"]
+        c["att_units"] = []
+        for x in units:
+            self._add_unit(option, lo, x, routed=True)
+        self._event(f"Robb Stark sends {lo.title()}'s {len(units)} attacking unit(s) to {option}")
+        self._push({"t": "retreat_supply", "house": lo, "area": option})
 
     def _t_retreat_supply(self, task: dict[str, Any]) -> None:
         """W-9.10.4: destroy retreating units of the loser's choice until supply fits."""
@@ -1755,6 +1795,10 @@ class WesterosState:
                     for x in units:
                         self._add_unit(src, att, x)
                 self._event("Arianne Martell: the attackers stay where they came from")
+                t = self.tokens.get(area)
+                if t is not None and t != att and not self.config.arianne_keeps_power_token:  # W-22.11
+                    self._drop_token(area)
+                    self._event(f"{t.title()}'s power token in {area} is removed")
             else:
                 o = self.orders.get(area)
                 if o and o[0] != att:
@@ -2106,11 +2150,14 @@ class WesterosState:
             if len(hand) >= 2:
                 top = max(int(self.data.house_cards[x]["strength"]) for x in hand)
                 drop = [x for x in hand if int(self.data.house_cards[x]["strength"]) == top]
-                if len(drop) < len(hand):
+                if len(drop) < len(hand) or not self.config.milkwater_keeps_one_card:  # W-22.12
                     for x in drop:
                         hand.remove(x)
                         self.discards[h].append(x)
                     self._event(f"{h.title()} discards {', '.join(drop)}")
+                    if not hand:  # W-17.2 by analogy: the rest of the pile comes back
+                        self.hands[h] = [x for x in self.discards[h] if x not in drop]
+                        self.discards[h] = list(drop)
         elif card == "mammoth_riders":
             self._push({"t": "destroy_n", "house": h, "n": 3, "area": None})
         elif card == "preemptive_raid":

@@ -51,7 +51,7 @@ def from_position(
         houses=p.get("houses"),
         player_count=p.get("player_count"),
         seed=int(p.get("seed", 0)),
-        config=config,
+        config=config if config is not None or "config" not in p else RulesConfig.from_dict(p["config"]),
     )
     areas = game_data.areas
     if "units" in p:
