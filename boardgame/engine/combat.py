@@ -76,7 +76,8 @@ def do_house_card(st: WesterosState, a: Action) -> None:
         return
     chosen = st.pending["chosen"]
     st.pending = None
-    for h, card in chosen.items():  # W-9.4 / W-20.6: revealed together
+    # W-9.4 / W-20.6: revealed together, in the order chosen (`chosen` is stored with one key at most)
+    for h, card in chosen.items():
         st.hands[h].remove(card)
         st.combat["cards"][h] = card
         st._event(f"{h.title()} reveals {st.data.house_cards[card]['name']}", card=card)

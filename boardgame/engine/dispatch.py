@@ -2,7 +2,8 @@
 
 The stored state names them by their string values (`pending["kind"]`, `task["t"]`, `Choose.decision`);
 the engine finds the rule function here, so a search for a handler finds its caller (no names built
-from strings). A test checks that the tables cover every enum member.
+from strings). The tables are keyed by enum members; as those are `str`, a stored string finds its entry
+without a conversion. A test checks that the tables cover every enum member.
 """
 
 from __future__ import annotations
@@ -142,10 +143,10 @@ def do_choose(st: WesterosState, a: Action) -> None:
     assert isinstance(a, Choose) and st.pending is not None
     ctx = st.pending
     st.pending = None
-    DECISIONS[Decision(a.decision)](st, a.player, a.option, ctx)
+    DECISIONS[a.decision](st, a.player, a.option, ctx)
 
 
-LEGAL: dict[PendingKind, Callable[[WesterosState, str], list[Action]]] = {
+LEGAL: dict[str, Callable[[WesterosState, str], list[Action]]] = {
     PendingKind.ORDERS: planning.legal_orders,
     PendingKind.RAVEN: planning.legal_raven,
     PendingKind.RAID: raid_consolidate.legal_raid,
@@ -158,7 +159,7 @@ LEGAL: dict[PendingKind, Callable[[WesterosState, str], list[Action]]] = {
     PendingKind.BID: westeros_phase.legal_bid,
     PendingKind.CHOOSE: legal_choose,
 }
-DO: dict[PendingKind, Callable[[WesterosState, Action], None]] = {
+DO: dict[str, Callable[[WesterosState, Action], None]] = {
     PendingKind.ORDERS: planning.do_orders,
     PendingKind.RAVEN: planning.do_raven,
     PendingKind.RAID: raid_consolidate.do_raid,
@@ -171,7 +172,7 @@ DO: dict[PendingKind, Callable[[WesterosState, Action], None]] = {
     PendingKind.BID: westeros_phase.do_bid,
     PendingKind.CHOOSE: do_choose,
 }
-TASKS: dict[Task, Callable[[WesterosState, dict[str, Any]], None]] = {
+TASKS: dict[str, Callable[[WesterosState, dict[str, Any]], None]] = {
     Task.ROUND: rounds.t_round,
     Task.ADVANCE_ROUND: rounds.t_advance_round,
     Task.RESOLVE_WESTEROS: rounds.t_resolve_westeros,
@@ -218,7 +219,7 @@ TASKS: dict[Task, Callable[[WesterosState, dict[str, Any]], None]] = {
     Task.CROW_KNIGHTS: wildlings.t_crow_knights,
     Task.DESTROY_N: wildlings.t_destroy_n,
 }
-DECISIONS: dict[Decision, Callable[[WesterosState, str, str, dict[str, Any]], None]] = {
+DECISIONS: dict[str, Callable[[WesterosState, str, str, dict[str, Any]], None]] = {
     Decision.RAVEN_BURY: planning.on_raven_bury,
     Decision.PORT_TAKEOVER: marches.on_port_takeover,
     Decision.BLADE: combat.on_blade,

@@ -3,6 +3,9 @@
 Pure Python, deterministic under a seed (STYLE 1). The state is plain JSON-able data; the game
 flow is an *agenda* (a stack of small task dicts) walked by `_run()` until a decision is needed,
 which is then described by `pending` and answered by one of `legal_actions()` (STYLE 3, 6).
+Rules code walks areas, houses and orders in an order it defines (map order, sorted area ids, Iron
+Throne order), never in a dict's key order: a snapshot whose keys a store reordered (PostgreSQL
+`jsonb`) plays on exactly as the live state.
 The rules live in modules by rule area (see `dispatch.py` for the tables that reach them).
 Rule numbers (W-x.y) refer to ../shared/rules/westeros.md (relative to the repository root).
 """
@@ -83,45 +86,6 @@ STATE_FIELDS = (
 _FIELD_DEFAULTS: dict[str, Any] = {"seat_houses": None, "deck_known": None}
 
 
-# Fields left out of canonicalisation: the log's key order never steers the rules; the RNG is a tuple.
-_NOT_CANONICAL = ("log", "rng")
-# Fields whose values hold no dict the engine creates out of key order (lists, numbers, or unit dicts made
-# in canonical order by `_add_unit`): between decisions only their own keys need sorting (much cheaper).
-_FLAT_BETWEEN_DECISIONS = (
-    "tracks",
-    "power",
-    "supply",
-    "hands",
-    "discards",
-    "units",
-    "tokens",
-    "garrisons",
-    "neutral",
-    "orders",
-    "wdecks",
-)
-
-
-def _canonical(v: Any) -> Any:
-    """`v` with every dict rebuilt in sorted key order (lists keep their order; scalars are shared).
-
-    The state's dicts are canonicalised after every decision and on load, so iteration over them (legal
-    action order, agent choices, rules that walk areas) never depends on insertion order or on a store
-    that reorders keys (PostgreSQL jsonb): equal content means equal behaviour.
-    """
-    if type(v) is dict:
-        out = {}
-        for k in sorted(v):
-            x = v[k]
-            out[k] = _canonical(x) if type(x) is dict or type(x) is list else x
-        return out
-    if type(v) is list:
-        for x in v:
-            if type(x) is dict or type(x) is list:
-                return [_canonical(y) for y in v]
-    return v
-
-
 class WesterosState(Board):
     """One game of Westeros. Create with `new_game`; drive with `legal_actions`/`apply`."""
 
@@ -199,7 +163,6 @@ class WesterosState(Board):
         self._event(f"Game set up for {len(houses)} houses: {', '.join(houses)}")
         self.agenda = [{"t": "round", "first": True}]
         self._run()
-        self._canonicalise()
 
     def _fields(self) -> dict[str, Any]:
         out = {}
@@ -253,24 +216,7 @@ class WesterosState(Board):
             st.seat_houses = list(st.houses)
         if st.deck_known is None:
             st.deck_known = {"1": 0, "2": 0, "3": 0, "wildling": 0}
-        st._canonicalise()
         return st
-
-    def _canonicalise(self, deep: bool = True) -> None:
-        """Rebuild every dict of the rules state in sorted key order (see `_canonical`).
-
-        Loads and set-up go `deep`; after a decision the fields of `_FLAT_BETWEEN_DECISIONS` only get
-        their own keys sorted (test_snapshots checks that every dict is canonical after every decision).
-        """
-        for f in STATE_FIELDS:
-            if f in _NOT_CANONICAL:
-                continue
-            v = getattr(self, f)
-            if not deep and f in _FLAT_BETWEEN_DECISIONS:
-                if type(v) is dict and list(v) != sorted(v):
-                    setattr(self, f, {k: v[k] for k in sorted(v)})
-            elif type(v) is dict or type(v) is list:
-                setattr(self, f, _canonical(v))
 
     def clone(self) -> WesterosState:
         """Independent copy (shares only the immutable game data)."""
@@ -306,7 +252,7 @@ class WesterosState(Board):
         out: list[Action] = []
         for p in players:
             if p in self.pending["players"]:
-                out.extend(dispatch.LEGAL[dispatch.PendingKind(self.pending["kind"])](self, p))
+                out.extend(dispatch.LEGAL[self.pending["kind"]](self, p))
         return out
 
     def players(self) -> list[str]:
@@ -342,17 +288,16 @@ class WesterosState(Board):
         assert self.pending is not None
         self._ctl_cache = None
         self.decisions += 1
-        dispatch.DO[dispatch.PendingKind(self.pending["kind"])](self, action)
+        dispatch.DO[self.pending["kind"]](self, action)
         self._run()
 
     def _run(self) -> None:
         while self.pending is None and self.winner is None and self.agenda:
             task = self.agenda.pop()
             self._ctl_cache = None
-            dispatch.TASKS[dispatch.Task(task["t"])](self, task)
+            dispatch.TASKS[task["t"]](self, task)
         if self.pending is not None and not self.pending["players"]:
             raise RuntimeError("pending decision without players")
-        self._canonicalise(deep=False)
 
     # ------------------------------------------------------------------ rule-area entry points kept as methods
     def combat_numbers(self) -> dict[str, dict[str, int]]:

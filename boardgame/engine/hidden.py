@@ -66,7 +66,7 @@ def determinize(state: WesterosState, player: str, rng: Random) -> WesterosState
             for h in others:
                 if h in chosen:
                     chosen[h] = rng.choice(st._card_options(h))
-    for k, deck in st.wdecks.items():
+    for k, deck in sorted(st.wdecks.items()):
         n = len(deck)
         _shuffle_unknown(deck, set(range(n - min(n, st.deck_known[k]), n)), rng)
     wild = st.wildling_deck

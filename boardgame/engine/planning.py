@@ -33,7 +33,7 @@ def t_assign_orders(st: WesterosState, task: dict[str, Any]) -> None:
 
 
 def legal_orders(st: WesterosState, p: str) -> list[Action]:
-    need = [a for a, u in st.units.items() if u["house"] == p and a not in st.orders]
+    need = sorted(a for a, u in st.units.items() if u["house"] == p and a not in st.orders)
     toks = st._unused_tokens(p) if need else []
     out: list[Action] = [PlaceOrder(p, a, t) for a in need for t in toks]
     if not need or not toks:
@@ -71,7 +71,7 @@ def t_messenger_raven(st: WesterosState, task: dict[str, Any]) -> None:
 
 def legal_raven(st: WesterosState, p: str) -> list[Action]:
     out: list[Action] = [Choose(p, "raven", "pass"), Choose(p, "raven", "look")]
-    for a, (h, t) in st.orders.items():
+    for a, (h, t) in sorted(st.orders.items()):
         if h == p:
             out.extend(RavenSwap(p, a, nt) for nt in st._unused_tokens(p, ignore_area=a) if nt != t)
     return out

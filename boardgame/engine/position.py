@@ -121,6 +121,5 @@ def from_position(
     st.phase = "action" if start == "action" else ("westeros" if start != "planning" else "planning")
     st.agenda = list(reversed(agenda))
     st.winner = None
-    st._canonicalise()  # positions may spell their dicts in any order: the rules never see it
     st._run()
     return st

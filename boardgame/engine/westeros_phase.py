@@ -173,7 +173,7 @@ def legal_muster(st: WesterosState, p: str) -> list[Action]:
     assert st.pending is not None
     out: list[Action] = []
     avail = {t: st.available_units(p, t) for t in UNIT_TYPES}
-    for area, pts in st.pending["points"].items():
+    for area, pts in sorted(st.pending["points"].items()):
         if pts <= 0:
             continue
         if avail["footman"] and st.supply_ok(p, {area: 1}):
