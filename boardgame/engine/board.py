@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 from random import Random
-from typing import Any
+from typing import Any, cast
 
 from .config import RulesConfig
 from .data import GameData
+from .structures import Combat, March, Pending, Step, Units
 
 UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1, "siege_engine": 0}
 TRACK_TOKEN = {
@@ -89,7 +90,7 @@ class Board:
     supply: dict[str, int]
     hands: dict[str, list[str]]
     discards: dict[str, list[str]]
-    units: dict[str, dict[str, Any]]
+    units: dict[str, Units]
     tokens: dict[str, str]
     garrisons: dict[str, int]
     neutral: dict[str, int]
@@ -103,10 +104,10 @@ class Board:
     wildling_deck: list[str]
     raven_knows: dict[str, str] | None
     revealed: list[str]
-    agenda: list[dict[str, Any]]
-    pending: dict[str, Any] | None
-    combat: dict[str, Any] | None
-    march: dict[str, Any] | None
+    agenda: list[Step]
+    pending: Pending | None
+    combat: Combat | None
+    march: March | None
     winner: str | None
     end_reason: str | None
     log: list[dict[str, Any]]
@@ -128,22 +129,18 @@ class Board:
             ev.update(extra)
         self.log.append(ev)
 
-    def _push(self, *tasks: dict[str, Any]) -> None:
+    def _push(self, *tasks: Step) -> None:
         """Schedule tasks so that the first given runs first."""
         self.agenda.extend(reversed(tasks))
 
     def _ask(self, kind: str, players: list[str], **ctx: Any) -> None:
-        self.pending = {"kind": kind, "players": list(players), **ctx}
+        self.pending = cast(Pending, {"kind": kind, "players": list(players), **ctx})
 
     def _choose(self, player: str, decision: str, options: list[str], **ctx: Any) -> None:
         """Ask `player` a menu decision (answered with Choose)."""
-        self.pending = {
-            "kind": "choose",
-            "players": [player],
-            "decision": decision,
-            "options": options,
-            **ctx,
-        }
+        self.pending = cast(
+            Pending, {"kind": "choose", "players": [player], "decision": decision, "options": options, **ctx}
+        )
 
     @property
     def log_length(self) -> int:
@@ -160,11 +157,11 @@ class Board:
 
     def _remove_unit(self, area: str, unit: str, prefer_routed: bool = True) -> None:
         u = self.units[area]
-        first, second = ("routed", "units") if prefer_routed else ("units", "routed")
-        if unit in u[first]:
-            u[first].remove(unit)
+        first, second = (u["routed"], u["units"]) if prefer_routed else (u["units"], u["routed"])
+        if unit in first:
+            first.remove(unit)
         else:
-            u[second].remove(unit)
+            second.remove(unit)
         if not u["units"] and not u["routed"]:
             del self.units[area]
         self._ctl_cache = None
@@ -248,8 +245,8 @@ class Board:
 
     def _army_sizes(self, house: str) -> dict[str, int]:
         sizes = {a: len(u["units"]) + len(u["routed"]) for a, u in self.units.items() if u["house"] == house}
-        if self.march and self.march["house"] == house and self.march["combat_units"]:
-            d = self.march["combat_dest"]
+        d = self.march["combat_dest"] if self.march else None
+        if self.march and self.march["house"] == house and self.march["combat_units"] and d is not None:
             sizes[d] = sizes.get(d, 0) + len(self.march["combat_units"])
         c = self.combat
         if c and c["attacker"] == house and c["att_units"]:  # W-7.1.4: attackers count where they fight

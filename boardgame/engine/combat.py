@@ -6,7 +6,7 @@ reached through the dispatch tables of `dispatch.py`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import (
     marches,
@@ -16,12 +16,13 @@ from .actions import (
     DeclareSupport,
     PlayHouseCard,
 )
+from .structures import Combat, Pending, Step
 
 if TYPE_CHECKING:
     from .game import WesterosState
 
 
-def t_combat_support(st: WesterosState, task: dict[str, Any]) -> None:
+def t_combat_support(st: WesterosState, task: Step) -> None:
     c = st.combat
     assert c is not None
     st.step = "combat"
@@ -50,7 +51,7 @@ def do_support(st: WesterosState, a: Action) -> None:
     st._event(a.describe(st))
 
 
-def t_combat_cards(st: WesterosState, task: dict[str, Any]) -> None:
+def t_combat_cards(st: WesterosState, task: Step) -> None:
     c = st.combat
     assert c is not None
     players = [h for h in (c["attacker"], c["defender"]) if card_options(st, h)]
@@ -83,13 +84,20 @@ def do_house_card(st: WesterosState, a: Action) -> None:
         st._event(f"{h.title()} reveals {st.data.house_cards[card]['name']}", card=card)
 
 
+def decided(c: Combat) -> tuple[str, str]:
+    """The winner and the loser of a combat whose victor is known (W-9.8)."""
+    w, lo = c["winner"], c["loser"]
+    assert w is not None and lo is not None, "the victor is not known yet (W-9.8)"
+    return w, lo
+
+
 def opponent(st: WesterosState, h: str) -> str:
     c = st.combat
     assert c is not None
     return str(c["defender"] if h == c["attacker"] else c["attacker"])
 
 
-def t_combat_blade(st: WesterosState, task: dict[str, Any]) -> None:
+def t_combat_blade(st: WesterosState, task: Step) -> None:
     """W-9.6: the Valyrian Steel Blade, once per round."""
     c = st.combat
     assert c is not None
@@ -98,7 +106,7 @@ def t_combat_blade(st: WesterosState, task: dict[str, Any]) -> None:
         st._choose(h, "blade", ["use", "pass"])
 
 
-def on_blade(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_blade(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option == "use":
         assert st.combat is not None
         st.blade_used = True
@@ -202,7 +210,7 @@ def combat_numbers(st: WesterosState) -> dict[str, dict[str, int]]:
     return {h: {"strength": max(0, s[h]), "swords": sw[h], "forts": fo[h]} for h in (att, dfn)}
 
 
-def t_combat_resolve(st: WesterosState, task: dict[str, Any]) -> None:
+def t_combat_resolve(st: WesterosState, task: Step) -> None:
     """W-9.8: the victor; ties go to the higher Fiefdoms position."""
     c = st.combat
     assert c is not None
@@ -247,11 +255,11 @@ def destroy_losing(st: WesterosState, unit: str) -> None:
         st._remove_unit(c["area"], unit, prefer_routed=False)
 
 
-def t_combat_casualties(st: WesterosState, task: dict[str, Any]) -> None:
+def t_combat_casualties(st: WesterosState, task: Step) -> None:
     """W-9.9: garrison removed, siege engines and routed units destroyed, sword casualties."""
     c = st.combat
     assert c is not None
-    area, lo = c["area"], c["loser"]
+    area, lo = c["area"], decided(c)[1]
     if lo == c["defender"] and area in st.garrisons:
         del st.garrisons[area]
         st._event(f"The garrison of {area} is removed")
@@ -283,7 +291,7 @@ def t_combat_casualties(st: WesterosState, task: dict[str, Any]) -> None:
         st._push({"t": "casualty_pick", "left": k})
 
 
-def t_casualty_pick(st: WesterosState, task: dict[str, Any]) -> None:
+def t_casualty_pick(st: WesterosState, task: Step) -> None:
     c = st.combat
     assert c is not None
     if task["left"] <= 0:
@@ -291,10 +299,10 @@ def t_casualty_pick(st: WesterosState, task: dict[str, Any]) -> None:
     opts = sorted(set(losing_units(st)))
     if not opts:
         return
-    st._choose(c["loser"], "casualty", opts, left=task["left"])
+    st._choose(decided(c)[1], "casualty", opts, left=task["left"])
 
 
-def on_casualty(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_casualty(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     destroy_losing(st, option)
     st._event(f"{p.title()} loses a {option.replace('_', ' ')} as a casualty")
     st._push({"t": "casualty_pick", "left": ctx["left"] - 1})
@@ -309,7 +317,7 @@ def discard_played(st: WesterosState, h: str, card: str) -> None:
         st._event(f"{h.title()} takes back its house cards")
 
 
-def t_combat_cleanup(st: WesterosState, task: dict[str, Any]) -> None:
+def t_combat_cleanup(st: WesterosState, task: Step) -> None:
     """W-9.11: discard cards, the winner moves in, orders and tokens removed."""
     c = st.combat
     assert c is not None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import (
     combat,
@@ -24,6 +24,7 @@ from . import (
     wildlings,
 )
 from .actions import Action, Choose
+from .structures import Pending, Step
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -172,7 +173,7 @@ DO: dict[str, Callable[[WesterosState, Action], None]] = {
     PendingKind.BID: westeros_phase.do_bid,
     PendingKind.CHOOSE: do_choose,
 }
-TASKS: dict[str, Callable[[WesterosState, dict[str, Any]], None]] = {
+TASKS: dict[str, Callable[[WesterosState, Step], None]] = {
     Task.ROUND: rounds.t_round,
     Task.ADVANCE_ROUND: rounds.t_advance_round,
     Task.RESOLVE_WESTEROS: rounds.t_resolve_westeros,
@@ -219,7 +220,7 @@ TASKS: dict[str, Callable[[WesterosState, dict[str, Any]], None]] = {
     Task.CROW_KNIGHTS: wildlings.t_crow_knights,
     Task.DESTROY_N: wildlings.t_destroy_n,
 }
-DECISIONS: dict[str, Callable[[WesterosState, str, str, dict[str, Any]], None]] = {
+DECISIONS: dict[str, Callable[[WesterosState, str, str, Pending], None]] = {
     Decision.RAVEN_BURY: planning.on_raven_bury,
     Decision.PORT_TAKEOVER: marches.on_port_takeover,
     Decision.BLADE: combat.on_blade,

@@ -6,16 +6,17 @@ reached through the dispatch tables of `dispatch.py`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import combat
 from .data import TRACKS
+from .structures import Pending, Step
 
 if TYPE_CHECKING:
     from .game import WesterosState
 
 
-def t_combat_cancel(st: WesterosState, task: dict[str, Any]) -> None:
+def t_combat_cancel(st: WesterosState, task: Step) -> None:
     """W-9.5: "cancel" texts first (Tyrion)."""
     c = st.combat
     assert c is not None
@@ -27,13 +28,14 @@ def t_combat_cancel(st: WesterosState, task: dict[str, Any]) -> None:
                 return
 
 
-def on_tyrion(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_tyrion(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     c = st.combat
     assert c is not None
     if option == "keep":
         return
     opp = combat.opponent(st, p)
     card = c["cards"][opp]
+    assert card is not None  # Tyrion only cancels a card that was played
     st.hands[opp].append(card)
     c["excluded"][opp].append(card)
     c["cards"][opp] = None
@@ -42,7 +44,7 @@ def on_tyrion(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> No
         st._ask("house_card", [opp], chosen={})
 
 
-def t_combat_immediate(st: WesterosState, task: dict[str, Any]) -> None:
+def t_combat_immediate(st: WesterosState, task: Step) -> None:
     """W-9.5: "immediately" texts (Aeron, Doran, Mace, Queen of Thorns) in turn order."""
     c = st.combat
     assert c is not None
@@ -73,7 +75,7 @@ def t_combat_immediate(st: WesterosState, task: dict[str, Any]) -> None:
         return
 
 
-def on_aeron(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_aeron(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     c = st.combat
     assert c is not None
     if option == "keep":
@@ -86,7 +88,7 @@ def on_aeron(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> Non
     st._ask("house_card", [p], chosen={})
 
 
-def on_doran(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_doran(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     opp = combat.opponent(st, p)
     tr = st.tracks[option]
     tr.remove(opp)
@@ -112,16 +114,16 @@ def mace(st: WesterosState, h: str, opp: str) -> None:
             st._event(f"Mace Tyrell destroys a defending {opp.title()} footman")
 
 
-def on_queen_of_thorns(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_queen_of_thorns(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     h, tok = st.orders.pop(option)
     st._event(f"Queen of Thorns removes {h.title()}'s {tok.replace('_', ' ')} in {option}")
 
 
-def t_combat_win_effects(st: WesterosState, task: dict[str, Any]) -> None:
+def t_combat_win_effects(st: WesterosState, task: Step) -> None:
     """W-9.12: "if you win / lose" texts."""
     c = st.combat
     assert c is not None
-    w, lo = c["winner"], c["loser"]
+    w, lo = combat.decided(c)
     wc, lc = c["cards"].get(w), c["cards"].get(lo)
     if lc == "arianne_martell" and lo == c["defender"]:
         c["arianne"] = True
@@ -148,13 +150,13 @@ def t_combat_win_effects(st: WesterosState, task: dict[str, Any]) -> None:
             st._choose(w, "renly", [*opts, "none"])
 
 
-def on_cersei(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_cersei(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option != "none":
         h, tok = st.orders.pop(option)
         st._event(f"Cersei Lannister removes {h.title()}'s {tok.replace('_', ' ')} in {option}")
 
 
-def on_renly(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_renly(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     c = st.combat
     assert c is not None
     if option == "none":
@@ -169,7 +171,7 @@ def on_renly(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> Non
     st._event(f"Renly Baratheon upgrades a footman to a knight ({option})")
 
 
-def t_combat_after(st: WesterosState, task: dict[str, Any]) -> None:
+def t_combat_after(st: WesterosState, task: Step) -> None:
     """W-9.5: "after combat" texts (Patchface), then the combat is over."""
     c = st.combat
     assert c is not None
@@ -182,7 +184,7 @@ def t_combat_after(st: WesterosState, task: dict[str, Any]) -> None:
                 return
 
 
-def on_patchface(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_patchface(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option == "none":
         return
     opp = ctx["opponent"]

@@ -7,7 +7,7 @@ reached through the dispatch tables of `dispatch.py`.
 from __future__ import annotations
 
 from itertools import product
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .actions import (
     Action,
@@ -17,6 +17,7 @@ from .actions import (
 )
 from .board import Phase, order_type
 from .data import UNIT_TYPES
+from .structures import Pending, Step
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -206,13 +207,13 @@ def end_march(st: WesterosState, a: EndMarch) -> None:
     )
 
 
-def t_march_end(st: WesterosState, task: dict[str, Any]) -> None:
+def t_march_end(st: WesterosState, task: Step) -> None:
     """W-7.1.7: after each march, orphan orders, ports, victory."""
     st._prune_orders()
     st._push({"t": "port_sync"}, {"t": "victory_check"})
 
 
-def t_port_sync(st: WesterosState, task: dict[str, Any]) -> None:
+def t_port_sync(st: WesterosState, task: Step) -> None:
     """W-10.6: port take-over by the new controller, or orphaned ships destroyed."""
     for port in sorted(a for a in st.units if st.data.kind(a) == "port"):
         o = st.owner(port)
@@ -234,7 +235,7 @@ def t_port_sync(st: WesterosState, task: dict[str, Any]) -> None:
         return
 
 
-def t_port_takeover(st: WesterosState, task: dict[str, Any]) -> None:
+def t_port_takeover(st: WesterosState, task: Step) -> None:
     if task["left"] <= 0:
         return
     h, port = task["house"], task["port"]
@@ -244,13 +245,13 @@ def t_port_takeover(st: WesterosState, task: dict[str, Any]) -> None:
     st._choose(h, "port_takeover", opts, port=port, left=task["left"])
 
 
-def on_port_takeover(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_port_takeover(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option == "replace":
         st._add_unit(ctx["port"], p, "ship")
     st._push({"t": "port_takeover", "house": p, "port": ctx["port"], "left": ctx["left"] - 1})
 
 
-def t_neutral_resolve(st: WesterosState, task: dict[str, Any]) -> None:
+def t_neutral_resolve(st: WesterosState, task: Step) -> None:
     """W-11.1: enough strength removes the token and the units move in; otherwise they stay home."""
     c = st.combat
     assert c is not None

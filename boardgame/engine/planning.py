@@ -6,7 +6,7 @@ reached through the dispatch tables of `dispatch.py`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import (
     rounds,
@@ -18,12 +18,13 @@ from .actions import (
     PlaceOrder,
     RavenSwap,
 )
+from .structures import Pending, Step
 
 if TYPE_CHECKING:
     from .game import WesterosState
 
 
-def t_assign_orders(st: WesterosState, task: dict[str, Any]) -> None:
+def t_assign_orders(st: WesterosState, task: Step) -> None:
     rounds.enter(st, task)
     st.orders = {}
     st.orders_revealed = False
@@ -54,7 +55,7 @@ def do_orders(st: WesterosState, a: Action) -> None:
             st.pending = None
 
 
-def t_reveal_orders(st: WesterosState, task: dict[str, Any]) -> None:
+def t_reveal_orders(st: WesterosState, task: Step) -> None:
     """W-5.4: all orders face up at once."""
     rounds.enter(st, task)
     st.orders_revealed = True
@@ -62,7 +63,7 @@ def t_reveal_orders(st: WesterosState, task: dict[str, Any]) -> None:
         st._event(f"{h.title()}: {t.replace('_', ' ')} in {a}", order=[a, h, t])
 
 
-def t_messenger_raven(st: WesterosState, task: dict[str, Any]) -> None:
+def t_messenger_raven(st: WesterosState, task: Step) -> None:
     """W-5.5: the Raven holder may swap an order or look at the top wildling card."""
     rounds.enter(st, task)
     if not st.raven_used:
@@ -97,7 +98,7 @@ def do_raven(st: WesterosState, a: Action) -> None:
         st._event(f"{a.player.title()} does not use the Messenger Raven")
 
 
-def on_raven_bury(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_raven_bury(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option == "bottom":
         st.wildling_deck.append(st.wildling_deck.pop(0))
         if st.raven_knows:

@@ -6,11 +6,10 @@ reached through the dispatch tables of `dispatch.py`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from . import (
-    combat,
-)
+from . import combat
+from .structures import Pending, Step
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -53,17 +52,17 @@ def retreat_options(
     return out
 
 
-def t_combat_retreat(st: WesterosState, task: dict[str, Any]) -> None:
+def t_combat_retreat(st: WesterosState, task: Step) -> None:
     """W-9.10: the loser's survivors retreat and are routed (or destroyed)."""
     c = st.combat
     assert c is not None
-    lo = c["loser"]
-    if lo == c["attacker"] and c["att_units"] and c["cards"].get(c["winner"]) == "robb_stark":
+    winner, lo = combat.decided(c)
+    if lo == c["attacker"] and c["att_units"] and c["cards"].get(winner) == "robb_stark":
         # W-9.10.2 / W-17.1 (FAQ): a defending Robb Stark picks where the attacker retreats.
         opts = attacker_retreat_options(st)
         if opts:
             best = min(opts.values())
-            st._choose(c["winner"], "robb_retreat", sorted(a for a, v in opts.items() if v == best))
+            st._choose(winner, "robb_retreat", sorted(a for a, v in opts.items() if v == best))
             return
     if lo == c["attacker"]:
         units = c["att_units"]
@@ -91,16 +90,16 @@ def t_combat_retreat(st: WesterosState, task: dict[str, Any]) -> None:
         return
     best = min(opts.values())
     choices = sorted(a for a, v in opts.items() if v == best)
-    if c["cards"].get(c["winner"]) == "robb_stark":
-        st._choose(c["winner"], "robb_retreat", choices)
+    if c["cards"].get(winner) == "robb_stark":
+        st._choose(winner, "robb_retreat", choices)
     else:
         st._choose(lo, "retreat", choices)
 
 
-def on_retreat(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_retreat(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     c = st.combat
     assert c is not None
-    lo = c["loser"]
+    lo = combat.decided(c)[1]
     units = combat.losing_units(st)
     for x in units:
         st._remove_unit(c["area"], x, prefer_routed=False)
@@ -124,7 +123,7 @@ def attacker_retreat_options(st: WesterosState) -> dict[str, int]:
     return opts
 
 
-def on_robb_retreat(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_robb_retreat(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     """The Robb Stark player's pick of the loser's retreat area (W-17.1), attacker or defender."""
     c = st.combat
     assert c is not None
@@ -139,7 +138,7 @@ def on_robb_retreat(st: WesterosState, p: str, option: str, ctx: dict[str, Any])
     st._push({"t": "retreat_supply", "house": lo, "area": option})
 
 
-def t_retreat_supply(st: WesterosState, task: dict[str, Any]) -> None:
+def t_retreat_supply(st: WesterosState, task: Step) -> None:
     """W-9.10.4: destroy retreating units of the loser's choice until supply fits."""
     h, a = task["house"], task["area"]
     if st.supply_ok(h) or a not in st.units:
@@ -148,7 +147,9 @@ def t_retreat_supply(st: WesterosState, task: dict[str, Any]) -> None:
     st._choose(h, "retreat_loss", opts, area=a)
 
 
-def on_retreat_loss(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
-    st._remove_unit(ctx["area"], option, prefer_routed=True)
+def on_retreat_loss(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    area = ctx["area"]
+    assert area is not None
+    st._remove_unit(area, option, prefer_routed=True)
     st._event(f"{p.title()} destroys a retreating {option.replace('_', ' ')} to fit supply")
     st._push({"t": "retreat_supply", "house": p, "area": ctx["area"]})

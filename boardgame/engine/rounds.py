@@ -6,16 +6,17 @@ reached through the dispatch tables of `dispatch.py`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .board import ROUND_STRUCTURE, order_type
+from .structures import Step
 
 if TYPE_CHECKING:
     from .game import WesterosState
 
 
-def t_round(st: WesterosState, task: dict[str, Any]) -> None:
-    steps = []
+def t_round(st: WesterosState, task: Step) -> None:
+    steps: list[Step] = []
     for phase, phase_steps in ROUND_STRUCTURE:
         if phase == "westeros" and task.get("first"):
             continue  # W-3.1: round 1 skips the Westeros phase
@@ -24,37 +25,37 @@ def t_round(st: WesterosState, task: dict[str, Any]) -> None:
     st._push(*steps)
 
 
-def enter(st: WesterosState, task: dict[str, Any]) -> None:
+def enter(st: WesterosState, task: Step) -> None:
     st.phase = task.get("phase", st.phase)
     st.step = task["t"]
 
 
-def t_advance_round(st: WesterosState, task: dict[str, Any]) -> None:
+def t_advance_round(st: WesterosState, task: Step) -> None:
     enter(st, task)
     st.round += 1  # W-4.1(1)
     st._event(f"Round {st.round} begins")
 
 
-def t_resolve_westeros(st: WesterosState, task: dict[str, Any]) -> None:
+def t_resolve_westeros(st: WesterosState, task: Step) -> None:
     enter(st, task)
 
 
-def t_raids(st: WesterosState, task: dict[str, Any]) -> None:
+def t_raids(st: WesterosState, task: Step) -> None:
     enter(st, task)
     st._push({"t": "cycle", "otype": "raid", "idx": 0})
 
 
-def t_marches(st: WesterosState, task: dict[str, Any]) -> None:
+def t_marches(st: WesterosState, task: Step) -> None:
     enter(st, task)
     st._push({"t": "cycle", "otype": "march", "idx": 0})
 
 
-def t_consolidate(st: WesterosState, task: dict[str, Any]) -> None:
+def t_consolidate(st: WesterosState, task: Step) -> None:
     enter(st, task)
     st._push({"t": "cycle", "otype": "consolidate_power", "idx": 0})
 
 
-def t_cycle(st: WesterosState, task: dict[str, Any]) -> None:
+def t_cycle(st: WesterosState, task: Step) -> None:
     order = st.turn_order()
     n = len(order)
     kind = {"raid": "raid", "march": "march_select", "consolidate_power": "consolidate"}[task["otype"]]
@@ -66,7 +67,7 @@ def t_cycle(st: WesterosState, task: dict[str, Any]) -> None:
             return
 
 
-def t_cleanup(st: WesterosState, task: dict[str, Any]) -> None:
+def t_cleanup(st: WesterosState, task: Step) -> None:
     """W-6.3: remove orders, rally routed units, refresh Blade and Raven; end after round 10."""
     enter(st, task)
     st.orders = {}
@@ -84,5 +85,5 @@ def t_cleanup(st: WesterosState, task: dict[str, Any]) -> None:
     st._push({"t": "round"})
 
 
-def t_victory_check(st: WesterosState, task: dict[str, Any]) -> None:
+def t_victory_check(st: WesterosState, task: Step) -> None:
     st._check_victory()

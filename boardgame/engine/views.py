@@ -7,7 +7,7 @@ reached through the dispatch tables of `dispatch.py`.
 from __future__ import annotations
 
 import marshal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from . import (
     combat,
@@ -92,10 +92,11 @@ def player_view(st: WesterosState, player: str | None = None) -> dict[str, Any]:
     if p is None:
         d["pending"] = None
     else:
-        view = _copy({k: p[k] for k in PENDING_PUBLIC if k in p})
+        raw = cast(dict[str, Any], p)
+        view = _copy({k: raw[k] for k in PENDING_PUBLIC if k in raw})
         for key in PENDING_MASKED:
-            if key in p:
-                view[key] = {h: (_copy(v) if h == player else None) for h, v in p[key].items()}
+            if key in raw:
+                view[key] = {h: (_copy(v) if h == player else None) for h, v in raw[key].items()}
         d["pending"] = view
     d["log"] = log_view(st, player)
     d["log_length"] = st.log_length

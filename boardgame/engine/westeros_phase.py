@@ -6,7 +6,7 @@ reached through the dispatch tables of `dispatch.py`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import rounds
 from .actions import (
@@ -16,12 +16,13 @@ from .actions import (
     Muster,
 )
 from .data import TRACKS, UNIT_TYPES
+from .structures import Pending, Step
 
 if TYPE_CHECKING:
     from .game import WesterosState
 
 
-def t_reveal_westeros(st: WesterosState, task: dict[str, Any]) -> None:
+def t_reveal_westeros(st: WesterosState, task: Step) -> None:
     """W-4.1(2)-(3), W-4.2: reveal decks I-III, Winter is Coming, wildling icons."""
     rounds.enter(st, task)
     st.revealed = []
@@ -46,14 +47,14 @@ def t_reveal_westeros(st: WesterosState, task: dict[str, Any]) -> None:
     st.threat = min(12, st.threat + 2 * icons)
     if st.threat != before:
         st._event(f"Wildling threat rises to {st.threat}")
-    tasks: list[dict[str, Any]] = []
+    tasks: list[Step] = []
     if icons and st.threat >= 12:
         tasks.append({"t": "wildling_attack", "strength": None, "exclude": None})
     tasks.extend({"t": "westeros_card", "card": c} for c in st.revealed)
     st._push(*tasks)
 
 
-def t_westeros_card(st: WesterosState, task: dict[str, Any]) -> None:
+def t_westeros_card(st: WesterosState, task: Step) -> None:
     info = st.data.westeros_cards[task["card"]]
     et, cid = info["effect_type"], info["id"]
     st._event(f"Resolving {info['name']}")
@@ -72,7 +73,7 @@ def t_westeros_card(st: WesterosState, task: dict[str, Any]) -> None:
         }[cid]
         st._choose(st.holder(token_track), decision, list(info["options"]))
     elif et == "bidding":
-        st._push(*({"t": "bid", "purpose": "clash", "track": t} for t in TRACKS))
+        st._push(*(Step(t="bid", purpose="clash", track=t) for t in TRACKS))
     elif et == "power":
         income(st, ports=True)
     elif et == "wildlings_attack":
@@ -81,7 +82,7 @@ def t_westeros_card(st: WesterosState, task: dict[str, Any]) -> None:
         st.bans.extend(info.get("restricted_orders", []))
 
 
-def on_throne_of_blades(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_throne_of_blades(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st._event(f"A Throne of Blades: {p.title()} chooses {option}")
     if option == "supply":
         st._push({"t": "supply_adjust"})
@@ -89,15 +90,15 @@ def on_throne_of_blades(st: WesterosState, p: str, option: str, ctx: dict[str, A
         st._push({"t": "muster_all", "houses": st.turn_order()})
 
 
-def on_dark_wings(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_dark_wings(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st._event(f"Dark Wings, Dark Words: {p.title()} chooses {option.replace('_', ' ')}")
     if option == "clash_of_kings":
-        st._push(*({"t": "bid", "purpose": "clash", "track": t} for t in TRACKS))
+        st._push(*(Step(t="bid", purpose="clash", track=t) for t in TRACKS))
     elif option == "collect_power":
         income(st, ports=st.config.dark_wings_port_income)  # W-15.2 / W-22.1
 
 
-def on_put_to_the_sword(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_put_to_the_sword(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st._event(f"Put to the Sword: {p.title()} chooses {option.replace('_', ' ')}")
     if option == "no_defense_orders":
         st.bans.extend(["defense_plus_one", "defense_plus_two"])
@@ -120,14 +121,14 @@ def income(st: WesterosState, ports: bool) -> None:
         st._event(f"{h.title()} gains {got} power")
 
 
-def t_supply_adjust(st: WesterosState, task: dict[str, Any]) -> None:
+def t_supply_adjust(st: WesterosState, task: Step) -> None:
     for h in st.houses:
         st.supply[h] = min(6, st.supply_icons(h))
     st._event("Supply: " + ", ".join(f"{h} {st.supply[h]}" for h in st.turn_order()))
     st._push({"t": "reconcile", "houses": st.turn_order()})
 
 
-def t_reconcile(st: WesterosState, task: dict[str, Any]) -> None:
+def t_reconcile(st: WesterosState, task: Step) -> None:
     """W-12.4: in turn order, houses over the limit destroy units of their choice."""
     for h in task["houses"]:
         if not st.supply_ok(h):
@@ -142,13 +143,13 @@ def t_reconcile(st: WesterosState, task: dict[str, Any]) -> None:
             return
 
 
-def on_reconcile(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_reconcile(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     a, x = option.split(":")
     st._remove_unit(a, x)
     st._event(f"{p.title()} destroys a {x.replace('_', ' ')} in {a} to fit supply")
 
 
-def t_muster_all(st: WesterosState, task: dict[str, Any]) -> None:
+def t_muster_all(st: WesterosState, task: Step) -> None:
     houses = list(task["houses"])
     while houses:
         h = houses.pop(0)
@@ -226,7 +227,7 @@ def do_muster(st: WesterosState, a: Action) -> None:
         st.pending = None
 
 
-def t_bid(st: WesterosState, task: dict[str, Any]) -> None:
+def t_bid(st: WesterosState, task: Step) -> None:
     players = [h for h in st.turn_order() if h != task.get("exclude")]
     st.step = "clash_of_kings" if task["purpose"] == "clash" else "wildling_attack"
     st._ask("bid", players, bids={}, task=task)
@@ -259,7 +260,7 @@ def do_bid(st: WesterosState, a: Action) -> None:
         st._push({"t": "wildling_resolve", "bids": bids, "task": task})
 
 
-def t_rank(st: WesterosState, task: dict[str, Any]) -> None:
+def t_rank(st: WesterosState, task: Step) -> None:
     """W-14.2-3: place houses by bid; the Iron Throne holder orders every tie."""
     groups, result = task["groups"], task["result"]
     while groups:
@@ -277,7 +278,7 @@ def t_rank(st: WesterosState, task: dict[str, Any]) -> None:
     st._event(f"{task['track'].replace('_', ' ').title()} track: {', '.join(result)}")
 
 
-def on_tie_order(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_tie_order(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     task = st.agenda[-1]
     task["groups"][0].remove(option)
     task["result"].append(option)

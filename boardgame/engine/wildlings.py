@@ -6,24 +6,27 @@ reached through the dispatch tables of `dispatch.py`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import westeros_phase
 from .data import TRACKS
+from .structures import Pending, Step
 
 if TYPE_CHECKING:
     from .game import WesterosState
 
 
-def t_wildling_attack(st: WesterosState, task: dict[str, Any]) -> None:
-    strength = st.threat if task.get("strength") is None else int(task["strength"])
+def t_wildling_attack(st: WesterosState, task: Step) -> None:
+    given = task.get("strength")
+    strength = st.threat if given is None else given
     st._event(f"The wildlings attack with strength {strength}")
     st._push({"t": "bid", "purpose": "wildling", "strength": strength, "exclude": task.get("exclude")})
 
 
-def t_wildling_resolve(st: WesterosState, task: dict[str, Any]) -> None:
+def t_wildling_resolve(st: WesterosState, task: Step) -> None:
     bids, bt = task["bids"], task["task"]
-    strength = int(bt["strength"])
+    strength = bt.get("strength")
+    assert strength is not None
     total = sum(bids.values())
     nw = total >= strength if st.config.nights_watch_wins_ties else total > strength
     st.threat = 0 if nw else max(0, st.threat - 4)  # W-16.5
@@ -42,23 +45,22 @@ def t_wildling_resolve(st: WesterosState, task: dict[str, Any]) -> None:
     )
     target = max(bids.values()) if nw else min(bids.values())
     cands = [h for h in st.turn_order() if h in bids and bids[h] == target]
-    eff = {"t": "wildling_effect", "card": card, "nw": nw, "bids": bids, "who": cands[0]}
+    eff: Step = {"t": "wildling_effect", "card": card, "nw": nw, "bids": bids, "who": cands[0]}
     if len(cands) > 1:
         st._choose(st.holder("iron_throne"), "wildling_tie", cands, effect=eff)
     else:
         st._push(eff)
 
 
-def on_wildling_tie(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
-    eff = dict(ctx["effect"])
-    eff["who"] = option
+def on_wildling_tie(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    eff: Step = {**ctx["effect"], "who": option}
     st._push(eff)
 
 
-def t_wildling_effect(st: WesterosState, task: dict[str, Any]) -> None:
+def t_wildling_effect(st: WesterosState, task: Step) -> None:
     """W-16.8: the card's reward, or the lowest bidder's then everyone else's penalty."""
     card, who, bids = task["card"], task["who"], task["bids"]
-    tail: list[dict[str, Any]] = [
+    tail: list[Step] = [
         {"t": "reconcile", "houses": st.turn_order()},
         {"t": "port_sync"},
         {"t": "victory_check"},
@@ -69,12 +71,12 @@ def t_wildling_effect(st: WesterosState, task: dict[str, Any]) -> None:
     others = [h for h in st.turn_order() if h in bids and h != who]
     st._push(
         {"t": "wl_lowest", "card": card, "house": who},
-        *({"t": "wl_other", "card": card, "house": h} for h in others),
+        *(Step(t="wl_other", card=card, house=h) for h in others),
         *tail,
     )
 
 
-def t_wl_reward(st: WesterosState, task: dict[str, Any]) -> None:
+def t_wl_reward(st: WesterosState, task: Step) -> None:
     card, h = task["card"], task["house"]
     if card == "a_king_beyond_the_wall":
         st._choose(h, "kbw_reward", list(TRACKS))
@@ -102,7 +104,7 @@ def t_wl_reward(st: WesterosState, task: dict[str, Any]) -> None:
             st._choose(h, "horde_reward", opts)
 
 
-def t_wl_lowest(st: WesterosState, task: dict[str, Any]) -> None:
+def t_wl_lowest(st: WesterosState, task: Step) -> None:
     card, h = task["card"], task["house"]
     if card == "a_king_beyond_the_wall":
         for t in TRACKS:
@@ -148,7 +150,7 @@ def t_wl_lowest(st: WesterosState, task: dict[str, Any]) -> None:
             st._push({"t": "destroy_n", "house": h, "n": 2, "area": None})
 
 
-def t_wl_other(st: WesterosState, task: dict[str, Any]) -> None:
+def t_wl_other(st: WesterosState, task: Step) -> None:
     card, h = task["card"], task["house"]
     if card == "a_king_beyond_the_wall":
         st._choose(h, "kbw_track", ["fiefdoms", "kings_court"])
@@ -170,19 +172,19 @@ def t_wl_other(st: WesterosState, task: dict[str, Any]) -> None:
         st._push({"t": "destroy_n", "house": h, "n": 1, "area": None})
 
 
-def on_kbw_reward(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_kbw_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st.tracks[option].remove(p)
     st.tracks[option].insert(0, p)
     st._event(f"{p.title()} takes position 1 on {option.replace('_', ' ')}")
 
 
-def on_kbw_track(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_kbw_track(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st.tracks[option].remove(p)
     st.tracks[option].append(p)
     st._event(f"{p.title()} drops to the bottom of {option.replace('_', ' ')}")
 
 
-def t_crow_reward(st: WesterosState, task: dict[str, Any]) -> None:
+def t_crow_reward(st: WesterosState, task: Step) -> None:
     h = task["house"]
     if task["n"] <= 0 or st.available_units(h, "knight") <= 0:
         return
@@ -191,7 +193,7 @@ def t_crow_reward(st: WesterosState, task: dict[str, Any]) -> None:
         st._choose(h, "crow_reward", [*opts, "done"], n=task["n"])
 
 
-def on_crow_reward(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_crow_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option == "done":
         return
     st._swap_unit(option, "footman", "knight", prefer_routed=False)
@@ -199,7 +201,7 @@ def on_crow_reward(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) 
     st._push({"t": "crow_reward", "house": p, "n": ctx["n"] - 1})
 
 
-def t_crow_knights(st: WesterosState, task: dict[str, Any]) -> None:
+def t_crow_knights(st: WesterosState, task: Step) -> None:
     h = task["house"]
     if task["n"] <= 0:
         return
@@ -208,7 +210,7 @@ def t_crow_knights(st: WesterosState, task: dict[str, Any]) -> None:
         st._choose(h, "crow_knight", opts, n=task["n"])
 
 
-def on_crow_knight(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_crow_knight(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if st.available_units(p, "footman") > 0:
         st._swap_unit(option, "knight", "footman", prefer_routed=True)
         st._event(f"{p.title()} replaces a knight in {option} with a footman")
@@ -218,20 +220,20 @@ def on_crow_knight(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) 
     st._push({"t": "crow_knights", "house": p, "n": ctx["n"] - 1})
 
 
-def on_discard_card(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_discard_card(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st.hands[p].remove(option)
     st.discards[p].append(option)
     st._event(f"{p.title()} discards {option}")
 
 
-def on_mammoth_reward(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_mammoth_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option != "none":
         st.discards[p].remove(option)
         st.hands[p].append(option)
         st._event(f"{p.title()} takes back {option}")
 
 
-def on_preemptive(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_preemptive(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option == "destroy_units":
         st._push({"t": "destroy_n", "house": p, "n": 2, "area": None})
         return
@@ -243,7 +245,7 @@ def on_preemptive(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -
         st._choose(p, "preemptive_track", opts)
 
 
-def on_preemptive_track(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_preemptive_track(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     tr = st.tracks[option]
     i = tr.index(p)
     tr.remove(p)
@@ -251,15 +253,15 @@ def on_preemptive_track(st: WesterosState, p: str, option: str, ctx: dict[str, A
     st._event(f"{p.title()} drops two places on {option.replace('_', ' ')}")
 
 
-def on_horde_area(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_horde_area(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st._push({"t": "destroy_n", "house": p, "n": 2, "area": option})
 
 
-def on_horde_reward(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_horde_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     westeros_phase.start_muster(st, p, [option])
 
 
-def t_destroy_n(st: WesterosState, task: dict[str, Any]) -> None:
+def t_destroy_n(st: WesterosState, task: Step) -> None:
     h, area = task["house"], task["area"]
     if task["n"] <= 0:
         return
@@ -273,7 +275,7 @@ def t_destroy_n(st: WesterosState, task: dict[str, Any]) -> None:
         st._choose(h, "destroy", opts, n=task["n"], area=area)
 
 
-def on_destroy(st: WesterosState, p: str, option: str, ctx: dict[str, Any]) -> None:
+def on_destroy(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     a, x = option.split(":")
     st._remove_unit(a, x)
     st._event(f"{p.title()} destroys its {x.replace('_', ' ')} in {a}")
