@@ -150,7 +150,7 @@ class Board:
     def _add_unit(self, area: str, house: str, unit: str, routed: bool = False) -> None:
         u = self.units.get(area)
         if u is None:
-            u = self.units[area] = {"house": house, "routed": [], "units": []}  # keys in canonical order
+            u = self.units[area] = {"house": house, "routed": [], "units": []}
         assert u["house"] == house, f"{house} cannot share {area} with {u['house']}"
         (u["routed"] if routed else u["units"]).append(unit)
         self._ctl_cache = None

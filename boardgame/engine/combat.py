@@ -8,14 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import (
-    marches,
-)
-from .actions import (
-    Action,
-    DeclareSupport,
-    PlayHouseCard,
-)
+from . import marches
+from .actions import Action, DeclareSupport, PlayHouseCard
 from .structures import Combat, Pending, Step
 
 if TYPE_CHECKING:

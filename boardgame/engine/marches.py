@@ -9,12 +9,7 @@ from __future__ import annotations
 from itertools import product
 from typing import TYPE_CHECKING
 
-from .actions import (
-    Action,
-    ChooseMarch,
-    EndMarch,
-    MarchMove,
-)
+from .actions import Action, ChooseMarch, EndMarch, MarchMove
 from .board import Phase, order_type
 from .data import UNIT_TYPES
 from .structures import Pending, Step

@@ -8,16 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import (
-    rounds,
-)
-from .actions import (
-    Action,
-    Choose,
-    FinishOrders,
-    PlaceOrder,
-    RavenSwap,
-)
+from . import rounds
+from .actions import Action, Choose, FinishOrders, PlaceOrder, RavenSwap
 from .structures import Pending, Step
 
 if TYPE_CHECKING:

@@ -9,11 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import westeros_phase
-from .actions import (
-    Action,
-    ResolveConsolidate,
-    ResolveRaid,
-)
+from .actions import Action, ResolveConsolidate, ResolveRaid
 from .board import order_type
 
 if TYPE_CHECKING:

@@ -9,9 +9,7 @@ from __future__ import annotations
 import marshal
 from typing import TYPE_CHECKING, Any, cast
 
-from . import (
-    combat,
-)
+from . import combat
 
 if TYPE_CHECKING:
     from .game import WesterosState

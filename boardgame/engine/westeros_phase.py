@@ -9,12 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import rounds
-from .actions import (
-    Action,
-    Bid,
-    Choose,
-    Muster,
-)
+from .actions import Action, Bid, Choose, Muster
 from .data import TRACKS, UNIT_TYPES
 from .structures import Pending, Step
 
