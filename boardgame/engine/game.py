@@ -13,6 +13,7 @@ Rule numbers (W-x.y) refer to ../shared/rules/westeros.md (relative to the repos
 from __future__ import annotations
 
 import marshal
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from random import Random
@@ -195,9 +196,10 @@ class WesterosState(Board):
         return dict(d)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any], data: GameData | None = None) -> WesterosState:
-        """Inverse of `to_dict` (the game keeps the data it started with unless `data` is given)."""
-        st = cls(data or GameData.from_dict(d["game_data"]), RulesConfig.from_dict(d.get("config")))
+    def from_dict(cls, data: Mapping[str, Any], game_data: GameData | None = None) -> WesterosState:
+        """Inverse of `to_dict` (the game keeps the data it started with unless `game_data` is given)."""
+        d = data
+        st = cls(game_data or GameData.from_dict(d["game_data"]), RulesConfig.from_dict(d.get("config")))
         for f in STATE_FIELDS:
             if f == "rng":
                 r = d["rng"]

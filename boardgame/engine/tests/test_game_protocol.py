@@ -13,6 +13,7 @@ from random import Random
 import pytest
 
 from boardgame.engine.actions import (
+    Action,
     Bid,
     Choose,
     DeclareSupport,
@@ -233,3 +234,13 @@ def test_determinize_hides_the_others_private_log_entries_w_20_1(gd: GameData) -
     d = st.determinize("stark", Random(0))
     assert not any("march plus one" in str(e.get("text")) for e in d.log if e.get("to") == ["lannister"])
     assert d.log_view("stark") == st.log_view("stark")
+
+
+# ---------------------------------------------------------------- the Protocol itself (mypy checks this)
+def test_westeros_state_implements_the_game_interface(gd: GameData) -> None:
+    from matches.interface import Game
+
+    game: Game[str, Action] = new_game(gd, player_count=3, seed=0)  # a structural check by mypy --strict
+    assert game.players() == ["stark", "lannister", "baratheon"]
+    copy = type(game).from_dict(game.to_dict())
+    assert copy.player_view("stark") == game.player_view("stark")
