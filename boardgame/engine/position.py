@@ -11,17 +11,18 @@ from typing import Any
 from .config import RulesConfig
 from .data import TRACKS, GameData
 from .game import ROUND_STRUCTURE, WesterosState, new_game
+from .structures import Step, Units
 
 STARTS = ("westeros", "planning", "action", "wildling_attack", "clash_of_kings")
 
 
-def _steps(phases: tuple[str, ...]) -> list[dict[str, Any]]:
-    return [{"t": s, "phase": ph} for ph, steps in ROUND_STRUCTURE if ph in phases for s, _w in steps]
+def _steps(phases: tuple[str, ...]) -> list[Step]:
+    return [Step(t=s, phase=ph) for ph, steps in ROUND_STRUCTURE if ph in phases for s, _w in steps]
 
 
-def parse_units(spec: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def parse_units(spec: dict[str, Any]) -> dict[str, Units]:
     """`{"area": ["house", "footman", "routed knight", ...]}` → the engine's unit map."""
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, Units] = {}
     for area, items in spec.items():
         if isinstance(items, dict):
             out[area] = {
@@ -31,7 +32,7 @@ def parse_units(spec: dict[str, Any]) -> dict[str, dict[str, Any]]:
             }
             continue
         house, *rest = items
-        u: dict[str, Any] = {"house": house, "units": [], "routed": []}
+        u: Units = {"house": house, "units": [], "routed": []}
         for r in rest:
             if r.startswith("routed "):
                 u["routed"].append(r.split(" ", 1)[1])
@@ -51,7 +52,7 @@ def from_position(
         houses=p.get("houses"),
         player_count=p.get("player_count"),
         seed=int(p.get("seed", 0)),
-        config=config,
+        config=config if config is not None or "config" not in p else RulesConfig.from_dict(p["config"]),
     )
     areas = game_data.areas
     if "units" in p:
@@ -103,6 +104,7 @@ def from_position(
     st.combat = None
     st.march = None
     st._ctl_cache = None
+    agenda: list[Step]
     if start == "westeros":
         st.round = int(p.get("round", 2)) - 1
         agenda = _steps(("westeros", "planning", "action"))
@@ -112,15 +114,12 @@ def from_position(
         st.orders_revealed = True
         agenda = _steps(("action",))
     elif start == "wildling_attack":
-        agenda = [{"t": "wildling_attack", "strength": p.get("wildling_strength"), "exclude": None}]
+        agenda = [Step(t="wildling_attack", strength=p.get("wildling_strength"), exclude=None)]
         agenda += [{"t": "reconcile", "houses": st.turn_order()}, *_steps(("planning", "action"))]
     else:
-        agenda = [{"t": "bid", "purpose": "clash", "track": t} for t in TRACKS] + _steps(
-            ("planning", "action")
-        )
+        agenda = [Step(t="bid", purpose="clash", track=t) for t in TRACKS] + _steps(("planning", "action"))
     st.phase = "action" if start == "action" else ("westeros" if start != "planning" else "planning")
     st.agenda = list(reversed(agenda))
     st.winner = None
-    st._canonicalise()  # positions may spell their dicts in any order: the rules never see it
     st._run()
     return st

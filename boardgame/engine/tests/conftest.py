@@ -19,6 +19,7 @@ from boardgame.engine.actions import (
 from boardgame.engine.data import GameData, load_default_game_data
 from boardgame.engine.game import Outcome, WesterosState
 from boardgame.engine.position import from_position
+from boardgame.engine.structures import Combat, Pending
 
 _DATA = load_default_game_data()
 
@@ -67,13 +68,13 @@ def raid_actions(st: WesterosState, player: str) -> list[ResolveRaid]:
     return [a for a in st.legal_actions(player) if isinstance(a, ResolveRaid)]
 
 
-def pending(st: WesterosState) -> dict[str, Any]:
+def pending(st: WesterosState) -> Pending:
     """The pending decision (the test expects one)."""
     assert st.pending is not None, "no decision is pending"
     return st.pending
 
 
-def combat_of(st: WesterosState) -> dict[str, Any]:
+def combat_of(st: WesterosState) -> Combat:
     """The running combat (the test expects one)."""
     assert st.combat is not None, "no combat is running"
     return st.combat

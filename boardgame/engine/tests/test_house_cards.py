@@ -410,6 +410,7 @@ def test_renly_may_upgrade_a_supporting_baratheon_footman_w_17_1() -> None:
 
 def test_robb_winning_as_defender_sends_the_attacker_home_w_17_1() -> None:
     st = combat(["footman"], ["footman", "knight"], "ser_jaime_lannister", "robb_stark", supply={"stark": 3})
+    choose(st, "stark", "robb_retreat", "stoney_sept")  # W-9.10.2: the Robb player picks (home included)
     assert won(st, "stark") and st.units["stoney_sept"]["routed"] == ["footman"]
 
 

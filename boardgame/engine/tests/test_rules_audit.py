@@ -1,6 +1,6 @@
 """Independent audit of the rules most often gotten wrong (scenario tests from the position format).
 
-Each test names the W-x.y rule it checks (/work/shared/rules/westeros.md); see
+Each test names the W-x.y rule it checks (../shared/rules/westeros.md (relative to the repository root)); see
 docs/westeros-rules-coverage.md for the full rule-by-rule table.
 """
 

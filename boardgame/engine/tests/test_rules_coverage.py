@@ -1,13 +1,15 @@
 """Rules coverage (the issue's contract): every W-4 … W-18 rule of the digest is cited by a test, and
 scenario tests mention every house card, Westeros card and wildling card at least once.
 
-The rule ids live in `westeros_rule_ids.txt` next to this file so the suite never needs the shared
-digest at run time; when `/work/shared/rules/westeros.md` is present the list is checked against
-it. The rule-by-rule table is docs/westeros-rules-coverage.md.
+The rule ids live in `westeros_rule_ids.txt` next to this file and are checked against the digest,
+found at `../shared/rules/westeros.md` relative to the repository root (the folder holding
+`manage.py`) or at the path in the environment variable `WESTEROS_RULES_DIGEST`. A missing digest
+fails the guard (it never skips). The rule-by-rule table is docs/westeros-rules-coverage.md.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -16,10 +18,18 @@ import pytest
 from .conftest import _DATA
 
 HERE = Path(__file__).resolve().parent
-DIGEST = Path("/work/shared/rules/westeros.md")
+REPO_ROOT = HERE.parents[2]  # the folder holding manage.py
+
+
+def digest_path() -> Path:
+    """Where the rules digest is: `WESTEROS_RULES_DIGEST`, else `../shared/rules/westeros.md` from the root."""
+    override = os.environ.get("WESTEROS_RULES_DIGEST")
+    return Path(override) if override else REPO_ROOT.parent / "shared" / "rules" / "westeros.md"
+
+
 IDS_FILE = HERE / "westeros_rule_ids.txt"
 CHECKED_SECTIONS = range(4, 19)  # W-4 … W-18 must each be cited by a test
-COVERAGE_DOC = HERE.parents[2] / "docs" / "westeros-rules-coverage.md"
+COVERAGE_DOC = REPO_ROOT / "docs" / "westeros-rules-coverage.md"
 
 
 def rule_key(rule: str) -> tuple[int, ...]:
@@ -76,10 +86,22 @@ def uncited(ids: list[str], cited: set[str]) -> list[str]:
     ]
 
 
+def test_the_repository_root_holds_manage_py() -> None:
+    assert (REPO_ROOT / "manage.py").is_file(), f"{REPO_ROOT} is not the repository root"
+
+
 def test_stored_rule_ids_match_the_digest() -> None:
-    if not DIGEST.exists():
-        pytest.skip(f"rules digest not available at {DIGEST}; the stored id list is used alone")
-    assert stored_ids() == parse_digest(DIGEST.read_text(encoding="utf-8"))
+    digest = digest_path()
+    assert digest.is_file(), (
+        f"rules digest not found at {digest}: put the shared folder beside the clone or set WESTEROS_RULES_DIGEST"
+    )
+    assert stored_ids() == parse_digest(digest.read_text(encoding="utf-8"))
+
+
+def test_a_missing_digest_fails_the_guard(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("WESTEROS_RULES_DIGEST", str(tmp_path / "absent.md"))
+    with pytest.raises(AssertionError, match="rules digest not found"):
+        test_stored_rule_ids_match_the_digest()
 
 
 def test_every_rule_of_w_4_to_w_18_is_cited_by_a_test() -> None:
@@ -121,8 +143,7 @@ def test_scenario_tests_mention_every_card(what: str, ids: list[str]) -> None:
 
 
 def test_the_coverage_document_lists_every_rule() -> None:
-    if not COVERAGE_DOC.exists():
-        pytest.skip("docs/westeros-rules-coverage.md not present in this checkout")
+    assert COVERAGE_DOC.is_file(), f"{COVERAGE_DOC} is missing"
     text = COVERAGE_DOC.read_text(encoding="utf-8")
     listed = set(re.findall(r"^\| W-(\d+(?:\.\d+)*) ", text, re.M))
     missing = [i for i in stored_ids() if i not in listed]

@@ -1,0 +1,407 @@
+"""The board and the state's shared helpers: control (W-8.1), power (W-1.7), supply (W-12), victory
+(W-18), order tokens (W-5.1-5.3), movement geometry (W-10) and the agenda primitives every rule uses.
+
+`Board` declares every field of the state; `WesterosState` (game.py) adds set-up, storage and the
+public interface, and the rule-area modules (planning, marches, combat, ...) act on it.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from random import Random
+from typing import Any, cast
+
+from .config import RulesConfig
+from .data import GameData
+from .structures import Combat, March, Pending, Step, Units
+
+UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1, "siege_engine": 0}
+TRACK_TOKEN = {
+    "iron_throne": "iron_throne",
+    "fiefdoms": "valyrian_steel_blade",
+    "kings_court": "messenger_raven",
+}
+
+
+class Phase(StrEnum):
+    """Phases of a round (W-3.1) plus set-up and game over."""
+
+    SETUP = "setup"
+    WESTEROS = "westeros"
+    PLANNING = "planning"
+    ACTION = "action"
+    GAME_OVER = "game_over"
+
+
+# W-3.1 / W-4.1 / W-5 / W-6.1: the turn structure as data. Each step names who acts.
+ROUND_STRUCTURE: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    (
+        "westeros",
+        (
+            ("advance_round", "nobody"),
+            ("reveal_westeros", "nobody (wildling attack at 12: all houses bid at once)"),
+            ("resolve_westeros", "per card: all houses in turn order, bids at once, or a token holder"),
+        ),
+    ),
+    (
+        "planning",
+        (
+            ("assign_orders", "all houses at once"),
+            ("reveal_orders", "nobody"),
+            ("messenger_raven", "messenger raven holder"),
+        ),
+    ),
+    (
+        "action",
+        (
+            ("raids", "turn order, cycling"),
+            ("marches", "turn order, cycling"),
+            ("consolidate", "turn order, cycling"),
+            ("cleanup", "nobody"),
+        ),
+    ),
+)
+
+
+def order_type(token: str) -> str:
+    if token.startswith("march"):
+        return "march"
+    if token.startswith("defense"):
+        return "defense"
+    if token.startswith("support"):
+        return "support"
+    if token.startswith("raid"):
+        return "raid"
+    return "consolidate_power"
+
+
+class Board:
+    """The state's fields and the board helpers shared by every rule area."""
+
+    data: GameData
+    config: RulesConfig
+    houses: list[str]
+    round: int
+    phase: str
+    step: str
+    threat: int
+    tracks: dict[str, list[str]]
+    power: dict[str, int]
+    supply: dict[str, int]
+    hands: dict[str, list[str]]
+    discards: dict[str, list[str]]
+    units: dict[str, Units]
+    tokens: dict[str, str]
+    garrisons: dict[str, int]
+    neutral: dict[str, int]
+    impassable: list[str]
+    orders: dict[str, list[str]]
+    orders_revealed: bool
+    bans: list[str]
+    blade_used: bool
+    raven_used: bool
+    wdecks: dict[str, list[str]]
+    wildling_deck: list[str]
+    raven_knows: dict[str, str] | None
+    revealed: list[str]
+    agenda: list[Step]
+    pending: Pending | None
+    combat: Combat | None
+    march: March | None
+    winner: str | None
+    end_reason: str | None
+    log: list[dict[str, Any]]
+    decisions: int
+    seed_hidden: bool
+    seat_houses: list[str]
+    deck_known: dict[str, int]
+    log_start: int
+    _rng: Random
+    _ctl_cache: dict[str, str | None] | None
+
+    def _event(self, text: str, to: list[str] | None = None, **extra: Any) -> None:
+        if not self.config.event_log:
+            return
+        ev: dict[str, Any] = {"n": self.log_length, "round": self.round, "text": text}
+        if to is not None:
+            ev["to"] = list(to)
+        if extra:
+            ev.update(extra)
+        self.log.append(ev)
+
+    def _push(self, *tasks: Step) -> None:
+        """Schedule tasks so that the first given runs first."""
+        self.agenda.extend(reversed(tasks))
+
+    def _ask(self, kind: str, players: list[str], **ctx: Any) -> None:
+        self.pending = cast(Pending, {"kind": kind, "players": list(players), **ctx})
+
+    def _choose(self, player: str, decision: str, options: list[str], **ctx: Any) -> None:
+        """Ask `player` a menu decision (answered with Choose)."""
+        self.pending = cast(
+            Pending, {"kind": "choose", "players": [player], "decision": decision, "options": options, **ctx}
+        )
+
+    @property
+    def log_length(self) -> int:
+        """Events in the whole log, including those a state loaded without its log no longer holds."""
+        return self.log_start + len(self.log)
+
+    def _add_unit(self, area: str, house: str, unit: str, routed: bool = False) -> None:
+        u = self.units.get(area)
+        if u is None:
+            u = self.units[area] = {"house": house, "routed": [], "units": []}
+        assert u["house"] == house, f"{house} cannot share {area} with {u['house']}"
+        (u["routed"] if routed else u["units"]).append(unit)
+        self._ctl_cache = None
+
+    def _remove_unit(self, area: str, unit: str, prefer_routed: bool = True) -> None:
+        u = self.units[area]
+        first, second = (u["routed"], u["units"]) if prefer_routed else (u["units"], u["routed"])
+        if unit in first:
+            first.remove(unit)
+        else:
+            second.remove(unit)
+        if not u["units"] and not u["routed"]:
+            del self.units[area]
+        self._ctl_cache = None
+
+    def unit_count(self, area: str) -> int:
+        u = self.units.get(area)
+        return 0 if u is None else len(u["units"]) + len(u["routed"])
+
+    def owner(self, area: str) -> str | None:
+        u = self.units.get(area)
+        return None if u is None else u["house"]
+
+    def _controls(self) -> dict[str, str | None]:
+        if self._ctl_cache is None:
+            ctl: dict[str, str | None] = {}
+            for a in self.data.land_areas:
+                ctl[a] = self._control_uncached(a)
+            self._ctl_cache = ctl
+        return self._ctl_cache
+
+    def _control_uncached(self, area: str) -> str | None:
+        u = self.units.get(area)
+        if u is not None:
+            return str(u["house"])
+        t = self.tokens.get(area)
+        if t is not None:
+            return t
+        hh = self.data.areas[area].get("home_house")
+        if hh in self.houses:
+            return str(hh)
+        return None
+
+    def control(self, area: str) -> str | None:
+        """W-8.1: controller of a land area (ports: of their land area; seas: never)."""
+        a = self.data.areas[area]
+        if a["kind"] == "port":
+            return self._controls()[a["land_area"]]
+        if a["kind"] == "sea":
+            return None
+        return self._controls()[area]
+
+    def castle_count(self, house: str) -> int:
+        """W-18: castle/stronghold areas controlled."""
+        ctl = self._controls()
+        return sum(1 for a in self.data.castle_areas if ctl[a] == house)
+
+    def land_count(self, house: str) -> int:
+        ctl = self._controls()
+        return sum(1 for a in self.data.land_areas if ctl[a] == house)
+
+    def board_tokens(self, house: str) -> int:
+        return sum(1 for h in self.tokens.values() if h == house)
+
+    def _gain_power(self, house: str, n: int) -> int:
+        """W-1.7: gains capped so a house never holds more than its 20 tokens."""
+        cap = 20 - self.board_tokens(house) - self.power[house]
+        g = max(0, min(n, cap))
+        self.power[house] += g
+        return g
+
+    def available_units(self, house: str, unit: str) -> int:
+        n = self.data.unit_limits[unit]
+        for u in self.units.values():
+            if u["house"] == house:
+                n -= u["units"].count(unit) + u["routed"].count(unit)
+        if self.combat and self.combat["attacker"] == house:
+            n -= self.combat["att_units"].count(unit)
+        if self.march and self.march["house"] == house:
+            n -= self.march["combat_units"].count(unit)
+        return n
+
+    def holder(self, track: str) -> str:
+        return str(self.tracks[track][0])
+
+    def turn_order(self) -> list[str]:
+        return list(self.tracks["iron_throne"])
+
+    def is_enemy_ship_in(self, sea: str, house: str) -> bool:
+        u = self.units.get(sea)
+        return u is not None and u["house"] != house
+
+    def _army_sizes(self, house: str) -> dict[str, int]:
+        sizes = {a: len(u["units"]) + len(u["routed"]) for a, u in self.units.items() if u["house"] == house}
+        d = self.march["combat_dest"] if self.march else None
+        if self.march and self.march["house"] == house and self.march["combat_units"] and d is not None:
+            sizes[d] = sizes.get(d, 0) + len(self.march["combat_units"])
+        c = self.combat
+        if c and c["attacker"] == house and c["att_units"]:  # W-7.1.4: attackers count where they fight
+            sizes[c["area"]] = sizes.get(c["area"], 0) + len(c["att_units"])
+        return sizes
+
+    def supply_ok(self, house: str, delta: dict[str, int] | None = None, level: int | None = None) -> bool:
+        """W-12.3: armies (2+ units in an area) fit the allowed sizes of the supply position."""
+        sizes = self._army_sizes(house)
+        if delta:
+            for a, n in delta.items():
+                sizes[a] = sizes.get(a, 0) + n
+        return self._fits(sorted((s for s in sizes.values() if s >= 2), reverse=True), house, level)
+
+    def _fits(self, armies: list[int], house: str, level: int | None = None) -> bool:
+        limits = self.data.supply_limits[self.supply[house] if level is None else level]
+        if len(armies) > len(limits):
+            return False
+        return all(s <= lim for s, lim in zip(armies, limits, strict=False))
+
+    def supply_icons(self, house: str) -> int:
+        ctl = self._controls()
+        return sum(int(self.data.areas[a]["supply"]) for a in self.data.land_areas if ctl[a] == house)
+
+    def _check_victory(self) -> None:
+        for h in self.turn_order():
+            if self.castle_count(h) >= self.config.castles_to_win:
+                self._finish(h, "seven_castles")
+                return
+
+    def _finish(self, winner: str, reason: str) -> None:
+        self.winner = winner
+        self.end_reason = reason
+        self.phase = Phase.GAME_OVER.value
+        self.pending = None
+        self.agenda = []
+        self._event(f"{winner.title()} wins ({reason.replace('_', ' ')})")
+
+    def _final_ranking(self) -> list[str]:
+        """W-18.2: castles, then land areas, then supply, then Iron Throne position."""
+        it = self.tracks["iron_throne"]
+        return sorted(
+            self.houses,
+            key=lambda h: (-self.castle_count(h), -self.land_count(h), -self.supply[h], it.index(h)),
+        )
+
+    def _set_token(self, area: str, house: str) -> None:
+        self.tokens[area] = house
+        self._ctl_cache = None
+
+    def _drop_token(self, area: str) -> None:
+        if area in self.tokens:
+            del self.tokens[area]
+            self._ctl_cache = None
+
+    def _prune_orders(self) -> None:
+        """W-6.4: orders in areas without their owner's units are removed."""
+        for a in [a for a, (h, _t) in self.orders.items() if self.owner(a) != h]:
+            del self.orders[a]
+
+    def star_limit(self, house: str) -> int:
+        """W-5.2: special orders allowed by King's Court position."""
+        table = self.data.raw["tracks"]["special_orders_by_kings_court"][str(len(self.houses))]
+        return int(table[self.tracks["kings_court"].index(house)])
+
+    def _unused_tokens(self, house: str, ignore_area: str | None = None) -> list[str]:
+        """Order tokens not placed; legal under bans (W-5.3) and the ★ limit (W-5.2)."""
+        used: dict[str, int] = {}
+        stars = 0
+        for a, (h, t) in self.orders.items():
+            if h == house and a != ignore_area:
+                used[t] = used.get(t, 0) + 1
+                if self.data.tokens[t]["special"]:
+                    stars += 1
+        limit = self.star_limit(house)
+        out = []
+        for tid, tok in self.data.tokens.items():
+            if used.get(tid, 0) >= tok["count"] or tid in self.bans:
+                continue
+            if tok["special"] and stars >= limit:
+                continue
+            out.append(tid)
+        return out
+
+    def _transport_lands(self, house: str, area: str) -> set[str]:
+        """W-10.3: land areas linked to `area` through chains of seas holding own ships."""
+        seen: set[str] = set()
+        stack = [s for s in self.data.adj[area] if self.data.kind(s) == "sea" and self.owner(s) == house]
+        seen.update(stack)
+        lands: set[str] = set()
+        while stack:
+            s = stack.pop()
+            for n in self.data.adj[s]:
+                k = self.data.kind(n)
+                if k == "land":
+                    lands.add(n)
+                elif k == "sea" and n not in seen and self.owner(n) == house:
+                    seen.add(n)
+                    stack.append(n)
+        lands.discard(area)
+        return lands
+
+    def _move_targets(self, house: str, area: str) -> list[str]:
+        """W-7.1.1 / W-10: areas the units in `area` may move to (before occupancy checks)."""
+        kind = self.data.kind(area)
+        imp = self.impassable
+        if kind == "land":
+            out = {a for a in self.data.adj[area] if self.data.kind(a) == "land"}
+            out |= self._transport_lands(house, area)
+        elif kind == "sea":
+            out = set()
+            for a in self.data.adj[area]:
+                k = self.data.kind(a)
+                if k == "sea" or (k == "port" and self.control(a) == house):
+                    out.add(a)
+        else:
+            out = {self.data.areas[area]["sea_area"]}
+        return sorted(a for a in out if a not in imp)
+
+    def _hostile(self, house: str, area: str) -> bool:
+        """Enemy units, an enemy garrison or a neutral force (W-7.1.2)."""
+        o = self.owner(area)
+        if o is not None and o != house:
+            return True
+        if area in self.neutral:
+            return True
+        if area in self.garrisons and self.data.areas[area].get("home_house") != house:
+            return True
+        return False
+
+    def _unit_value(self, unit: str, castle: bool, attacking: bool) -> int:
+        if unit == "siege_engine":
+            return 4 if (attacking and castle) else 0
+        return UNIT_STRENGTH[unit]
+
+    def _can_support(self, src: str, dest: str) -> bool:
+        """W-7.3.3: which areas may support a combat in `dest`."""
+        ks, kd = self.data.kind(src), self.data.kind(dest)
+        if kd == "sea":
+            return ks == "sea" or (ks == "port" and self.data.areas[src]["sea_area"] == dest)
+        return ks in ("land", "sea")
+
+    def _support_orders(self, dest: str) -> list[tuple[str, str, str]]:
+        """(area, house, token) of Support orders that may support a combat in `dest`."""
+        out = []
+        for a in self.data.adj[dest]:
+            o = self.orders.get(a)
+            if o and o[1].startswith("support") and self.owner(a) == o[0] and self._can_support(a, dest):
+                out.append((a, o[0], o[1]))
+        return out
+
+    def _swap_unit(self, area: str, old: str, new: str | None, prefer_routed: bool) -> None:
+        """Replace one `old` unit in `area` by `new` (None: just destroy), keeping its routed state."""
+        u = self.units[area]
+        routed = old in u["routed"] and (prefer_routed or old not in u["units"])
+        self._remove_unit(area, old, prefer_routed=routed)
+        if new is not None:
+            self._add_unit(area, u["house"], new, routed=routed)

@@ -1,0 +1,269 @@
+"""W-7.1 March orders, W-11.1 attacks on neutral forces and W-10.6 ports after a march.
+
+Functions over a `WesterosState` (the state holds the data; the rules live here, by rule number),
+reached through the dispatch tables of `dispatch.py`.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import TYPE_CHECKING
+
+from .actions import Action, ChooseMarch, EndMarch, MarchMove
+from .board import Phase, order_type
+from .data import UNIT_TYPES
+from .structures import Pending, Step
+
+if TYPE_CHECKING:
+    from .game import WesterosState
+
+
+def legal_march_select(st: WesterosState, p: str) -> list[Action]:
+    return [
+        ChooseMarch(p, a) for a, (h, t) in sorted(st.orders.items()) if h == p and order_type(t) == "march"
+    ]
+
+
+def do_march_select(st: WesterosState, a: Action) -> None:
+    assert isinstance(a, ChooseMarch)
+    token = st.orders[a.area][1]
+    st.march = {
+        "house": a.player,
+        "source": a.area,
+        "token": token,
+        "combat_dest": None,
+        "combat_units": [],
+    }
+    st._ask("march_move", [a.player])
+    st._event(f"{a.player.title()} resolves the March order in {a.area}")
+
+
+def neutral_attack_strength(st: WesterosState, house: str, dest: str, units: list[str]) -> int:
+    """W-11.1: marching units + March modifier + Support orders that may back the march.
+
+    The marcher's own Support orders always count; with `neutral_force_other_support` the
+    other houses' eligible Support orders count too (they may still decline afterwards).
+    """
+    assert st.march is not None
+    return neutral_strength(st, house, dest, units, st.march["token"], None)
+
+
+def neutral_strength(
+    st: WesterosState, house: str, dest: str, units: list[str], token: str, declared: dict[str, str] | None
+) -> int:
+    castle = st.data.areas[dest]["castle"] != "none"
+    s = sum(st._unit_value(u, castle, True) for u in units)
+    s += int(st.data.tokens[token]["strength_modifier"])
+    for a, h, t in st._support_orders(dest):
+        if h == house or (
+            st.config.neutral_force_other_support and (declared is None or declared.get(h) == house)
+        ):
+            s += sum(st._unit_value(u, castle, True) for u in st.units[a]["units"])
+            s += 1 if t == "support_plus_one" else 0
+    return s
+
+
+def legal_march_move(st: WesterosState, p: str) -> list[Action]:
+    m = st.march
+    assert m is not None
+    src = m["source"]
+    out: list[Action] = [EndMarch(p, False)]
+    u = st.units.get(src)
+    if u is None and st.data.kind(src) == "land":
+        if st.data.areas[src].get("home_house") != p and st.tokens.get(src) != p and st.power[p] > 0:
+            out.append(EndMarch(p, True))
+    if u is None or u["house"] != p or not u["units"]:
+        return out
+    movable = u["units"]
+    types = [t for t in UNIT_TYPES if t in movable]
+    counts = [movable.count(t) for t in types]
+    subsets = []
+    for combo in product(*(range(c + 1) for c in counts)):
+        group = tuple(t for t, c in zip(types, combo, strict=True) for _ in range(c))
+        if group:
+            subsets.append(group)
+    sizes = st._army_sizes(p)
+    cdest = m["combat_dest"]
+    for dest in st._move_targets(p, src):
+        hostile = st._hostile(p, dest)
+        if hostile and cdest not in (None, dest):
+            continue
+        dk = st.data.kind(dest)
+        own_there = sizes.get(dest, 0)
+        for g in subsets:
+            n = len(g)
+            if dk == "port" and own_there + n > int(st.data.areas[dest]["max_ships"]):
+                continue
+            if hostile and dest in st.neutral:
+                if neutral_attack_strength(st, p, dest, m["combat_units"] + list(g)) < st.neutral[dest]:
+                    continue
+            sz = dict(sizes)
+            sz[src] = sz.get(src, 0) - n
+            sz[dest] = own_there + n
+            if not st._fits(sorted((s for s in sz.values() if s >= 2), reverse=True), p):
+                continue
+            out.append(MarchMove(p, g, dest))
+    return out
+
+
+def do_march_move(st: WesterosState, a: Action) -> None:
+    m = st.march
+    assert m is not None
+    if isinstance(a, EndMarch):
+        st.pending = None
+        end_march(st, a)
+        return
+    assert isinstance(a, MarchMove)
+    src = m["source"]
+    for unit in a.units:
+        st._remove_unit(src, unit, prefer_routed=False)
+    if st._hostile(a.player, a.dest):
+        m["combat_dest"] = a.dest
+        m["combat_units"].extend(a.units)
+        st._event(f"{a.describe(st)} (attack)")
+    else:
+        t = st.tokens.get(a.dest)
+        if t is not None and t != a.player:  # W-7.1.3
+            st._drop_token(a.dest)
+            st._event(f"{a.player.title()} removes {t.title()}'s power token from {a.dest}")
+        for unit in a.units:
+            st._add_unit(a.dest, a.player, unit)
+        st._event(a.describe(st))
+
+
+def end_march(st: WesterosState, a: EndMarch) -> None:
+    m = st.march
+    assert m is not None
+    p, src = m["house"], m["source"]
+    if a.leave_power_token:  # W-7.1.5 / W-8.2
+        st.power[p] -= 1
+        st._set_token(src, p)
+        st._event(f"{p.title()} leaves a power token in {src}")
+    st.orders.pop(src, None)
+    dest = m["combat_dest"]
+    st.march = None
+    if dest is None:
+        st._push({"t": "march_end"})
+        return
+    if dest in st.neutral:  # W-11.1
+        others = []
+        if st.config.neutral_force_other_support:
+            sup = st._support_orders(dest)
+            others = [h for h in st.turn_order() if h != p and any(sh == h for _a, sh, _t in sup)]
+        st.combat = {
+            "attacker": p,
+            "defender": "neutral",
+            "neutral": True,
+            "area": dest,
+            "from": src,
+            "att_units": list(m["combat_units"]),
+            "token": m["token"],
+            "support": {},
+            "support_queue": others,
+            "cards": {},
+        }
+        st._push({"t": "combat_support"}, {"t": "neutral_resolve"}, {"t": "march_end"})
+        return
+    defender = st.owner(dest) or str(st.data.areas[dest]["home_house"])
+    queue = []
+    sup = st._support_orders(dest)
+    for h in st.turn_order():
+        if any(sh == h for _a, sh, _t in sup):
+            queue.append(h)
+    st.combat = {
+        "attacker": p,
+        "defender": defender,
+        "area": dest,
+        "from": src,
+        "att_units": list(m["combat_units"]),
+        "token": m["token"],
+        "support": {},
+        "support_queue": queue,
+        "cards": {p: None, defender: None},
+        "excluded": {p: [], defender: []},
+        "imm_done": [],
+        "blade": None,
+        "winner": None,
+        "loser": None,
+        "loras": False,
+        "arianne": False,
+        "tyrion_done": False,
+    }
+    st.phase = Phase.ACTION.value
+    st._event(f"Combat in {dest}: {p.title()} attacks {defender.title()}")
+    st._push(
+        {"t": "combat_support"},
+        {"t": "combat_cards"},
+        {"t": "combat_cancel"},
+        {"t": "combat_immediate"},
+        {"t": "combat_blade"},
+        {"t": "combat_resolve"},
+        {"t": "march_end"},
+    )
+
+
+def t_march_end(st: WesterosState, task: Step) -> None:
+    """W-7.1.7: after each march, orphan orders, ports, victory."""
+    st._prune_orders()
+    st._push({"t": "port_sync"}, {"t": "victory_check"})
+
+
+def t_port_sync(st: WesterosState, task: Step) -> None:
+    """W-10.6: port take-over by the new controller, or orphaned ships destroyed."""
+    for port in sorted(a for a in st.units if st.data.kind(a) == "port"):
+        o = st.owner(port)
+        land = st.data.areas[port]["land_area"]
+        c = st.control(land)
+        if c == o:
+            continue
+        n = st.unit_count(port)
+        if c is None and not st.config.orphan_port_ships_destroyed:
+            continue
+        del st.units[port]
+        st.orders.pop(port, None)
+        st._ctl_cache = None
+        if c is None:
+            st._event(f"{str(o).title()} loses {n} ship(s) in {port}: {land} is no longer controlled")
+            continue
+        st._event(f"{c.title()} captures the port {port} ({n} {str(o).title()} ship(s))")
+        st._push({"t": "port_takeover", "house": c, "port": port, "left": n}, {"t": "port_sync"})
+        return
+
+
+def t_port_takeover(st: WesterosState, task: Step) -> None:
+    if task["left"] <= 0:
+        return
+    h, port = task["house"], task["port"]
+    opts = ["destroy"]
+    if st.available_units(h, "ship") > 0 and st.supply_ok(h, {port: 1}):
+        opts.insert(0, "replace")
+    st._choose(h, "port_takeover", opts, port=port, left=task["left"])
+
+
+def on_port_takeover(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    if option == "replace":
+        st._add_unit(ctx["port"], p, "ship")
+    st._push({"t": "port_takeover", "house": p, "port": ctx["port"], "left": ctx["left"] - 1})
+
+
+def t_neutral_resolve(st: WesterosState, task: Step) -> None:
+    """W-11.1: enough strength removes the token and the units move in; otherwise they stay home."""
+    c = st.combat
+    assert c is not None
+    st.combat = None
+    p, dest, units = c["attacker"], c["area"], c["att_units"]
+    need = st.neutral[dest]
+    got = neutral_strength(st, p, dest, units, c["token"], c["support"])
+    if got >= need:
+        st._event(f"{p.title()} defeats the neutral force in {dest} ({got} vs {need})", numbers=[got, need])
+        del st.neutral[dest]
+        for unit in units:
+            st._add_unit(dest, p, unit)
+        return
+    src = c["from"]
+    st._event(f"{p.title()} falls short against the neutral force in {dest} ({got} vs {need})")
+    if st.data.kind(src) != "land" or st.control(src) in (None, p):
+        for unit in units:
+            st._add_unit(src, p, unit)
+    else:
+        st._event(f"{p.title()} cannot return to {src}: {len(units)} unit(s) lost")

@@ -1,0 +1,98 @@
+"""W-5 Planning phase: face-down orders, their reveal and the Messenger Raven (W-5.5).
+
+Functions over a `WesterosState` (the state holds the data; the rules live here, by rule number),
+reached through the dispatch tables of `dispatch.py`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import rounds
+from .actions import Action, Choose, FinishOrders, PlaceOrder, RavenSwap
+from .structures import Pending, Step
+
+if TYPE_CHECKING:
+    from .game import WesterosState
+
+
+def t_assign_orders(st: WesterosState, task: Step) -> None:
+    rounds.enter(st, task)
+    st.orders = {}
+    st.orders_revealed = False
+    players = [h for h in st.turn_order() if any(u["house"] == h for u in st.units.values())]
+    if players:
+        st._ask("orders", players)
+
+
+def legal_orders(st: WesterosState, p: str) -> list[Action]:
+    need = sorted(a for a, u in st.units.items() if u["house"] == p and a not in st.orders)
+    toks = st._unused_tokens(p) if need else []
+    out: list[Action] = [PlaceOrder(p, a, t) for a in need for t in toks]
+    if not need or not toks:
+        out.append(FinishOrders(p))
+    return out
+
+
+def do_orders(st: WesterosState, a: Action) -> None:
+    assert st.pending is not None
+    if isinstance(a, PlaceOrder):
+        st.orders[a.area] = [a.player, a.token]
+        st._event(f"{a.player.title()} places an order in {a.area}")
+        st._event(a.describe(st), to=[a.player])
+    else:
+        st.pending["players"].remove(a.player)
+        st._event(f"{a.player.title()} has placed all orders")
+        if not st.pending["players"]:
+            st.pending = None
+
+
+def t_reveal_orders(st: WesterosState, task: Step) -> None:
+    """W-5.4: all orders face up at once."""
+    rounds.enter(st, task)
+    st.orders_revealed = True
+    for a, (h, t) in sorted(st.orders.items()):
+        st._event(f"{h.title()}: {t.replace('_', ' ')} in {a}", order=[a, h, t])
+
+
+def t_messenger_raven(st: WesterosState, task: Step) -> None:
+    """W-5.5: the Raven holder may swap an order or look at the top wildling card."""
+    rounds.enter(st, task)
+    if not st.raven_used:
+        st._ask("raven", [st.holder("kings_court")])
+
+
+def legal_raven(st: WesterosState, p: str) -> list[Action]:
+    out: list[Action] = [Choose(p, "raven", "pass"), Choose(p, "raven", "look")]
+    for a, (h, t) in sorted(st.orders.items()):
+        if h == p:
+            out.extend(RavenSwap(p, a, nt) for nt in st._unused_tokens(p, ignore_area=a) if nt != t)
+    return out
+
+
+def do_raven(st: WesterosState, a: Action) -> None:
+    st.pending = None
+    if isinstance(a, RavenSwap):
+        old = st.orders[a.area][1]
+        st.orders[a.area] = [a.player, a.token]
+        st.raven_used = True
+        st._event(f"Messenger Raven: {a.player.title()} replaces {old} with {a.token} in {a.area}")
+        return
+    assert isinstance(a, Choose)
+    if a.option == "look":
+        st.raven_used = True
+        top = st.wildling_deck[0]
+        st.raven_knows = {"house": a.player, "card": top, "where": "top"}
+        st._event(f"{a.player.title()} looks at the top wildling card")
+        st._event(f"The top wildling card is {top}", to=[a.player])
+        st._choose(a.player, "raven_bury", ["top", "bottom"])
+    else:
+        st._event(f"{a.player.title()} does not use the Messenger Raven")
+
+
+def on_raven_bury(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    if option == "bottom":
+        st.wildling_deck.append(st.wildling_deck.pop(0))
+        if st.raven_knows:
+            st.raven_knows["where"] = "bottom"
+    st._event(f"{p.title()} leaves the wildling card on the {option}")

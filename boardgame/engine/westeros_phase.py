@@ -1,0 +1,279 @@
+"""W-4 Westeros phase cards, W-12.4 supply, W-13 mustering, W-14 bidding, W-15 power.
+
+Functions over a `WesterosState` (the state holds the data; the rules live here, by rule number),
+reached through the dispatch tables of `dispatch.py`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import rounds
+from .actions import Action, Bid, Choose, Muster
+from .data import TRACKS, UNIT_TYPES
+from .structures import Pending, Step
+
+if TYPE_CHECKING:
+    from .game import WesterosState
+
+
+def t_reveal_westeros(st: WesterosState, task: Step) -> None:
+    """W-4.1(2)-(3), W-4.2: reveal decks I-III, Winter is Coming, wildling icons."""
+    rounds.enter(st, task)
+    st.revealed = []
+    icons = 0
+    for k in ("1", "2", "3"):
+        deck = st.wdecks[k]
+        while True:
+            card = deck.pop(0)
+            deck.append(card)  # resolved cards go under their deck [S&R]
+            st.deck_known[k] = min(len(deck), st.deck_known[k] + 1)
+            info = st.data.westeros_cards[card]
+            if info["effect_type"] == "reshuffle":
+                st._event(f"Winter is Coming: deck {k} is reshuffled")
+                st._rng.shuffle(deck)
+                st.deck_known[k] = 0
+                continue
+            break
+        st.revealed.append(card)
+        icons += 1 if info["wildling_icon"] else 0
+        st._event(f"Westeros deck {k}: {info['name']}", card=card)
+    before = st.threat
+    st.threat = min(12, st.threat + 2 * icons)
+    if st.threat != before:
+        st._event(f"Wildling threat rises to {st.threat}")
+    tasks: list[Step] = []
+    if icons and st.threat >= 12:
+        tasks.append({"t": "wildling_attack", "strength": None, "exclude": None})
+    tasks.extend({"t": "westeros_card", "card": c} for c in st.revealed)
+    st._push(*tasks)
+
+
+def t_westeros_card(st: WesterosState, task: Step) -> None:
+    info = st.data.westeros_cards[task["card"]]
+    et, cid = info["effect_type"], info["id"]
+    st._event(f"Resolving {info['name']}")
+    if et == "supply":
+        st._push({"t": "supply_adjust"})
+    elif et == "mustering":
+        st._push({"t": "muster_all", "houses": st.turn_order()})
+    elif et == "choice":
+        token_track = {"iron_throne": "iron_throne", "messenger_raven": "kings_court"}.get(
+            info["chooser"], "fiefdoms"
+        )
+        decision = {
+            "a_throne_of_blades": "throne_of_blades",
+            "dark_wings_dark_words": "dark_wings",
+            "put_to_the_sword": "put_to_the_sword",
+        }[cid]
+        st._choose(st.holder(token_track), decision, list(info["options"]))
+    elif et == "bidding":
+        st._push(*(Step(t="bid", purpose="clash", track=t) for t in TRACKS))
+    elif et == "power":
+        income(st, ports=True)
+    elif et == "wildlings_attack":
+        st._push({"t": "wildling_attack", "strength": None, "exclude": None})
+    elif et == "order_restriction":
+        st.bans.extend(info.get("restricted_orders", []))
+
+
+def on_throne_of_blades(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    st._event(f"A Throne of Blades: {p.title()} chooses {option}")
+    if option == "supply":
+        st._push({"t": "supply_adjust"})
+    elif option == "mustering":
+        st._push({"t": "muster_all", "houses": st.turn_order()})
+
+
+def on_dark_wings(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    st._event(f"Dark Wings, Dark Words: {p.title()} chooses {option.replace('_', ' ')}")
+    if option == "clash_of_kings":
+        st._push(*(Step(t="bid", purpose="clash", track=t) for t in TRACKS))
+    elif option == "collect_power":
+        income(st, ports=st.config.dark_wings_port_income)  # W-15.2 / W-22.1
+
+
+def on_put_to_the_sword(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    st._event(f"Put to the Sword: {p.title()} chooses {option.replace('_', ' ')}")
+    if option == "no_defense_orders":
+        st.bans.extend(["defense_plus_one", "defense_plus_two"])
+    elif option == "no_march_plus_one":
+        st.bans.append("march_plus_one")
+
+
+def income(st: WesterosState, ports: bool) -> None:
+    """W-15.1: 1 power per crown in controlled land areas (+ qualifying ports)."""
+    ctl = st._controls()
+    for h in st.turn_order():
+        n = sum(int(st.data.areas[a]["crowns"]) for a in st.data.land_areas if ctl[a] == h)
+        if ports:
+            for a, u in st.units.items():
+                ad = st.data.areas[a]
+                if u["house"] == h and ad["kind"] == "port" and ctl[ad["land_area"]] == h:
+                    if not st.is_enemy_ship_in(ad["sea_area"], h):
+                        n += 1
+        got = st._gain_power(h, n)
+        st._event(f"{h.title()} gains {got} power")
+
+
+def t_supply_adjust(st: WesterosState, task: Step) -> None:
+    for h in st.houses:
+        st.supply[h] = min(6, st.supply_icons(h))
+    st._event("Supply: " + ", ".join(f"{h} {st.supply[h]}" for h in st.turn_order()))
+    st._push({"t": "reconcile", "houses": st.turn_order()})
+
+
+def t_reconcile(st: WesterosState, task: Step) -> None:
+    """W-12.4: in turn order, houses over the limit destroy units of their choice."""
+    for h in task["houses"]:
+        if not st.supply_ok(h):
+            opts = sorted(
+                f"{a}:{x}"
+                for a, u in st.units.items()
+                if u["house"] == h and len(u["units"]) + len(u["routed"]) >= 2
+                for x in set(u["units"] + u["routed"])
+            )
+            st._push({"t": "reconcile", "houses": task["houses"]})
+            st._choose(h, "reconcile", opts)
+            return
+
+
+def on_reconcile(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    a, x = option.split(":")
+    st._remove_unit(a, x)
+    st._event(f"{p.title()} destroys a {x.replace('_', ' ')} in {a} to fit supply")
+
+
+def t_muster_all(st: WesterosState, task: Step) -> None:
+    houses = list(task["houses"])
+    while houses:
+        h = houses.pop(0)
+        ctl = st._controls()
+        areas = [a for a in st.data.castle_areas if ctl[a] == h and a not in st.impassable]
+        if areas:
+            st._push({"t": "muster_all", "houses": houses})
+            start_muster(st, h, areas)
+            if st.pending is not None:
+                return
+            st.agenda.pop()
+
+
+def start_muster(st: WesterosState, house: str, areas: list[str]) -> None:
+    pts = {"stronghold": 2, "castle": 1}
+    st._ask("muster", [house], points={a: pts.get(st.data.areas[a]["castle"], 0) for a in areas})
+    if len(legal_muster(st, house)) <= 1:
+        st.pending = None
+
+
+def legal_muster(st: WesterosState, p: str) -> list[Action]:
+    assert st.pending is not None
+    out: list[Action] = []
+    avail = {t: st.available_units(p, t) for t in UNIT_TYPES}
+    for area, pts in sorted(st.pending["points"].items()):
+        if pts <= 0:
+            continue
+        if avail["footman"] and st.supply_ok(p, {area: 1}):
+            out.append(Muster(p, area, "footman", area))
+        if pts >= 2:
+            for t in ("knight", "siege_engine"):
+                if avail[t] and st.supply_ok(p, {area: 1}):
+                    out.append(Muster(p, area, t, area))
+        if avail["ship"]:
+            for dest in ship_muster_targets(st, p, area):
+                if st.supply_ok(p, {dest: 1}):
+                    out.append(Muster(p, area, "ship", dest))
+        u = st.units.get(area)
+        if u and u["house"] == p and ("footman" in u["units"] or "footman" in u["routed"]):
+            for t in ("knight", "siege_engine"):
+                if avail[t]:
+                    out.append(Muster(p, area, t, area, True))
+    out.append(Choose(p, "muster_done", "done"))
+    return out
+
+
+def ship_muster_targets(st: WesterosState, p: str, area: str) -> list[str]:
+    """W-13.4: the area's port (cap 3) or an adjacent sea without enemy ships."""
+    out = []
+    port = st.data.areas[area].get("port")
+    if port and port not in st.impassable and st.owner(port) in (None, p):
+        if st.unit_count(port) < int(st.data.areas[port]["max_ships"]):
+            out.append(port)
+    for s in st.data.adj[area]:
+        if st.data.kind(s) == "sea" and st.owner(s) in (None, p):
+            out.append(s)
+    return out
+
+
+def do_muster(st: WesterosState, a: Action) -> None:
+    assert st.pending is not None
+    if isinstance(a, Choose):
+        st.pending = None
+        st._event(f"{a.player.title()} finishes mustering")
+        return
+    assert isinstance(a, Muster)
+    if a.upgrade:
+        st._swap_unit(a.area, "footman", a.unit, prefer_routed=False)
+        st.pending["points"][a.area] -= 1
+    else:
+        st._add_unit(a.dest, a.player, a.unit)
+        st.pending["points"][a.area] -= 2 if a.unit in ("knight", "siege_engine") else 1
+    st._event(a.describe(st))
+    if len(legal_muster(st, a.player)) <= 1:
+        st.pending = None
+
+
+def t_bid(st: WesterosState, task: Step) -> None:
+    players = [h for h in st.turn_order() if h != task.get("exclude")]
+    st.step = "clash_of_kings" if task["purpose"] == "clash" else "wildling_attack"
+    st._ask("bid", players, bids={}, task=task)
+
+
+def legal_bid(st: WesterosState, p: str) -> list[Action]:
+    return [Bid(p, n) for n in range(st.power[p] + 1)]
+
+
+def do_bid(st: WesterosState, a: Action) -> None:
+    assert isinstance(a, Bid) and st.pending is not None
+    st.pending["bids"][a.player] = a.amount
+    st.pending["players"].remove(a.player)
+    st._event(f"{a.player.title()} has bid")
+    if st.pending["players"]:
+        return
+    bids, task = st.pending["bids"], st.pending["task"]
+    st.pending = None
+    for h, n in bids.items():  # W-14.2 / W-16.5: bid tokens go to the pool
+        st.power[h] -= n
+    st._event(  # in turn order: neither key order nor who bid first shows
+        "Bids: " + ", ".join(f"{h} {bids[h]}" for h in st.turn_order() if h in bids), bids=dict(bids)
+    )
+    if task["purpose"] == "clash":
+        groups: list[list[str]] = []
+        for amount in sorted(set(bids.values()), reverse=True):
+            groups.append(sorted(h for h in bids if bids[h] == amount))
+        st._push({"t": "rank", "track": task["track"], "groups": groups, "result": []})
+    else:
+        st._push({"t": "wildling_resolve", "bids": bids, "task": task})
+
+
+def t_rank(st: WesterosState, task: Step) -> None:
+    """W-14.2-3: place houses by bid; the Iron Throne holder orders every tie."""
+    groups, result = task["groups"], task["result"]
+    while groups:
+        g = groups[0]
+        if len(g) == 1:
+            result.append(g.pop())
+            groups.pop(0)
+        elif not g:
+            groups.pop(0)
+        else:
+            st._push(task)
+            st._choose(st.holder("iron_throne"), "tie_order", list(g), task=task)
+            return
+    st.tracks[task["track"]] = result
+    st._event(f"{task['track'].replace('_', ' ').title()} track: {', '.join(result)}")
+
+
+def on_tie_order(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    task = st.agenda[-1]
+    task["groups"][0].remove(option)
+    task["result"].append(option)

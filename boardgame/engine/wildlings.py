@@ -1,0 +1,282 @@
+"""W-16 Wildling attacks: bids, outcome and the effects of every wildling card.
+
+Functions over a `WesterosState` (the state holds the data; the rules live here, by rule number),
+reached through the dispatch tables of `dispatch.py`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import westeros_phase
+from .data import TRACKS
+from .structures import Pending, Step
+
+if TYPE_CHECKING:
+    from .game import WesterosState
+
+
+def t_wildling_attack(st: WesterosState, task: Step) -> None:
+    given = task.get("strength")
+    strength = st.threat if given is None else given
+    st._event(f"The wildlings attack with strength {strength}")
+    st._push({"t": "bid", "purpose": "wildling", "strength": strength, "exclude": task.get("exclude")})
+
+
+def t_wildling_resolve(st: WesterosState, task: Step) -> None:
+    bids, bt = task["bids"], task["task"]
+    strength = bt.get("strength")
+    assert strength is not None
+    total = sum(bids.values())
+    nw = total >= strength if st.config.nights_watch_wins_ties else total > strength
+    st.threat = 0 if nw else max(0, st.threat - 4)  # W-16.5
+    card = st.wildling_deck.pop(0)
+    st.wildling_deck.append(card)  # W-16.7: under the deck
+    # The card now at the bottom is public; above it the publicly known run continues unless a card
+    # buried by the Messenger Raven (known to its holder only) sits between.
+    buried = st.raven_knows is not None and st.raven_knows["where"] == "bottom"
+    known = 1 if buried else st.deck_known["wildling"] + 1
+    st.deck_known["wildling"] = min(len(st.wildling_deck), known)
+    st.raven_knows = None
+    name = st.data.wildling_cards[card]["name"]
+    st._event(
+        f"{'The Night' + chr(39) + 's Watch' if nw else 'The wildlings'} win ({total} vs {strength}); card: {name}",
+        wildling_card=card,
+    )
+    target = max(bids.values()) if nw else min(bids.values())
+    cands = [h for h in st.turn_order() if h in bids and bids[h] == target]
+    eff: Step = {"t": "wildling_effect", "card": card, "nw": nw, "bids": bids, "who": cands[0]}
+    if len(cands) > 1:
+        st._choose(st.holder("iron_throne"), "wildling_tie", cands, effect=eff)
+    else:
+        st._push(eff)
+
+
+def on_wildling_tie(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    eff: Step = {**ctx["effect"], "who": option}
+    st._push(eff)
+
+
+def t_wildling_effect(st: WesterosState, task: Step) -> None:
+    """W-16.8: the card's reward, or the lowest bidder's then everyone else's penalty."""
+    card, who, bids = task["card"], task["who"], task["bids"]
+    tail: list[Step] = [
+        {"t": "reconcile", "houses": st.turn_order()},
+        {"t": "port_sync"},
+        {"t": "victory_check"},
+    ]
+    if task["nw"]:
+        st._push({"t": "wl_reward", "card": card, "house": who, "bid": bids[who]}, *tail)
+        return
+    others = [h for h in st.turn_order() if h in bids and h != who]
+    st._push(
+        {"t": "wl_lowest", "card": card, "house": who},
+        *(Step(t="wl_other", card=card, house=h) for h in others),
+        *tail,
+    )
+
+
+def t_wl_reward(st: WesterosState, task: Step) -> None:
+    card, h = task["card"], task["house"]
+    if card == "a_king_beyond_the_wall":
+        st._choose(h, "kbw_reward", list(TRACKS))
+    elif card == "crow_killers":
+        st._push({"t": "crow_reward", "house": h, "n": 2})
+    elif card == "massing_on_the_milkwater":
+        st.hands[h].extend(st.discards[h])
+        st.discards[h] = []
+        st._event(f"{h.title()} takes back its discarded house cards")
+    elif card == "mammoth_riders":
+        if st.discards[h]:
+            st._choose(h, "mammoth_reward", [*sorted(st.discards[h]), "none"])
+    elif card == "preemptive_raid":
+        st._push({"t": "wildling_attack", "strength": 6, "exclude": h})
+    elif card == "rattleshirts_raiders":
+        st.supply[h] = min(6, st.supply[h] + 1)
+        st._event(f"{h.title()} moves up to supply {st.supply[h]}")
+    elif card == "skinchanger_scout":
+        got = st._gain_power(h, int(task["bid"]))
+        st._event(f"{h.title()} takes back {got} bid power")
+    elif card == "the_horde_descends":
+        ctl = st._controls()
+        opts = [a for a in st.data.castle_areas if ctl[a] == h and a not in st.impassable]
+        if opts:
+            st._choose(h, "horde_reward", opts)
+
+
+def t_wl_lowest(st: WesterosState, task: Step) -> None:
+    card, h = task["card"], task["house"]
+    if card == "a_king_beyond_the_wall":
+        for t in TRACKS:
+            st.tracks[t].remove(h)
+            st.tracks[t].append(h)
+        st._event(f"{h.title()} drops to the bottom of every influence track")
+    elif card == "crow_killers":
+        st._push({"t": "crow_knights", "house": h, "n": 99})
+    elif card == "massing_on_the_milkwater":
+        hand = st.hands[h]
+        if len(hand) >= 2:
+            top = max(int(st.data.house_cards[x]["strength"]) for x in hand)
+            drop = [x for x in hand if int(st.data.house_cards[x]["strength"]) == top]
+            if len(drop) < len(hand) or not st.config.milkwater_keeps_one_card:  # W-22.12
+                for x in drop:
+                    hand.remove(x)
+                    st.discards[h].append(x)
+                st._event(f"{h.title()} discards {', '.join(drop)}")
+                if not hand:  # W-17.2 by analogy: the rest of the pile comes back
+                    st.hands[h] = [x for x in st.discards[h] if x not in drop]
+                    st.discards[h] = list(drop)
+    elif card == "mammoth_riders":
+        st._push({"t": "destroy_n", "house": h, "n": 3, "area": None})
+    elif card == "preemptive_raid":
+        opts = ["drop_tracks"]
+        if any(u["house"] == h for u in st.units.values()):
+            opts.insert(0, "destroy_units")
+        st._choose(h, "preemptive", opts)
+    elif card == "rattleshirts_raiders":
+        st.supply[h] = max(0, st.supply[h] - 2)
+        st._event(f"{h.title()} drops to supply {st.supply[h]}")
+    elif card == "skinchanger_scout":
+        st.power[h] = 0
+        st._event(f"{h.title()} loses all available power")
+    elif card == "the_horde_descends":
+        # W-16.8: 2 units in ONE castle/stronghold area; a house that cannot (no such area
+        # with 2 of its units) destroys 2 units anywhere instead.
+        ctl = st._controls()
+        opts = [a for a in st.data.castle_areas if ctl[a] == h and st.owner(a) == h and st.unit_count(a) >= 2]
+        if opts:
+            st._choose(h, "horde_area", opts)
+        else:
+            st._push({"t": "destroy_n", "house": h, "n": 2, "area": None})
+
+
+def t_wl_other(st: WesterosState, task: Step) -> None:
+    card, h = task["card"], task["house"]
+    if card == "a_king_beyond_the_wall":
+        st._choose(h, "kbw_track", ["fiefdoms", "kings_court"])
+    elif card == "crow_killers":
+        st._push({"t": "crow_knights", "house": h, "n": 2})
+    elif card == "massing_on_the_milkwater":
+        if len(st.hands[h]) >= 2:
+            st._choose(h, "discard_card", sorted(st.hands[h]))
+    elif card == "mammoth_riders":
+        st._push({"t": "destroy_n", "house": h, "n": 2, "area": None})
+    elif card == "rattleshirts_raiders":
+        st.supply[h] = max(0, st.supply[h] - 1)
+        st._event(f"{h.title()} drops to supply {st.supply[h]}")
+    elif card == "skinchanger_scout":
+        lost = min(2, st.power[h])
+        st.power[h] -= lost
+        st._event(f"{h.title()} loses {lost} available power")
+    elif card == "the_horde_descends":
+        st._push({"t": "destroy_n", "house": h, "n": 1, "area": None})
+
+
+def on_kbw_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    st.tracks[option].remove(p)
+    st.tracks[option].insert(0, p)
+    st._event(f"{p.title()} takes position 1 on {option.replace('_', ' ')}")
+
+
+def on_kbw_track(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    st.tracks[option].remove(p)
+    st.tracks[option].append(p)
+    st._event(f"{p.title()} drops to the bottom of {option.replace('_', ' ')}")
+
+
+def t_crow_reward(st: WesterosState, task: Step) -> None:
+    h = task["house"]
+    if task["n"] <= 0 or st.available_units(h, "knight") <= 0:
+        return
+    opts = sorted(a for a, u in st.units.items() if u["house"] == h and "footman" in u["units"] + u["routed"])
+    if opts:
+        st._choose(h, "crow_reward", [*opts, "done"], n=task["n"])
+
+
+def on_crow_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    if option == "done":
+        return
+    st._swap_unit(option, "footman", "knight", prefer_routed=False)
+    st._event(f"{p.title()} replaces a footman in {option} with a knight")
+    st._push({"t": "crow_reward", "house": p, "n": ctx["n"] - 1})
+
+
+def t_crow_knights(st: WesterosState, task: Step) -> None:
+    h = task["house"]
+    if task["n"] <= 0:
+        return
+    opts = sorted(a for a, u in st.units.items() if u["house"] == h and "knight" in u["units"] + u["routed"])
+    if opts:
+        st._choose(h, "crow_knight", opts, n=task["n"])
+
+
+def on_crow_knight(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    if st.available_units(p, "footman") > 0:
+        st._swap_unit(option, "knight", "footman", prefer_routed=True)
+        st._event(f"{p.title()} replaces a knight in {option} with a footman")
+    else:
+        st._remove_unit(option, "knight")
+        st._event(f"{p.title()} loses a knight in {option} (no footman available)")
+    st._push({"t": "crow_knights", "house": p, "n": ctx["n"] - 1})
+
+
+def on_discard_card(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    st.hands[p].remove(option)
+    st.discards[p].append(option)
+    st._event(f"{p.title()} discards {option}")
+
+
+def on_mammoth_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    if option != "none":
+        st.discards[p].remove(option)
+        st.hands[p].append(option)
+        st._event(f"{p.title()} takes back {option}")
+
+
+def on_preemptive(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    if option == "destroy_units":
+        st._push({"t": "destroy_n", "house": p, "n": 2, "area": None})
+        return
+    best = min(st.tracks[t].index(p) for t in TRACKS)
+    opts = [t for t in TRACKS if st.tracks[t].index(p) == best]
+    if len(opts) == 1:
+        on_preemptive_track(st, p, opts[0], ctx)
+    else:
+        st._choose(p, "preemptive_track", opts)
+
+
+def on_preemptive_track(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    tr = st.tracks[option]
+    i = tr.index(p)
+    tr.remove(p)
+    tr.insert(min(len(tr), i + 2), p)
+    st._event(f"{p.title()} drops two places on {option.replace('_', ' ')}")
+
+
+def on_horde_area(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    st._push({"t": "destroy_n", "house": p, "n": 2, "area": option})
+
+
+def on_horde_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    westeros_phase.start_muster(st, p, [option])
+
+
+def t_destroy_n(st: WesterosState, task: Step) -> None:
+    h, area = task["house"], task["area"]
+    if task["n"] <= 0:
+        return
+    opts = sorted(
+        f"{a}:{x}"
+        for a, u in st.units.items()
+        if u["house"] == h and (area is None or a == area)
+        for x in set(u["units"] + u["routed"])
+    )
+    if opts:
+        st._choose(h, "destroy", opts, n=task["n"], area=area)
+
+
+def on_destroy(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
+    a, x = option.split(":")
+    st._remove_unit(a, x)
+    st._event(f"{p.title()} destroys its {x.replace('_', ' ')} in {a}")
+    st._push({"t": "destroy_n", "house": p, "n": ctx["n"] - 1, "area": ctx["area"]})
