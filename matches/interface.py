@@ -9,7 +9,7 @@ engine's ``players()`` lists them in seat order, so seat ``i`` of a match plays 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from enum import Enum
 from random import Random
 from typing import Any, Protocol, Self, TypeVar
@@ -78,6 +78,11 @@ class Game(Protocol[P, A]):
 
     def secret_action(self, action: A) -> bool:
         """Whether the action's content is hidden from the other players (a face-down order, a bid)."""
+        ...
+
+    def decision_step(self) -> Hashable:
+        """Names the decision step now open. A timeout takes ``timeout_action`` defaults for a player until
+        this changes (Westeros Planning wants an order per area, W-5.1; a Commandeer default ends its step)."""
         ...
 
     def timeout_action(self, player: P) -> A:

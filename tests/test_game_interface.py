@@ -85,8 +85,10 @@ def _check_state(case: Case, g: Game[Any, Any], rng: Random, stats: dict[str, in
     assert set(current) <= set(players), f"current players {current} are not seats {players}"
     before = _dump(g)
 
-    # to_dict / from_dict round-trip; clone is independent and equal
-    assert _dump(case.load(g.to_dict())) == before
+    # to_dict / from_dict round-trip; clone is independent and equal; the decision step survives both
+    loaded = case.load(g.to_dict())
+    assert _dump(loaded) == before
+    assert hash(g.decision_step()) == hash(loaded.decision_step()) == hash(g.clone().decision_step())
     copy = g.clone()
     assert _dump(copy) == before
 
