@@ -88,7 +88,11 @@ def _check_state(case: Case, g: Game[Any, Any], rng: Random, stats: dict[str, in
     # to_dict / from_dict round-trip; clone is independent and equal; the decision step survives both
     loaded = case.load(g.to_dict())
     assert _dump(loaded) == before
-    assert hash(g.decision_step()) == hash(loaded.decision_step()) == hash(g.clone().decision_step())
+    step = g.decision_step()
+    assert (
+        hash(step) == hash(loaded.decision_step())
+        and step == loaded.decision_step() == g.clone().decision_step()
+    )
     copy = g.clone()
     assert _dump(copy) == before
 
