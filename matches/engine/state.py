@@ -39,6 +39,7 @@ from .actions import (
 )
 from .cards import CardDef, card_from_dict_cached, deck_problems
 from .config import BOARD_SIZE, RulesConfig
+from .information import action_is_secret, decision_view, determinize
 from .vocabulary import CHOSEN_TARGETS
 
 NSQ = BOARD_SIZE * BOARD_SIZE
@@ -324,6 +325,10 @@ class GameState:
             return [1 - self.active]
         return [self.active]
 
+    def players(self) -> list[int]:
+        """Both seats in seat order (the ``Game`` interface): player 0 and player 1."""
+        return [0, 1]
+
     def is_terminal(self) -> bool:
         return self.outcome_ is not None
 
@@ -354,7 +359,7 @@ class GameState:
         if self.outcome_ is not None:
             raise IllegalActionError(f"{action.to_json()} is illegal: the match is over (C-6.3)")
         if action not in self.legal_actions(action.player):
-            raise IllegalActionError(self._why_illegal(action))
+            raise IllegalActionError(self.explain_illegal(action))
         self.apply_unchecked(action)
 
     def apply_unchecked(self, action: Action) -> None:
@@ -421,6 +426,51 @@ class GameState:
         g._cards_json = self._cards_json  # read-only, as `defs`
         g._cards_source = self._cards_source
         return g
+
+    def secret_action(self, action: Action) -> bool:
+        """Whether ``action``, applied now, is hidden from the other player (C-4.1, C-4.4, C-8)."""
+        dec = self.decision
+        return action_is_secret(action, dec["kind"] if dec is not None else None)
+
+    def timeout_action(self, player: int) -> Action:
+        """The documented default when ``player``'s clock runs out: keep the hand (C-4.4), no Commander
+        (C-4.1), end the phase (Pass); otherwise (a pending choice) the first legal choice. Never Concede.
+
+        Raises IllegalActionError when ``player`` is not to act now.
+        """
+        legal = [a for a in self.legal_actions(player) if not isinstance(a, Concede)]
+        if not legal:
+            raise IllegalActionError(f"player {player} has nothing to do now: {self._situation()}")
+        for wanted in (Keep, Pass):
+            for a in legal:
+                if isinstance(a, wanted):
+                    return a
+        for a in legal:
+            if isinstance(a, ChooseCommander) and a.name is None:
+                return a
+        return legal[0]
+
+    def explain_illegal(self, action: Action) -> str:
+        """Why ``action`` is not legal now (phase, turn, missing CP or Energy, no legal square …)."""
+        from .legality import explain
+
+        return explain(self, action)
+
+    def determinize(self, player: int, rng: Random, *, opponent_deck_known: bool = True) -> GameState:
+        """A full state consistent with what ``player`` can know, hidden parts resampled (see
+        ``information.determinize``): ``result.player_view(player) == self.player_view(player)``."""
+        return determinize(self, player, rng, opponent_deck_known=opponent_deck_known)
+
+    def _situation(self) -> str:
+        """The current situation in words (for messages)."""
+        if self.outcome_ is not None:
+            return "the match is over (C-6.3)"
+        cur = self.current_players()[0]
+        if self.decision is not None:
+            return f"player {cur} must answer a '{self.decision['kind']}' choice"
+        if self.step is Step.COMMANDER or self.step is Step.MULLIGAN:
+            return f"set-up ({self.step.value}), player {cur} decides"
+        return f"turn {self.turn}, {self.phase_name()} phase of player {self.active}, player {cur} acts"
 
     # ------------------------------------------------------------------ legality
     def _why_illegal(self, a: Action) -> str:
@@ -584,6 +634,8 @@ class GameState:
                 limit = 1 if ab.get("once_per_turn", True) else self.config.activation_limit_per_turn
                 if used >= limit:
                     continue
+                if "x" in ab and not self.formation_holds(p, ab["x"]):  # C-7.6 "usable"
+                    continue
                 cost = ab.get("cost") or {}
                 if side.cp < cost.get("cp", 0) or len(side.energy) < cost.get("energy", 0):
                     continue
@@ -660,7 +712,7 @@ class GameState:
         if not self._has_cont_sources():
             return out
         defs = self.defs
-        groups: dict[int, int] = {}
+        largest: dict[int, int] = {}
         for u in list(self.units.values()):
             d = defs[u.id]
             sources: list[tuple[int, Mapping[str, Any], int]] = []  # (source id, ability, anchor unit)
@@ -668,10 +720,10 @@ class GameState:
                 for trig in ("static", "formation"):
                     for idx in d.by_trigger.get(trig, ()):
                         ab = d.abilities[idx]
-                        if trig == "formation":
-                            if u.id not in groups:
-                                self._group_sizes(u.owner, groups)
-                            if groups[u.id] < ab["x"]:
+                        if trig == "formation":  # C-7.6: any X connected own units, this one or not
+                            if u.owner not in largest:
+                                largest[u.owner] = self.largest_group(u.owner)
+                            if largest[u.owner] < ab["x"]:
                                 continue
                         sources.append((u.id, ab, u.id))
             for ev in u.attached:
@@ -691,6 +743,21 @@ class GameState:
                         elif name == "grant_range_attack":
                             bonus[2] = 1
         return out
+
+    def largest_group(self, owner: int) -> int:
+        """C-7.6: the size of ``owner``'s largest group of own units connected by adjacency (C-2.5)."""
+        groups: dict[int, int] = {}
+        self._group_sizes(owner, groups)
+        return max(groups.values(), default=0)
+
+    def formation_holds(self, owner: int, x: int) -> bool:
+        """C-7.6 Formation X: ``owner`` has X or more own units connected to one another (any of them)."""
+        return self.largest_group(owner) >= x
+
+    def ability_condition_holds(self, uid: int, ability: Mapping[str, Any]) -> bool:
+        """C-7.6: an activated ability with ``x`` is usable only while its owner's Formation X holds."""
+        x = ability.get("x")
+        return x is None or self.formation_holds(self.owners[uid], x)
 
     def _group_sizes(self, owner: int, groups: dict[int, int]) -> None:
         """C-7.6: size of each connected group (C-2.5 adjacency) of ``owner``'s units."""
@@ -853,7 +920,7 @@ class GameState:
             u.attacked = False
         self.marks.clear()
         self.used.clear()
-        self.sides[ap].cp = 0  # C-5.11
+        self.sides[ap].cp = 0  # C-5.11: remaining CP of both players (RulesConfig.cp_reset_active_only)
         if not self.config.cp_reset_active_only:
             self.sides[1 - ap].cp = 0
         self._settle(None)
@@ -1487,13 +1554,7 @@ class GameState:
                 pub["commander"] = {"face_down": True}
             players.append(pub)
         dec = self.decision
-        dview: dict[str, Any] | None = None
-        if dec is not None:
-            dview = {"kind": dec["kind"], "player": dec["player"]}
-            if "count" in dec:
-                dview["count"] = dec["count"]
-            if dec["player"] == player or dec["kind"] not in ("bottom", "discard", "reinforce_energy"):
-                dview.update({k: v for k, v in dec.items() if k not in ("kind", "player")})
+        dview = decision_view(dec, player) if dec is not None else None
         return {
             "format": "commandeer-view",
             "viewer": player,
@@ -1543,8 +1604,7 @@ class GameState:
                 )
                 continue
             own = e["player"] == player
-            secret_action = e["decision"] == "bottom" or isinstance(e["action"], ChooseCommander)
-            if secret_action and not own:
+            if not own and action_is_secret(e["action"], e["decision"]):
                 action: dict[str, Any] = {"type": e["action"].kind, "player": e["player"]}
                 text = (
                     f"Player {e['player'] + 1} puts a card on the bottom of the deck"
