@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -16,9 +15,10 @@ from cards.describe import (
     describe_effect,
     rules_text_for,
 )
+from matches.engine.decks import SAMPLE_CARDS
 from matches.engine.vocabulary import EFFECTS, TARGETS, TRIGGERS
 
-SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample_cards.json"
+SAMPLE = SAMPLE_CARDS
 DEPLOY_DAMAGE = {
     "trigger": "deploying",
     "effects": [{"effect": "deal_damage", "target": "chosen_enemy_unit", "amount": 1000}],
