@@ -58,7 +58,7 @@ RULES: dict[str, Row] = {
         note="Ongoing events are played in the Planning phase (RulesConfig.ongoing_attach_any_unit).",
     ),
     "C-1.4": Row(
-        ("cards.py:CardDef.max_copies", "cards.py:deck_problems"),
+        ("deckrules.py:is_one_of", "cards.py:CardDef.max_copies"),
         note="Legendary/Unique only limit copies (C-3.3) and who may be Commander (C-4.1); no other in-match rule.",
     ),
     "C-1.5": Row(
@@ -70,11 +70,21 @@ RULES: dict[str, Row] = {
     "C-2.4": Row(("state.py:Side", "state.py:ZONES")),
     "C-2.5": Row(("state.py:NEIGHBOURS_ORTHO", G + "_setup_derived")),
     "C-3.1": Row(
-        ("cards.py:deck_problems", "state.py:new_match"), note="Also decks/validation.py (deck builder)."
+        (
+            "deckrules.py:DeckRules",
+            "deckrules.py:copy_issues",
+            "cards.py:deck_problems",
+            "state.py:new_match",
+        ),
+        note="One source: deckrules.py, used by the engine and decks/validation.py (deck builder).",
     ),
-    "C-3.2": Row(("cards.py:deck_problems",), note="Also decks/validation.py (deck builder)."),
-    "C-3.3": Row(("cards.py:deck_problems", "cards.py:CardDef.max_copies"), note="Also decks/validation.py."),
-    "C-3.4": Row(("cards.py:deck_problems",), note="Also decks/validation.py (deck builder)."),
+    "C-3.2": Row(
+        ("deckrules.py:copy_issues", "deckrules.py:max_copies"), note="Also read by decks/validation.py."
+    ),
+    "C-3.3": Row(
+        ("deckrules.py:is_one_of", "deckrules.py:copy_issues"), note="Also read by decks/validation.py."
+    ),
+    "C-3.4": Row(("deckrules.py:faction_issue",), note="Also read by decks/validation.py."),
     "C-3.5": Row(
         ("state.py:new_match", G + "_next_commander_chooser"),
         note="The engine plays without a Commander; the builder's warning is decks/validation.py.",
