@@ -1,4 +1,7 @@
-"""Why an action is illegal (C-5.2 … C-5.6, C-4): words for a player, worked out by the rules themselves.
+"""Legal actions (C-4, C-5.2, C-5.5, C-5.6, C-6.4) and why an action is illegal, from the same rules code.
+
+``legal_actions`` is the single source of truth (STYLE.md 3): the functions ``_legal_*`` list what the
+player to act may do. ``explain`` words for a player why an action is not among them.
 
 ``explain`` names the first reason it finds, from the general (the match is over, not your turn, a
 pending choice, the wrong phase) to the particular (the card is not in your hand, the CP or Energy it
@@ -8,7 +11,7 @@ lacks, no legal square, not along an arrow). It reads the same helpers ``legal_a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .actions import (
     Action,
@@ -29,6 +32,10 @@ from .actions import (
     Reinforce,
     square_name,
 )
+from .board import Side
+from .cards import CardDef
+from .choices import CARD_CHOICES, _distinct
+from .phases import Step
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -247,3 +254,153 @@ def _attack_reason(g: GameState, a: Attack) -> str:
         return "only enemy units may be attacked (C-5.6 Decision)"
     reach = "along the line of" if g.has_range(a.unit) else "on the square next to it at"
     return f"{g.card_name(a.target)} is not {reach} arrow {a.direction} (C-5.6, C-7.1)"
+
+
+# ---------------------------------------------------------------------------------------------- legal actions
+_ACTION_CACHE: dict[tuple[Any, ...], Action] = {}
+
+
+def _move_action(p: int, uid: int, sq: int) -> Action:
+    """Interned Move (actions are values; the planning phase lists hundreds of them)."""
+    key = ("m", p, uid, sq)
+    a = _ACTION_CACHE.get(key)
+    if a is None:
+        if len(_ACTION_CACHE) > 200_000:
+            _ACTION_CACHE.clear()
+        a = _ACTION_CACHE[key] = Move(p, uid, sq)
+    return a
+
+
+def _deploy_action(p: int, card: int, sq: int) -> Action:
+    """Interned Deploy."""
+    key = ("d", p, card, sq)
+    a = _ACTION_CACHE.get(key)
+    if a is None:
+        if len(_ACTION_CACHE) > 200_000:
+            _ACTION_CACHE.clear()
+        a = _ACTION_CACHE[key] = Deploy(p, card, sq)
+    return a
+
+
+def _legal_current(self: GameState) -> list[Action]:
+    dec = self.decision
+    if dec is not None:
+        p = dec["player"]
+        kind = dec["kind"]
+        if kind in CARD_CHOICES:
+            zone = self.sides[p].zone(dec["zone"])
+            return [ChooseCard(p, c) for c in _distinct(zone, self.defs)]
+        if kind == "target":
+            return [ChooseTarget(p, t) for t in dec["options"]]
+        if kind == "move_square":
+            return [ChooseSquare(p, s) for s in dec["options"]]
+        if kind == "order":
+            return [ChooseTrigger(p, i) for i in dec["options"]]
+        raise AssertionError(f"unknown decision {kind}")
+    step = self.step
+    if step is Step.PLANNING:
+        return self._legal_planning(self.active)
+    if step is Step.COMBAT:
+        return self._legal_combat(self.active)
+    if step is Step.DEFENDING:
+        return self._legal_defending(1 - self.active)
+    if step is Step.COMMANDER:
+        p = self.setup_player
+        names = sorted({self.defs[c].name for c in self.sides[p].deck if self._is_legendary_unit(c)})
+        choices: list[Action] = [ChooseCommander(p, None)]
+        return choices + [ChooseCommander(p, n) for n in names]
+    if step is Step.MULLIGAN:
+        p = self.setup_player
+        acts: list[Action] = [Keep(p)]
+        if self.sides[p].mulligans < min(self.config.max_mulligans, self.config.opening_hand - 1):
+            acts.append(Mulligan(p))
+        return acts
+    return []
+
+
+def _payable(self: GameState, side: Side, d: CardDef) -> bool:
+    return side.cp >= d.command_cost and len(side.energy) >= d.energy_cost
+
+
+def _legal_planning(self: GameState, p: int) -> list[Action]:
+    side = self.sides[p]
+    defs = self.defs
+    acts: list[Action] = []
+    squares: list[int] | None = None
+    seen: set[str] = set()
+    candidates = list(side.hand)
+    if side.commander is not None and side.revealed:
+        candidates.append(side.commander)
+    for c in candidates:
+        d = defs[c]
+        if d.name in seen:
+            continue
+        seen.add(d.name)
+        if not self._payable(side, d):
+            continue
+        if d.type == "unit":
+            if squares is None:
+                squares = self.deploy_squares()
+            acts.extend([_deploy_action(p, c, s) for s in squares])
+        elif d.event_type == "planning":
+            acts.append(PlayEvent(p, c, None))
+        elif d.event_type == "ongoing":
+            for uid in sorted(self.units):
+                if self.config.ongoing_attach_any_unit or self.units[uid].owner == p:
+                    acts.append(PlayEvent(p, c, uid))
+    if side.cp >= 1:
+        counts = self._neighbour_counts()
+        for uid in sorted(self.units):
+            if self.units[uid].owner == p:
+                acts.extend([_move_action(p, uid, s) for s in self.move_squares(uid, counts)])
+        if side.deck or not self.config.reinforce_needs_card_in_deck:
+            acts.append(Reinforce(p))
+    acts.extend(self._legal_activations(p, "planning_activated"))
+    acts.append(Pass(p))
+    return acts
+
+
+def _legal_activations(self: GameState, p: int, trigger: str) -> list[Action]:
+    acts: list[Action] = []
+    side = self.sides[p]
+    for uid in sorted(self.units):
+        u = self.units[uid]
+        if u.owner != p:
+            continue
+        d = self.defs[uid]
+        for idx in d.by_trigger.get(trigger, ()):
+            ab = d.abilities[idx]
+            used = self.used.get((uid, idx), 0)
+            limit = 1 if ab.get("once_per_turn", True) else self.config.activation_limit_per_turn
+            if used >= limit:
+                continue
+            if "x" in ab and not self.formation_holds(p, ab["x"]):  # C-7.6 "usable"
+                continue
+            cost = ab.get("cost") or {}
+            if side.cp < cost.get("cp", 0) or len(side.energy) < cost.get("energy", 0):
+                continue
+            acts.append(Activate(p, uid, idx))
+    return acts
+
+
+def _legal_defending(self: GameState, p: int) -> list[Action]:
+    side = self.sides[p]
+    acts: list[Action] = []
+    for c in _distinct(side.hand, self.defs):
+        d = self.defs[c]
+        if d.event_type == "defensive" and self._payable(side, d):
+            acts.append(PlayEvent(p, c, None))
+    acts.extend(self._legal_activations(p, "defending_activated"))
+    acts.append(Pass(p))
+    return acts
+
+
+def _legal_combat(self: GameState, p: int) -> list[Action]:
+    acts: list[Action] = []
+    for uid in sorted(self.units):
+        u = self.units[uid]
+        if u.owner != p or u.attacked:
+            continue
+        acts.extend(Attack(p, uid, a, t) for a, t in self.attack_options(uid))
+    acts.append(Pass(p))
+    return acts
