@@ -225,7 +225,7 @@ def _place(self: GameState, c: int, sq: int) -> None:
     self._cont_cache = None
     self._ev("deploy", player=p, card=c, square=square_name(sq))
     for idx in self.defs[c].by_trigger.get("deploying", ()):
-        self._queue(c, idx, p, {})
+        self._queue(c, idx, p)
     self._settle(None)
 
 

@@ -12,6 +12,7 @@ from .board import (
     LINES,
     ROTATE,
 )
+from .pending import TriggerContext
 from .results import Reason
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ def _attack(self: GameState, uid: int, target: int) -> None:
     d = self.defs[uid]
     for trig in ("marking", "on_attack"):
         for idx in d.by_trigger.get(trig, ()):
-            self._queue(uid, idx, u.owner, {"attack_target": target})
+            self._queue(uid, idx, u.owner, TriggerContext(attack_target=target))
 
 
 def _defeat(self: GameState, uid: int, cause: int | None) -> None:
@@ -89,7 +90,7 @@ def _defeat(self: GameState, uid: int, cause: int | None) -> None:
     self.sides[owner].defeated.append(uid)
     self._ev("defeated", card=uid, player=owner, square=square_name(u.sq))
     for idx in self.defs[uid].by_trigger.get("on_defeated", ()):
-        self._queue(uid, idx, owner, {"square": u.sq})
+        self._queue(uid, idx, owner, TriggerContext(square=u.sq))
     if (
         cause is not None
         and cause != uid
@@ -98,7 +99,7 @@ def _defeat(self: GameState, uid: int, cause: int | None) -> None:
         and (self.config.spoil_from_departed_source or cause in self.units)
     ):
         for idx in self.defs[cause].by_trigger.get("spoil", ()):
-            self._queue(cause, idx, self.owners[cause], {"defeated": uid})
+            self._queue(cause, idx, self.owners[cause], TriggerContext(defeated=uid))
 
 
 def _settle(self: GameState, cause: int | None) -> None:

@@ -5,15 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .pending import DecisionKind, Resolution
+
 if TYPE_CHECKING:
     from .state import GameState
 
 
-EffectFn = Callable[["GameState", Mapping[str, Any], list[int], dict[str, Any], int], bool]
+EffectFn = Callable[["GameState", Mapping[str, Any], list[int], Resolution, int], bool]
 
 
 def _eff_deal_damage(
-    g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int
+    g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int
 ) -> bool:
     for t in targets:
         if t in g.units:
@@ -22,7 +24,7 @@ def _eff_deal_damage(
     return True
 
 
-def _eff_heal(g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int) -> bool:
+def _eff_heal(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int) -> bool:
     for t in targets:
         if t in g.units:
             u = g.units[t]
@@ -33,7 +35,7 @@ def _eff_heal(g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[
 
 
 def _eff_modify(stat: str) -> EffectFn:
-    def fn(g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int) -> bool:
+    def fn(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int) -> bool:
         permanent = eff.get("duration", "turn") == "permanent"
         for t in targets:
             if t in g.units:
@@ -60,9 +62,7 @@ def _eff_modify(stat: str) -> EffectFn:
     return fn
 
 
-def _eff_defeat(
-    g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int
-) -> bool:
+def _eff_defeat(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int) -> bool:
     for t in targets:
         if t in g.units:
             g._defeat(t, g._cause(r))
@@ -92,40 +92,34 @@ def _send_targets(g: GameState, targets: list[int], zone: str, event: str) -> bo
 
 
 def _eff_return_to_hand(
-    g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int
+    g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int
 ) -> bool:
     return _send_targets(g, targets, "hand", "return_to_hand")
 
 
-def _eff_remove(
-    g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int
-) -> bool:
+def _eff_remove(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int) -> bool:
     return _send_targets(g, targets, "removed", "removed")
 
 
-def _eff_move(g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int) -> bool:
-    r["moving"] = [t for t in targets if t in g.units]
+def _eff_move(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int) -> bool:
+    r.moving = [t for t in targets if t in g.units]
     return g._continue_moves(r)
 
 
-def _eff_draw(g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int) -> bool:
+def _eff_draw(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int) -> bool:
     for p in targets:
         g._draw(p, eff["count"])
     return True
 
 
-def _eff_gain_cp(
-    g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int
-) -> bool:
+def _eff_gain_cp(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int) -> bool:
     for p in targets:
         g.sides[p].cp += eff["amount"]
         g._ev("cp", player=p, amount=eff["amount"])
     return True
 
 
-def _eff_lose_cp(
-    g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int
-) -> bool:
+def _eff_lose_cp(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int) -> bool:
     for p in targets:
         lost = min(g.sides[p].cp, eff["amount"])
         g.sides[p].cp -= lost
@@ -134,7 +128,7 @@ def _eff_lose_cp(
 
 
 def _eff_gain_energy(
-    g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int
+    g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int
 ) -> bool:
     for p in targets:
         side = g.sides[p]
@@ -147,8 +141,8 @@ def _eff_gain_energy(
     return True
 
 
-def _eff_choice(kind: str, zone: str) -> EffectFn:
-    def fn(g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int) -> bool:
+def _eff_choice(kind: DecisionKind, zone: str) -> EffectFn:
+    def fn(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int) -> bool:
         p = targets[0]
         g._card_choice(kind, p, zone, eff["count"], reason="effect")
         # _card_choice finishes the effect itself (via _choice_done) once the cards are chosen
@@ -158,7 +152,7 @@ def _eff_choice(kind: str, zone: str) -> EffectFn:
 
 
 def _eff_grant_range(
-    g: GameState, eff: Mapping[str, Any], targets: list[int], r: dict[str, Any], src: int
+    g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int
 ) -> bool:
     permanent = eff.get("duration", "turn") == "permanent"
     for t in targets:
@@ -184,7 +178,7 @@ EFFECT_IMPLS: dict[str, EffectFn] = {
     "gain_cp": _eff_gain_cp,
     "lose_cp": _eff_lose_cp,
     "gain_energy": _eff_gain_energy,
-    "discard": _eff_choice("discard", "hand"),
-    "retire_energy": _eff_choice("retire_energy", "energy"),
+    "discard": _eff_choice(DecisionKind.DISCARD, "hand"),
+    "retire_energy": _eff_choice(DecisionKind.RETIRE_ENERGY, "energy"),
     "grant_range_attack": _eff_grant_range,
 }

@@ -34,7 +34,8 @@ from .actions import (
 )
 from .board import Side
 from .cards import CardDef
-from .choices import CARD_CHOICES, _distinct
+from .choices import _distinct
+from .pending import CARD_CHOICES, DecisionKind
 from .phases import Step
 
 if TYPE_CHECKING:
@@ -283,20 +284,19 @@ def _deploy_action(p: int, card: int, sq: int) -> Action:
 
 
 def _legal_current(self: GameState) -> list[Action]:
-    dec = self.decision
+    dec = self.choice
     if dec is not None:
-        p = dec["player"]
-        kind = dec["kind"]
+        p = dec.player
+        kind = dec.kind
         if kind in CARD_CHOICES:
-            zone = self.sides[p].zone(dec["zone"])
-            return [ChooseCard(p, c) for c in _distinct(zone, self.defs)]
-        if kind == "target":
-            return [ChooseTarget(p, t) for t in dec["options"]]
-        if kind == "move_square":
-            return [ChooseSquare(p, s) for s in dec["options"]]
-        if kind == "order":
-            return [ChooseTrigger(p, i) for i in dec["options"]]
-        raise AssertionError(f"unknown decision {kind}")
+            assert dec.zone is not None
+            return [ChooseCard(p, c) for c in _distinct(self.sides[p].zone(dec.zone), self.defs)]
+        options = dec.options or []
+        if kind is DecisionKind.TARGET:
+            return [ChooseTarget(p, t) for t in options]
+        if kind is DecisionKind.MOVE_SQUARE:
+            return [ChooseSquare(p, s) for s in options]
+        return [ChooseTrigger(p, i) for i in options]  # DecisionKind.ORDER
     step = self.step
     if step is Step.PLANNING:
         return self._legal_planning(self.active)

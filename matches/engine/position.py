@@ -18,6 +18,7 @@ from .board import (
 )
 from .cards import CardDef, card_from_dict_cached
 from .config import RulesConfig
+from .pending import Decision, Op, Resolution, Trigger
 from .phases import Step
 from .results import Outcome, Reason
 
@@ -186,10 +187,11 @@ def _load_position(
             raise ValueError(f"{key} must be 0 or 1, not {value}")
     if g.step is Step.OVER and data.get("outcome") is None:
         raise ValueError("step 'over' needs an outcome")
-    g.decision = _deep(data.get("decision"))
-    g.resolution = _deep(data.get("resolution"))
-    g.triggers = [_deep(t) for t in data.get("triggers", [])]
-    g.ops = [_deep(o) for o in data.get("ops", [])]
+    dec, res = data.get("decision"), data.get("resolution")
+    g.choice = None if dec is None else Decision.from_json(dec)
+    g.resolution = None if res is None else Resolution.from_json(res)
+    g.triggers = [Trigger.from_json(t) for t in data.get("triggers", [])]
+    g.ops = [Op.from_json(o) for o in data.get("ops", [])]
     g.used = {(int(a), int(b)): int(c) for a, b, c in data.get("used", [])}
     g.marks = {int(a): int(b) for a, b in data.get("marks", [])}
     g.units_deployed = int(data.get("units_deployed", len(g.units)))
@@ -251,10 +253,10 @@ def to_dict(self: GameState, *, log: bool = True) -> dict[str, Any]:
         "players": sides,
         "board": [self._unit_json(self.units[c], {}, False) for c in self._board_order()],
         "limbo": [{**self._ref(c), "owner": self.owners[c]} for c in self.limbo],
-        "decision": _deep(self.decision),
-        "resolution": _deep(self.resolution),
-        "triggers": [_deep(t) for t in self.triggers],
-        "ops": [_deep(o) for o in self.ops],
+        "decision": None if self.choice is None else self.choice.to_json(),
+        "resolution": None if self.resolution is None else self.resolution.to_json(),
+        "triggers": [t.to_json() for t in self.triggers],
+        "ops": [o.to_json() for o in self.ops],
         "used": [[k[0], k[1], v] for k, v in sorted(self.used.items())],
         "marks": [[k, v] for k, v in sorted(self.marks.items())],
         "units_deployed": self.units_deployed,

@@ -52,5 +52,5 @@ def _finish(self: GameState, winner: int | None, reason: Reason) -> None:
     if self.outcome_ is None:
         self.outcome_ = Outcome(winner, reason)
         self.step = Step.OVER
-        self.decision = None
+        self.choice = None
         self._ev("outcome", winner=winner, reason=reason.value)

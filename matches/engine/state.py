@@ -38,8 +38,9 @@ from .cards import CardDef
 from .config import RulesConfig
 from .effects import EFFECT_IMPLS
 from .information import action_is_secret, determinize
+from .pending import Decision, DecisionKind, Op, Resolution, Trigger
 from .phases import INPUT_STEPS, PHASE_OF, Step
-from .position import _deep, _load_position
+from .position import _load_position
 from .results import Outcome, Reason
 from .setup import new_match, replay
 
@@ -84,10 +85,10 @@ class GameState:
         self.first = 0
         self.step = Step.COMMANDER
         self.setup_player = 0
-        self.decision: dict[str, Any] | None = None
-        self.resolution: dict[str, Any] | None = None
-        self.triggers: list[dict[str, Any]] = []
-        self.ops: list[dict[str, Any]] = []
+        self.choice: Decision | None = None  # the decision a player must answer now (``decision``: JSON)
+        self.resolution: Resolution | None = None
+        self.triggers: list[Trigger] = []
+        self.ops: list[Op] = []
         self.limbo: list[int] = []
         self.used: dict[tuple[int, int], int] = {}
         self.marks: dict[int, int] = {}
@@ -112,14 +113,19 @@ class GameState:
         """Who must act now (empty when the match is over)."""
         if self.outcome_ is not None:
             return []
-        if self.decision is not None:
-            return [self.decision["player"]]
+        if self.choice is not None:
+            return [self.choice.player]
         step = self.step
         if step is Step.COMMANDER or step is Step.MULLIGAN:
             return [self.setup_player]
         if step is Step.DEFENDING:
             return [1 - self.active]
         return [self.active]
+
+    @property
+    def decision(self) -> dict[str, Any] | None:
+        """The pending decision in the position format's JSON form (read-only; the engine holds ``choice``)."""
+        return None if self.choice is None else self.choice.to_json()
 
     def players(self) -> list[int]:
         """Both seats in seat order (the ``Game`` interface): player 0 and player 1."""
@@ -166,7 +172,7 @@ class GameState:
         if self.outcome_ is not None:
             raise IllegalActionError(f"{action.to_json()} is illegal: the match is over (C-6.3)")
         self._events = []
-        dec = self.decision
+        dec = self.choice
         entry: dict[str, Any] = {
             "n": self.log_start + len(self.log),
             "player": action.player,
@@ -174,11 +180,12 @@ class GameState:
             "decision": None,
         }
         if dec is not None:
-            entry["decision"] = dec["kind"]
-            if "for" in dec:
-                entry["for"] = dec["for"]
-            if dec["kind"] == "order" and isinstance(action, ChooseTrigger):
-                entry["label"] = dec["labels"][dec["options"].index(action.index)]
+            entry["decision"] = dec.kind.value
+            if dec.for_card is not None:
+                entry["for"] = dec.for_card
+            if dec.kind is DecisionKind.ORDER and isinstance(action, ChooseTrigger):
+                assert dec.labels is not None and dec.options is not None
+                entry["label"] = dec.labels[dec.options.index(action.index)]
         elif isinstance(action, Pass):
             entry["phase"] = self.phase_name()
         self._dispatch(action)
@@ -204,10 +211,10 @@ class GameState:
             self.step,
             self.setup_player,
         )
-        g.decision = _deep(self.decision)
-        g.resolution = _deep(self.resolution)
-        g.triggers = [_deep(t) for t in self.triggers]
-        g.ops = [_deep(o) for o in self.ops]
+        g.choice = None if self.choice is None else self.choice.copy()
+        g.resolution = None if self.resolution is None else self.resolution.copy()
+        g.triggers = list(self.triggers)  # Trigger and Op are frozen values
+        g.ops = list(self.ops)
         g.limbo = list(self.limbo)
         g.used = dict(self.used)
         g.marks = dict(self.marks)
@@ -225,8 +232,8 @@ class GameState:
 
     def secret_action(self, action: Action) -> bool:
         """Whether ``action``, applied now, is hidden from the other player (C-4.1, C-4.4, C-8)."""
-        dec = self.decision
-        return action_is_secret(action, dec["kind"] if dec is not None else None)
+        dec = self.choice
+        return action_is_secret(action, dec.kind.value if dec is not None else None)
 
     def timeout_action(self, player: int) -> Action:
         """The documented default when ``player``'s clock runs out: keep the hand (C-4.4), no Commander
@@ -262,8 +269,8 @@ class GameState:
         if self.outcome_ is not None:
             return "the match is over (C-6.3)"
         cur = self.current_players()[0]
-        if self.decision is not None:
-            return f"player {cur} must answer a '{self.decision['kind']}' choice"
+        if self.choice is not None:
+            return f"player {cur} must answer a '{self.choice.kind.value}' choice"
         if self.step is Step.COMMANDER or self.step is Step.MULLIGAN:
             return f"set-up ({self.step.value}), player {cur} decides"
         return f"turn {self.turn}, {self.phase_name()} phase of player {self.active}, player {cur} acts"
@@ -319,7 +326,6 @@ class GameState:
     _advance = phases._advance
     _run_step = phases._run_step
     _end_turn = phases._end_turn
-    _run_op = phases._run_op
 
     # C-4 set-up: setup.py
     _next_commander_chooser = setup._next_commander_chooser
@@ -334,7 +340,7 @@ class GameState:
 
     # applying actions: dispatch.py
     _dispatch = dispatch._dispatch
-    _answer = dispatch._answer
+    _play_card = dispatch._play_card
 
     # C-2.3 stats, C-7.6 Formation, continuous abilities: continuous.py
     _continuous = continuous._continuous

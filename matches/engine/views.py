@@ -101,7 +101,7 @@ def player_view(self: GameState, player: int | None) -> dict[str, Any]:
         "limbo": [self._ref(c) for c in self.limbo],
         "decision": dview,
         "triggers": [
-            {"source": self._ref(t["source"]), "ability": t["ability"], "controller": t["controller"]}
+            {"source": self._ref(t.source), "ability": t.ability, "controller": t.controller}
             for t in self.triggers
         ],
         "log_length": self.log_length,

@@ -98,12 +98,14 @@ RULES: dict[str, Row] = {
         ("setup.py:new_match", "setup.py:_next_commander_chooser"),
         note="The engine plays without a Commander; the builder's warning is decks/validation.py.",
     ),
-    "C-4.1": Row(("setup.py:new_match", "setup.py:_next_commander_chooser", "dispatch.py:_dispatch")),
+    "C-4.1": Row(
+        ("setup.py:new_match", "setup.py:_next_commander_chooser", "dispatch.py:_do_choose_commander")
+    ),
     "C-4.2": Row(("setup.py:_after_commanders",)),
     "C-4.3": Row(("setup.py:_after_commanders", "board.py:_draw")),
     "C-4.4": Row(
         (
-            "dispatch.py:_dispatch",
+            "dispatch.py:_do_mulligan",
             "choices.py:_card_choice",
             "choices.py:_pick_card",
             "views.py:log_view",
@@ -113,9 +115,9 @@ RULES: dict[str, Row] = {
         "Capped by RulesConfig.max_mulligans.",
     ),
     "C-4.5": Row(("setup.py:_begin_play", "legality.py:_legal_planning", "board.py:_take_from_hand")),
-    "C-4.6": Row(("phases.py:_run_step",), note="START_CP step, RulesConfig.first_turn_cp."),
+    "C-4.6": Row(("phases.py:_step_start_cp",), note="The START_CP step, RulesConfig.first_turn_cp."),
     "C-5.1": Row(
-        ("phases.py:_run_step", "abilities.py:_next_trigger", "dispatch.py:_answer"),
+        ("phases.py:_step_turn_start", "abilities.py:_next_trigger", "dispatch.py:_answer_order"),
         note="TURN_START then START_CP steps.",
     ),
     "C-5.2": Row(
@@ -124,20 +126,20 @@ RULES: dict[str, Row] = {
             "board.py:deploy_squares",
             "board.py:move_squares",
             "legality.py:_legal_activations",
-            "dispatch.py:_dispatch",
+            "dispatch.py:ACTION_HANDLERS",
         )
     ),
     "C-5.3": Row(("choices.py:_card_choice", "choices.py:_pick_card")),
-    "C-5.4": Row(("phases.py:_run_step", "results.py:_no_unit_loss"), note="PLANNING_END step."),
+    "C-5.4": Row(("phases.py:_step_planning_end", "results.py:_no_unit_loss"), note="PLANNING_END step."),
     "C-5.5": Row(
-        ("phases.py:_run_step", "legality.py:_legal_defending", "abilities.py:_next_trigger"),
+        ("phases.py:_step_defending_start", "legality.py:_legal_defending", "abilities.py:_next_trigger"),
         note="DEFENDING_START step.",
     ),
     "C-5.6": Row(("legality.py:_legal_combat", "combat.py:attack_options", "combat.py:_attack")),
     "C-5.7": Row(("combat.py:_attack", "combat.py:_settle", "combat.py:_defeat", "board.py:_leave")),
-    "C-5.8": Row(("phases.py:_run_step",), note="COMBAT_END step."),
+    "C-5.8": Row(("phases.py:_step_combat_end",), note="COMBAT_END step."),
     "C-5.9": Row(
-        ("phases.py:_run_step", "phases.py:_run_op", "choices.py:_card_choice"),
+        ("phases.py:_step_end", "phases.py:_op_hand_limit", "choices.py:_card_choice"),
         note="END step, hand_limit op.",
     ),
     "C-5.10": Row(("phases.py:_end_turn", "results.py:_no_unit_loss")),
@@ -167,7 +169,8 @@ RULES: dict[str, Row] = {
         note="Deploying triggers even if the unit is defeated at once on entering (edge square).",
     ),
     "C-7.3": Row(
-        ("phases.py:_run_step", "combat.py:_attack"), note="Unit.hit_turn = last turn the unit was attacked."
+        ("phases.py:_step_turn_start", "combat.py:_attack"),
+        note="Unit.hit_turn = last turn the unit was attacked.",
     ),
     "C-7.4": Row(("combat.py:_attack", "phases.py:_end_turn")),
     "C-7.5": Row(
