@@ -150,7 +150,20 @@ class Side:
         return s
 
     def zone(self, name: str) -> list[int]:
-        return getattr(self, name)  # type: ignore[no-any-return]
+        """The zone called ``name`` (one of ``ZONES``, C-2.4), the list itself (callers change it)."""
+        if name == "hand":
+            return self.hand
+        if name == "energy":
+            return self.energy
+        if name == "retired":
+            return self.retired
+        if name == "deck":
+            return self.deck
+        if name == "defeated":
+            return self.defeated
+        if name == "removed":
+            return self.removed
+        raise ValueError(f"unknown zone {name!r} (zones: {', '.join(ZONES)})")
 
 
 ZONES = ("hand", "deck", "energy", "retired", "defeated", "removed")

@@ -11,7 +11,17 @@ from collections.abc import Iterable, Mapping
 from random import Random
 from typing import TYPE_CHECKING, Any
 
-from .actions import Action, ChooseCard, ChooseCommander
+from .actions import (
+    Action,
+    Activate,
+    Attack,
+    ChooseCard,
+    ChooseCommander,
+    ChooseTarget,
+    Deploy,
+    Move,
+    PlayEvent,
+)
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -44,6 +54,21 @@ def _card_ids(values: Iterable[Any], out: set[int]) -> None:
             _card_ids(v, out)
 
 
+def action_cards(action: Action) -> list[int]:
+    """The card ids an action names (cards, units, targets)."""
+    if isinstance(action, PlayEvent):
+        return [action.card] if action.target is None else [action.card, action.target]
+    if isinstance(action, Deploy | ChooseCard | Activate):
+        return [action.card]
+    if isinstance(action, Move):
+        return [action.unit]
+    if isinstance(action, Attack):
+        return [action.unit, action.target]
+    if isinstance(action, ChooseTarget):
+        return [action.target]
+    return []
+
+
 def cards_seen_by(g: GameState, player: int) -> set[int]:
     """Card ids the log has shown to ``player`` (events and actions they may see, as ``log_view``).
 
@@ -60,7 +85,7 @@ def cards_seen_by(g: GameState, player: int) -> set[int]:
         action = e["action"]
         if action is None or (e["player"] != player and action_is_secret(action, e["decision"])):
             continue
-        _card_ids((getattr(action, k, None) for k in ("card", "unit", "target")), seen)
+        seen.update(action_cards(action))
     return seen
 
 

@@ -122,7 +122,7 @@ def _load_position(
             items = [ref(x, p) for x in pd.get(zone, [])]
             if zone == "deck":
                 items.reverse()  # stored top first
-            setattr(side, zone, items)
+            side.zone(zone)[:] = items
         if pd.get("commander") is not None:
             side.commander = ref(pd["commander"], p)
         side.revealed = bool(pd.get("commander_revealed", False))
@@ -166,7 +166,7 @@ def _load_position(
 
         for side in g.sides:
             for zone in ZONES:
-                setattr(side, zone, fix(side.zone(zone)))
+                side.zone(zone)[:] = fix(side.zone(zone))
             if side.commander is not None:
                 side.commander = remap.get(side.commander, side.commander)
         new_units: dict[int, Unit] = {}
