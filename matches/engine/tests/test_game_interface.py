@@ -297,3 +297,41 @@ def test_an_unknown_opponent_deck_list_is_refused() -> None:
         g.determinize(0, Random(1), opponent_deck_known=False)
     with pytest.raises(ValueError, match="player must be 0 or 1"):
         g.determinize(2, Random(1))
+
+
+def _near_misses(g: GameState, p: int) -> list[Action]:
+    """Actions close to legal ones: other squares, targets, cards, the other player, other phases."""
+    out: list[Action] = [Pass(p), Pass(1 - p), Reinforce(p), Keep(p), Mulligan(p)]
+    units = sorted(g.units)
+    hand = g.sides[p].hand
+    for a in g.legal_actions(p)[:20]:
+        if isinstance(a, Deploy):
+            out += [Deploy(p, a.card, (a.square + 7) % 36), Deploy(1 - p, a.card, a.square)]
+        elif isinstance(a, Move):
+            out += [Move(p, a.unit, (a.square + 1) % 36)]
+        elif isinstance(a, Attack):
+            out += [Attack(p, a.unit, "S" if a.direction != "S" else "N", a.target)]
+        elif isinstance(a, ChooseCard):
+            out += [ChooseCard(p, units[0] if units else 0)]
+    out += [Activate(p, u, 0) for u in units[:3]] + [PlayEvent(p, c) for c in hand[:3]]
+    out += [Attack(p, u, "N", t) for u in units[:2] for t in units[:2]]
+    return out
+
+
+def test_every_illegal_action_is_explained_over_random_playouts() -> None:
+    explained = 0
+    for seed in range(3):
+        for g in _playout(seed, limit=250):
+            if g.is_terminal():
+                break
+            p = g.current_players()[0]
+            legal = set(g.legal_actions(p)) | set(g.legal_actions(1 - p))
+            for a in _near_misses(g, p):
+                text = g.explain_illegal(a)
+                assert text.startswith(str(a.to_json()))
+                if a in legal:
+                    assert text.endswith("is legal now")
+                else:
+                    assert "is illegal: " in text and "not among the legal actions" not in text, text
+                    explained += 1
+    assert explained > 1000
