@@ -18,13 +18,13 @@ if TYPE_CHECKING:
 
 TRIGGER_IMPLS: dict[str, str] = {
     "deploying": "board._place (C-7.2)",
-    "casting": "phases._run_step TURN_START (C-7.3)",
+    "casting": "phases._step_turn_start (C-7.3)",
     "spoil": "combat._defeat (C-7.5)",
     "marking": "combat._attack (C-7.4)",
     "formation": "continuous._continuous (C-7.6)",
-    "start_of_turn": "phases._run_step TURN_START (C-5.1)",
-    "start_of_planning": "phases._run_step TURN_START (C-5.1)",
-    "start_of_defending": "phases._run_step DEFENDING_START (C-5.5)",
+    "start_of_turn": "phases._step_turn_start (C-5.1)",
+    "start_of_planning": "phases._step_turn_start (C-5.1)",
+    "start_of_defending": "phases._step_defending_start (C-5.5)",
     "on_attack": "combat._attack (C-5.6)",
     "on_defeated": "combat._defeat (C-5.7)",
     "planning_activated": "legality._legal_activations (C-5.2)",

@@ -73,12 +73,7 @@ def _advance(self: GameState) -> None:
             continue
         if self.step in INPUT_STEPS:
             return
-        self._run_step()
-
-
-def _run_step(self: GameState) -> None:
-    """Run the current automatic step (never an input step)."""
-    STEP_HANDLERS[self.step](self)
+        STEP_HANDLERS[self.step](self)
 
 
 def _step_turn_start(self: GameState) -> None:
@@ -140,22 +135,6 @@ def _step_end(self: GameState) -> None:
     self.step = Step.END_CHECK
 
 
-def _step_end_check(self: GameState) -> None:
-    self._end_turn()
-
-
-# The automatic steps of the turn, in the order they are walked (input steps wait for an action).
-STEP_HANDLERS: dict[Step, Callable[[GameState], None]] = {
-    Step.TURN_START: _step_turn_start,
-    Step.START_CP: _step_start_cp,
-    Step.PLANNING_END: _step_planning_end,
-    Step.DEFENDING_START: _step_defending_start,
-    Step.COMBAT_END: _step_combat_end,
-    Step.END: _step_end,
-    Step.END_CHECK: _step_end_check,
-}
-
-
 def _end_turn(self: GameState) -> None:
     """C-5.10 / C-5.11 / C-6.5: end the turn: checks, turn-long effects end, CP reset, next player."""
     ap = self.active
@@ -181,6 +160,18 @@ def _end_turn(self: GameState) -> None:
     self.active = 1 - ap
     self.step = Step.TURN_START
     self._ev("turn", turn=self.turn, player=self.active)
+
+
+# The automatic steps of the turn, in the order they are walked (input steps wait for an action).
+STEP_HANDLERS: dict[Step, Callable[[GameState], None]] = {
+    Step.TURN_START: _step_turn_start,
+    Step.START_CP: _step_start_cp,
+    Step.PLANNING_END: _step_planning_end,
+    Step.DEFENDING_START: _step_defending_start,
+    Step.COMBAT_END: _step_combat_end,
+    Step.END: _step_end,
+    Step.END_CHECK: _end_turn,
+}
 
 
 def _op_deploy(self: GameState, op: Op) -> None:

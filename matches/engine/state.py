@@ -324,7 +324,6 @@ class GameState:
 
     # C-4/C-5 declared steps: phases.py
     _advance = phases._advance
-    _run_step = phases._run_step
     _end_turn = phases._end_turn
 
     # C-4 set-up: setup.py
