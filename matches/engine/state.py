@@ -255,9 +255,7 @@ class GameState:
 
     def explain_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now (phase, turn, missing CP or Energy, no legal square …)."""
-        from .legality import explain
-
-        return explain(self, action)
+        return legality.explain(self, action)
 
     def determinize(self, player: int, rng: Random, *, opponent_deck_known: bool = True) -> GameState:
         """A full state consistent with what ``player`` can know, hidden parts resampled (see
