@@ -170,6 +170,8 @@ def _card_play_reason(g: GameState, a: Deploy | PlayEvent) -> str:
         return f"{d.name} needs {d.energy_cost} Energy and you have {len(side.energy)} (C-5.3)"
     if isinstance(a, Deploy):
         squares = g.deploy_squares()
+        if not 0 <= a.square < len(g.board):
+            return f"square {a.square} is not on the board (a1–f6, C-2.1)"
         if not squares:
             return "no square is free for a deploy (C-2.2, C-5.2)"
         if g.board[a.square] is not None:
@@ -201,6 +203,8 @@ def _move_reason(g: GameState, a: Move) -> str:
     squares = g.move_squares(a.unit)
     if not squares:
         return f"{g.card_name(a.unit)} has no legal square to move to (C-5.2)"
+    if not 0 <= a.square < len(g.board):
+        return f"square {a.square} is not on the board (a1–f6, C-2.1)"
     if g.board[a.square] is not None:
         return f"{square_name(a.square)} is occupied (C-5.2)"
     return (

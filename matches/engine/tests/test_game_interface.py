@@ -190,6 +190,13 @@ def test_explain_a_pending_choice_and_an_event_out_of_phase_c_1_3() -> None:
     assert "is not on the battlefield" in d.explain_illegal(Activate(1, riptide, 0))
 
 
+def test_explain_an_action_off_the_board_c_2_1() -> None:
+    g = position(board=[unit("c3", "Dummy", 0)], p0=side(cp=2, hand=["Dummy"]))
+    assert "not on the board" in g.explain_illegal(Deploy(0, g.sides[0].hand[0], 99))
+    g.apply(Deploy(0, g.sides[0].hand[0], square_index("c4")))
+    assert "not on the board" in g.explain_illegal(Move(0, at(g, "c3"), -1))
+
+
 def test_checked_apply_raises_the_explanation() -> None:
     g = position(board=[unit("c3", "Dummy", 0)], p0=side(cp=0, deck=["Dummy"]))
     with pytest.raises(ValueError, match="Reinforce costs 1 CP"):
