@@ -46,9 +46,10 @@ def _dispatch(self: GameState, a: Action) -> None:
     if dec is not None:
         ANSWER_HANDLERS[dec.kind](self, a, dec)
         return
-    handler = ACTION_HANDLERS.get(type(a))
-    if handler is None:
-        raise IllegalActionError(f"{a.to_json()} does not answer anything now")
+    try:
+        handler = ACTION_HANDLERS[type(a)]
+    except KeyError:
+        raise IllegalActionError(f"{a.to_json()} does not answer anything now") from None
     handler(self, a)
 
 
