@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from matches.engine import new_match
 from matches.engine.agents import RandomAgent
-from matches.engine.decks import default_decks
+from matches.engine.decks import SAMPLE_CARDS_RELATIVE, default_decks
 
 
 def main() -> None:
@@ -28,7 +28,7 @@ def main() -> None:
     args = parser.parse_args()
     decks = list(default_decks().values())
     if not decks:
-        raise SystemExit("cards/data/sample_cards.json is missing")
+        raise SystemExit(f"{SAMPLE_CARDS_RELATIVE} is missing")
     n = len(decks)
 
     # 1) throughput: whole matches, agents included

@@ -21,7 +21,7 @@ TRIGGER_PHRASES: dict[str, str] = {
     "casting": "Casting: at the start of your turn, if this unit was not attacked during the previous turn, ",
     "spoil": "Spoil: when this unit causes an enemy unit to be defeated, ",
     "marking": "When this unit attacks an enemy unit, ",
-    "formation": "Formation {x}: while this unit is in a connected group of {x} or more of your units, ",
+    "formation": "Formation {x}: while you have {x} or more of your units connected to one another, ",
     "start_of_turn": "At the start of your turn, ",
     "start_of_planning": "At the start of your Planning phase, ",
     "start_of_defending": "At the start of your Defending phase, ",
@@ -213,6 +213,12 @@ def _opening(ability: Mapping[str, Any], event_type: str | None) -> str:
     often = "Once per turn" if ability.get("once_per_turn", True) else "Any number of times"
     cost = _cost(ability.get("cost")) if trigger is not None and trigger.activated else ""
     pay = f"pay {cost}" if cost else "use this ability"
+    if trigger is not None and trigger.activated and "x" in ability:  # usable while Formation X holds (C-7.6)
+        x = ability["x"]
+        phrase = phrase.replace(
+            ", you may",
+            f", while you have {x} or more of your units connected to one another (Formation {x}), you may",
+        )
     return phrase.format(x=ability.get("x", "?"), often=often, pay=pay)
 
 

@@ -187,6 +187,8 @@ def card_field_errors(
         errors["abilities"] = problems
     if keyword_codes is not None and not problems and isinstance(abilities, list):
         triggers = {a.get("trigger") for a in abilities if isinstance(a, dict)}
+        if any(isinstance(a, dict) and "x" in a for a in abilities):
+            triggers.add("formation")  # C-7.6: an ability usable while Formation X holds is a Formation one
         for trigger, code in TRIGGER_KEYWORDS.items():
             if trigger in triggers and code not in keyword_codes:
                 add("keywords", f"an ability with trigger '{trigger}' needs the keyword '{code}'")

@@ -68,6 +68,8 @@ def render_tables() -> str:
             kind += f"; needs keyword `{TRIGGER_KEYWORDS[name]}`"
         if name == "formation":
             kind += "; needs `x`"
+        elif spec.activated:
+            kind += "; optional `x` (usable only while Formation X holds, C-7.6)"
         example = describe_ability(_example_ability(name))
         cards = ", ".join(sorted(spec.card_types))
         out.append(

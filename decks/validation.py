@@ -12,19 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from decks.cardfacts import CardFacts, card_facts, faction_of
+from matches.engine.deckrules import DEFAULT_DECK_RULES, DeckIssue, DeckRules, deck_issues
 
-
-@dataclass(frozen=True)
-class DeckRules:
-    """The numbers of C-3 and the C-3.5 Decision, kept in one place."""
-
-    min_cards: int = 50  # C-3.1
-    max_copies: int = 4  # C-3.2
-    max_legendary_copies: int = 1  # C-3.3: Legendary units and Unique events
-    warn_without_legendary: bool = True  # C-3.5 Decision: legal, but the builder warns
-
-
-DEFAULT_RULES = DeckRules()
+# The numbers of C-3 live with the rules themselves (matches.engine.deckrules), shared with the engine.
+DEFAULT_RULES = DEFAULT_DECK_RULES
 
 
 @dataclass(frozen=True)
@@ -38,6 +29,11 @@ class Issue:
 
     def to_dict(self) -> dict[str, Any]:
         return {"rule": self.rule, "code": self.code, "message": self.message, "cards": list(self.cards)}
+
+    @classmethod
+    def of(cls, issue: DeckIssue) -> Issue:
+        """The builder's form of a rules issue of ``matches.engine.deckrules``."""
+        return cls(issue.rule, issue.code, issue.message, list(issue.cards))
 
 
 @dataclass(frozen=True)
@@ -55,10 +51,6 @@ class DeckValidation:
             "errors": [i.to_dict() for i in self.errors],
             "warnings": [i.to_dict() for i in self.warnings],
         }
-
-
-def _copies(n: int) -> str:
-    return f"{n} cop{'y' if n == 1 else 'ies'}"
 
 
 def validate_deck(
@@ -91,35 +83,12 @@ def validate_deck(
     errors: list[Issue] = []
     warnings: list[Issue] = []
 
-    if total < rules.min_cards:  # C-3.1
-        errors.append(
-            Issue("C-3.1", "too_few_cards", f"{total} cards: a deck needs at least {rules.min_cards} (C-3.1)")
-        )
-
-    for facts, count in by_name.values():
-        is_one_of = (facts.is_unit and facts.legendary) or (not facts.is_unit and facts.unique)
-        if is_one_of and count > rules.max_legendary_copies:  # C-3.3
-            kind = "a Legendary unit" if facts.is_unit else "a Unique event"
-            errors.append(
-                Issue(
-                    "C-3.3",
-                    "too_many_copies_of_one_of",
-                    f"{_copies(count)} of {facts.name}: {kind} may appear at most "
-                    f"{rules.max_legendary_copies} time{'s' if rules.max_legendary_copies != 1 else ''} (C-3.3)",
-                    [facts.name],
-                )
-            )
-        elif count > rules.max_copies:  # C-3.2
-            errors.append(
-                Issue(
-                    "C-3.2",
-                    "too_many_copies",
-                    f"{_copies(count)} of {facts.name}: at most {rules.max_copies} (C-3.2)",
-                    [facts.name],
-                )
-            )
-
-    _check_one_faction(by_name, faction, errors)  # C-3.4
+    pairs = [(facts, count) for facts, count in by_name.values()]
+    names = {facts.faction: facts.faction_name for facts, _ in pairs if facts.faction_name}
+    declared = faction_of(faction) if faction is not None else None
+    errors.extend(  # C-3.1 … C-3.4, the same rules the engine checks at match start
+        Issue.of(i) for i in deck_issues(pairs, rules=rules, deck_faction=declared, faction_names=names)
+    )
 
     has_legendary = any(f.is_unit and f.legendary for f, _ in by_name.values())
     if commander is not None:  # C-4.1: a Legendary unit of this deck
@@ -151,33 +120,3 @@ def validate_deck(
             )
         )
     return DeckValidation(valid=not errors, errors=errors, warnings=warnings, total_cards=total)
-
-
-def _check_one_faction(by_name: dict[str, list[Any]], faction: Any, errors: list[Issue]) -> None:
-    """C-3.4: every card belongs to one and the same faction; name the cards outside it."""
-    if faction is not None:
-        deck_slug, deck_name = faction_of(faction)
-    else:
-        copies_per_faction: dict[str, int] = {}
-        names: dict[str, str] = {}
-        for facts, count in by_name.values():
-            copies_per_faction[facts.faction] = copies_per_faction.get(facts.faction, 0) + count
-            names[facts.faction] = facts.faction_name or facts.faction
-        if len(copies_per_faction) <= 1:
-            return
-        deck_slug = max(sorted(copies_per_faction), key=lambda s: copies_per_faction[s])
-        deck_name = names[deck_slug]
-    off = [facts for facts, _ in by_name.values() if facts.faction != deck_slug]
-    if not off:
-        return
-    listed = ", ".join(f"{f.name} ({f.faction_name or f.faction})" for f in off)
-    n = len(off)
-    errors.append(
-        Issue(
-            "C-3.4",
-            "mixed_factions",
-            f"{n} card{'s are' if n != 1 else ' is'} not {deck_name}: {listed}; "
-            f"a deck uses one faction (C-3.4)",
-            [f.name for f in off],
-        )
-    )

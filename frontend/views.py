@@ -19,6 +19,7 @@ from cards import selectors as card_selectors
 from config.errors import ApplicationError
 from decks import selectors as deck_selectors
 from decks.models import Deck
+from decks.validation import DEFAULT_RULES
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:
@@ -85,7 +86,12 @@ def deck_builder(request: HttpRequest, deck_id: int) -> HttpResponse:
     return render(
         request,
         "frontend/decks/builder.html" if editable else "frontend/decks/view.html",
-        {"deck": deck, "editable": editable, "api_url": f"/api/decks/{deck.pk}/"},
+        {
+            "deck": deck,
+            "editable": editable,
+            "api_url": f"/api/decks/{deck.pk}/",
+            "deck_rules": DEFAULT_RULES,  # C-3: the builder shows "n / min_cards" from the one source
+        },
     )
 
 

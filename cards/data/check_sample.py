@@ -30,8 +30,9 @@ if str(ROOT) not in sys.path:
 
 from cards.describe import describe_ability, rules_text_for  # noqa: E402
 from matches.engine import vocabulary as vocab  # noqa: E402
+from matches.engine.decks import SAMPLE_CARDS  # noqa: E402
 
-DEFAULT_PATH = Path(__file__).resolve().parent / "sample_cards.json"
+DEFAULT_PATH = SAMPLE_CARDS
 FILE_FORMAT = "commandeer-cards"
 FILE_VERSION = 1
 EVENT_TYPES = ("planning", "defensive", "ongoing")  # C-1.3

@@ -13,6 +13,14 @@ from cards.models import Card, Faction, Keyword
 from cards.services import card_model_fields
 from cards.tests.conftest import DEPLOY_DAMAGE, event, unit
 
+# C-7.6: an activated ability usable only while Formation 3 holds.
+FORMATION_ACTIVATED: dict[str, Any] = {
+    "trigger": "planning_activated",
+    "x": 3,
+    "cost": {"cp": 1},
+    "effects": [{"effect": "draw", "target": "controller", "count": 1}],
+}
+
 # (id, record, field that must be named, fragment of the message, checked without keywords too)
 BAD_CARDS: list[tuple[str, dict[str, Any], str, str, bool]] = [
     ("event_with_power_c_1_3", event(power=1000), "power", "an event has no Power", True),
@@ -58,6 +66,13 @@ BAD_CARDS: list[tuple[str, dict[str, Any], str, str, bool]] = [
         "abilities",
         "needs x",
         True,
+    ),
+    (
+        "formation_activated_ability_without_its_keyword_c_7_6",
+        unit(abilities=[{**FORMATION_ACTIVATED}]),
+        "keywords",
+        "needs the keyword 'formation'",
+        False,
     ),
     (
         "trigger_without_its_keyword",
@@ -177,3 +192,20 @@ def test_admin_form_accepts_a_consistent_card_and_saves_keywords(ember, keywords
     card = form.save()
     assert card.arrows == ["N", "S"], "arrows are stored in compass order"
     assert [k.code for k in card.keywords.all()] == ["deploying"]
+
+
+def test_a_formation_keyword_with_only_an_activated_formation_ability_is_consistent_c_7_6():
+    from cards.models import card_field_errors
+
+    errors = card_field_errors(
+        card_type="unit",
+        power=1000,
+        health=3000,
+        arrows=["N"],
+        legendary=False,
+        unique=False,
+        event_type="",
+        abilities=[FORMATION_ACTIVATED],
+        keyword_codes=["formation"],
+    )
+    assert errors == {}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -16,9 +15,10 @@ from cards.describe import (
     describe_effect,
     rules_text_for,
 )
+from matches.engine.decks import SAMPLE_CARDS
 from matches.engine.vocabulary import EFFECTS, TARGETS, TRIGGERS
 
-SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample_cards.json"
+SAMPLE = SAMPLE_CARDS
 DEPLOY_DAMAGE = {
     "trigger": "deploying",
     "effects": [{"effect": "deal_damage", "target": "chosen_enemy_unit", "amount": 1000}],
@@ -66,8 +66,21 @@ def test_durations_and_continuous_formation_c_7_6():
     assert describe_effect(turn, continuous=True) == "this unit has -1000 Power"
     formation = {"trigger": "formation", "x": 4, "effects": [turn | {"amount": 500}]}
     assert describe_ability(formation) == (
-        "Formation 4: while this unit is in a connected group of 4 or more of your units, "
+        "Formation 4: while you have 4 or more of your units connected to one another, "
         "this unit has +500 Power."
+    )
+
+
+def test_an_activated_ability_usable_while_formation_holds_says_so_c_7_6():
+    ability = {
+        "trigger": "planning_activated",
+        "x": 3,
+        "cost": {"cp": 1},
+        "effects": [{"effect": "draw", "target": "controller", "count": 1}],
+    }
+    assert describe_ability(ability) == (
+        "Once per turn, during your Planning phase, while you have 3 or more of your units connected to "
+        "one another (Formation 3), you may pay 1 CP: draw 1 card."
     )
 
 
@@ -156,7 +169,7 @@ def test_invalid_data_is_described_without_crashing():
     )
     assert describe_ability(
         {"trigger": "formation", "effects": [{"effect": "defeat", "target": "nobody"}]}
-    ) == ("Formation ?: while this unit is in a connected group of ? or more of your units, defeat 'nobody'.")
+    ) == ("Formation ?: while you have ? or more of your units connected to one another, defeat 'nobody'.")
     odd = {"trigger": "planning_activated", "cost": "lots", "effects": [{"effect": "modify_power"}, 7]}
     assert describe_ability(odd) == (
         "Once per turn, during your Planning phase, you may use this ability: "

@@ -5,16 +5,16 @@ from __future__ import annotations
 import io
 import json
 from collections import Counter, defaultdict
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
 from cards.models import Card
 from cards.services import cards_export, cards_import
+from matches.engine.decks import SAMPLE_CARDS
 from matches.engine.vocabulary import KEYWORDS
 
-SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample_cards.json"
+SAMPLE = SAMPLE_CARDS
 pytestmark = [
     pytest.mark.django_db,
     pytest.mark.skipif(not SAMPLE.exists(), reason="cards/data/sample_cards.json is not written yet"),

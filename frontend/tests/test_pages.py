@@ -177,6 +177,22 @@ def test_owner_gets_the_builder(alice: User) -> None:
     assert f'data-api-url="/api/decks/{deck.pk}/"'.encode() in response.content
 
 
+def test_the_builder_takes_the_deck_minimum_from_the_deck_rules_c_3_1(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from matches.engine.deckrules import DeckRules
+
+    deck = deck_of(alice)
+    monkeypatch.setattr("frontend.views.DEFAULT_RULES", DeckRules(min_cards=40))
+    response = logged_in(alice).get(reverse("deck-builder", args=[deck.pk]))
+    assert b'data-min-cards="40"' in response.content
+    path = finders.find("frontend/js/deck_builder.js")
+    assert isinstance(path, str)
+    with open(path, encoding="utf-8") as f:
+        js = f.read()
+    assert "/ 50" not in js and "root.dataset.minCards" in js
+
+
 @pytest.mark.parametrize("visibility", [Visibility.PRIVATE, Visibility.UNLISTED])
 def test_another_users_non_public_deck_is_404(alice: User, bob: User, visibility: str) -> None:
     deck = deck_of(alice, visibility, name="Secret plan")

@@ -130,8 +130,8 @@ class GreedyAgent:
             mull = [a for a in acts if isinstance(a, Mulligan)]
             return mull[0] if (not cheap and mull) else next(a for a in acts if isinstance(a, Keep))
         cards = [a for a in acts if isinstance(a, ChooseCard)]
-        if cards and state.decision is not None:
-            kind = state.decision["kind"]
+        if cards and state.choice is not None:
+            kind = state.choice.kind
             if kind == "pay_energy" or kind == "retire_energy":
                 return cards[0]
             units_on_board = any(u.owner == player for u in state.units.values())

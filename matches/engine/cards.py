@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .deckrules import count_copies, deck_issues, max_copies
 from .vocabulary import KEYWORDS, TRIGGERS, validate_abilities
 
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
@@ -43,17 +44,18 @@ class CardDef:
     has_continuous: bool = field(default=False, compare=False, repr=False)  # static, formation, attached
 
     def max_copies(self) -> int:
-        """C-3.2 / C-3.3: 4 copies, or 1 for a Legendary unit or a Unique event."""
-        return 1 if (self.legendary or self.unique) else 4
+        """C-3.2 / C-3.3: 4 copies, or 1 for a Legendary unit or a Unique event (``deckrules``)."""
+        return max_copies(self)
 
 
 _JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def _copy_json(value: Any) -> Any:
-    """A deep copy of JSON data (dicts, lists, scalars), several times faster than ``copy.deepcopy``.
+    """A deep copy of JSON data (dicts, lists, scalars), cheaper than ``copy.deepcopy``.
 
-    Match set-up parses every card of both decks (``new_match``), so the copy was most of the parse.
+    Match set-up parses every card of both decks (``new_match``), so the copy is most of the parse
+    (measured by ``bench/commandeer_engine.py``).
     Values of any other type (tuples, other mappings) still go through ``copy.deepcopy``.
     """
     kind = type(value)
@@ -149,22 +151,11 @@ def load_card_file(data: Mapping[str, Any]) -> dict[str, CardDef]:
 
 
 def deck_problems(cards: Sequence[CardDef]) -> list[str]:
-    """C-3.1 … C-3.4 checks for a deck (list of definitions, one per copy); empty when legal."""
-    problems: list[str] = []
-    if len(cards) < 50:
-        problems.append(f"a deck needs at least 50 cards (C-3.1), this one has {len(cards)}")
-    counts: dict[str, int] = {}
-    for c in cards:
-        counts[c.name] = counts.get(c.name, 0) + 1
-    by_name = {c.name: c for c in cards}
-    for name, n in sorted(counts.items()):
-        if n > by_name[name].max_copies():
-            rule = "C-3.3" if by_name[name].max_copies() == 1 else "C-3.2"
-            problems.append(f"{n} copies of {name!r} (at most {by_name[name].max_copies()}, {rule})")
-    factions = sorted({c.faction for c in cards})
-    if len(factions) > 1:
-        problems.append(f"all cards must share one faction (C-3.4): {', '.join(factions)}")
-    return problems
+    """C-3.1 … C-3.4 checks for a deck (list of definitions, one per copy); empty when legal.
+
+    The rules and their messages are ``deckrules.deck_issues``, the same the deck builder uses.
+    """
+    return [issue.message for issue in deck_issues(count_copies(cards))]
 
 
 def build_deck(catalog: Mapping[str, CardDef], faction: str, *, size: int = 50) -> dict[str, Any]:

@@ -99,10 +99,10 @@ class RulesConfig:
     # first unit; strictly read, a later empty battlefield would leave no legal square at all). False: only
     # the first unit of the game; a later empty battlefield offers no deploy square.
     start_squares_when_battlefield_empty: bool = True
-    # C-5.11 (engine Decision): at the end of a turn the ACTIVE player's remaining CP is reset; CP the other
-    # player gained during this turn (an ability in their Defending phase, a Spoil or on_defeated gain)
-    # carries into their own turn. False: both players' CP is reset at the end of every turn.
-    cp_reset_active_only: bool = True
+    # C-5.11: at the end of a turn the remaining CP of BOTH players is reset to 0 (the Thai sentence names no
+    # owner), so CP the other player gained during this turn (an ability in their Defending phase, a Spoil or
+    # on_defeated gain) does not carry into their own turn. True: only the active player's CP is reset.
+    cp_reset_active_only: bool = False
 
     def edge_penalties(self) -> tuple[int, ...]:
         """The per-square Health reduction (C-2.3)."""

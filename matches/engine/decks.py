@@ -8,7 +8,11 @@ from typing import Any
 
 from .cards import build_deck, factions_of, load_card_file
 
-SAMPLE_CARDS = Path(__file__).resolve().parents[2] / "cards" / "data" / "sample_cards.json"
+REPOSITORY_ROOT = Path(__file__).resolve().parents[2]  # the folder that holds manage.py
+# The one source of the sample card set's path (C-1 cards of every faction), relative to the repository
+# root and absolute; the card app, the CLI, the benchmark and the tests all read it from here.
+SAMPLE_CARDS_RELATIVE = "cards/data/sample_cards.json"
+SAMPLE_CARDS = REPOSITORY_ROOT / SAMPLE_CARDS_RELATIVE
 
 
 def load_sample(path: Path | str | None = None) -> dict[str, Any] | None:

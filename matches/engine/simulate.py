@@ -10,7 +10,7 @@ from typing import Any
 
 from .agents import make_agent
 from .config import RulesConfig
-from .decks import default_decks
+from .decks import SAMPLE_CARDS_RELATIVE, default_decks
 from .state import new_match
 
 
@@ -29,7 +29,7 @@ def run(
     if decks is None:
         pool = list(default_decks().values())
         if not pool:
-            raise ValueError("no decks: cards/data/sample_cards.json is missing; pass --decks FILE FILE")
+            raise ValueError(f"no decks: {SAMPLE_CARDS_RELATIVE} is missing; pass --decks FILE FILE")
     else:
         pool = list(decks)
     labels = list(agents) if agents[0] != agents[1] else [f"{agents[0]}_a", f"{agents[1]}_b"]

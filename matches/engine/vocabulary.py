@@ -8,7 +8,8 @@ An ability is a JSON object::
 
     {"trigger": "deploying", "effects": [{"effect": "deal_damage", "target": "chosen_enemy_unit",
                                            "amount": 1000}],
-     "x": 3,                      # only for trigger "formation" (required there, forbidden elsewhere)
+     "x": 3,                      # Formation X (C-7.6): required for trigger "formation" (active while it
+                                  # holds); optional on activated triggers (usable only while it holds)
      "cost": {"cp": 1, "energy": 0},   # only for activated triggers (optional)
      "once_per_turn": true,       # only for activated triggers (optional, default true)
      "text": "Deal 1000 damage to an enemy unit."}   # optional reminder shown to players
@@ -69,7 +70,8 @@ TRIGGERS: dict[str, Trigger] = {
         Trigger(
             "formation",
             UNIT,
-            "Continuous: holds while this unit is in a group of at least x of its owner's units connected by adjacency.",
+            "Continuous: holds while its owner has at least x of their own units connected to one another by "
+            "adjacency (C-2.5), in any shape; this unit need not be one of them.",
             continuous=True,
             rule="C-7.6",
         ),
@@ -229,7 +231,8 @@ KEYWORDS: dict[str, str] = {
     "casting": "Casting (C-7.3): triggers at the start of your turn if the unit was not attacked last turn.",
     "marking": "Marking (C-7.4): when it attacks an enemy unit, your Range Attack units deal +1000 to it this turn.",
     "spoil": "Spoil (C-7.5): triggers when this unit causes an enemy unit to be defeated.",
-    "formation": "Formation X (C-7.6): active while in a group of X or more of your connected units.",
+    "formation": "Formation X (C-7.6): active (or usable) while you have X or more of your units connected "
+    "to one another, whether or not this unit is one of them.",
 }
 # Keywords that name an ability trigger: a card with such an ability shows the keyword, and vice versa.
 TRIGGER_KEYWORDS = {
@@ -270,13 +273,16 @@ def validate_ability(ability: Any, *, card_type: str, event_type: str | None = N
         problems.append(f"trigger '{trigger_name}' is not allowed on a {card_type} card")
     elif trigger_name == "attached" and event_type != "ongoing":
         problems.append("trigger 'attached' is only for Ongoing events")
-    if trigger_name == "formation":
+    activated = trigger is not None and trigger.activated
+    if trigger_name == "formation" or (activated and "x" in ability):
         x = ability.get("x")
         if isinstance(x, bool) or not isinstance(x, int) or not 2 <= x <= 36:
             problems.append("a Formation ability needs x, a whole number from 2 to 36 (C-7.6)")
     elif "x" in ability:
-        problems.append("x is only for Formation abilities")
-    activated = trigger is not None and trigger.activated
+        problems.append(
+            "x is only for Formation abilities: the formation trigger, or an activated ability usable "
+            "only while Formation X holds (C-7.6)"
+        )
     if "cost" in ability:
         cost = ability["cost"]
         if not activated:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
 from cards.management.commands.import_cards import import_file
-
-SAMPLE_CARDS = Path(__file__).resolve().parents[2] / "data" / "sample_cards.json"
+from matches.engine.decks import SAMPLE_CARDS
 
 
 class Command(BaseCommand):

@@ -16,14 +16,24 @@ from pathlib import Path
 
 from matches.engine.config import RulesConfig
 
-ROOT = Path(__file__).resolve().parents[3]
-# The digest lives in the shared reference folder beside the repository (as in CI and on developer machines).
-DIGEST = Path(
-    os.environ.get(
-        "COMMANDEER_RULES_DIGEST",
-        Path(__file__).resolve().parents[3].parent / "shared" / "rules" / "commandeer.md",
-    )
-)
+ROOT = Path(__file__).resolve().parents[3]  # the repository root: the folder that holds manage.py
+# The digest lives in the shared reference folder beside the repository, ``../shared/rules/commandeer.md``
+# from the repository root (as in CI and on developer machines); COMMANDEER_RULES_DIGEST overrides it.
+DIGEST_ENV = "COMMANDEER_RULES_DIGEST"
+DIGEST_RELATIVE = "../shared/rules/commandeer.md"
+DIGEST = Path(os.environ.get(DIGEST_ENV) or ROOT / DIGEST_RELATIVE).resolve()
+
+
+def read_digest() -> str:
+    """The digest's text; a clear error naming where it was looked for (the guard tests fail, never skip)."""
+    if not DIGEST.is_file():
+        raise FileNotFoundError(
+            f"the Commandeer rules digest is missing: looked for {DIGEST_RELATIVE} from the repository root "
+            f"({DIGEST}); put it there or set {DIGEST_ENV} to its path"
+        )
+    return DIGEST.read_text(encoding="utf-8")
+
+
 DOC = ROOT / "docs" / "commandeer-rules-coverage.md"
 TESTS_DIR = Path(__file__).resolve().parent
 
@@ -39,116 +49,170 @@ class Row:
     note: str = ""
 
 
-G = "state.py:GameState."
 RULES: dict[str, Row] = {
     "C-1.1": Row(("cards.py:CardDef", "cards.py:card_from_dict")),
-    "C-1.2": Row(("cards.py:card_from_dict", G + "arrows_of")),
+    "C-1.2": Row(("cards.py:card_from_dict", "combat.py:arrows_of")),
     "C-1.3": Row(
-        (G + "_legal_planning", G + "_legal_defending", G + "_resolve_event", G + "_leave"),
+        (
+            "legality.py:_legal_planning",
+            "legality.py:_legal_defending",
+            "abilities.py:_resolve_event",
+            "board.py:_leave",
+        ),
         note="Ongoing events are played in the Planning phase (RulesConfig.ongoing_attach_any_unit).",
     ),
     "C-1.4": Row(
-        ("cards.py:CardDef.max_copies", "cards.py:deck_problems"),
+        ("deckrules.py:is_one_of", "cards.py:CardDef.max_copies"),
         note="Legendary/Unique only limit copies (C-3.3) and who may be Commander (C-4.1); no other in-match rule.",
     ),
     "C-1.5": Row(
-        ("vocabulary.py:validate_abilities", "state.py:EFFECT_IMPLS", "state.py:TRIGGER_IMPLS", G + "_resume")
+        (
+            "vocabulary.py:validate_abilities",
+            "effects.py:EFFECT_IMPLS",
+            "abilities.py:TRIGGER_IMPLS",
+            "abilities.py:_resume",
+        )
     ),
     "C-2.1": Row(("actions.py:square_name", "actions.py:square_index")),
-    "C-2.2": Row(("state.py:START_SQUARES", G + "deploy_squares")),
-    "C-2.3": Row(("config.py:RulesConfig.edge_penalties", G + "stats", G + "_settle")),
-    "C-2.4": Row(("state.py:Side", "state.py:ZONES")),
-    "C-2.5": Row(("state.py:NEIGHBOURS_ORTHO", G + "_setup_derived")),
+    "C-2.2": Row(("board.py:START_SQUARES", "board.py:deploy_squares")),
+    "C-2.3": Row(("config.py:RulesConfig.edge_penalties", "continuous.py:stats", "combat.py:_settle")),
+    "C-2.4": Row(("board.py:Side", "board.py:ZONES")),
+    "C-2.5": Row(("board.py:NEIGHBOURS_ORTHO", "state.py:GameState._setup_derived")),
     "C-3.1": Row(
-        ("cards.py:deck_problems", "state.py:new_match"), note="Also decks/validation.py (deck builder)."
+        (
+            "deckrules.py:DeckRules",
+            "deckrules.py:copy_issues",
+            "cards.py:deck_problems",
+            "setup.py:new_match",
+        ),
+        note="One source: deckrules.py, used by the engine and decks/validation.py (deck builder).",
     ),
-    "C-3.2": Row(("cards.py:deck_problems",), note="Also decks/validation.py (deck builder)."),
-    "C-3.3": Row(("cards.py:deck_problems", "cards.py:CardDef.max_copies"), note="Also decks/validation.py."),
-    "C-3.4": Row(("cards.py:deck_problems",), note="Also decks/validation.py (deck builder)."),
+    "C-3.2": Row(
+        ("deckrules.py:copy_issues", "deckrules.py:max_copies"), note="Also read by decks/validation.py."
+    ),
+    "C-3.3": Row(
+        ("deckrules.py:is_one_of", "deckrules.py:copy_issues"), note="Also read by decks/validation.py."
+    ),
+    "C-3.4": Row(("deckrules.py:faction_issue",), note="Also read by decks/validation.py."),
     "C-3.5": Row(
-        ("state.py:new_match", G + "_next_commander_chooser"),
+        ("setup.py:new_match", "setup.py:_next_commander_chooser"),
         note="The engine plays without a Commander; the builder's warning is decks/validation.py.",
     ),
-    "C-4.1": Row(("state.py:new_match", G + "_next_commander_chooser", G + "_dispatch")),
-    "C-4.2": Row((G + "_after_commanders",)),
-    "C-4.3": Row((G + "_after_commanders", G + "_draw")),
+    "C-4.1": Row(
+        ("setup.py:new_match", "setup.py:_next_commander_chooser", "dispatch.py:_do_choose_commander")
+    ),
+    "C-4.2": Row(("setup.py:_after_commanders",)),
+    "C-4.3": Row(("setup.py:_after_commanders", "board.py:_draw")),
     "C-4.4": Row(
-        (G + "_dispatch", G + "_card_choice", G + "_pick_card", G + "log_view", G + "player_view"),
+        (
+            "dispatch.py:_do_mulligan",
+            "choices.py:_card_choice",
+            "choices.py:_pick_card",
+            "views.py:log_view",
+            "views.py:player_view",
+        ),
         note="'In turn' = the first player finishes all their mulligans, then the second player decides. "
         "Capped by RulesConfig.max_mulligans.",
     ),
-    "C-4.5": Row((G + "_begin_play", G + "_legal_planning", G + "_take_from_hand")),
-    "C-4.6": Row((G + "_run_step",), note="START_CP step, RulesConfig.first_turn_cp."),
+    "C-4.5": Row(("setup.py:_begin_play", "legality.py:_legal_planning", "board.py:_take_from_hand")),
+    "C-4.6": Row(("phases.py:_step_start_cp",), note="The START_CP step, RulesConfig.first_turn_cp."),
     "C-5.1": Row(
-        (G + "_run_step", G + "_next_trigger", G + "_answer"), note="TURN_START then START_CP steps."
+        ("phases.py:_step_turn_start", "abilities.py:_next_trigger", "dispatch.py:_answer_order"),
+        note="TURN_START then START_CP steps.",
     ),
     "C-5.2": Row(
         (
-            G + "_legal_planning",
-            G + "deploy_squares",
-            G + "move_squares",
-            G + "_legal_activations",
-            G + "_dispatch",
+            "legality.py:_legal_planning",
+            "board.py:deploy_squares",
+            "board.py:move_squares",
+            "legality.py:_legal_activations",
+            "dispatch.py:ACTION_HANDLERS",
         )
     ),
-    "C-5.3": Row((G + "_card_choice", G + "_pick_card")),
-    "C-5.4": Row((G + "_run_step", G + "_no_unit_loss"), note="PLANNING_END step."),
+    "C-5.3": Row(("choices.py:_card_choice", "choices.py:_pick_card")),
+    "C-5.4": Row(("phases.py:_step_planning_end", "results.py:_no_unit_loss"), note="PLANNING_END step."),
     "C-5.5": Row(
-        (G + "_run_step", G + "_legal_defending", G + "_next_trigger"), note="DEFENDING_START step."
+        ("phases.py:_step_defending_start", "legality.py:_legal_defending", "abilities.py:_next_trigger"),
+        note="DEFENDING_START step.",
     ),
-    "C-5.6": Row((G + "_legal_combat", G + "attack_options", G + "_attack")),
-    "C-5.7": Row((G + "_attack", G + "_settle", G + "_defeat", G + "_leave")),
-    "C-5.8": Row((G + "_run_step",), note="COMBAT_END step."),
-    "C-5.9": Row((G + "_run_step", G + "_run_op", G + "_card_choice"), note="END step, hand_limit op."),
-    "C-5.10": Row((G + "_end_turn", G + "_no_unit_loss")),
-    "C-5.11": Row((G + "_end_turn",)),
+    "C-5.6": Row(("legality.py:_legal_combat", "combat.py:attack_options", "combat.py:_attack")),
+    "C-5.7": Row(("combat.py:_attack", "combat.py:_settle", "combat.py:_defeat", "board.py:_leave")),
+    "C-5.8": Row(("phases.py:_step_combat_end",), note="COMBAT_END step."),
+    "C-5.9": Row(
+        ("phases.py:_step_end", "phases.py:_op_hand_limit", "choices.py:_card_choice"),
+        note="END step, hand_limit op.",
+    ),
+    "C-5.10": Row(("phases.py:_end_turn", "results.py:_no_unit_loss")),
+    "C-5.11": Row(
+        ("phases.py:_end_turn", "config.py:RulesConfig.cp_reset_active_only"),
+        note="Both players' remaining CP is reset (RulesConfig.cp_reset_active_only=False).",
+    ),
     "C-6.1": Row(
-        (G + "_settle",),
+        ("combat.py:_settle",),
         note="Both players reaching the count at once is a draw (engine choice, not configurable).",
     ),
-    "C-6.2": Row((G + "_no_unit_loss",)),
+    "C-6.2": Row(("results.py:_no_unit_loss",)),
     "C-6.3": Row(
-        (G + "_settle", G + "apply", G + "apply_unchecked", G + "_resume"),
+        (
+            "combat.py:_settle",
+            "state.py:GameState.apply",
+            "state.py:GameState.apply_unchecked",
+            "abilities.py:_resume",
+        ),
         note="An effect on several units deals its damage together and is checked once, right after it.",
     ),
-    "C-6.4": Row((G + "legal_actions", G + "_dispatch")),
-    "C-6.5": Row((G + "_end_turn",)),
-    "C-7.1": Row((G + "attack_options", G + "has_range")),
+    "C-6.4": Row(("state.py:GameState.legal_actions", "dispatch.py:_dispatch")),
+    "C-6.5": Row(("phases.py:_end_turn",)),
+    "C-7.1": Row(("combat.py:attack_options", "continuous.py:has_range")),
     "C-7.2": Row(
-        (G + "_place",),
+        ("board.py:_place",),
         note="Deploying triggers even if the unit is defeated at once on entering (edge square).",
     ),
-    "C-7.3": Row((G + "_run_step", G + "_attack"), note="Unit.hit_turn = last turn the unit was attacked."),
-    "C-7.4": Row((G + "_attack", G + "_end_turn")),
+    "C-7.3": Row(
+        ("phases.py:_step_turn_start", "combat.py:_attack"),
+        note="Unit.hit_turn = last turn the unit was attacked.",
+    ),
+    "C-7.4": Row(("combat.py:_attack", "phases.py:_end_turn")),
     "C-7.5": Row(
-        (G + "_defeat", G + "_settle", G + "_cause"),
+        ("combat.py:_defeat", "combat.py:_settle", "abilities.py:_cause"),
         note="Every defeat in the same check after an attack or effect counts as caused by it (knock-on "
         "defeats, e.g. a lost Health bonus, included).",
     ),
     "C-7.6": Row(
-        (G + "_continuous", G + "_group_sizes"),
-        status=PARTIAL,
-        note="'Active' is implemented (formation is a continuous trigger). 'Usable': an activated ability "
-        "gated by Formation X cannot be written — the vocabulary allows `x` only on the `formation` trigger.",
+        (
+            "continuous.py:_continuous",
+            "continuous.py:largest_group",
+            "continuous.py:formation_holds",
+            "legality.py:_legal_activations",
+            "vocabulary.py:validate_ability",
+        ),
+        note="'Active': the `formation` trigger (continuous); 'usable': `x` on an activated trigger. The "
+        "owner's largest connected group counts, whether or not the unit is in it.",
     ),
-    "C-8": Row((G + "player_view", G + "log_view", G + "_events_view")),
+    "C-8": Row(("views.py:player_view", "views.py:log_view", "views.py:_events_view")),
 }
 
 # The digest's Decisions: where the default is kept (RulesConfig) and which code reads it.
 DECISIONS: dict[str, Row] = {
-    "C-1.2": Row(("config.py:RulesConfig.rotate_second_player_arrows", G + "arrows_of")),
-    "C-2.5": Row(("config.py:RulesConfig.adjacency", G + "_setup_derived")),
+    "C-1.2": Row(("config.py:RulesConfig.rotate_second_player_arrows", "combat.py:arrows_of")),
+    "C-2.5": Row(("config.py:RulesConfig.adjacency", "state.py:GameState._setup_derived")),
     "C-3.5": Row(
-        ("state.py:new_match",),
+        ("setup.py:new_match",),
         note="Not a RulesConfig field: the engine simply allows no Commander; the warning is the builder's "
         "(decks/validation.py, `warn_without_legendary`).",
     ),
-    "C-5.2": Row(("config.py:RulesConfig.reinforce_needs_card_in_deck", G + "_legal_planning", G + "_draw")),
-    "C-5.6": Row(
-        ("config.py:RulesConfig.only_enemy_targets", "config.py:RulesConfig.strike_back", G + "_attack")
+    "C-5.2": Row(
+        (
+            "config.py:RulesConfig.reinforce_needs_card_in_deck",
+            "legality.py:_legal_planning",
+            "board.py:_draw",
+        )
     ),
-    "C-6.5": Row(("config.py:RulesConfig.turn_limit", G + "_end_turn")),
-    "C-7.1": Row(("config.py:RulesConfig.range_attack_blocked", G + "attack_options")),
+    "C-5.6": Row(
+        ("config.py:RulesConfig.only_enemy_targets", "config.py:RulesConfig.strike_back", "combat.py:_attack")
+    ),
+    "C-6.5": Row(("config.py:RulesConfig.turn_limit", "phases.py:_end_turn")),
+    "C-7.1": Row(("config.py:RulesConfig.range_attack_blocked", "combat.py:attack_options")),
 }
 
 # Things the digest leaves open that the engine decides without a RulesConfig field (listed, honest).
@@ -168,7 +232,7 @@ RULE_IN_TEXT = re.compile(r"C-(\d+)(?:\.(\d+))?")
 def digest_rules(text: str | None = None) -> tuple[list[str], list[str]]:
     """The digest's numbered rules (``C-1.1`` … ``C-7.6``, and ``C-8`` which has no sub-rules) and the
     rules that carry a **Decision**, in digest order."""
-    text = DIGEST.read_text() if text is None else text
+    text = read_digest() if text is None else text
     rules: list[str] = []
     decisions: list[str] = []
     current = ""
@@ -260,7 +324,8 @@ def render() -> str:
     lines = [
         "# Commandeer rules coverage (engine audit)",
         "",
-        "Every numbered rule and every **Decision** of the rules digest `/work/shared/rules/commandeer.md`:",
+        "Every numbered rule and every **Decision** of the rules digest `../shared/rules/commandeer.md` (from the",
+        "repository root; `COMMANDEER_RULES_DIGEST` overrides the path):",
         "where the engine (`matches/engine/`) implements it, which engine tests check it, and its status.",
         "Generated by `matches/engine/tests/coverage_table.py` — the *where*/*status* columns are kept there",
         "by hand, the *tests* columns are read from the test files (a test cites a rule in its name,",

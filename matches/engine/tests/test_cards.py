@@ -4,16 +4,14 @@ and for every card of the sample set ``cards/data/sample_cards.json``."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from matches.engine import load_card_file
+from matches.engine.decks import SAMPLE_CARDS as SAMPLE
 from matches.engine.tests.card_harness import run_trigger, triggers_of
 from matches.engine.tests.pool import pool_cards
-
-SAMPLE = Path(__file__).resolve().parents[3] / "cards" / "data" / "sample_cards.json"
 
 
 def _sample_cards() -> list[dict[str, Any]]:

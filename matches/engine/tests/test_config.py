@@ -53,7 +53,7 @@ DEFAULTS = {
     "active_player_triggers_first": True,  # C-5.1 / C-5.5
     "spoil_from_departed_source": True,  # C-7.5
     "start_squares_when_battlefield_empty": True,  # C-2.2 / C-5.2
-    "cp_reset_active_only": True,  # C-5.11
+    "cp_reset_active_only": False,  # C-5.11: both players' CP is reset
 }
 
 
@@ -267,16 +267,19 @@ def test_marking_bonus_amount_is_config_c_7_4() -> None:
     assert _marked_damage({"marking_bonus": 500, "marking_stacks": False}) == 2000 + 500
 
 
-def test_cp_gained_by_the_other_player_carries_over_by_default_c_5_11() -> None:
+def test_cp_of_both_players_is_reset_at_the_end_of_a_turn_by_default_c_5_11() -> None:
+    """C-5.11: the other player's remaining CP (gained in the turn) does not carry into their turn."""
     board = [unit("c3", "Dummy", 0), unit("c4", "Dummy", 1)]
-    g = position(board=board, p1=side(cp=2, deck=["Dummy"] * 3), step="combat")
+    g = position(
+        board=board, p0=side(cp=1, deck=["Dummy"] * 3), p1=side(cp=2, deck=["Dummy"] * 3), step="combat"
+    )
     g.apply(Pass(0))
-    assert g.active == 1 and g.sides[1].cp == 2 + 3
+    assert g.active == 1 and g.sides[1].cp == 3 and g.sides[0].cp == 0
 
 
-def test_cp_of_both_players_may_be_reset_at_the_end_of_a_turn_c_5_11() -> None:
+def test_cp_gained_by_the_other_player_may_carry_over_c_5_11() -> None:
     board = [unit("c3", "Dummy", 0), unit("c4", "Dummy", 1)]
-    cfg = {"cp_reset_active_only": False}
+    cfg = {"cp_reset_active_only": True}
     g = position(board=board, p1=side(cp=2, deck=["Dummy"] * 3), step="combat", config=cfg)
     g.apply(Pass(0))
-    assert g.active == 1 and g.sides[1].cp == 3
+    assert g.active == 1 and g.sides[1].cp == 2 + 3

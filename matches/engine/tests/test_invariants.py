@@ -188,7 +188,7 @@ def test_turn_limit_ends_a_stalled_match_c_6_5() -> None:
             active_player_triggers_first=False,
             spoil_from_departed_source=False,
             start_squares_when_battlefield_empty=False,
-            cp_reset_active_only=False,
+            cp_reset_active_only=True,
         ),
     ],
 )

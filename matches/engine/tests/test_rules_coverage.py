@@ -13,14 +13,27 @@ import pytest
 from matches.engine.config import RulesConfig
 from matches.engine.tests import coverage_table as ct
 
-HAVE_DIGEST = ct.DIGEST.exists()
-# Without the digest (set COMMANDEER_RULES_DIGEST to its path) the table's own rule list is checked.
-RULES, DECISIONS = ct.digest_rules() if HAVE_DIGEST else (list(ct.RULES), list(ct.DECISIONS))
-needs_digest = pytest.mark.skipif(not HAVE_DIGEST, reason="rules digest not found")
+
+def _digest() -> tuple[list[str], list[str]]:
+    """The digest's rules and Decisions; a missing digest FAILS the guard tests (never a skip)."""
+    try:
+        return ct.digest_rules()
+    except FileNotFoundError as exc:
+        pytest.fail(str(exc))
 
 
-@needs_digest
+def test_the_digest_is_found_beside_the_repository_or_by_the_environment_variable() -> None:
+    assert ct.DIGEST.is_file(), f"missing rules digest: {ct.DIGEST} ({ct.DIGEST_ENV} overrides the path)"
+
+
+def test_a_missing_digest_is_an_error_naming_where_it_was_looked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ct, "DIGEST", ct.ROOT / "no-such-digest.md")
+    with pytest.raises(FileNotFoundError, match=r"\.\./shared/rules/commandeer\.md.*COMMANDEER_RULES_DIGEST"):
+        ct.digest_rules()
+
+
 def test_digest_parses_into_every_numbered_rule_and_decision() -> None:
+    RULES, DECISIONS = _digest()
     assert RULES[0] == "C-1.1" and RULES[-1] == "C-8" and "C-5.10" in RULES and len(RULES) == len(set(RULES))
     assert {"C-1.2", "C-2.5", "C-3.5", "C-5.2", "C-5.6", "C-6.5", "C-7.1"} <= set(DECISIONS)
 
@@ -34,6 +47,7 @@ def test_the_parser_finds_rules_in_names_and_docstrings() -> None:
 
 
 def test_every_rule_of_sections_four_to_eight_is_cited_by_a_test() -> None:
+    RULES, _ = _digest()
     cites = ct.citations()
     checked = [r for r in RULES if 4 <= int(r[2:].split(".")[0]) <= 8]
     assert len(checked) == 29  # C-4.1 … C-4.6, C-5.1 … C-5.11, C-6.1 … C-6.5, C-7.1 … C-7.6, C-8
@@ -42,11 +56,13 @@ def test_every_rule_of_sections_four_to_eight_is_cited_by_a_test() -> None:
 
 
 def test_every_test_citation_is_a_real_rule() -> None:
+    RULES, _ = _digest()
     unknown = {r: tests for r, tests in ct.citations().items() if r not in RULES}
     assert unknown == {}, f"tests cite rule numbers that the digest does not have: {unknown}"
 
 
 def test_every_digest_rule_and_decision_has_a_row() -> None:
+    RULES, DECISIONS = _digest()
     assert list(ct.RULES) == RULES
     assert set(ct.DECISIONS) == set(DECISIONS)
     assert all(row.status in (ct.IMPLEMENTED, ct.PARTIAL, ct.MISSING) for row in ct.RULES.values())
@@ -78,8 +94,8 @@ def test_every_rules_config_field_is_used_by_a_test() -> None:
     assert [name for name, tests in users.items() if not tests] == []
 
 
-@needs_digest
 def test_the_coverage_page_is_current() -> None:
+    _digest()
     text = ct.render()
     if os.environ.get("UPDATE_COVERAGE"):
         ct.DOC.write_text(text)

@@ -6,6 +6,7 @@ import { groupRows, handCard, importErrorText, renderCharts, renderLegality } fr
 
 const root = document.getElementById("deck-builder");
 const apiUrl = root.dataset.apiUrl;
+const minCards = Number(root.dataset.minCards); // C-3.1, from the server's deck rules (one source)
 const $ = (selector) => root.querySelector(selector);
 const meta = $("[data-meta]");
 const legalityPanel = $("[data-legality]");
@@ -136,7 +137,7 @@ function errorCardNames() {
 
 function renderDeck() {
   const count = total();
-  $("[data-total]").textContent = `${count} / 50`;
+  $("[data-total]").textContent = `${count} / ${minCards}`;
   $("[data-total-badge]").textContent = `(${count} cards)`;
   const container = $("[data-decklist]");
   const rows = [...state.rows.values()];

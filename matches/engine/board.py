@@ -1,0 +1,269 @@
+"""The battlefield and the zones (C-2): squares, lines and adjacency, units, each player's zones.
+
+Squares are 0..35 (a1 = 0, f6 = 35, C-2.1). Functions here take the state as ``self`` and are bound as
+``GameState`` methods (``state.py``), so a rule is found in the module of its rule area.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import (
+    square_name,
+)
+from .config import BOARD_SIZE
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+NSQ = BOARD_SIZE * BOARD_SIZE
+
+
+START_SQUARES = (14, 15, 20, 21)  # c3, d3, c4, d4 (C-2.2)
+
+
+DELTAS = {
+    "N": (0, 1),
+    "NE": (1, 1),
+    "E": (1, 0),
+    "SE": (1, -1),
+    "S": (0, -1),
+    "SW": (-1, -1),
+    "W": (-1, 0),
+    "NW": (-1, 1),
+}
+
+
+ROTATE = {"N": "S", "NE": "SW", "E": "W", "SE": "NW", "S": "N", "SW": "NE", "W": "E", "NW": "SE"}
+
+
+def _line(sq: int, d: str) -> tuple[int, ...]:
+    x, y = sq % BOARD_SIZE, sq // BOARD_SIZE
+    dx, dy = DELTAS[d]
+    out = []
+    x, y = x + dx, y + dy
+    while 0 <= x < BOARD_SIZE and 0 <= y < BOARD_SIZE:
+        out.append(y * BOARD_SIZE + x)
+        x, y = x + dx, y + dy
+    return tuple(out)
+
+
+LINES: tuple[dict[str, tuple[int, ...]], ...] = tuple({d: _line(sq, d) for d in DELTAS} for sq in range(NSQ))
+
+
+def _neighbours(king: bool) -> tuple[tuple[int, ...], ...]:
+    dirs = list(DELTAS) if king else ["N", "E", "S", "W"]
+    return tuple(tuple(LINES[sq][d][0] for d in dirs if LINES[sq][d]) for sq in range(NSQ))
+
+
+NEIGHBOURS_ORTHO = _neighbours(False)
+
+
+NEIGHBOURS_KING = _neighbours(True)
+
+
+class Unit:
+    """A unit on the battlefield: its square and the counters that vanish when it leaves (C-5.7)."""
+
+    __slots__ = (
+        "id",
+        "owner",
+        "sq",
+        "damage",
+        "pmod",
+        "hmod",
+        "tpmod",
+        "thmod",
+        "range_perm",
+        "range_turn",
+        "attacked",
+        "hit_turn",
+        "attached",
+        "entered",
+    )
+
+    def __init__(self, uid: int, owner: int, sq: int, entered: int) -> None:
+        self.id = uid
+        self.owner = owner
+        self.sq = sq
+        self.damage = 0
+        self.pmod = 0  # permanent Power modifier
+        self.hmod = 0  # permanent Health modifier
+        self.tpmod = 0  # until end of turn
+        self.thmod = 0
+        self.range_perm = False
+        self.range_turn = False
+        self.attacked = False  # has attacked this turn (C-5.6)
+        self.hit_turn = -1  # last turn it was attacked (C-7.3)
+        self.attached: list[int] = []  # Ongoing events (C-1.3)
+        self.entered = entered
+
+    def copy(self) -> Unit:
+        u = Unit.__new__(Unit)
+        u.id, u.owner, u.sq, u.damage = self.id, self.owner, self.sq, self.damage
+        u.pmod, u.hmod, u.tpmod, u.thmod = self.pmod, self.hmod, self.tpmod, self.thmod
+        u.range_perm, u.range_turn, u.attacked, u.hit_turn = (
+            self.range_perm,
+            self.range_turn,
+            self.attacked,
+            self.hit_turn,
+        )
+        u.attached = list(self.attached)
+        u.entered = self.entered
+        return u
+
+
+class Side:
+    """One player's zones and counters (C-2.4). ``deck`` holds the top card LAST."""
+
+    __slots__ = (
+        "hand",
+        "deck",
+        "energy",
+        "retired",
+        "defeated",
+        "removed",
+        "commander",
+        "revealed",
+        "cp",
+        "mulligans",
+    )
+
+    def __init__(self) -> None:
+        self.hand: list[int] = []
+        self.deck: list[int] = []
+        self.energy: list[int] = []
+        self.retired: list[int] = []
+        self.defeated: list[int] = []
+        self.removed: list[int] = []
+        self.commander: int | None = None
+        self.revealed = False
+        self.cp = 0
+        self.mulligans = 0
+
+    def copy(self) -> Side:
+        s = Side.__new__(Side)
+        s.hand, s.deck, s.energy = list(self.hand), list(self.deck), list(self.energy)
+        s.retired, s.defeated, s.removed = list(self.retired), list(self.defeated), list(self.removed)
+        s.commander, s.revealed, s.cp, s.mulligans = self.commander, self.revealed, self.cp, self.mulligans
+        return s
+
+    def zone(self, name: str) -> list[int]:
+        """The zone called ``name`` (one of ``ZONES``, C-2.4), the list itself (callers change it)."""
+        if name == "hand":
+            return self.hand
+        if name == "energy":
+            return self.energy
+        if name == "retired":
+            return self.retired
+        if name == "deck":
+            return self.deck
+        if name == "defeated":
+            return self.defeated
+        if name == "removed":
+            return self.removed
+        raise ValueError(f"unknown zone {name!r} (zones: {', '.join(ZONES)})")
+
+
+ZONES = ("hand", "deck", "energy", "retired", "defeated", "removed")
+
+
+def deploy_squares(self: GameState) -> list[int]:
+    """C-5.2: empty squares a unit may be deployed to: next to any unit, or a start square (C-2.2)
+    for the first unit of the game — and on any later empty battlefield unless
+    ``RulesConfig.start_squares_when_battlefield_empty`` is off."""
+    board = self.board
+    if not self.units:
+        if self.units_deployed and not self.config.start_squares_when_battlefield_empty:
+            return []
+        return [s for s in START_SQUARES if board[s] is None]
+    nb = self._nb
+    out = set()
+    for u in self.units.values():
+        for s in nb[u.sq]:
+            if board[s] is None:
+                out.add(s)
+    return sorted(out)
+
+
+def move_squares(self: GameState, uid: int, counts: dict[int, int] | None = None) -> list[int]:
+    """C-5.2: empty squares adjacent to another card than ``uid`` itself."""
+    if counts is None:
+        counts = self._neighbour_counts()
+    own = self._nb[self.units[uid].sq]
+    return [s for s, n in counts.items() if n > 1 or (n == 1 and s not in own)]
+
+
+def _neighbour_counts(self: GameState) -> dict[int, int]:
+    """Empty square -> number of occupied neighbours (only squares with at least one), sorted by square."""
+    board = self.board
+    nb = self._nb
+    counts: dict[int, int] = {}
+    for u in self.units.values():
+        for s in nb[u.sq]:
+            if board[s] is None:
+                counts[s] = counts.get(s, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def _draw(self: GameState, p: int, n: int) -> None:
+    side = self.sides[p]
+    drawn = []
+    for _ in range(n):
+        if not side.deck:
+            break
+        c = side.deck.pop()
+        side.hand.append(c)
+        drawn.append(c)
+    if drawn:
+        self._ev("draw", player=p, cards=drawn, secret=True)
+
+
+def _units_of(self: GameState, p: int) -> list[int]:
+    return sorted(uid for uid, u in self.units.items() if u.owner == p)
+
+
+def _place(self: GameState, c: int, sq: int) -> None:
+    """Finish a deploy: the unit enters the battlefield (C-5.2) and Deploying triggers (C-7.2)."""
+    if c in self.limbo:
+        self.limbo.remove(c)
+    p = self.owners[c]
+    if self.board[sq] is not None:  # cannot happen through legal actions; keep the card safe
+        self.sides[p].hand.append(c)
+        return
+    self.board[sq] = c
+    self.units[c] = Unit(c, p, sq, self.turn)
+    self.units_deployed += 1
+    self._cont_cache = None
+    self._ev("deploy", player=p, card=c, square=square_name(sq))
+    for idx in self.defs[c].by_trigger.get("deploying", ()):
+        self._queue(c, idx, p)
+    self._settle(None)
+
+
+def _move_unit(self: GameState, uid: int, sq: int) -> None:
+    u = self.units[uid]
+    self._cont_cache = None
+    self.board[u.sq] = None
+    self.board[sq] = uid
+    self._ev("move", card=uid, frm=square_name(u.sq), to=square_name(sq))
+    u.sq = sq
+
+
+def _leave(self: GameState, uid: int) -> Unit:
+    """Take a unit off the battlefield; its Ongoing events go to their owners' Retired zones (C-1.3)."""
+    u = self.units.pop(uid)
+    self._cont_cache = None
+    self.board[u.sq] = None
+    for ev in u.attached:
+        self.sides[self.owners[ev]].retired.append(ev)
+    self.marks.pop(uid, None)
+    return u
+
+
+def _take_from_hand(self: GameState, side: Side, c: int) -> None:
+    if side.commander == c:
+        side.commander = None
+    else:
+        side.hand.remove(c)

@@ -1,0 +1,124 @@
+"""Card choices a player makes one card at a time (C-4.4 mulligan bottom, C-5.3 Energy payment, C-5.2
+Reinforce, C-5.9 hand limit, discard and retire effects); forced picks are made automatically."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from .cards import CardDef
+from .pending import CARD_CHOICES, Decision, DecisionKind
+
+if TYPE_CHECKING:
+    from .board import Side
+    from .state import GameState
+
+__all__ = ["CARD_CHOICES", "_distinct"]
+
+
+def _distinct(ids: Iterable[int], defs: Mapping[int, CardDef]) -> list[int]:
+    """One id per distinct card name (same-name cards are interchangeable), first occurrence."""
+    seen: set[str] = set()
+    out = []
+    for i in ids:
+        n = defs[i].name
+        if n not in seen:
+            seen.add(n)
+            out.append(i)
+    return out
+
+
+def _card_choice(
+    self: GameState,
+    kind: DecisionKind,
+    player: int,
+    zone: str,
+    count: int,
+    *,
+    for_card: int | None = None,
+    reason: str | None = None,
+) -> None:
+    """Ask ``player`` to pick ``count`` cards of ``zone`` one at a time; forced picks are automatic."""
+    cards = self.sides[player].zone(zone)
+    count = min(count, len(cards))
+    if count <= 0:
+        self._choice_done(kind, reason)
+        return
+    self.choice = Decision(kind, player, zone, count, for_card, reason)
+    self._autopick()
+
+
+def _autopick(self: GameState) -> None:
+    dec = self.choice
+    while dec is not None and dec.kind in CARD_CHOICES:
+        assert dec.zone is not None
+        cards = self.sides[dec.player].zone(dec.zone)
+        if len(cards) > dec.count and len(_distinct(cards, self.defs)) > 1:
+            return
+        self._pick_card(cards[-1], auto=True)
+        dec = self.choice
+
+
+def _pick_bottom(self: GameState, side: Side, p: int, c: int) -> None:
+    """C-4.4: the card goes under the deck, secretly."""
+    side.hand.remove(c)
+    side.deck.insert(0, c)
+    self._ev("bottom", player=p, card=c, secret=True)
+
+
+def _pick_pay_energy(self: GameState, side: Side, p: int, c: int) -> None:
+    """C-5.3: a paid Energy card goes to the Retired zone."""
+    side.energy.remove(c)
+    side.retired.append(c)
+    self._ev("pay_energy", player=p, card=c)
+
+
+def _pick_retire_energy(self: GameState, side: Side, p: int, c: int) -> None:
+    side.energy.remove(c)
+    side.retired.append(c)
+    self._ev("retire_energy", player=p, card=c)
+
+
+def _pick_reinforce_energy(self: GameState, side: Side, p: int, c: int) -> None:
+    """C-5.2: Reinforce puts a hand card into the Energy zone."""
+    side.hand.remove(c)
+    side.energy.append(c)
+    self._ev("energy", player=p, card=c)
+
+
+def _pick_discard(self: GameState, side: Side, p: int, c: int) -> None:
+    side.hand.remove(c)
+    side.retired.append(c)
+    self._ev("discard", player=p, card=c)
+
+
+# What picking one card does, by the kind of card choice.
+CARD_PICKS: dict[DecisionKind, Callable[[GameState, Side, int, int], None]] = {
+    DecisionKind.BOTTOM: _pick_bottom,
+    DecisionKind.PAY_ENERGY: _pick_pay_energy,
+    DecisionKind.RETIRE_ENERGY: _pick_retire_energy,
+    DecisionKind.REINFORCE_ENERGY: _pick_reinforce_energy,
+    DecisionKind.DISCARD: _pick_discard,
+}
+
+
+def _pick_card(self: GameState, c: int, auto: bool = False) -> None:
+    dec = self.choice
+    assert dec is not None and dec.zone is not None
+    p = dec.player
+    side = self.sides[p]
+    CARD_PICKS[dec.kind](self, side, p, c)
+    dec.count -= 1
+    if dec.count <= 0 or not side.zone(dec.zone):
+        self.choice = None
+        self._choice_done(dec.kind, dec.reason)
+    elif not auto:
+        self._autopick()
+
+
+def _choice_done(self: GameState, kind: DecisionKind, reason: str | None) -> None:
+    """A discard or retire effect's choice is over: the ability goes on with its next effect."""
+    if reason == "effect" and (kind is DecisionKind.DISCARD or kind is DecisionKind.RETIRE_ENERGY):
+        r = self.resolution
+        assert r is not None
+        self._effect_done(r)

@@ -1,0 +1,170 @@
+"""Hidden information (C-8): which actions are secret, what a player has seen, and determinization.
+
+One source for "what is secret" in Commandeer: ``action_is_secret`` decides for a live action (the play
+layer's adapter asks ``GameState.secret_action``) and for a logged one (``GameState.log_view``).
+``determinize`` builds, for search, a full state consistent with everything one player can know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from random import Random
+from typing import TYPE_CHECKING, Any
+
+from .actions import (
+    Action,
+    Activate,
+    Attack,
+    ChooseCard,
+    ChooseCommander,
+    ChooseTarget,
+    Deploy,
+    Move,
+    PlayEvent,
+)
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+# C-4.4 / C-8: the cards a player puts on the bottom of the deck after a mulligan stay secret.
+SECRET_DECISIONS = frozenset({"bottom"})
+# Pending card choices whose options (the hand) only their owner may see in a view (C-8).
+PRIVATE_CHOICES = frozenset({"bottom", "discard", "reinforce_energy"})
+
+
+def action_is_secret(action: Action, decision_kind: str | None) -> bool:
+    """Whether the action's content is hidden from the other player (C-8).
+
+    A Commander choice is secret until the Commander is revealed (C-4.1, C-4.5); a card put on the
+    bottom after a mulligan is secret for good (C-4.4). ``decision_kind`` is the kind of the decision
+    the action answers (None when none is pending).
+    """
+    if isinstance(action, ChooseCommander):
+        return True
+    return isinstance(action, ChooseCard) and decision_kind in SECRET_DECISIONS
+
+
+def _card_ids(values: Iterable[Any], out: set[int]) -> None:
+    for v in values:
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, int):
+            out.add(v)
+        elif isinstance(v, list):
+            _card_ids(v, out)
+
+
+def action_cards(action: Action) -> list[int]:
+    """The card ids an action names (cards, units, targets)."""
+    if isinstance(action, PlayEvent):
+        return [action.card] if action.target is None else [action.card, action.target]
+    if isinstance(action, Deploy | ChooseCard | Activate):
+        return [action.card]
+    if isinstance(action, Move):
+        return [action.unit]
+    if isinstance(action, Attack):
+        return [action.unit, action.target]
+    if isinstance(action, ChooseTarget):
+        return [action.target]
+    return []
+
+
+def cards_seen_by(g: GameState, player: int) -> set[int]:
+    """Card ids the log has shown to ``player`` (events and actions they may see, as ``log_view``).
+
+    Card ids are dealt at random (``new_match``), so a seen id names one known card: one that went back
+    to a hidden zone (a unit returned to its owner's hand) is still known to be there. A state loaded
+    from a snapshot without its log (``to_dict(log=False)``) has forgotten these sightings.
+    """
+    seen: set[int] = set()
+    for e in g.log:
+        for ev in e["events"]:
+            if ev.get("secret") and ev.get("player") != player:
+                continue
+            _card_ids((ev.get(k) for k in ("card", "target", "cards")), seen)
+        action = e["action"]
+        if action is None or (e["player"] != player and action_is_secret(action, e["decision"])):
+            continue
+        seen.update(action_cards(action))
+    return seen
+
+
+def _own_bottom_count(g: GameState, player: int) -> int:
+    """How many cards at the bottom of ``player``'s deck they put there themselves (C-4.4, known order).
+
+    The k-th mulligan shuffles the deck and then bottoms k cards; draws take from the top only, so the
+    bottomed cards stay at the bottom for the rest of the match.
+    """
+    side = g.sides[player]
+    if side.mulligans == 0:
+        return 0
+    done = side.mulligans
+    dec = g.decision
+    if dec is not None and dec["kind"] == "bottom" and dec["player"] == player:
+        done -= dec["count"]
+    return max(0, min(done, len(side.deck)))
+
+
+def determinize(g: GameState, player: int, rng: Random, *, opponent_deck_known: bool = True) -> GameState:
+    """A full state consistent with everything ``player`` can know, every hidden part resampled by ``rng``.
+
+    Kept: the player's own hand and deck contents, every public zone, the board, the pending decision
+    and trigger queue, and the opponent's cards the player has seen go back into the hand
+    (``cards_seen_by``). Resampled: the opponent's other hand cards, deck and face-down Commander (their
+    hidden cards shuffled together and re-dealt in the same counts, a face-down Commander being one of
+    their hidden Legendary units, C-4.1), the order of the player's own deck above the cards they
+    bottomed themselves, and the engine's RNG (reseeded from ``rng``). The log is left out (it holds
+    hidden card ids); ``log_length`` stays, so ``player_view(player)`` is unchanged.
+
+    ``opponent_deck_known`` (default True) is the assumption that the opponent's deck list is known, so
+    their hidden cards are exactly their deck list minus what is public; the engine has no model of an
+    unknown deck list, so False is refused with a ValueError.
+    """
+    if player not in (0, 1):
+        raise ValueError(f"determinize: player must be 0 or 1, not {player!r}")
+    if not opponent_deck_known:
+        raise ValueError(
+            "determinize: only a known opponent deck list is supported (opponent_deck_known=True); "
+            "the engine cannot invent the cards of an unknown deck"
+        )
+    out = g.clone()
+    out.rng = Random(rng.getrandbits(64))
+    opp = 1 - player
+    seen = cards_seen_by(g, player)
+
+    side = out.sides[opp]
+    hidden_commander = side.commander is not None and not side.revealed
+    pool = [c for c in side.hand if c not in seen] + list(side.deck)
+    if hidden_commander:
+        assert side.commander is not None
+        pool.append(side.commander)
+    rng.shuffle(pool)
+    if hidden_commander:
+        legends = [c for c in pool if out._is_legendary_unit(c)]
+        side.commander = legends[rng.randrange(len(legends))]
+        pool.remove(side.commander)
+    hand = []
+    for c in side.hand:
+        hand.append(c if c in seen else pool.pop())
+    side.hand = hand
+    side.deck = pool
+
+    own = out.sides[player]
+    k = _own_bottom_count(g, player)
+    upper = own.deck[k:]
+    rng.shuffle(upper)
+    own.deck = own.deck[:k] + upper
+
+    out.log = []
+    out.log_start = g.log_length
+    return out
+
+
+def decision_view(dec: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
+    """A pending decision as ``viewer`` may see it: a private card choice shows only kind, player, count."""
+    view: dict[str, Any] = {"kind": dec["kind"], "player": dec["player"]}
+    if "count" in dec:
+        view["count"] = dec["count"]
+    if dec["player"] == viewer or dec["kind"] not in PRIVATE_CHOICES:
+        view.update({k: v for k, v in dec.items() if k not in ("kind", "player")})
+    return view

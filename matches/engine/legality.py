@@ -1,0 +1,410 @@
+"""Legal actions (C-4, C-5.2, C-5.5, C-5.6, C-6.4) and why an action is illegal, from the same rules code.
+
+``legal_actions`` is the single source of truth (STYLE.md 3): the functions ``_legal_*`` list what the
+player to act may do. ``explain`` words for a player why an action is not among them.
+
+``explain`` names the first reason it finds, from the general (the match is over, not your turn, a
+pending choice, the wrong phase) to the particular (the card is not in your hand, the CP or Energy it
+lacks, no legal square, not along an arrow). It reads the same helpers ``legal_actions`` uses
+(``deploy_squares``, ``move_squares``, ``attack_options``, activation limits), so the two cannot drift.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .actions import (
+    Action,
+    Activate,
+    Attack,
+    ChooseCard,
+    ChooseCommander,
+    ChooseSquare,
+    ChooseTarget,
+    ChooseTrigger,
+    Concede,
+    Deploy,
+    Keep,
+    Move,
+    Mulligan,
+    Pass,
+    PlayEvent,
+    Reinforce,
+    square_name,
+)
+from .board import Side
+from .cards import CardDef
+from .choices import _distinct
+from .pending import CARD_CHOICES, DecisionKind
+from .phases import Step
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+# Which action answers which pending decision kind.
+ANSWER_OF_DECISION: dict[str, type[Action]] = {
+    "bottom": ChooseCard,
+    "pay_energy": ChooseCard,
+    "reinforce_energy": ChooseCard,
+    "discard": ChooseCard,
+    "retire_energy": ChooseCard,
+    "target": ChooseTarget,
+    "move_square": ChooseSquare,
+    "order": ChooseTrigger,
+}
+
+# Which actions each input step accepts (C-4 set-up, C-5.2 Planning, C-5.5 Defending, C-5.6 Combat).
+STEP_ACTIONS: dict[str, tuple[type[Action], ...]] = {
+    "commander": (ChooseCommander,),
+    "mulligan": (Keep, Mulligan),
+    "planning": (Deploy, PlayEvent, Move, Reinforce, Activate, Pass),
+    "defending": (PlayEvent, Activate, Pass),
+    "combat": (Attack, Pass),
+}
+
+# Where each action is allowed, in words (for "only in …" messages).
+ACTION_PLACE: dict[type[Action], str] = {
+    ChooseCommander: "during set-up, when Commanders are chosen (C-4.1)",
+    Keep: "during set-up, when hands are kept or mulliganed (C-4.4)",
+    Mulligan: "during set-up, when hands are kept or mulliganed (C-4.4)",
+    Deploy: "in your own Planning phase (C-5.2)",
+    Move: "in your own Planning phase (C-5.2)",
+    Reinforce: "in your own Planning phase (C-5.2)",
+    PlayEvent: "in your Planning phase (Planning and Ongoing events) or your Defending phase "
+    "(Defensive events) (C-1.3, C-5.2, C-5.5)",
+    Activate: "in your Planning phase or your Defending phase, by the ability's timing (C-5.2, C-5.5)",
+    Attack: "in your own Combat phase (C-5.6)",
+    Pass: "in a Planning, Defending or Combat phase that is yours",
+    ChooseCard: "to answer a card choice",
+    ChooseTarget: "to answer a target choice",
+    ChooseSquare: "to answer a square choice",
+    ChooseTrigger: "to answer a choice of trigger order",
+}
+
+
+def explain(g: GameState, a: Action) -> str:
+    """Why ``a`` is not legal now in ``g`` (or that it is legal), naming the action and the situation."""
+    if not isinstance(a, Action):
+        return f"not an action: {a!r}"
+    head = f"{a.to_json()} ({a.describe(g)})"
+    if a.player not in (0, 1):
+        return f"{head} is illegal: player must be 0 or 1"
+    if a in g.legal_actions(a.player):
+        return f"{head} is legal now"
+    return f"{head} is illegal: {_reason(g, a)}"
+
+
+def _reason(g: GameState, a: Action) -> str:
+    if g.outcome_ is not None:
+        return "the match is over (C-6.3)"
+    if isinstance(a, Concede):  # always legal while the match runs
+        return "the match is over (C-6.3)"
+    cur = g.current_players()
+    if a.player not in cur:
+        return f"player {a.player} is not to act now: player {cur[0]} acts ({g._situation()})"
+    dec = g.decision
+    if dec is not None:
+        wanted = ANSWER_OF_DECISION.get(dec["kind"])
+        if not isinstance(a, wanted or ()):
+            return f"player {a.player} must first answer the pending '{dec['kind']}' choice"
+        if isinstance(a, ChooseCard):
+            zone = dec["zone"]
+            if a.card not in g.sides[a.player].zone(zone):
+                return f"{g.card_name(a.card)} is not in your {zone} zone, where the '{dec['kind']}' choice is made"
+            return f"choose another copy of {g.card_name(a.card)}: copies are interchangeable"
+        if isinstance(a, ChooseTarget):
+            return f"{g.card_name(a.target)} is not a legal target: choose one of {_names(g, dec['options'])}"
+        if isinstance(a, ChooseSquare):
+            squares = ", ".join(square_name(s) for s in dec["options"])
+            return f"{square_name(a.square)} is not a legal square: choose one of {squares}"
+        if isinstance(a, ChooseTrigger):
+            return f"no triggered ability number {a.index}: choose one of {dec['options']}"
+    step = g.step.value
+    allowed = STEP_ACTIONS.get(step, ())
+    if not isinstance(a, allowed):
+        return f"a {a.kind} is only possible {ACTION_PLACE.get(type(a), 'elsewhere')}; now: {g._situation()}"
+    if isinstance(a, ChooseCommander):
+        return f"{a.name!r} is not a Legendary unit of your deck (C-4.1)"
+    if isinstance(a, Mulligan):
+        return f"no more mulligans: {g.sides[a.player].mulligans} taken, the limit is reached (C-4.4)"
+    if isinstance(a, Deploy | PlayEvent):
+        return _card_play_reason(g, a)
+    if isinstance(a, Move):
+        return _move_reason(g, a)
+    if isinstance(a, Reinforce):
+        side = g.sides[a.player]
+        if side.cp < 1:
+            return f"Reinforce costs 1 CP and you have {side.cp} (C-5.2)"
+        return "your deck is empty, so there is nothing to draw (C-5.2 Decision)"
+    if isinstance(a, Activate):
+        return _activate_reason(g, a)
+    if isinstance(a, Attack):
+        return _attack_reason(g, a)
+    return f"it is not among the legal actions now ({g._situation()})"
+
+
+def _names(g: GameState, ids: list[int]) -> str:
+    return ", ".join(g.card_name(i) for i in ids)
+
+
+def _card_play_reason(g: GameState, a: Deploy | PlayEvent) -> str:
+    side = g.sides[a.player]
+    d = g.defs.get(a.card)
+    if d is None:
+        return f"there is no card #{a.card} in this match"
+    if a.card == side.commander and not side.revealed:
+        return "your Commander is played only after it is revealed (C-4.5)"
+    if a.card not in side.hand and a.card != side.commander:
+        return f"{d.name} is not in your hand or Commander zone"
+    if isinstance(a, Deploy) and d.type != "unit":
+        return f"{d.name} is an event: play it, do not deploy it (C-1.3)"
+    if isinstance(a, PlayEvent):
+        if d.type != "event":
+            return f"{d.name} is a unit: deploy it to a square (C-5.2)"
+        wanted = "defensive" if g.step.value == "defending" else ("planning", "ongoing")
+        if d.event_type not in wanted:
+            return f"{d.name} is a {d.event_type} event, not playable in the {g.phase_name()} phase (C-1.3)"
+    if d.command_cost > side.cp:
+        return f"{d.name} needs {d.command_cost} CP and you have {side.cp} (C-5.2)"
+    if d.energy_cost > len(side.energy):
+        return f"{d.name} needs {d.energy_cost} Energy and you have {len(side.energy)} (C-5.3)"
+    if isinstance(a, Deploy):
+        squares = g.deploy_squares()
+        if not 0 <= a.square < len(g.board):
+            return f"square {a.square} is not on the board (a1–f6, C-2.1)"
+        if not squares:
+            return "no square is free for a deploy (C-2.2, C-5.2)"
+        if g.board[a.square] is not None:
+            return f"{square_name(a.square)} is occupied (C-5.2)"
+        where = "a start square c3, d3, c4 or d4 (C-2.2)" if not g.units else "adjacent to a unit (C-5.2)"
+        return f"{square_name(a.square)} is not {where}; free squares: {_squares(squares)}"
+    if d.event_type == "ongoing":
+        if a.target is None or a.target not in g.units:
+            return f"{d.name} is an Ongoing event: attach it to a unit on the battlefield (C-1.3)"
+        return f"{d.name} attaches only to your own units (C-1.3, RulesConfig.ongoing_attach_any_unit)"
+    if a.target is not None:
+        return f"{d.name} is not an Ongoing event: it takes no unit to attach to (C-1.3)"
+    return f"{d.name} cannot be played now ({g._situation()})"
+
+
+def _squares(squares: list[int]) -> str:
+    return ", ".join(square_name(s) for s in squares)
+
+
+def _move_reason(g: GameState, a: Move) -> str:
+    side = g.sides[a.player]
+    if side.cp < 1:
+        return f"a move costs 1 CP and you have {side.cp} (C-5.2)"
+    u = g.units.get(a.unit)
+    if u is None:
+        return f"{g.card_name(a.unit)} is not on the battlefield"
+    if u.owner != a.player:
+        return f"{g.card_name(a.unit)} is not your unit"
+    squares = g.move_squares(a.unit)
+    if not squares:
+        return f"{g.card_name(a.unit)} has no legal square to move to (C-5.2)"
+    if not 0 <= a.square < len(g.board):
+        return f"square {a.square} is not on the board (a1–f6, C-2.1)"
+    if g.board[a.square] is not None:
+        return f"{square_name(a.square)} is occupied (C-5.2)"
+    return (
+        f"{square_name(a.square)} is not adjacent to another card (C-5.2); "
+        f"{g.card_name(a.unit)} may move to {_squares(squares)}"
+    )
+
+
+def _activate_reason(g: GameState, a: Activate) -> str:
+    u = g.units.get(a.card)
+    if u is None:
+        return f"{g.card_name(a.card)} is not on the battlefield"
+    if u.owner != a.player:
+        return f"{g.card_name(a.card)} is not your unit"
+    d = g.defs[a.card]
+    if not 0 <= a.ability < len(d.abilities):
+        return f"{d.name} has no ability number {a.ability + 1}"
+    ab = d.abilities[a.ability]
+    timing = "defending_activated" if g.step.value == "defending" else "planning_activated"
+    if ab["trigger"] != timing:
+        return (
+            f"ability {a.ability + 1} of {d.name} is not usable in the {g.phase_name()} phase (C-5.2, C-5.5)"
+        )
+    if not g.ability_condition_holds(a.card, ab):
+        return f"ability {a.ability + 1} of {d.name} is usable only while Formation {ab['x']} holds (C-7.6)"
+    limit = 1 if ab.get("once_per_turn", True) else g.config.activation_limit_per_turn
+    if g.used.get((a.card, a.ability), 0) >= limit:
+        return f"ability {a.ability + 1} of {d.name} was already used {limit} time(s) this turn"
+    cost = ab.get("cost") or {}
+    side = g.sides[a.player]
+    if side.cp < cost.get("cp", 0):
+        return f"it costs {cost['cp']} CP and you have {side.cp}"
+    if len(side.energy) < cost.get("energy", 0):
+        return f"it costs {cost['energy']} Energy and you have {len(side.energy)}"
+    return f"it is not among the legal actions now ({g._situation()})"
+
+
+def _attack_reason(g: GameState, a: Attack) -> str:
+    u = g.units.get(a.unit)
+    if u is None:
+        return f"{g.card_name(a.unit)} is not on the battlefield"
+    if u.owner != a.player:
+        return f"{g.card_name(a.unit)} is not your unit"
+    if u.attacked:
+        return f"{g.card_name(a.unit)} has already attacked this turn (C-5.6)"
+    if a.direction not in g.arrows_of(a.unit):
+        arrows = ", ".join(g.arrows_of(a.unit)) or "none"
+        return f"{g.card_name(a.unit)} has no arrow {a.direction} (its arrows: {arrows}, C-1.2)"
+    if a.target not in g.units:
+        return f"{g.card_name(a.target)} is not on the battlefield"
+    if g.units[a.target].owner == a.player and g.config.only_enemy_targets:
+        return "only enemy units may be attacked (C-5.6 Decision)"
+    reach = "along the line of" if g.has_range(a.unit) else "on the square next to it at"
+    return f"{g.card_name(a.target)} is not {reach} arrow {a.direction} (C-5.6, C-7.1)"
+
+
+# ---------------------------------------------------------------------------------------------- legal actions
+_ACTION_CACHE: dict[tuple[Any, ...], Action] = {}
+
+
+def _move_action(p: int, uid: int, sq: int) -> Action:
+    """Interned Move (actions are values; the planning phase lists hundreds of them)."""
+    key = ("m", p, uid, sq)
+    a = _ACTION_CACHE.get(key)
+    if a is None:
+        if len(_ACTION_CACHE) > 200_000:
+            _ACTION_CACHE.clear()
+        a = _ACTION_CACHE[key] = Move(p, uid, sq)
+    return a
+
+
+def _deploy_action(p: int, card: int, sq: int) -> Action:
+    """Interned Deploy."""
+    key = ("d", p, card, sq)
+    a = _ACTION_CACHE.get(key)
+    if a is None:
+        if len(_ACTION_CACHE) > 200_000:
+            _ACTION_CACHE.clear()
+        a = _ACTION_CACHE[key] = Deploy(p, card, sq)
+    return a
+
+
+def _legal_current(self: GameState) -> list[Action]:
+    dec = self.choice
+    if dec is not None:
+        p = dec.player
+        kind = dec.kind
+        if kind in CARD_CHOICES:
+            assert dec.zone is not None
+            return [ChooseCard(p, c) for c in _distinct(self.sides[p].zone(dec.zone), self.defs)]
+        options = dec.options or []
+        if kind is DecisionKind.TARGET:
+            return [ChooseTarget(p, t) for t in options]
+        if kind is DecisionKind.MOVE_SQUARE:
+            return [ChooseSquare(p, s) for s in options]
+        return [ChooseTrigger(p, i) for i in options]  # DecisionKind.ORDER
+    step = self.step
+    if step is Step.PLANNING:
+        return self._legal_planning(self.active)
+    if step is Step.COMBAT:
+        return self._legal_combat(self.active)
+    if step is Step.DEFENDING:
+        return self._legal_defending(1 - self.active)
+    if step is Step.COMMANDER:
+        p = self.setup_player
+        names = sorted({self.defs[c].name for c in self.sides[p].deck if self._is_legendary_unit(c)})
+        choices: list[Action] = [ChooseCommander(p, None)]
+        return choices + [ChooseCommander(p, n) for n in names]
+    if step is Step.MULLIGAN:
+        p = self.setup_player
+        acts: list[Action] = [Keep(p)]
+        if self.sides[p].mulligans < min(self.config.max_mulligans, self.config.opening_hand - 1):
+            acts.append(Mulligan(p))
+        return acts
+    return []
+
+
+def _payable(self: GameState, side: Side, d: CardDef) -> bool:
+    return side.cp >= d.command_cost and len(side.energy) >= d.energy_cost
+
+
+def _legal_planning(self: GameState, p: int) -> list[Action]:
+    side = self.sides[p]
+    defs = self.defs
+    acts: list[Action] = []
+    squares: list[int] | None = None
+    seen: set[str] = set()
+    candidates = list(side.hand)
+    if side.commander is not None and side.revealed:
+        candidates.append(side.commander)
+    for c in candidates:
+        d = defs[c]
+        if d.name in seen:
+            continue
+        seen.add(d.name)
+        if not self._payable(side, d):
+            continue
+        if d.type == "unit":
+            if squares is None:
+                squares = self.deploy_squares()
+            acts.extend([_deploy_action(p, c, s) for s in squares])
+        elif d.event_type == "planning":
+            acts.append(PlayEvent(p, c, None))
+        elif d.event_type == "ongoing":
+            for uid in sorted(self.units):
+                if self.config.ongoing_attach_any_unit or self.units[uid].owner == p:
+                    acts.append(PlayEvent(p, c, uid))
+    if side.cp >= 1:
+        counts = self._neighbour_counts()
+        for uid in sorted(self.units):
+            if self.units[uid].owner == p:
+                acts.extend([_move_action(p, uid, s) for s in self.move_squares(uid, counts)])
+        if side.deck or not self.config.reinforce_needs_card_in_deck:
+            acts.append(Reinforce(p))
+    acts.extend(self._legal_activations(p, "planning_activated"))
+    acts.append(Pass(p))
+    return acts
+
+
+def _legal_activations(self: GameState, p: int, trigger: str) -> list[Action]:
+    acts: list[Action] = []
+    side = self.sides[p]
+    for uid in sorted(self.units):
+        u = self.units[uid]
+        if u.owner != p:
+            continue
+        d = self.defs[uid]
+        for idx in d.by_trigger.get(trigger, ()):
+            ab = d.abilities[idx]
+            used = self.used.get((uid, idx), 0)
+            limit = 1 if ab.get("once_per_turn", True) else self.config.activation_limit_per_turn
+            if used >= limit:
+                continue
+            if "x" in ab and not self.formation_holds(p, ab["x"]):  # C-7.6 "usable"
+                continue
+            cost = ab.get("cost") or {}
+            if side.cp < cost.get("cp", 0) or len(side.energy) < cost.get("energy", 0):
+                continue
+            acts.append(Activate(p, uid, idx))
+    return acts
+
+
+def _legal_defending(self: GameState, p: int) -> list[Action]:
+    side = self.sides[p]
+    acts: list[Action] = []
+    for c in _distinct(side.hand, self.defs):
+        d = self.defs[c]
+        if d.event_type == "defensive" and self._payable(side, d):
+            acts.append(PlayEvent(p, c, None))
+    acts.extend(self._legal_activations(p, "defending_activated"))
+    acts.append(Pass(p))
+    return acts
+
+
+def _legal_combat(self: GameState, p: int) -> list[Action]:
+    acts: list[Action] = []
+    for uid in sorted(self.units):
+        u = self.units[uid]
+        if u.owner != p or u.attacked:
+            continue
+        acts.extend(Attack(p, uid, a, t) for a, t in self.attack_options(uid))
+    acts.append(Pass(p))
+    return acts

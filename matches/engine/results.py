@@ -1,0 +1,56 @@
+"""Winning and losing (C-6): the outcome of a match and the checks that end it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+class Reason(StrEnum):
+    """Why a match ended (C-6)."""
+
+    SIX_DEFEATED = "six_defeated"  # C-6.1
+    NO_UNITS = "no_units"  # C-6.2 (C-5.4, C-5.10)
+    TURN_LIMIT = "turn_limit"  # C-6.5
+    CONCESSION = "concession"  # C-6.4
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result: ``winner`` 0/1, or None for a draw."""
+
+    winner: int | None
+    reason: Reason
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": self.reason.value}
+
+
+def _no_unit_loss(self: GameState) -> bool:
+    """C-5.4 / C-5.10 / C-6.2: a player with no unit on the battlefield now loses; True if one did.
+
+    Who is checked is a Decision (``RulesConfig.no_unit_loss_active_only``): the active player, or
+    also the other player once they have had a turn (turn 2 on); both without units is a draw.
+    """
+    ap = self.active
+    players = [ap] if self.config.no_unit_loss_active_only or self.turn < 2 else [ap, 1 - ap]
+    owners = {u.owner for u in self.units.values()}
+    losers = [p for p in players if p not in owners]
+    if not losers:
+        return False
+    self._finish(None if len(losers) == 2 else 1 - losers[0], Reason.NO_UNITS)
+    return True
+
+
+def _finish(self: GameState, winner: int | None, reason: Reason) -> None:
+    from .phases import Step  # phases reads this module's Reason; imported here to keep that one-way
+
+    if self.outcome_ is None:
+        self.outcome_ = Outcome(winner, reason)
+        self.step = Step.OVER
+        self.choice = None
+        self._ev("outcome", winner=winner, reason=reason.value)

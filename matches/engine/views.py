@@ -1,0 +1,170 @@
+"""What a player may see (C-8): the player view and the event log view, built from allow-lists."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .actions import (
+    describe_action,
+    square_name,
+)
+from .board import Unit
+from .information import action_is_secret, decision_view
+from .phases import PHASE_OF, Step
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+def _ref(self: GameState, c: int) -> dict[str, Any]:
+    return {"id": c, "card": self.defs[c].name}
+
+
+def _unit_json(self: GameState, u: Unit, cont: dict[int, list[int]], public: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "square": square_name(u.sq),
+        "id": u.id,
+        "card": self.defs[u.id].name,
+        "owner": u.owner,
+        "damage": u.damage,
+    }
+    if public:
+        power, health, ranged = self.stats(u.id, cont)
+        out.update(
+            power=power,
+            health=health,
+            range_attack=ranged,
+            arrows=list(self.arrows_of(u.id)),
+            attacked=u.attacked,
+            attached=[{**self._ref(e), "owner": self.owners[e]} for e in u.attached],
+            power_mod=u.pmod,
+            health_mod=u.hmod,
+            turn_power_mod=u.tpmod,
+            turn_health_mod=u.thmod,
+            marks=self.marks.get(u.id, 0),
+        )
+    else:
+        out.update(
+            power_mod=u.pmod,
+            health_mod=u.hmod,
+            turn_power_mod=u.tpmod,
+            turn_health_mod=u.thmod,
+            range_perm=u.range_perm,
+            range_turn=u.range_turn,
+            attacked=u.attacked,
+            hit_turn=u.hit_turn,
+            entered=u.entered,
+            attached=[{**self._ref(e), "owner": self.owners[e]} for e in u.attached],
+        )
+    return out
+
+
+def player_view(self: GameState, player: int | None) -> dict[str, Any]:
+    """What ``player`` may see (C-8); ``None`` is a spectator (no hands at all). JSON-ready."""
+    cont = self._continuous()
+    players = []
+    for i, side in enumerate(self.sides):
+        pub: dict[str, Any] = {
+            "cp": side.cp,
+            "hand_count": len(side.hand),
+            "deck_count": len(side.deck),
+            "energy": [self._ref(c) for c in side.energy],
+            "retired": [self._ref(c) for c in side.retired],
+            "defeated": [self._ref(c) for c in side.defeated],
+            "removed": [self._ref(c) for c in side.removed],
+            "mulligans": side.mulligans,
+        }
+        if player == i:
+            pub["hand"] = [self._ref(c) for c in side.hand]
+        if side.commander is None:
+            pub["commander"] = None
+        elif side.revealed or player == i:
+            pub["commander"] = {**self._ref(side.commander), "revealed": side.revealed}
+        else:
+            pub["commander"] = {"face_down": True}
+        players.append(pub)
+    dec = self.decision
+    dview = decision_view(dec, player) if dec is not None else None
+    return {
+        "format": "commandeer-view",
+        "viewer": player,
+        "turn": self.turn,
+        "active": self.active,
+        "first_player": self.first if self.step not in (Step.COMMANDER,) else None,
+        "step": self.step.value,
+        "phase": PHASE_OF[self.step],
+        "current_players": self.current_players(),
+        "outcome": self.outcome_.to_json() if self.outcome_ else None,
+        "turn_limit": self.config.turn_limit,
+        "board": [self._unit_json(self.units[uid], cont, True) for uid in self._board_order()],
+        "players": players,
+        "limbo": [self._ref(c) for c in self.limbo],
+        "decision": dview,
+        "triggers": [
+            {"source": self._ref(t.source), "ability": t.ability, "controller": t.controller}
+            for t in self.triggers
+        ],
+        "log_length": self.log_length,
+    }
+
+
+def _board_order(self: GameState) -> list[int]:
+    return [c for c in self.board if c is not None]
+
+
+def log_view(self: GameState, player: int | None, start: int = 0) -> list[dict[str, Any]]:
+    """The event log from ``start`` as ``player`` may see it: drawn and bottomed cards only to their owner.
+
+    A state loaded from a snapshot saved with ``to_dict(log=False)`` only holds the entries made since.
+    """
+    out = []
+    for e in self.log[max(0, start - self.log_start) :]:
+        if e["action"] is None:
+            out.append(
+                {
+                    "n": e["n"],
+                    "player": None,
+                    "action": None,
+                    "text": "Match set-up",
+                    "events": self._events_view(e["events"], player),
+                }
+            )
+            continue
+        own = e["player"] == player
+        if not own and action_is_secret(e["action"], e["decision"]):
+            action: dict[str, Any] = {"type": e["action"].kind, "player": e["player"]}
+            text = (
+                f"Player {e['player'] + 1} puts a card on the bottom of the deck"
+                if e["decision"] == "bottom"
+                else f"Player {e['player'] + 1} decides about a Commander"
+            )
+        else:
+            action = e["action"].to_json()
+            ctx: dict[str, Any] = {"kind": e["decision"]} if e["decision"] else {}
+            if "for" in e:
+                ctx["for"] = e["for"]
+            text = describe_action(e["action"], self.card_name, ctx or None, e.get("phase"))
+            if "label" in e:
+                text = f"Resolve {e['label']} next"
+        events = self._events_view(e["events"], player)
+        out.append({"n": e["n"], "player": e["player"], "action": action, "text": text, "events": events})
+    return out
+
+
+def _events_view(self: GameState, evs: list[dict[str, Any]], player: int | None) -> list[dict[str, Any]]:
+    """Events as ``player`` may see them (secret cards only to their owner)."""
+    events = []
+    for ev in evs:
+        ev_out = {k: v for k, v in ev.items() if k != "secret"}
+        if ev.get("secret") and ev.get("player") != player:
+            if "cards" in ev_out:
+                ev_out["count"] = len(ev_out.pop("cards"))
+            ev_out.pop("card", None)
+        else:
+            if "cards" in ev_out:
+                ev_out["cards"] = [self._ref(c) for c in ev_out["cards"]]
+            for key in ("card", "target"):
+                if isinstance(ev_out.get(key), int):
+                    ev_out[key] = self._ref(ev_out[key])
+        events.append(ev_out)
+    return events
