@@ -235,6 +235,11 @@ class GameState:
         dec = self.choice
         return action_is_secret(action, dec.kind.value if dec is not None else None)
 
+    def decision_step(self) -> tuple[str, int]:
+        """The open decision step: in Commandeer every action closes its step (one timeout default ends
+        it), so the step is named by the number of actions taken so far."""
+        return ("ply", self.log_length)
+
     def timeout_action(self, player: int) -> Action:
         """The documented default when ``player``'s clock runs out: keep the hand (C-4.4), no Commander
         (C-4.1), end the phase (Pass); otherwise (a pending choice) the first legal choice. Never Concede.
