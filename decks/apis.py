@@ -52,8 +52,15 @@ WRITE_ERRORS: dict[int, Any] = {**ERRORS, 401: DeckApiErrorSerializer, 403: Deck
 
 
 class CardCountSerializer(serializers.Serializer):
-    card = serializers.SlugField(help_text="Card slug")
+    card = serializers.SlugField(help_text="Card slug", max_length=80)
     count = serializers.IntegerField(min_value=1, max_value=MAX_COUNT)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """Both fields, even in a PATCH: DRF's partial mode skips missing fields of nested entries too."""
+        missing = [name for name in ("card", "count") if name not in attrs]
+        if missing:
+            raise serializers.ValidationError({name: "This field is required." for name in missing})
+        return attrs
 
 
 class DeckInputSerializer(serializers.Serializer):
