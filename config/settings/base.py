@@ -239,5 +239,8 @@ SPECTACULAR_SETTINGS.update(
         "SWAGGER_UI_DIST": "SIDECAR",
         "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
         "REDOC_DIST": "SIDECAR",
+        # No call to validator.swagger.io (Swagger UI's default badge): the docs load nothing from elsewhere.
+        "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     }
 )
+TEMPLATES[0]["DIRS"] = [*TEMPLATES[0]["DIRS"], BASE_DIR / "config" / "templates"]  # the ReDoc page (offline)
