@@ -94,3 +94,13 @@ class AutoSchema(openapi.AutoSchema):
                 response["description"] = GENERIC_ERRORS[code]
                 responses[code] = response
         return responses
+
+    def _map_serializer_field(self, field: Any, direction: Any, bypass_extensions: bool = False) -> Any:
+        """drf-spectacular leaves out a nested list's bounds (`many=True, max_length=...`): add them."""
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if isinstance(field, serializers.ListSerializer) and schema.get("type") == "array":
+            if field.max_length is not None:
+                schema["maxItems"] = field.max_length
+            if field.min_length is not None:
+                schema["minItems"] = field.min_length
+        return schema
