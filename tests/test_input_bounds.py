@@ -191,3 +191,17 @@ def test_a_plain_django_405_under_the_api_becomes_json_and_keeps_allow():
 def test_the_docs_pages_are_still_html():
     response = APIClient().get(reverse("api-docs"))
     assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"kind": "commandeer", "time_control": {"per_move_s": 1e400}}',
+        '{"kind": "westeros", "rules_config": {"player_count": 1e400}}',
+    ],
+)
+def test_1e400_in_match_settings_is_a_400_before_any_view_logic(body, django_user_model):
+    client = APIClient()
+    client.force_authenticate(django_user_model.objects.create_user("m", password="pw-m-123456"))
+    response = client.generic("POST", "/api/matches/", body, content_type="application/json")
+    assert_error(response, 400, "non_finite_number")

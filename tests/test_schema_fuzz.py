@@ -19,7 +19,9 @@ from typing import Any
 
 import pytest
 import schemathesis
+from django.core import signals
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
@@ -53,7 +55,16 @@ def _label(operation: Any) -> str:
 
 
 @pytest.fixture
-def world(cards, django_user_model) -> dict[str, Any]:  # noqa: F811
+def keep_connection() -> Any:
+    """Keep the test's database connection across requests, as Django's test client does: the WSGI app
+    closes connections when a request finishes, which on PostgreSQL ends the test's transaction."""
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def world(cards, django_user_model, keep_connection) -> dict[str, Any]:  # noqa: F811
     """A user with a token, two decks (private and public), a waiting and a running match."""
     from rest_framework.test import APIClient
 
