@@ -15,6 +15,8 @@ e.g. SCHEMA_FUZZ_EXAMPLES=200).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -54,17 +56,22 @@ def _label(operation: Any) -> str:
     return f"{operation.method.upper()} {operation.path}"
 
 
-@pytest.fixture
-def keep_connection() -> Any:
+@contextmanager
+def keep_connection() -> Iterator[None]:
     """Keep the test's database connection across requests, as Django's test client does: the WSGI app
-    closes connections when a request finishes, which on PostgreSQL ends the test's transaction."""
+    closes connections when a request starts and finishes, which on PostgreSQL ends the test's
+    transaction. (The test client connects the handlers again after each of its requests.)"""
+    signals.request_started.disconnect(close_old_connections)
     signals.request_finished.disconnect(close_old_connections)
-    yield
-    signals.request_finished.connect(close_old_connections)
+    try:
+        yield
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
-def world(cards, django_user_model, keep_connection) -> dict[str, Any]:  # noqa: F811
+def world(cards, django_user_model) -> dict[str, Any]:  # noqa: F811
     """A user with a token, two decks (private and public), a waiting and a running match."""
     from rest_framework.test import APIClient
 
@@ -138,7 +145,8 @@ def _fuzz(operation: Any, world: dict[str, Any], headers: dict[str, str] | None)
     def run(case: Any) -> None:
         _run(case, world, headers)
 
-    run()
+    with keep_connection():
+        run()
 
 
 @pytest.mark.django_db
