@@ -7,10 +7,11 @@
 - under /api/, a query string with more fields than DATA_UPLOAD_MAX_NUMBER_FIELDS, and (413) a declared
   body over DATA_UPLOAD_MAX_MEMORY_SIZE, so neither reaches Django's HTML "Bad Request (400)".
 
-Request bodies are checked by the parser (config/parsers.py). Outside /api/ a refusal is the site's 400
-page (handler400); under /api/ it is `{"code", "message", "extra"}`. Any other error answer under /api/
-that is not JSON already (the resolver's 404 for `/api/decks/null%2Cnull/`, a 405 of a plain Django
-view, a 500 page when DEBUG is off) is rewritten to that shape with the same status and headers.
+Cookies whose value holds NUL (a quoted cookie's `\\000` escape) are dropped. Request bodies are
+checked by the parser (config/parsers.py). Outside /api/ a refusal is the site's 400 page (handler400);
+under /api/ it is `{"code", "message", "extra"}`. Any other error answer under /api/ that is not JSON
+already (the resolver's 404 for `/api/decks/null%2Cnull/`, a 405 of a plain Django view, a 500 page when
+DEBUG is off) is rewritten to that shape with the same status and headers.
 """
 
 from __future__ import annotations
@@ -110,6 +111,18 @@ def _body_refusal(request: HttpRequest) -> InputGuard | None:
     return None
 
 
+def _drop_unstorable_cookies(request: HttpRequest) -> None:
+    """Forget cookies whose value the database cannot store: a quoted cookie may carry `\\000`, which
+    Django decodes to NUL, and a session id with NUL failed the session lookup (a 500 on every page).
+    A cookie is not input a user types, so it is treated as absent rather than refused."""
+    raw = request.META.get("HTTP_COOKIE", "")
+    if "\\" not in raw and "\x00" not in raw:
+        return
+    for name, value in list(request.COOKIES.items()):
+        if unstorable_character(name) or unstorable_character(value):
+            del request.COOKIES[name]
+
+
 def _as_json(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     """An error answer under /api/ in the API's JSON shape (DRF's own answers are left as they are)."""
     status = response.status_code
@@ -140,6 +153,7 @@ class InputGuardMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         api = request.path_info.startswith(API_PREFIX)
+        _drop_unstorable_cookies(request)
         refusal = _path_refusal(request.path_info) or _query_refusal(request, api)
         if refusal is None and api:
             refusal = _body_refusal(request)

@@ -205,3 +205,12 @@ def test_1e400_in_match_settings_is_a_400_before_any_view_logic(body, django_use
     client.force_authenticate(django_user_model.objects.create_user("m", password="pw-m-123456"))
     response = client.generic("POST", "/api/matches/", body, content_type="application/json")
     assert_error(response, 400, "non_finite_number")
+
+
+def test_a_session_cookie_carrying_nul_is_ignored_not_a_500():
+    """Django decodes a quoted cookie's octal escape `\\000` to NUL; the session lookup failed on it."""
+    from django.test import Client
+
+    response = Client().get("/api/auth/me/", HTTP_COOKIE='sessionid="aaaaaaaaaaaa\\000b"')
+    assert response.status_code in (401, 403) and response.json()["code"] == "not_authenticated"
+    assert Client().get("/", HTTP_COOKIE='sessionid="aaaaaaaaaaaa\\000b"').status_code == 200
