@@ -8,8 +8,10 @@ Each generated request is sent twice: as generated, and with its path parameters
 that exist (the user's deck, its share id, a card, the user's matches), so bodies and queries are also
 tried against real objects rather than only answering 404.
 
-Examples per operation come from SCHEMA_FUZZ_EXAMPLES (small by default for CI; raise it for a longer run,
-e.g. SCHEMA_FUZZ_EXAMPLES=200).
+Each operation first runs schemathesis' coverage phase (deterministic boundary and invalid values; about
+1,900 requests in all, SCHEMA_FUZZ_COVERAGE=0 skips it), then random examples: SCHEMA_FUZZ_EXAMPLES per
+operation (small by default for CI; raise it for a longer run, e.g. SCHEMA_FUZZ_EXAMPLES=200).
+SCHEMA_FUZZ_RANDOM=1 draws new examples each run instead of the same derandomized ones.
 """
 
 from __future__ import annotations
@@ -28,7 +30,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
+from schemathesis.generation.drivers import CoverageGenerator
+from schemathesis.generation.feedback import NO_FEEDBACK
 from schemathesis.generation.modes import GenerationMode
+from schemathesis.generation.overrides import Override
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_schema_conformance,
@@ -38,6 +43,7 @@ from schemathesis.specs.openapi.checks import (
 from decks.tests.factories import cards, legal_payload  # noqa: F401 (the card pool fixture)
 
 EXAMPLES = int(os.environ.get("SCHEMA_FUZZ_EXAMPLES", "8"))
+COVERAGE = os.environ.get("SCHEMA_FUZZ_COVERAGE", "1") != "0"
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 app = get_wsgi_application()
@@ -134,8 +140,38 @@ def _run(case: Any, world: dict[str, Any], headers: dict[str, str] | None) -> No
             case.path_parameters = original
 
 
+def _coverage_cases(operation: Any) -> Any:
+    """Schemathesis' coverage phase for one operation: deterministic boundary and invalid values of every
+    parameter and body field (huge and negative numbers, wrong types, missing and extra fields...)."""
+    generation = schema.config.generation_for(operation=operation, phase="coverage")
+    override = Override(query={}, headers={}, cookies={}, path_parameters={}, body={})
+    return CoverageGenerator(
+        operation=operation,
+        generation_modes=list(GenerationMode),
+        generation_config=generation,
+        auth_storage=None,
+        override=override,
+        feedback=NO_FEEDBACK,
+    )
+
+
+def _out_of_range_ids(operation: Any, world: dict[str, Any]) -> list[Any]:
+    """Cases whose integer path parameters are beyond any database integer (2**63, 2**64): no schema bound
+    makes the coverage phase try them, and they once reached SQLite/PostgreSQL as an OverflowError."""
+    params = list(operation.path_parameters)
+    integers = [p.name for p in params if p.definition.get("schema", {}).get("type") == "integer"]
+    if not integers:
+        return []
+    others = {p.name: world["path"].get(p.name, "x") for p in params if p.name not in integers}
+    return [
+        operation.Case(path_parameters={**others, **dict.fromkeys(integers, huge)}) for huge in (2**63, 2**64)
+    ]
+
+
 def _fuzz(operation: Any, world: dict[str, Any], headers: dict[str, str] | None) -> None:
-    """Valid and invalid requests of one operation (Hypothesis, bounded examples), each sent twice."""
+    """One operation: its coverage-phase cases, then valid and invalid requests from Hypothesis (bounded
+    examples). Each is sent as generated and, but for anonymous coverage cases (which mostly meet the
+    permission check), again with its path parameters pointing at objects the user can reach."""
     cases = st.one_of(
         operation.as_strategy(GenerationMode.POSITIVE), operation.as_strategy(GenerationMode.NEGATIVE)
     )
@@ -146,6 +182,14 @@ def _fuzz(operation: Any, world: dict[str, Any], headers: dict[str, str] | None)
         _run(case, world, headers)
 
     with keep_connection():
+        for case in _out_of_range_ids(operation, world):
+            _call(case, headers)
+        if COVERAGE:
+            for case in _coverage_cases(operation):
+                if headers is None:
+                    _call(case, headers)
+                else:
+                    _run(case, world, headers)
         run()
 
 
