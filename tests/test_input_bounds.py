@@ -214,3 +214,9 @@ def test_a_session_cookie_carrying_nul_is_ignored_not_a_500():
     response = Client().get("/api/auth/me/", HTTP_COOKIE='sessionid="aaaaaaaaaaaa\\000b"')
     assert response.status_code in (401, 403) and response.json()["code"] == "not_authenticated"
     assert Client().get("/", HTTP_COOKIE='sessionid="aaaaaaaaaaaa\\000b"').status_code == 200
+
+
+@override_settings(DEBUG=True)
+def test_api_404_is_json_even_with_debug_on_never_the_url_list():
+    body = assert_error(APIClient().get("/api/decks/null%2Cnull/"), 404, "not_found")
+    assert "urlpatterns" not in str(body)
