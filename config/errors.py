@@ -42,7 +42,7 @@ class RequestTooLarge(exceptions.APIException):
     default_code = "request_too_large"
 
     def __init__(self, limit: int | None = None):
-        self.limit = limit
+        self.extra = {"limit": limit} if limit else {}
         size = f" of {limit} bytes" if limit else ""
         super().__init__(f"The request body is larger than the limit{size}.")
 

@@ -94,8 +94,9 @@ def test_a_body_over_the_upload_limit_is_413_in_the_error_shape():
 @override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1000)
 def test_the_parser_bounds_a_body_whose_length_was_not_declared():
     stream = io.BytesIO(b'{"x": "' + b"y" * 5000 + b'"}')
-    with pytest.raises(RequestTooLarge):
+    with pytest.raises(RequestTooLarge) as info:
         BoundedJSONParser().parse(stream, "application/json", {})
+    assert info.value.status_code == 413 and info.value.extra == {"limit": 1000}
 
 
 @override_settings(DATA_UPLOAD_MAX_NUMBER_FIELDS=10)
