@@ -221,3 +221,15 @@ def test_a_session_cookie_carrying_nul_is_ignored_not_a_500():
 def test_api_404_is_json_even_with_debug_on_never_the_url_list():
     body = assert_error(APIClient().get("/api/decks/null%2Cnull/"), 404, "not_found")
     assert "urlpatterns" not in str(body)
+
+
+def test_an_html_500_under_the_api_becomes_json_when_debug_is_off():
+    from django.http import HttpResponseServerError
+    from django.test import RequestFactory
+
+    from config.middleware import InputGuardMiddleware
+
+    middleware = InputGuardMiddleware(lambda request: HttpResponseServerError("<h1>Server Error (500)</h1>"))
+    response = middleware(RequestFactory().get("/api/anything/"))
+    assert response.status_code == 500 and json.loads(response.content)["code"] == "server_error"
+    assert middleware(RequestFactory().get("/page/")).content == b"<h1>Server Error (500)</h1>"
