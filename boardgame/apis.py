@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from boardgame import selectors
 from config.errors import ApplicationError
+from config.schema import ApiErrorSerializer
 
 
 class AreaOutputSerializer(serializers.Serializer):
@@ -115,8 +116,12 @@ class HouseCardListApi(APIView):
     @extend_schema(
         operation_id="westeros_house_cards",
         summary="House cards, 7 per house (W-17.1)",
-        parameters=[OpenApiParameter("house", str, description="Only this house's cards (house id).")],
-        responses=HouseCardOutputSerializer(many=True),
+        parameters=[
+            OpenApiParameter(
+                "house", str, description="Only this house's cards (house id); an unknown house is a 404."
+            )
+        ],
+        responses={200: HouseCardOutputSerializer(many=True), 404: ApiErrorSerializer},
     )
     def get(self, request: Request) -> Response:
         house = request.query_params.get("house") or None
@@ -148,7 +153,7 @@ class SetupDetailApi(APIView):
     @extend_schema(
         operation_id="westeros_setup",
         summary="Start of a game for 3 to 6 players (W-2)",
-        responses=SetupOutputSerializer,
+        responses={200: SetupOutputSerializer, 404: ApiErrorSerializer},
     )
     def get(self, request: Request, player_count: int) -> Response:
         setup = selectors.setup_get(player_count=player_count)

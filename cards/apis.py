@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.pagination import PageNumberPagination
@@ -19,6 +18,8 @@ from cards import selectors, services
 from cards.describe import describe_abilities
 from cards.filters import CardFilter
 from cards.models import DIRECTIONS, Card, CardType, EventType, Faction, Keyword
+from cards.search import MAX_DEPTH, MAX_QUERY_LENGTH
+from config.schema import ApiErrorSerializer
 
 
 class IsStaffOrReadOnly(permissions.BasePermission):
@@ -34,14 +35,6 @@ class CardPagination(PageNumberPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
-
-
-class CardApiErrorSerializer(serializers.Serializer):
-    """Every API error: a stable code, a plain message naming the problem, and details."""
-
-    code = serializers.CharField()
-    message = serializers.CharField()
-    extra = serializers.DictField()
 
 
 class FactionSerializer(serializers.ModelSerializer):
@@ -116,11 +109,12 @@ class CardInputSerializer(serializers.Serializer):
 
 Q_PARAMETER = OpenApiParameter(
     "q",
-    OpenApiTypes.STR,
+    {"type": "string", "maxLength": MAX_QUERY_LENGTH},
     description=(
         "Search query language (docs/card-format.md). Free words match name or rules text; "
         'quoted "phrases"; keys f: t: cp e pow hp (with = : < <= > >= !=) kw: is: a: name: o:; '
         "'-' negates, 'or' and parentheses combine. Example: `f:ember (kw:spoil or pow>=4000) -is:legendary`. "
+        f"At most {MAX_QUERY_LENGTH} characters and {MAX_DEPTH} levels of brackets and negations. "
         "A malformed query answers 400 with code invalid_query and the position."
     ),
 )
@@ -130,27 +124,27 @@ Q_PARAMETER = OpenApiParameter(
     list=extend_schema(
         summary="List and search cards",
         parameters=[Q_PARAMETER],
-        responses={200: CardOutputSerializer(many=True), 400: CardApiErrorSerializer},
+        responses={200: CardOutputSerializer(many=True), 400: ApiErrorSerializer},
     ),
     retrieve=extend_schema(summary="One card, with its abilities in plain words"),
     create=extend_schema(
         summary="Create a card (staff)",
         request=CardInputSerializer,
-        responses={201: CardOutputSerializer, 400: CardApiErrorSerializer, 403: CardApiErrorSerializer},
+        responses={201: CardOutputSerializer, 400: ApiErrorSerializer, 403: ApiErrorSerializer},
     ),
     update=extend_schema(
         summary="Replace a card (staff)",
         request=CardInputSerializer,
-        responses={200: CardOutputSerializer, 400: CardApiErrorSerializer, 403: CardApiErrorSerializer},
+        responses={200: CardOutputSerializer, 400: ApiErrorSerializer, 403: ApiErrorSerializer},
     ),
     partial_update=extend_schema(
         summary="Change some fields of a card (staff)",
         request=CardInputSerializer,
-        responses={200: CardOutputSerializer, 400: CardApiErrorSerializer, 403: CardApiErrorSerializer},
+        responses={200: CardOutputSerializer, 400: ApiErrorSerializer, 403: ApiErrorSerializer},
     ),
     destroy=extend_schema(
         summary="Delete a card (staff; 409 while it is in use)",
-        responses={204: None, 403: CardApiErrorSerializer, 409: CardApiErrorSerializer},
+        responses={204: None, 403: ApiErrorSerializer, 409: ApiErrorSerializer},
     ),
 )
 class CardViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):

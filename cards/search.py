@@ -22,7 +22,7 @@ from decimal import Decimal, InvalidOperation
 from django.db.models import Q
 
 MAX_QUERY_LENGTH = 1000
-MAX_DEPTH = 32
+MAX_DEPTH = 32  # brackets and negations together
 MAX_NUMBER = 2_000_000_000  # beyond any card value; keeps SQL integers in range
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # C-1.2
 OPERATORS = ("<=", ">=", "!=", ":", "=", "<", ">")
@@ -213,6 +213,8 @@ class _Parser:
 
     def unary(self, depth: int) -> Node:
         token = self.take()
+        if depth > MAX_DEPTH:  # negations nest like brackets: 960 '-' were a RecursionError in SQL
+            raise QuerySyntaxError("query is nested too deeply", token.position)
         if token.kind == "-":
             nxt = self.peek()
             if nxt is None or nxt.kind in ("or", "and", ")"):

@@ -21,6 +21,7 @@ from django.utils.text import slugify
 from cards.models import DIRECTIONS, Card, Faction, Keyword, card_field_errors
 from cards.records import CARD_DEFAULTS, CARD_FIELDS, REQUIRED_CARD_FIELDS
 from config.errors import ApplicationError
+from config.text import first_unstorable
 from matches.engine.vocabulary import KEYWORDS
 
 CARD_FILE_FORMAT = "commandeer-cards"
@@ -495,6 +496,9 @@ def cards_validate(data: Any) -> tuple[list[str], dict[str, Any]]:
     errors: list[str] = []
     if not isinstance(data, Mapping):
         return ["the file must be a JSON object"], {}
+    unstorable = first_unstorable(data)
+    if unstorable is not None:  # PostgreSQL would refuse it at write time (a 500 in the admin)
+        return [f"{unstorable[0]}: contains {unstorable[1]}"], {}
     for key in sorted(set(data) - {"format", "version", "factions", "keywords", "cards"}):
         errors.append(f"{key}: unknown top-level field")
     if data.get("format") != CARD_FILE_FORMAT:

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import (
+    BadRequest,
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler
 
 
 class ApplicationError(Exception):
@@ -28,6 +35,49 @@ class ApplicationError(Exception):
             self.status_code = status_code
 
 
+class RequestTooLarge(exceptions.APIException):
+    """A request body over the upload limit (DATA_UPLOAD_MAX_MEMORY_SIZE): 413, before it is read."""
+
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "request_too_large"
+
+    def __init__(self, limit: int | None = None):
+        self.extra = {"limit": limit} if limit else {}
+        size = f" of {limit} bytes" if limit else ""
+        super().__init__(f"The request body is larger than the limit{size}.")
+
+
+class BadInput(exceptions.ParseError):
+    """A 400 for input that cannot be read (JSON, characters, sizes) naming the field or parameter."""
+
+    def __init__(self, code: str, message: str, extra: dict[str, Any]):
+        super().__init__(message, code=code)
+        self.extra = extra
+
+
+def bad_json(code: str, message: str, *, field: str | None = None) -> BadInput:
+    """The parser's refusal of a body: code e.g. json_too_deep, invalid_character, non_finite_number."""
+    return BadInput(code, message, {"field": field} if field else {})
+
+
+def error_body(code: str, message: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The API's error shape (STYLE.md 11), for answers made outside DRF views (middleware, handlers)."""
+    return {"code": code, "message": message, "extra": extra or {}}
+
+
+def suspicious_to_api(exc: SuspiciousOperation | BadRequest) -> exceptions.APIException:
+    """Django's refusals of a request (too big, too many fields) as API errors with their own codes."""
+    if isinstance(exc, RequestDataTooBig):
+        return RequestTooLarge(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    if isinstance(exc, TooManyFieldsSent):
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+        return BadInput("too_many_fields", f"The request has more than {limit} fields.", {"limit": limit})
+    if isinstance(exc, TooManyFilesSent):
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FILES
+        return BadInput("too_many_files", f"The request has more than {limit} files.", {"limit": limit})
+    return BadInput("bad_request", str(exc) or "The request cannot be read.", {})
+
+
 def _flatten(detail: Any) -> str:
     if isinstance(detail, dict):
         return "; ".join(f"{k}: {_flatten(v)}" for k, v in detail.items())
@@ -37,6 +87,9 @@ def _flatten(detail: Any) -> str:
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's exception handler answering the error shape; Django's own refusals get their API codes."""
+    from rest_framework.views import exception_handler  # not at import: DRF's views import the parser
+
     if isinstance(exc, ApplicationError):
         return Response(
             {"code": exc.code, "message": exc.message, "extra": exc.extra}, status=exc.status_code
@@ -48,14 +101,17 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, SuspiciousOperation | BadRequest):
+        exc = suspicious_to_api(exc)
     response = exception_handler(exc, context)
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
         code, message, extra = "invalid", _flatten(exc.detail), {"fields": exc.detail}
     else:
-        code = getattr(exc, "default_code", "error")
+        codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else None
+        code = codes if isinstance(codes, str) else getattr(exc, "default_code", "error")
         message = _flatten(getattr(exc, "detail", str(exc)))
-        extra = {}
+        extra = dict(getattr(exc, "extra", {}))
     response.data = {"code": code, "message": message, "extra": extra}
     return response

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.pagination import PageNumberPagination
@@ -20,9 +20,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import ApplicationError
+from config.schema import ApiErrorSerializer
 from decks import selectors, services
 from decks.formats import (
     MAX_COUNT,
+    MAX_INPUT_CHARS,
     DeckFormatError,
     encode_share_code,
     export_json,
@@ -34,48 +36,59 @@ from decks.models import Deck, DeckRevision, Visibility
 from decks.stats import HAND_SIZE, deck_stats, sample_hand
 from decks.validation import validate_deck
 
+MAX_SEED = 2**63 - 1  # a sample hand's seed: any signed 64-bit value a client may store
+MAX_MULLIGANS = 10
+MAX_ENTRIES = 200  # distinct cards in one deck body (a legal deck has at most 50)
+MAX_SEARCH = 100  # ?search= of public decks matches the name (at most 100 characters)
+
 # --- serializers ------------------------------------------------------------------------------------
 
 
-class DeckApiErrorSerializer(serializers.Serializer):
-    """Every error answer (config/errors.py): a stable code, a message naming the problem, details."""
-
-    code = serializers.CharField(
-        help_text="e.g. unknown_cards, not_found, not_owner, bad_share_code, invalid"
-    )
-    message = serializers.CharField()
-    extra = serializers.JSONField(help_text="e.g. {'cards': [unknown slugs]} or {'fields': {...}}")
-
-
-ERRORS: dict[int, Any] = {400: DeckApiErrorSerializer, 404: DeckApiErrorSerializer}
-WRITE_ERRORS: dict[int, Any] = {**ERRORS, 401: DeckApiErrorSerializer, 403: DeckApiErrorSerializer}
+ERRORS: dict[int, Any] = {400: ApiErrorSerializer, 404: ApiErrorSerializer}
+WRITE_ERRORS: dict[int, Any] = {**ERRORS, 401: ApiErrorSerializer, 403: ApiErrorSerializer}
 
 
 class CardCountSerializer(serializers.Serializer):
-    card = serializers.SlugField(help_text="Card slug")
+    card = serializers.SlugField(help_text="Card slug", max_length=80)
     count = serializers.IntegerField(min_value=1, max_value=MAX_COUNT)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """Both fields, even in a PATCH: DRF's partial mode skips missing fields of nested entries too."""
+        missing = [name for name in ("card", "count") if name not in attrs]
+        if missing:
+            raise serializers.ValidationError({name: "This field is required." for name in missing})
+        return attrs
+
+
+FACTION_HELP = "Slug of an existing faction (an unknown one is a 400 unknown_faction)"
+CARDS_HELP = (
+    f"Distinct cards with their counts, at most {MAX_ENTRIES} (unknown slugs are a 400 unknown_cards)"
+)
 
 
 class DeckInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100)
     faction = serializers.SlugField(
-        required=False, allow_null=True, allow_blank=True, help_text="Faction slug"
+        required=False, allow_null=True, allow_blank=True, max_length=60, help_text=FACTION_HELP
     )
     commander = serializers.SlugField(
         required=False,
         allow_null=True,
         allow_blank=True,
+        max_length=80,
         help_text="Slug of a Legendary unit in the deck (C-4.1)",
     )
     notes = serializers.CharField(required=False, allow_blank=True, max_length=10000)
     visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
-    cards = CardCountSerializer(many=True, required=False)
+    cards = CardCountSerializer(many=True, required=False, max_length=MAX_ENTRIES, help_text=CARDS_HELP)
 
 
 class ValidateInputSerializer(serializers.Serializer):
-    faction = serializers.SlugField(required=False, allow_null=True, allow_blank=True)
-    commander = serializers.SlugField(required=False, allow_null=True, allow_blank=True)
-    cards = CardCountSerializer(many=True)
+    faction = serializers.SlugField(
+        required=False, allow_null=True, allow_blank=True, max_length=60, help_text=FACTION_HELP
+    )
+    commander = serializers.SlugField(required=False, allow_null=True, allow_blank=True, max_length=80)
+    cards = CardCountSerializer(many=True, max_length=MAX_ENTRIES, help_text=CARDS_HELP)
 
 
 class IssueSerializer(serializers.Serializer):
@@ -143,9 +156,21 @@ class LineErrorSerializer(serializers.Serializer):
     suggestions = serializers.ListField(child=serializers.CharField())
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "maxLength": MAX_INPUT_CHARS},
+            {"type": "object", "additionalProperties": {}},
+        ]
+    }
+)
+class DecklistField(serializers.JSONField):
+    """A decklist as text or share code (a string of at most MAX_INPUT_CHARS) or the deck JSON document."""
+
+
 class ImportInputSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=["auto", "text", "json", "code"], default="auto")
-    data = serializers.JSONField(help_text="Decklist text, share code (strings) or the deck JSON document")
+    data = DecklistField(help_text="Decklist text, share code (strings) or the deck JSON document")
     save = serializers.BooleanField(default=False, help_text="Save as a new deck when it has no errors")
     name = serializers.CharField(required=False, allow_blank=True, max_length=100)
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PRIVATE)
@@ -275,16 +300,27 @@ class DeckListCreateApi(APIView):
             OpenApiParameter(
                 "public", OpenApiTypes.BOOL, description="1: everyone's public decks instead of yours"
             ),
-            OpenApiParameter("search", OpenApiTypes.STR, description="With public=1: deck name contains"),
+            OpenApiParameter(
+                "search",
+                {"type": "string", "maxLength": MAX_SEARCH},
+                description=f"With public=1: deck name contains (at most {MAX_SEARCH} characters)",
+            ),
             OpenApiParameter("page", OpenApiTypes.INT),
         ],
         operation_id="decks_list",
-        responses={200: DeckPageSerializer, 401: DeckApiErrorSerializer},
+        responses={200: DeckPageSerializer, 401: ApiErrorSerializer},
         summary="List your decks, or public decks with ?public=1 (paginated, 50 a page)",
     )
     def get(self, request: Request) -> Response:
         if request.query_params.get("public") in {"1", "true", "yes"}:
-            qs = selectors.deck_list_public(search=request.query_params.get("search", ""))
+            search = request.query_params.get("search", "")
+            if len(search) > MAX_SEARCH:
+                raise ApplicationError(
+                    "invalid_parameter",
+                    f"'search' is longer than {MAX_SEARCH} characters.",
+                    extra={"parameter": "search"},
+                )
+            qs = selectors.deck_list_public(search=search)
         elif request.user.is_authenticated:
             qs = selectors.deck_list_own(user=request.user)
         else:
@@ -369,7 +405,7 @@ class DeckValidateApi(APIView):
 
     @extend_schema(
         request=ValidateInputSerializer,
-        responses={200: LegalitySerializer, 400: DeckApiErrorSerializer},
+        responses={200: LegalitySerializer, 400: ApiErrorSerializer},
         summary="Validate a card list without saving it (C-3)",
     )
     def post(self, request: Request) -> Response:
@@ -506,9 +542,15 @@ class DeckSampleHandApi(DeckLookupMixin, APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter(
-                "seed", OpenApiTypes.INT, description="Same seed, same hand; omitted: a random one"
+                "seed",
+                {"type": "integer", "minimum": 0, "maximum": MAX_SEED},
+                description=f"Same seed, same hand (0 to {MAX_SEED}); omitted: a random one",
             ),
-            OpenApiParameter("mulligans", OpenApiTypes.INT, description="Draw again this many times (0-10)"),
+            OpenApiParameter(
+                "mulligans",
+                {"type": "integer", "minimum": 0, "maximum": MAX_MULLIGANS},
+                description=f"Draw again this many times (0 to {MAX_MULLIGANS})",
+            ),
         ],
         responses={
             200: inline_serializer(
@@ -529,8 +571,8 @@ class DeckSampleHandApi(DeckLookupMixin, APIView):
     )
     def get(self, request: Request, **kwargs: Any) -> Response:
         deck = self.get_deck(request, **kwargs)
-        seed = _int_param(request, "seed", secrets.randbelow(2**31), 0, 2**63)
-        mulligans = _int_param(request, "mulligans", 0, 0, 10)
+        seed = _int_param(request, "seed", secrets.randbelow(2**31), 0, MAX_SEED)
+        mulligans = _int_param(request, "mulligans", 0, 0, MAX_MULLIGANS)
         hand = sample_hand(
             selectors.deck_entries(deck), seed=seed, mulligans=mulligans, commander=deck.commander
         )
@@ -540,11 +582,12 @@ class DeckSampleHandApi(DeckLookupMixin, APIView):
 
 
 def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    """A whole-number query parameter within [low, high] (omitted: `default`), else a 400 naming it."""
     raw = request.query_params.get(name)
     if raw in (None, ""):
         return default
     try:
-        value = int(raw)
+        value = int(raw) if len(raw) <= 40 else low - 1  # int() of thousands of digits is slow, then raises
     except ValueError:
         value = low - 1
     if not low <= value <= high:

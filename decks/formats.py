@@ -17,10 +17,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from config.text import unstorable_character
 from decks.cardfacts import card_facts
 
 MAX_COUNT = 99  # a parse limit only; C-3.2/C-3.3 limits are the validator's job
 MAX_INPUT_CHARS = 100_000  # a decklist is a few hundred characters; refuse megabytes early
+MAX_CODE_BYTES = 1 << 20  # a share code's decompressed body (a few hundred bytes); no zip bombs
+MAX_JSON_DEPTH = 16  # a deck document nests 3 deep (document, cards, entry)
 MAX_SUGGESTED = 50  # unknown names that get "did you mean" (difflib over every card name is not free)
 SHARE_CODE_PREFIX = "CMD1"
 JSON_FORMAT = "commandeer-deck"
@@ -144,6 +147,14 @@ def _add_entry(entries: dict[str, DeckEntry], ref: str, count: int, line: int | 
             entry.lines.append(line)
 
 
+def _storable(text: str, what: str) -> str:
+    """`text` unchanged, or a DeckFormatError when it holds a character the database cannot store."""
+    problem = unstorable_character(text)
+    if problem:
+        raise DeckFormatError("bad_character", f"{what} contains {problem}")
+    return text
+
+
 # --- text -------------------------------------------------------------------------------------------
 
 
@@ -178,7 +189,8 @@ def parse_text(text: str) -> ParsedDeck:
                 LineError("bad_line", "expected 'N Card Name' (e.g. '3 Ember Scout')", number, raw)
             )
             continue
-        count = int(match.group(1))
+        digits = match.group(1)
+        count = int(digits) if len(digits) <= 4 else MAX_COUNT + 1  # int() of 5,000 digits raises
         if not 1 <= count <= MAX_COUNT:
             parsed.errors.append(
                 LineError(
@@ -254,10 +266,7 @@ def export_json(
 def parse_json(document: str | Mapping[str, Any]) -> ParsedDeck:
     """Read the JSON document of `export_json`; entries may give `card` (slug) or only `name`."""
     if isinstance(document, str):
-        try:
-            data = json.loads(document)
-        except json.JSONDecodeError as exc:
-            raise DeckFormatError("bad_json", f"not valid JSON: {exc.msg} at line {exc.lineno}") from exc
+        data = _load_json(document)
     else:
         data = document
     if not isinstance(data, Mapping):
@@ -287,8 +296,9 @@ def parse_json(document: str | Mapping[str, Any]) -> ParsedDeck:
             continue
         slug, name = item.get("card"), item.get("name")
         if isinstance(slug, str) and slug:
-            _add_entry(entries, slug, count, index, by="slug")
+            _add_entry(entries, _storable(slug, f"cards entry {index}"), count, index, by="slug")
         elif isinstance(name, str) and name.strip():
+            name = _storable(name, f"cards entry {index}")
             _add_entry(entries, " ".join(name.split()), count, index, by="name")
         else:
             parsed.errors.append(
@@ -296,11 +306,49 @@ def parse_json(document: str | Mapping[str, Any]) -> ParsedDeck:
             )
     parsed.entries = list(entries.values())
     commander = data.get("commander")
-    parsed.commander = commander if isinstance(commander, str) and commander else None
-    parsed.name = str(data.get("name") or "")
-    parsed.faction = data.get("faction") if isinstance(data.get("faction"), str) else None
-    parsed.notes = str(data.get("notes") or "")
+    parsed.commander = (
+        _storable(commander, "'commander'") if isinstance(commander, str) and commander else None
+    )
+    parsed.name = _storable(str(data.get("name") or ""), "'name'")
+    faction = data.get("faction")
+    parsed.faction = _storable(faction, "'faction'") if isinstance(faction, str) else None
+    parsed.notes = _storable(str(data.get("notes") or ""), "'notes'")
     return parsed
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a finite number")
+
+
+def _finite_float(text: str) -> float:
+    number = float(text)
+    if number in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:40]} is out of range")
+    return number
+
+
+def _load_json(document: str) -> Any:
+    """A deck document's value; malformed, non-finite or too deeply nested JSON is a `bad_json` error."""
+    try:
+        data = json.loads(document, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except json.JSONDecodeError as exc:
+        raise DeckFormatError("bad_json", f"not valid JSON: {exc.msg} at line {exc.lineno}") from exc
+    except RecursionError as exc:
+        raise DeckFormatError(
+            "bad_json", f"the JSON is nested more than {MAX_JSON_DEPTH} levels deep"
+        ) from exc
+    except ValueError as exc:  # the hooks' refusals, an integer of more than 4,300 digits
+        raise DeckFormatError("bad_json", f"not valid JSON: {exc}") from exc
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        if depth >= MAX_JSON_DEPTH:
+            raise DeckFormatError("bad_json", f"the JSON is nested more than {MAX_JSON_DEPTH} levels deep")
+        stack.extend((child, depth + 1) for child in children)
+    return data
 
 
 # --- share code -------------------------------------------------------------------------------------
@@ -341,9 +389,12 @@ class _Reader:
             raise DeckFormatError("bad_share_code", "the share code is damaged (truncated)")
         self.pos += length
         try:
-            return chunk.decode("utf-8")
+            text = chunk.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise DeckFormatError("bad_share_code", "the share code is damaged (bad text)") from exc
+        if unstorable_character(text):
+            raise DeckFormatError("bad_share_code", "the share code is damaged (bad text)")
+        return text
 
 
 def encode_share_code(
@@ -380,9 +431,14 @@ def decode_share_code(code: str) -> ParsedDeck:
     payload = code[len(SHARE_CODE_PREFIX) :]
     try:
         packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
-        body = zlib.decompress(packed)
+        inflater = zlib.decompressobj()
+        body = inflater.decompress(packed, MAX_CODE_BYTES)
     except (binascii.Error, ValueError, zlib.error) as exc:
         raise DeckFormatError("bad_share_code", "the share code is damaged (it does not decode)") from exc
+    if inflater.unconsumed_tail:
+        raise DeckFormatError("bad_share_code", "the share code is damaged (it decodes to too much data)")
+    if not inflater.eof:
+        raise DeckFormatError("bad_share_code", "the share code is damaged (it does not decode)")
     reader = _Reader(body)
     faction, commander = reader.text(), reader.text()
     parsed = ParsedDeck(entries=[], commander_by="slug", faction=faction or None, commander=commander or None)
@@ -410,6 +466,8 @@ def parse_any(data: str | Mapping[str, Any], kind: str = "auto") -> ParsedDeck:
         )
     if isinstance(data, str) and len(data) > MAX_INPUT_CHARS:
         raise DeckFormatError("too_long", f"the decklist is longer than {MAX_INPUT_CHARS} characters")
+    if isinstance(data, str):
+        _storable(data, "the decklist")
     if kind == "auto":
         if isinstance(data, Mapping):
             kind = "json"

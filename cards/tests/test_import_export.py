@@ -241,3 +241,19 @@ def test_thai_card_names_get_readable_unique_slugs(small_set):
     card = Card.objects.get(name="นักรบเพลิง")
     assert card.slug and card.slug != "ember-scout"
     assert cards_import(card_file([unit(name="นักรบเพลิง")])).cards["unchanged"] == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("where", "text", "expected"),
+    [
+        ("name", "Ember\x00Scout", "cards[0].name: contains a NUL"),
+        ("rules_text", "x\ud800", "lone surrogate"),
+    ],
+)
+def test_import_refuses_text_the_database_cannot_store_naming_where(where, text, expected):
+    data = card_file()
+    data["cards"][0][where] = text
+    report = cards_import(data)
+    assert not report.ok and expected in report.errors[0]
+    assert not Card.objects.exists()

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cards.search import QuerySyntaxError, parse, parse_query
+from cards.search import MAX_QUERY_LENGTH, QuerySyntaxError, parse, parse_query
 from cards.selectors import card_search
 
 EXAMPLES = int(os.environ.get("CARDS_SEARCH_EXAMPLES", "150"))
@@ -51,3 +51,39 @@ def test_every_parsed_query_runs_on_the_database(small_set, query):
         return
     results = list(card_search(query))
     assert len(results) <= 6
+
+
+# Long queries at the length bound: runs of negations, brackets and terms, the shapes of issue 11's
+# "960 '-' signs and a word" (a RecursionError in SQL: the depth limit counted brackets only).
+long_queries = st.builds(
+    lambda prefix, n, word: (prefix * n)[: MAX_QUERY_LENGTH - len(word)] + word,
+    st.sampled_from(["-", "- ", "-(", "(", "(-", "a ", "a or ", "-a ", "kw:spoil ", "(a or -b) "]),
+    st.integers(min_value=1, max_value=MAX_QUERY_LENGTH),
+    st.sampled_from(["word", "f:tide", "pow>=3", "-x", ")"]),
+)
+
+
+@pytest.mark.django_db
+@settings(
+    max_examples=max(EXAMPLES // 5, 10),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(query=long_queries)
+def test_long_queries_are_a_syntax_error_or_run_never_a_crash(small_set, query):
+    try:
+        parse_query(query)
+    except QuerySyntaxError as exc:
+        assert exc.message
+        return
+    assert len(list(card_search(query))) <= 6
+
+
+@pytest.mark.django_db
+def test_960_negations_and_a_word_is_a_400_naming_the_depth(small_set):
+    from rest_framework.test import APIClient
+
+    response = APIClient().get("/api/cards/", {"q": "-" * 960 + "word"})
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_query" and "nested too deeply" in response.json()["message"]
+    assert APIClient().get("/api/cards/", {"q": "-" * 10 + "word"}).status_code == 200

@@ -221,3 +221,26 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# --- Input bounds and the API contract (issue 11) ---------------------------------------------------------
+# One JSON parser with size and depth bounds and no unstorable characters; JSON only, so a form-encoded body
+# is a 415 (config/parsers.py). Paths and query strings are checked, and /api/ errors kept JSON, by
+# config/middleware.py. The schema documents every error answer (config/schema.py); Swagger UI and ReDoc
+# are served from the drf-spectacular-sidecar package, so /api/docs/ works without internet.
+REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = ["config.parsers.BoundedJSONParser"]
+REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"] = "config.schema.AutoSchema"
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "config.middleware.InputGuardMiddleware",
+)
+INSTALLED_APPS.append("drf_spectacular_sidecar")
+SPECTACULAR_SETTINGS.update(
+    {
+        "SWAGGER_UI_DIST": "SIDECAR",
+        "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+        "REDOC_DIST": "SIDECAR",
+        # No call to validator.swagger.io (Swagger UI's default badge): the docs load nothing from elsewhere.
+        "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    }
+)
+TEMPLATES[0]["DIRS"] = [*TEMPLATES[0]["DIRS"], BASE_DIR / "config" / "templates"]  # the ReDoc page (offline)
