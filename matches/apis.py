@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import ApplicationError
-from matches import seats, selectors, services
+from matches import rules_api, seats, selectors, services
 from matches.games import game_kinds
 from matches.models import MatchStatus
 
@@ -93,10 +93,12 @@ class MatchListCreateApi(APIView):
             help_text="This many of the last seats are AI (3+ seat games)",
         )
         ai_agent = serializers.ChoiceField(choices=services.AI_AGENTS, default="greedy")
-        time_control = serializers.DictField(
+        time_control = rules_api.TimeControlSerializer(
             required=False, help_text='{"initial_s": 300, "increment_s": 10} or {"per_move_s": 86400}'
         )
-        rules_config = serializers.DictField(required=False)
+        rules_config = rules_api.RulesConfigField(
+            required=False, help_text="The match kind's rules settings (see the RulesConfig variants)"
+        )
 
         def validate_kind(self, value: str) -> str:
             if value not in game_kinds():
@@ -104,6 +106,17 @@ class MatchListCreateApi(APIView):
                     f"Unknown game kind; choose one of {', '.join(game_kinds())}."
                 )
             return value
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            """rules_config against the kind's generated serializer (errors under `rules_config`)."""
+            if "rules_config" in attrs:
+                try:
+                    attrs["rules_config"] = rules_api.validate_rules_config(
+                        attrs["kind"], attrs["rules_config"]
+                    )
+                except serializers.ValidationError as exc:
+                    raise serializers.ValidationError({"rules_config": exc.detail}) from None
+            return attrs
 
     @extend_schema(
         operation_id="matches_list",
