@@ -110,7 +110,7 @@ def test_the_bounds_keep_a_match_finite_and_playable_c_3_1_c_6_5_w_3_1() -> None
     ],
 )
 def test_commandeer_rules_config_is_a_400_naming_the_field(alice: Any, rules: str, field: str) -> None:
-    r = post_raw(alice, '{"kind": "commandeer", "rules_config": %s}' % rules)
+    r = post_raw(alice, '{"kind": "commandeer", "rules_config": ' + rules + "}")
     assert r.status_code == 400, r.content
     body = r.json()
     assert (
@@ -132,7 +132,7 @@ def test_commandeer_rules_config_is_a_400_naming_the_field(alice: Any, rules: st
     ],
 )
 def test_westeros_rules_config_is_a_400_naming_the_field(alice: Any, rules: str, field: str) -> None:
-    r = post_raw(alice, '{"kind": "westeros", "rules_config": %s}' % rules)
+    r = post_raw(alice, '{"kind": "westeros", "rules_config": ' + rules + "}")
     assert r.status_code == 400, r.content
     assert field in r.json()["message"]
 
@@ -149,7 +149,7 @@ def test_westeros_rules_config_is_a_400_naming_the_field(alice: Any, rules: str,
     ],
 )
 def test_time_control_is_a_400_naming_the_field(alice: Any, tc: str) -> None:
-    r = post_raw(alice, '{"kind": "counting", "time_control": %s}' % tc)
+    r = post_raw(alice, '{"kind": "counting", "time_control": ' + tc + "}")
     assert r.status_code == 400, r.content
     assert "time_control" in r.json()["message"]
 
