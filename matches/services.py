@@ -774,7 +774,7 @@ def stalled_ai_match_ids(*, now: datetime | None = None, after_s: float = 5.0, l
 # ---- failing tasks ----------------------------------------------------------------------------------
 TASK_MAX_FAILURES = 5  # failures in a row of a match's AI/clock task before the match is aborted
 TASK_BACKOFF_S = (2, 4, 8, 16, 32)  # the wait before the n-th retry (the last value repeats)
-INTERNAL_ERROR_TEXT = "Aborted: internal error. The server could not go on with this match; no result."
+INTERNAL_ERROR_TEXT = "internal error: the server could not go on with this match (no result)."  # page: "Aborted — ..."
 
 
 def task_backoff_s(failures: int) -> int:
