@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import permissions, serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from config.errors import ApplicationError
@@ -19,6 +21,7 @@ from matches.games import game_kinds
 from matches.models import MatchStatus
 
 ANY_JSON = serializers.JSONField()
+MATCH_CREATE_RATE = "30/min"  # default of settings.MATCHES_CREATE_RATE
 
 
 class HealthApi(APIView):
@@ -72,6 +75,15 @@ ErrorOut = inline_serializer(
     "Error",
     {"code": serializers.CharField(), "message": serializers.CharField(), "extra": serializers.DictField()},
 )
+
+
+class MatchCreateThrottle(UserRateThrottle):
+    """Match creation per user: `settings.MATCHES_CREATE_RATE` (default 30/min; None switches it off)."""
+
+    scope = "match_create"
+
+    def get_rate(self) -> str | None:
+        return getattr(settings, "MATCHES_CREATE_RATE", MATCH_CREATE_RATE)
 
 
 class MatchListCreateApi(APIView):
@@ -137,13 +149,40 @@ class MatchListCreateApi(APIView):
         data = [selectors.match_summary(m, you=selectors.viewer_seat(m, request.user)) for m in page]
         return paginator.get_paginated_response(data)
 
-    @extend_schema(request=MatchCreateInputSerializer, responses={201: MatchOut, 400: ErrorOut})
+    def get_throttles(self) -> list[Any]:
+        """Creating is throttled per user (`MatchCreateThrottle`); listing is not."""
+        return [MatchCreateThrottle()] if self.request.method == "POST" else super().get_throttles()
+
+    @extend_schema(
+        request=MatchCreateInputSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="Names one match for a day: a retry answers it again (200) instead of creating",
+            )
+        ],
+        responses={
+            201: MatchOut,
+            200: OpenApiResponse(MatchOut, description="A double submit: the match the first request made"),
+            400: ErrorOut,
+            401: ErrorOut,
+            403: ErrorOut,
+            409: OpenApiResponse(ErrorOut, description="too_many_open_matches: the user's open-match limit"),
+            429: OpenApiResponse(ErrorOut, description="throttled: too many matches created"),
+        },
+    )
     def post(self, request: Request) -> Response:
         s = self.MatchCreateInputSerializer(data=request.data)
         s.is_valid(raise_exception=True)
-        match = seats.match_create_with_ai(user=request.user, **s.validated_data)
+        key = request.headers.get("Idempotency-Key") or None
+        if key is not None and len(key) > 100:
+            raise ApplicationError("invalid_parameter", "Idempotency-Key is at most 100 characters.")
+        match, created = seats.match_create_once(user=request.user, idempotency_key=key, **s.validated_data)
         match, you = selectors.match_get_for_viewer(match_id=match.pk, user=request.user)
-        return Response(selectors.match_summary(match, you=you), status=201)
+        return Response(selectors.match_summary(match, you=you), status=201 if created else 200)
 
 
 class MatchDetailApi(APIView):
@@ -201,21 +240,24 @@ class MatchStartApi(APIView):
         return Response(selectors.match_snapshot(match=match, you=you))
 
 
-def _log_since(request: Request) -> int | None:
-    raw = request.query_params.get("log_since")
+def _version_param(request: Request, name: str) -> int | None:
+    """A state-version query parameter (0 or more); absent or empty: None; anything else: a 400 naming it."""
+    raw = request.query_params.get(name)
     if raw in (None, ""):
         return None
-    try:
-        value = int(raw)
-    except ValueError:
-        value = -1
+    value = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else -1
     if value < 0:
         raise ApplicationError(
             "invalid_parameter",
-            f"log_since must be a version number (0 or more), not {raw!r}.",
+            f"{name} must be a version number (0 or more), not {raw[:40]!r}.",
+            extra={"parameter": name},
             status_code=400,
         )
     return value
+
+
+def _log_since(request: Request) -> int | None:
+    return _version_param(request, "log_since")
 
 
 class MatchStateApi(APIView):
@@ -334,11 +376,8 @@ class MatchLogApi(APIView):
         ),
     )
     def get(self, request: Request, match_id: int) -> Response:
+        since = _version_param(request, "since") or 0
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
-        try:
-            since = max(0, int(request.query_params.get("since", 0)))
-        except ValueError:
-            since = 0
         return Response({"entries": selectors.match_log(match=match, you=you, since=since)})
 
 

@@ -132,10 +132,16 @@ class Match(models.Model):
         null=True, blank=True, help_text="Back-off: the sweep does not run the match's tasks before then"
     )
     task_error = models.TextField(blank=True, default="", help_text="The last task failure (staff only)")
+    # A double submit of "create" returns the first match (seats.match_create_with_ai): the digest of the
+    # creator's settings, or of their Idempotency-Key.
+    create_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["status", "is_public"])]
+        indexes = [
+            models.Index(fields=["status", "is_public"]),
+            models.Index(fields=["created_by", "create_digest"], name="match_create_digest"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} match #{self.pk} ({self.status})"

@@ -145,6 +145,34 @@ def _seat_of(seats: list[Seat], user: Any) -> Seat | None:
 
 
 # ---- lobby ----------------------------------------------------------------------------------------
+MAX_OPEN_MATCHES = 20  # default of settings.MATCHES_MAX_OPEN_PER_USER: seats in waiting or running matches
+
+
+def max_open_matches() -> int:
+    """How many open (waiting or running) matches one user may sit in at once (a setting)."""
+    from django.conf import settings
+
+    return int(getattr(settings, "MATCHES_MAX_OPEN_PER_USER", MAX_OPEN_MATCHES))
+
+
+def check_open_matches(user: Any) -> None:
+    """Refuse a new seat to a user who already sits in the most open matches allowed (409 naming the limit).
+
+    Without a bound one request per match keeps a worker busy for days (issue 11: a 14-day clock each).
+    """
+    limit = max_open_matches()
+    count = Seat.objects.filter(
+        user=user, match__status__in=(MatchStatus.WAITING, MatchStatus.ACTIVE)
+    ).count()
+    if count >= limit:
+        raise ApplicationError(
+            "too_many_open_matches",
+            f"You already have {count} open matches (at most {limit}): finish, concede or leave one first.",
+            extra={"open_matches": count, "limit": limit},
+            status_code=status.HTTP_409_CONFLICT,
+        )
+
+
 @transaction.atomic
 def match_create(
     *,
@@ -156,8 +184,12 @@ def match_create(
     vs_ai: bool = False,
     ai_agent: str = "greedy",
     rules_config: dict[str, Any] | None = None,
+    create_digest: str = "",
 ) -> Match:
-    """Open a match with the creator in seat 0; `vs_ai` fills the other seats with AIs and starts at once."""
+    """Open a match with the creator in seat 0; `vs_ai` fills the other seats with AIs and starts at once.
+
+    `create_digest` marks the request it answers (`seats.match_create_with_ai` finds a double submit by it).
+    """
     game = get_game(kind)
     try:
         tc = TimeControl.from_json(time_control)
@@ -172,6 +204,7 @@ def match_create(
     except (ValueError, TypeError) as exc:
         raise ApplicationError("invalid_rules_config", str(exc)) from None
     game.seat_deck_check(user=user, deck_id=deck_id)
+    check_open_matches(user)
     match = Match.objects.create(
         kind=kind,
         created_by=user,
@@ -179,6 +212,7 @@ def match_create(
         rules_config=config,
         time_control=tc.to_json(),
         is_public=is_public and not vs_ai,
+        create_digest=create_digest,
     )
     Seat.objects.create(match=match, position=0, user=user, deck_id=deck_id)
     if vs_ai:
@@ -205,6 +239,7 @@ def match_join(*, match_id: int, user: Any, deck_id: int | None = None, invite_t
     if not free:
         raise ApplicationError("match_full", "Every seat of this match is taken.", status_code=409)
     game.seat_deck_check(user=user, deck_id=deck_id)
+    check_open_matches(user)
     try:
         with transaction.atomic():
             seat = Seat.objects.create(match=match, position=free[0], user=user, deck_id=deck_id)
@@ -774,7 +809,9 @@ def stalled_ai_match_ids(*, now: datetime | None = None, after_s: float = 5.0, l
 # ---- failing tasks ----------------------------------------------------------------------------------
 TASK_MAX_FAILURES = 5  # failures in a row of a match's AI/clock task before the match is aborted
 TASK_BACKOFF_S = (2, 4, 8, 16, 32)  # the wait before the n-th retry (the last value repeats)
-INTERNAL_ERROR_TEXT = "internal error: the server could not go on with this match (no result)."  # page: "Aborted — ..."
+INTERNAL_ERROR_TEXT = (
+    "internal error: the server could not go on with this match (no result)."  # page: "Aborted — ..."
+)
 
 
 def task_backoff_s(failures: int) -> int:
