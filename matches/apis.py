@@ -6,8 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -16,7 +15,7 @@ from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from config.errors import ApplicationError
-from matches import rules_api, seats, selectors, services
+from matches import api_types, rules_api, seats, selectors, services
 from matches.games import game_kinds
 from matches.models import MatchStatus
 
@@ -30,51 +29,47 @@ class HealthApi(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list[Any] = []
 
-    @extend_schema(responses=inline_serializer("Health", {"ok": serializers.BooleanField()}))
+    @extend_schema(responses={200: api_types.HealthOut})
     def get(self, request: Request) -> Response:
         return Response({"ok": True, "db": connection.vendor})
 
 
-MatchOut = inline_serializer(
-    "MatchSummary",
-    {
-        "id": serializers.IntegerField(),
-        "kind": serializers.CharField(),
-        "status": serializers.ChoiceField(choices=MatchStatus.choices),
-        "is_public": serializers.BooleanField(),
-        "time_control": serializers.DictField(),
-        "state_version": serializers.IntegerField(),
-        "result": serializers.DictField(allow_null=True),
-        "seats": serializers.ListField(child=serializers.DictField()),
-        "you": serializers.IntegerField(allow_null=True),
-        "invite_token": serializers.CharField(required=False, help_text="Only for the creator"),
-    },
-)
-SnapshotOut = inline_serializer(
-    "MatchState",
-    {
-        "id": serializers.IntegerField(),
-        "status": serializers.CharField(),
-        "state_version": serializers.IntegerField(),
-        "seats": serializers.ListField(child=serializers.DictField()),
-        "you": serializers.IntegerField(allow_null=True),
-        "current_players": serializers.ListField(child=serializers.IntegerField()),
-        "view": serializers.DictField(
-            allow_null=True, help_text="The caller's player_view (spectator: no hands)"
-        ),
-        "legal_actions": serializers.ListField(child=serializers.DictField()),
-        "log": serializers.ListField(child=serializers.DictField()),
-        "log_since": serializers.IntegerField(
-            allow_null=True,
-            help_text="null: `log` is the log's tail; a version: `log` holds only the entries after it",
-        ),
-        "result": serializers.DictField(allow_null=True),
-    },
-)
-ErrorOut = inline_serializer(
-    "Error",
-    {"code": serializers.CharField(), "message": serializers.CharField(), "extra": serializers.DictField()},
-)
+ErrorOut = api_types.ErrorOut
+MatchOut = api_types.MatchOut
+SnapshotOut = api_types.SnapshotOut
+ERROR_TEXTS = {
+    400: "Bad input: `code` names it (invalid, invalid_parameter, illegal_action, invalid_deck, ...)",
+    401: "Not signed in (no or a bad token)",
+    403: "Not allowed: not signed in, not seated (not_participant), or a private match (not_invited)",
+    404: "No such match (not_found)",
+    409: "The match is not in a state for this: stale_state, not_your_turn, game_over, match_started, ...",
+    429: "Too many requests (throttled)",
+}
+
+
+def errors(*statuses: int) -> dict[int, OpenApiResponse]:
+    """The documented error answers of an operation, each in the one error shape `{"code", "message", "extra"}`."""
+    return {code: OpenApiResponse(ErrorOut, description=ERROR_TEXTS[code]) for code in statuses}
+
+
+SIGNED_IN = (401, 403)
+VERSION_PARAM = {
+    "type": "integer",
+    "minimum": 0,
+    "maximum": 10**18 - 1,
+}  # what `_version_param` accepts  # the errors of an operation that needs a signed-in user
+
+
+MAX_MATCH_ID = 2**63 - 1  # the id column's range: a larger id in the path is no match (not an overflow)
+
+
+class MatchApiView(APIView):
+    """A view of one match (`match_id` in the path): an id beyond the column's range is a 404, not a 500."""
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        if kwargs.get("match_id", 0) > MAX_MATCH_ID:
+            raise ApplicationError("not_found", f"No match #{kwargs['match_id']}.", status_code=404)
+        super().initial(request, *args, **kwargs)
 
 
 class MatchCreateThrottle(UserRateThrottle):
@@ -91,7 +86,7 @@ class MatchListCreateApi(APIView):
 
     class MatchListFilterSerializer(serializers.Serializer):
         status = serializers.ChoiceField(choices=MatchStatus.choices, required=False)
-        kind = serializers.CharField(required=False)
+        kind = serializers.CharField(required=False, allow_blank=True, max_length=30)
 
     class MatchCreateInputSerializer(serializers.Serializer):
         kind = serializers.CharField(default="commandeer")
@@ -134,12 +129,15 @@ class MatchListCreateApi(APIView):
         operation_id="matches_list",
         parameters=[
             OpenApiParameter("status", str, enum=[c for c, _ in MatchStatus.choices]),
-            OpenApiParameter("kind", str),
+            OpenApiParameter("kind", str, description="Only matches of this game kind"),
+            OpenApiParameter(
+                "page", {"type": "integer", "minimum": 1}, description="Page number; past the last one: 404"
+            ),
         ],
-        responses=MatchOut,
+        responses={200: api_types.MatchPageOut, **errors(400, 404)},
     )
     def get(self, request: Request) -> Response:
-        f = self.MatchListFilterSerializer(data=request.query_params)
+        f = self.MatchListFilterSerializer(data=request.query_params.dict())  # `status=` is no status: a 400
         f.is_valid(raise_exception=True)
         qs = selectors.match_list(
             user=request.user, status_filter=f.validated_data.get("status"), kind=f.validated_data.get("kind")
@@ -167,11 +165,8 @@ class MatchListCreateApi(APIView):
         responses={
             201: MatchOut,
             200: OpenApiResponse(MatchOut, description="A double submit: the match the first request made"),
-            400: ErrorOut,
-            401: ErrorOut,
-            403: ErrorOut,
+            **errors(400, *SIGNED_IN, 429),
             409: OpenApiResponse(ErrorOut, description="too_many_open_matches: the user's open-match limit"),
-            429: OpenApiResponse(ErrorOut, description="throttled: too many matches created"),
         },
     )
     def post(self, request: Request) -> Response:
@@ -185,12 +180,12 @@ class MatchListCreateApi(APIView):
         return Response(selectors.match_summary(match, you=you), status=201 if created else 200)
 
 
-class MatchDetailApi(APIView):
+class MatchDetailApi(MatchApiView):
     """One match's lobby card: kind, status, who is seated, clocks, result."""
 
     @extend_schema(
         parameters=[OpenApiParameter("invite", str, description="Invite token of a private match")],
-        responses={200: MatchOut, 403: ErrorOut, 404: ErrorOut},
+        responses={200: MatchOut, **errors(403, 404)},
     )
     def get(self, request: Request, match_id: int) -> Response:
         match, you = selectors.match_get_for_viewer(
@@ -199,7 +194,7 @@ class MatchDetailApi(APIView):
         return Response(selectors.match_summary(match, you=you))
 
 
-class MatchJoinApi(APIView):
+class MatchJoinApi(MatchApiView):
     """Take a free seat (private matches: with the invite token)."""
 
     permission_classes = [permissions.IsAuthenticated]
@@ -208,7 +203,9 @@ class MatchJoinApi(APIView):
         deck_id = serializers.IntegerField(required=False, allow_null=True)
         invite_token = serializers.CharField(required=False, default="", allow_blank=True)
 
-    @extend_schema(request=MatchJoinInputSerializer, responses={200: MatchOut, 403: ErrorOut, 409: ErrorOut})
+    @extend_schema(
+        request=MatchJoinInputSerializer, responses={200: MatchOut, **errors(400, *SIGNED_IN, 404, 409)}
+    )
     def post(self, request: Request, match_id: int) -> Response:
         s = self.MatchJoinInputSerializer(data=request.data)
         s.is_valid(raise_exception=True)
@@ -217,23 +214,23 @@ class MatchJoinApi(APIView):
         return Response(selectors.match_summary(match, you=you))
 
 
-class MatchLeaveApi(APIView):
+class MatchLeaveApi(MatchApiView):
     """Leave before the start (the creator leaving cancels the match)."""
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={204: None, 403: ErrorOut, 409: ErrorOut})
+    @extend_schema(request=None, responses={204: None, **errors(*SIGNED_IN, 404, 409)})
     def post(self, request: Request, match_id: int) -> Response:
         services.match_leave(match_id=match_id, user=request.user)
         return Response(status=204)
 
 
-class MatchStartApi(APIView):
+class MatchStartApi(MatchApiView):
     """Start when every seat is taken; decks are validated again now."""
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: SnapshotOut, 400: ErrorOut, 403: ErrorOut, 409: ErrorOut})
+    @extend_schema(request=None, responses={200: SnapshotOut, **errors(400, *SIGNED_IN, 404, 409)})
     def post(self, request: Request, match_id: int) -> Response:
         services.match_start(match_id=match_id, user=request.user)
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
@@ -260,18 +257,18 @@ def _log_since(request: Request) -> int | None:
     return _version_param(request, "log_since")
 
 
-class MatchStateApi(APIView):
+class MatchStateApi(MatchApiView):
     """The caller's own view of the game (spectators: the public view), legal actions and log tail."""
 
     @extend_schema(
         parameters=[
             OpenApiParameter(
                 "log_since",
-                int,
+                VERSION_PARAM,
                 description="Only the log entries after this version (the client appends them to its log)",
             )
         ],
-        responses={200: SnapshotOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut},
+        responses={200: SnapshotOut, **errors(400, 403, 404)},
     )
     def get(self, request: Request, match_id: int) -> Response:
         log_since = _log_since(request)
@@ -279,18 +276,10 @@ class MatchStateApi(APIView):
         return Response(selectors.match_snapshot(match=match, you=you, log_since=log_since))
 
 
-class MatchLegalActionsApi(APIView):
+class MatchLegalActionsApi(MatchApiView):
     """The caller's legal actions now, each with a plain-words description."""
 
-    @extend_schema(
-        responses=inline_serializer(
-            "LegalActions",
-            {
-                "state_version": serializers.IntegerField(),
-                "actions": serializers.ListField(child=serializers.DictField()),
-            },
-        )
-    )
+    @extend_schema(responses={200: api_types.LegalActionsOut, **errors(403, 404)})
     def get(self, request: Request, match_id: int) -> Response:
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         return Response(
@@ -298,37 +287,20 @@ class MatchLegalActionsApi(APIView):
         )
 
 
-class MatchActionSubmitApi(APIView):
+class MatchActionSubmitApi(MatchApiView):
     """Submit one action at a state version; an idempotency key makes retries safe."""
 
     permission_classes = [permissions.IsAuthenticated]
 
     class ActionSubmitInputSerializer(serializers.Serializer):
-        action = serializers.JSONField(help_text="One of the legal actions' `action` objects")
+        action = api_types.ObjectField(help_text="One of the legal actions' `action` objects (not null)")
         state_version = serializers.IntegerField(min_value=0)
         idempotency_key = serializers.CharField(required=False, max_length=100, allow_blank=True)
 
     @extend_schema(
         request=ActionSubmitInputSerializer,
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
-        responses={
-            200: inline_serializer(
-                "SubmitResult",
-                {
-                    "state_version": serializers.IntegerField(),
-                    "status": serializers.CharField(),
-                    "result": serializers.DictField(allow_null=True),
-                    "current_players": serializers.ListField(child=serializers.IntegerField()),
-                    "replayed": serializers.BooleanField(
-                        help_text="True when this idempotency key was answered before: nothing was applied"
-                    ),
-                    "state": SnapshotOut,
-                },
-            ),
-            400: ErrorOut,
-            403: ErrorOut,
-            409: ErrorOut,
-        },
+        responses={200: api_types.SubmitOut, **errors(400, *SIGNED_IN, 404, 409)},
     )
     def post(self, request: Request, match_id: int) -> Response:
         s = self.ActionSubmitInputSerializer(data=request.data)
@@ -354,26 +326,24 @@ class MatchActionSubmitApi(APIView):
         return Response({**result.to_json(), "replayed": result.replayed, "state": snapshot})
 
 
-class MatchConcedeApi(APIView):
+class MatchConcedeApi(MatchApiView):
     """Concede (C-6.4): the opponent wins."""
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: MatchOut, 403: ErrorOut, 409: ErrorOut})
+    @extend_schema(request=None, responses={200: MatchOut, **errors(*SIGNED_IN, 404, 409)})
     def post(self, request: Request, match_id: int) -> Response:
         services.match_concede(match_id=match_id, user=request.user)
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         return Response(selectors.match_summary(match, you=you))
 
 
-class MatchLogApi(APIView):
+class MatchLogApi(MatchApiView):
     """The match log in plain words, as the caller may read it."""
 
     @extend_schema(
-        parameters=[OpenApiParameter("since", int, description="Only entries after this version")],
-        responses=inline_serializer(
-            "MatchLog", {"entries": serializers.ListField(child=serializers.DictField())}
-        ),
+        parameters=[OpenApiParameter("since", VERSION_PARAM, description="Only entries after this version")],
+        responses={200: api_types.MatchLogOut, **errors(400, 403, 404)},
     )
     def get(self, request: Request, match_id: int) -> Response:
         since = _version_param(request, "since") or 0
@@ -381,10 +351,25 @@ class MatchLogApi(APIView):
         return Response({"entries": selectors.match_log(match=match, you=you, since=since)})
 
 
-class MatchReplayApi(APIView):
+class MatchReplayApi(MatchApiView):
     """A finished match frame by frame, rebuilt from its log (each frame as the caller may see it)."""
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 409: ErrorOut})
+    @extend_schema(responses={200: api_types.ReplayOut, **errors(403, 404, 409)})
     def get(self, request: Request, match_id: int) -> Response:
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         return Response(selectors.match_replay(match=match, you=you))
+
+
+@extend_schema(exclude=True)
+class MatchPathNotFoundApi(APIView):
+    """Any other path under /api/matches/ (`-1/`, `null,null/`, `5/unknown/`): the API's JSON 404, not a page."""
+
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list[Any] = []
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        raise ApplicationError(
+            "not_found",
+            "No such match resource: a match is /api/matches/<id>/ with a whole number id (see /api/docs/).",
+            status_code=404,
+        )
