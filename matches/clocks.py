@@ -14,6 +14,7 @@ taken) and three timeouts in a row forfeit, rather than every later turn timing 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from typing import Any
@@ -46,7 +47,21 @@ class TimeControl:
         data = data or {}
         if not isinstance(data, dict):
             raise ValueError("time_control must be an object")
-        by_name = {f.name: f for f in fields(cls)}
+        try:  # every action parses its match's stored control: answered from the cache after the first
+            key = tuple((k, v, type(v)) for k, v in data.items())  # 300.0 == 300: the type is part of it
+            hit = _PARSED.get(key)
+        except TypeError:  # an unhashable value (a list): not cacheable, and refused below
+            key, hit = None, None
+        if hit is not None:
+            return hit
+        parsed = cls._parse(data)
+        if key is not None and len(_PARSED) < _PARSED_SIZE:
+            _PARSED[key] = parsed
+        return parsed
+
+    @classmethod
+    def _parse(cls, data: dict[str, Any]) -> TimeControl:
+        by_name = _fields_by_name()
         unknown = set(data) - set(by_name)
         if unknown:
             raise ValueError(f"unknown time control fields: {', '.join(sorted(map(str, unknown)))}")
@@ -89,6 +104,15 @@ class TimeControl:
         if remaining_ms > 0:
             return remaining_ms
         return 1000 * max(self.increment_s, MIN_GRACE_S)
+
+
+_PARSED: dict[tuple[Any, ...], TimeControl] = {}  # stored controls seen (few distinct: the lobby's presets)
+_PARSED_SIZE = 1024
+
+
+@functools.cache
+def _fields_by_name() -> dict[str, Any]:
+    return {f.name: f for f in fields(TimeControl)}
 
 
 @dataclass

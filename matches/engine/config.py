@@ -151,12 +151,33 @@ class RulesConfig:
             return cls()
         if not isinstance(data, dict):
             raise ValueError("the rules config must be an object of field: value")
+        key = _memo_key(data)  # every stored position names its config: checked once per distinct config
+        hit = _CHECKED.get(key) if key is not None else None
+        if hit is not None:
+            return hit
         by_name = {f.name: f for f in fields(cls)}
         unknown = set(data) - set(by_name)
         if unknown:
             raise ValueError(f"unknown rules config fields: {', '.join(sorted(map(str, unknown)))}")
         kwargs = {name: check_field(by_name[name], value) for name, value in data.items()}
-        return cls(**kwargs)
+        config = cls(**kwargs)
+        if key is not None and len(_CHECKED) < _CHECKED_SIZE:
+            _CHECKED[key] = config
+        return config
+
+
+_CHECKED: dict[tuple[Any, ...], RulesConfig] = {}  # frozen values: safe to hand out again
+_CHECKED_SIZE = 256
+
+
+def _memo_key(data: dict[str, Any]) -> tuple[Any, ...] | None:
+    """A key naming `data` exactly (each value with its type: 1 == True == 1.0), or None (a board layout)."""
+    key = tuple((k, type(v), v) for k, v in data.items())
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def check_field(f: Field[Any], value: Any) -> Any:

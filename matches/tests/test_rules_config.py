@@ -209,3 +209,22 @@ def test_the_schema_documents_rules_config_and_time_control_with_their_bounds() 
     assert "RulesConfigRequest" in json.dumps(comps["MatchCreateInputRequest"]["properties"]["rules_config"])
     variants = json.dumps(comps["RulesConfigRequest"]["oneOf"])
     assert "CommandeerRulesConfigRequest" in variants and "WesterosRulesConfigRequest" in variants
+
+
+def test_the_parse_caches_never_let_a_float_or_bool_through_after_the_int() -> None:
+    """from_dict/from_json remember checked values (the hot path parses the same stored ones); 300.0 == 300
+    and True == 1 in Python, so the memo keys carry the type."""
+    assert CommandeerRules.from_dict({"turn_limit": 30}).turn_limit == 30
+    with pytest.raises(ValueError, match="turn_limit"):
+        CommandeerRules.from_dict({"turn_limit": 30.0})
+    with pytest.raises(ValueError, match="strike_back"):
+        CommandeerRules.from_dict({"strike_back": 0}) if CommandeerRules.from_dict(
+            {"strike_back": False}
+        ) else None
+    layout = [3000] * 36
+    assert CommandeerRules.from_dict({"board_layout": layout}) == CommandeerRules.from_dict(
+        {"board_layout": layout}
+    )
+    assert TimeControl.from_json({"initial_s": 300}).initial_s == 300
+    with pytest.raises(ValueError, match="initial_s"):
+        TimeControl.from_json({"initial_s": 300.0})
