@@ -72,6 +72,31 @@ class MatchApiView(APIView):
         super().initial(request, *args, **kwargs)
 
 
+SETTINGS_ERROR_CODES = {"rules_config": "invalid_rules_config", "time_control": "invalid_time_control"}
+
+
+def _settings_error(errors: Any) -> Exception:
+    """The create input's errors: a bad rules_config or time_control alone keeps its own stable code
+    (`invalid_rules_config`, `invalid_time_control`), the message naming the setting; else `invalid`."""
+    if len(errors) == 1 and next(iter(errors)) in SETTINGS_ERROR_CODES:
+        name = next(iter(errors))
+
+        def words(detail: Any, path: str) -> list[str]:
+            if isinstance(detail, dict):
+                return [
+                    w
+                    for k, v in detail.items()
+                    for w in words(v, path if k == "non_field_errors" else f"{path}.{k}")
+                ]
+            if isinstance(detail, list):
+                return [w for v in detail for w in words(v, path)]
+            return [f"{path}: {detail}"]
+
+        message = "; ".join(w.rstrip(".") for w in words(errors[name], name)) + "."
+        return ApplicationError(SETTINGS_ERROR_CODES[name], message, extra={"fields": errors})
+    return serializers.ValidationError(errors)
+
+
 class MatchCreateThrottle(UserRateThrottle):
     """Match creation per user: `settings.MATCHES_CREATE_RATE` (default 30/min; None switches it off)."""
 
@@ -171,7 +196,8 @@ class MatchListCreateApi(APIView):
     )
     def post(self, request: Request) -> Response:
         s = self.MatchCreateInputSerializer(data=request.data)
-        s.is_valid(raise_exception=True)
+        if not s.is_valid():
+            raise _settings_error(s.errors)
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 100:
             raise ApplicationError("invalid_parameter", "Idempotency-Key is at most 100 characters.")

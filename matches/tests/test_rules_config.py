@@ -114,7 +114,7 @@ def test_commandeer_rules_config_is_a_400_naming_the_field(alice: Any, rules: st
     assert r.status_code == 400, r.content
     body = r.json()
     assert (
-        body["code"] == "invalid" and field in body["message"] and "rules_config" in body["extra"]["fields"]
+        body["code"] == "invalid_rules_config" and field in body["message"] and "rules_config" in body["extra"]["fields"]
     )
     assert not Match.objects.exists()
 
@@ -151,7 +151,7 @@ def test_westeros_rules_config_is_a_400_naming_the_field(alice: Any, rules: str,
 def test_time_control_is_a_400_naming_the_field(alice: Any, tc: str) -> None:
     r = post_raw(alice, '{"kind": "counting", "time_control": ' + tc + "}")
     assert r.status_code == 400, r.content
-    assert "time_control" in r.json()["message"]
+    assert r.json()["code"] == "invalid_time_control" and "time_control" in r.json()["message"]
 
 
 def test_time_control_from_json_refuses_floats_and_overflow() -> None:
