@@ -149,7 +149,7 @@ def rules_config_serializer(kind: str) -> type[serializers.Serializer] | None:
     name = "".join(part.title() for part in kind.split("_")) + "RulesConfig"
     doc = f"Rules settings of a {game.label} match: every key optional (the default applies)."
     namespace = {**fields_of(*classes), "validate": validate, "__doc__": doc, "__module__": __name__}
-    return type(ClosedSerializer)(name, (ClosedSerializer,), namespace)
+    return serializers.SerializerMetaclass(name, (ClosedSerializer,), namespace)  # type: ignore[no-any-return]
 
 
 def validate_rules_config(kind: str, data: Any) -> dict[str, Any]:
