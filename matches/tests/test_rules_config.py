@@ -114,7 +114,9 @@ def test_commandeer_rules_config_is_a_400_naming_the_field(alice: Any, rules: st
     assert r.status_code == 400, r.content
     body = r.json()
     assert (
-        body["code"] == "invalid_rules_config" and field in body["message"] and "rules_config" in body["extra"]["fields"]
+        body["code"] == "invalid_rules_config"
+        and field in body["message"]
+        and "rules_config" in body["extra"]["fields"]
     )
     assert not Match.objects.exists()
 
