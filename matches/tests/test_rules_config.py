@@ -230,3 +230,46 @@ def test_the_parse_caches_never_let_a_float_or_bool_through_after_the_int() -> N
     assert TimeControl.from_json({"initial_s": 300}).initial_s == 300
     with pytest.raises(ValueError, match="initial_s"):
         TimeControl.from_json({"initial_s": 300.0})
+
+
+def _extreme(cls: type, which: str) -> dict[str, Any]:
+    """Every bounded int field of a RulesConfig at its `which` ("min"/"max") bound, the rest default."""
+    return {f.name: f.metadata[which] for f in fields(cls) if which in f.metadata}
+
+
+@pytest.mark.parametrize("which", ["min", "max"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_commandeer_match_at_the_bounds_is_playable_and_ends_c_6_5(which: str, seed: int) -> None:
+    """All settings at their lowest, or all at their highest: random play still finds a legal action at
+    every step and the match ends (the turn limit or a loss)."""
+    from random import Random
+
+    from matches.engine import new_match
+    from matches.engine.agents import RandomAgent
+    from matches.engine.decks import default_decks
+
+    decks = list(default_decks().values())
+    state = new_match(
+        decks[0], decks[1], seed=seed, config=CommandeerRules.from_dict(_extreme(CommandeerRules, which))
+    )
+    agent, steps = RandomAgent(Random(seed)), 0
+    while not state.is_terminal() and steps < 50_000:
+        state.apply(agent.choose(state, state.current_players()[0]))
+        steps += 1
+    assert state.is_terminal() and state.outcome() is not None
+
+
+@pytest.mark.parametrize("which", ["min", "max"])
+def test_a_westeros_game_at_the_bounds_is_playable_and_ends_w_3_1_w_18_1(which: str) -> None:
+    from random import Random
+
+    from boardgame.engine import load_default_game_data, new_game
+    from boardgame.engine.agents import make_agent
+
+    config = WesterosRules.from_dict({**_extreme(WesterosRules, which), "event_log": False})
+    state = new_game(load_default_game_data(), player_count=3, seed=1, config=config)
+    agent, steps = make_agent("random", Random(1)), 0
+    while not state.is_terminal() and steps < 50_000:
+        state.apply(agent.choose(state, state.current_players()[0]))
+        steps += 1
+    assert state.is_terminal() and state.outcome() is not None
