@@ -273,3 +273,33 @@ def test_a_westeros_game_at_the_bounds_is_playable_and_ends_w_3_1_w_18_1(which: 
         state.apply(agent.choose(state, state.current_players()[0]))
         steps += 1
     assert state.is_terminal() and state.outcome() is not None
+
+
+@pytest.mark.django_db
+def test_open_matches_stored_with_refused_settings_are_aborted_by_the_migration(alice: Any) -> None:
+    """Matches made before the checks with settings they now refuse can never be played: the data
+    migration aborts them (no result); good and finished matches are left alone."""
+    import importlib
+
+    from django.apps import apps
+
+    from matches import services
+
+    migration = importlib.import_module("matches.migrations.0005_abort_matches_with_bad_settings")
+    bad = services.match_create(user=alice, kind="counting")
+    Match.objects.filter(pk=bad.pk).update(kind="commandeer", rules_config={"board_layout": ["x"] * 36})
+    good = services.match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
+    done = services.match_create(user=alice, kind="westeros", rules_config={"player_count": 4})
+    Match.objects.filter(pk=done.pk).update(status="finished", rules_config={"castles_to_win": -1})
+    migration.abort_bad_settings(apps, None)
+    bad.refresh_from_db()
+    assert (
+        bad.status == "aborted"
+        and bad.result["reason"] == "invalid_settings"
+        and bad.result["winner"] is None
+    )
+    assert "board_layout" in bad.result["text"]
+    assert (
+        Match.objects.get(pk=good.pk).status == "waiting"
+        and Match.objects.get(pk=done.pk).status == "finished"
+    )
