@@ -19,7 +19,6 @@ from matches import api_types, rules_api, seats, selectors, services
 from matches.games import game_kinds
 from matches.models import MatchStatus
 
-ANY_JSON = serializers.JSONField()
 MATCH_CREATE_RATE = "30/min"  # default of settings.MATCHES_CREATE_RATE
 
 
@@ -52,12 +51,8 @@ def errors(*statuses: int) -> dict[int, OpenApiResponse]:
     return {code: OpenApiResponse(ErrorOut, description=ERROR_TEXTS[code]) for code in statuses}
 
 
-SIGNED_IN = (401, 403)
-VERSION_PARAM = {
-    "type": "integer",
-    "minimum": 0,
-    "maximum": 10**18 - 1,
-}  # what `_version_param` accepts  # the errors of an operation that needs a signed-in user
+SIGNED_IN = (401, 403)  # the errors of an operation that needs a signed-in user
+VERSION_PARAM = {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}  # what `_version_param` accepts
 
 
 MAX_MATCH_ID = 2**63 - 1  # the id column's range: a larger id in the path is no match (not an overflow)
