@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from config.errors import ApplicationError
-from matches import seats, selectors, services
+from matches import api_types, rules_api, seats, selectors, services
 from matches.games import game_kinds
 from matches.models import MatchStatus
 
-ANY_JSON = serializers.JSONField()
+MATCH_CREATE_RATE = "30/min"  # default of settings.MATCHES_CREATE_RATE
 
 
 class HealthApi(APIView):
@@ -27,51 +28,77 @@ class HealthApi(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list[Any] = []
 
-    @extend_schema(responses=inline_serializer("Health", {"ok": serializers.BooleanField()}))
+    @extend_schema(responses={200: api_types.HealthOut})
     def get(self, request: Request) -> Response:
         return Response({"ok": True, "db": connection.vendor})
 
 
-MatchOut = inline_serializer(
-    "MatchSummary",
-    {
-        "id": serializers.IntegerField(),
-        "kind": serializers.CharField(),
-        "status": serializers.ChoiceField(choices=MatchStatus.choices),
-        "is_public": serializers.BooleanField(),
-        "time_control": serializers.DictField(),
-        "state_version": serializers.IntegerField(),
-        "result": serializers.DictField(allow_null=True),
-        "seats": serializers.ListField(child=serializers.DictField()),
-        "you": serializers.IntegerField(allow_null=True),
-        "invite_token": serializers.CharField(required=False, help_text="Only for the creator"),
-    },
-)
-SnapshotOut = inline_serializer(
-    "MatchState",
-    {
-        "id": serializers.IntegerField(),
-        "status": serializers.CharField(),
-        "state_version": serializers.IntegerField(),
-        "seats": serializers.ListField(child=serializers.DictField()),
-        "you": serializers.IntegerField(allow_null=True),
-        "current_players": serializers.ListField(child=serializers.IntegerField()),
-        "view": serializers.DictField(
-            allow_null=True, help_text="The caller's player_view (spectator: no hands)"
-        ),
-        "legal_actions": serializers.ListField(child=serializers.DictField()),
-        "log": serializers.ListField(child=serializers.DictField()),
-        "log_since": serializers.IntegerField(
-            allow_null=True,
-            help_text="null: `log` is the log's tail; a version: `log` holds only the entries after it",
-        ),
-        "result": serializers.DictField(allow_null=True),
-    },
-)
-ErrorOut = inline_serializer(
-    "Error",
-    {"code": serializers.CharField(), "message": serializers.CharField(), "extra": serializers.DictField()},
-)
+ErrorOut = api_types.ErrorOut
+MatchOut = api_types.MatchOut
+SnapshotOut = api_types.SnapshotOut
+ERROR_TEXTS = {
+    400: "Bad input: `code` names it (invalid, invalid_parameter, illegal_action, invalid_deck, ...)",
+    401: "Not signed in (no or a bad token)",
+    403: "Not allowed: not signed in, not seated (not_participant), or a private match (not_invited)",
+    404: "No such match (not_found)",
+    409: "The match is not in a state for this: stale_state, not_your_turn, game_over, match_started, ...",
+    429: "Too many requests (throttled)",
+}
+
+
+def errors(*statuses: int) -> dict[int, OpenApiResponse]:
+    """The documented error answers of an operation, each in the one error shape `{"code", "message", "extra"}`."""
+    return {code: OpenApiResponse(ErrorOut, description=ERROR_TEXTS[code]) for code in statuses}
+
+
+SIGNED_IN = (401, 403)  # the errors of an operation that needs a signed-in user
+VERSION_PARAM = {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}  # what `_version_param` accepts
+
+
+MAX_MATCH_ID = 2**63 - 1  # the id column's range: a larger id in the path is no match (not an overflow)
+
+
+class MatchApiView(APIView):
+    """A view of one match (`match_id` in the path): an id beyond the column's range is a 404, not a 500."""
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        if kwargs.get("match_id", 0) > MAX_MATCH_ID:
+            raise ApplicationError("not_found", f"No match #{kwargs['match_id']}.", status_code=404)
+        super().initial(request, *args, **kwargs)
+
+
+SETTINGS_ERROR_CODES = {"rules_config": "invalid_rules_config", "time_control": "invalid_time_control"}
+
+
+def _settings_error(errors: Any) -> Exception:
+    """The create input's errors: a bad rules_config or time_control alone keeps its own stable code
+    (`invalid_rules_config`, `invalid_time_control`), the message naming the setting; else `invalid`."""
+    if len(errors) == 1 and next(iter(errors)) in SETTINGS_ERROR_CODES:
+        name = next(iter(errors))
+
+        def words(detail: Any, path: str) -> list[str]:
+            if isinstance(detail, dict):
+                return [
+                    w
+                    for k, v in detail.items()
+                    for w in words(v, path if k == "non_field_errors" else f"{path}.{k}")
+                ]
+            if isinstance(detail, list):
+                return [w for v in detail for w in words(v, path)]
+            return [f"{path}: {detail}"]
+
+        message = "; ".join(w.rstrip(".") for w in words(errors[name], name)) + "."
+        return ApplicationError(SETTINGS_ERROR_CODES[name], message, extra={"fields": errors})
+    return serializers.ValidationError(errors)
+
+
+class MatchCreateThrottle(UserRateThrottle):
+    """Match creation per user: `settings.MATCHES_CREATE_RATE` (default 30/min; None switches it off)."""
+
+    scope = "match_create"
+
+    def get_rate(self) -> str | None:
+        return getattr(settings, "MATCHES_CREATE_RATE", MATCH_CREATE_RATE)
 
 
 class MatchListCreateApi(APIView):
@@ -79,7 +106,7 @@ class MatchListCreateApi(APIView):
 
     class MatchListFilterSerializer(serializers.Serializer):
         status = serializers.ChoiceField(choices=MatchStatus.choices, required=False)
-        kind = serializers.CharField(required=False)
+        kind = serializers.CharField(required=False, allow_blank=True, max_length=30)
 
     class MatchCreateInputSerializer(serializers.Serializer):
         kind = serializers.CharField(default="commandeer")
@@ -93,10 +120,12 @@ class MatchListCreateApi(APIView):
             help_text="This many of the last seats are AI (3+ seat games)",
         )
         ai_agent = serializers.ChoiceField(choices=services.AI_AGENTS, default="greedy")
-        time_control = serializers.DictField(
+        time_control = rules_api.TimeControlSerializer(
             required=False, help_text='{"initial_s": 300, "increment_s": 10} or {"per_move_s": 86400}'
         )
-        rules_config = serializers.DictField(required=False)
+        rules_config = rules_api.RulesConfigField(
+            required=False, help_text="The match kind's rules settings (see the RulesConfig variants)"
+        )
 
         def validate_kind(self, value: str) -> str:
             if value not in game_kinds():
@@ -105,16 +134,30 @@ class MatchListCreateApi(APIView):
                 )
             return value
 
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            """rules_config against the kind's generated serializer (errors under `rules_config`)."""
+            if "rules_config" in attrs:
+                try:
+                    attrs["rules_config"] = rules_api.validate_rules_config(
+                        attrs["kind"], attrs["rules_config"]
+                    )
+                except serializers.ValidationError as exc:
+                    raise serializers.ValidationError({"rules_config": exc.detail}) from None
+            return attrs
+
     @extend_schema(
         operation_id="matches_list",
         parameters=[
             OpenApiParameter("status", str, enum=[c for c, _ in MatchStatus.choices]),
-            OpenApiParameter("kind", str),
+            OpenApiParameter("kind", str, description="Only matches of this game kind"),
+            OpenApiParameter(
+                "page", {"type": "integer", "minimum": 1}, description="Page number; past the last one: 404"
+            ),
         ],
-        responses=MatchOut,
+        responses={200: api_types.MatchPageOut, **errors(400, 404)},
     )
     def get(self, request: Request) -> Response:
-        f = self.MatchListFilterSerializer(data=request.query_params)
+        f = self.MatchListFilterSerializer(data=request.query_params.dict())  # `status=` is no status: a 400
         f.is_valid(raise_exception=True)
         qs = selectors.match_list(
             user=request.user, status_filter=f.validated_data.get("status"), kind=f.validated_data.get("kind")
@@ -124,21 +167,46 @@ class MatchListCreateApi(APIView):
         data = [selectors.match_summary(m, you=selectors.viewer_seat(m, request.user)) for m in page]
         return paginator.get_paginated_response(data)
 
-    @extend_schema(request=MatchCreateInputSerializer, responses={201: MatchOut, 400: ErrorOut})
+    def get_throttles(self) -> list[Any]:
+        """Creating is throttled per user (`MatchCreateThrottle`); listing is not."""
+        return [MatchCreateThrottle()] if self.request.method == "POST" else super().get_throttles()
+
+    @extend_schema(
+        request=MatchCreateInputSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="Names one match for a day: a retry answers it again (200) instead of creating",
+            )
+        ],
+        responses={
+            201: MatchOut,
+            200: OpenApiResponse(MatchOut, description="A double submit: the match the first request made"),
+            **errors(400, *SIGNED_IN, 429),
+            409: OpenApiResponse(ErrorOut, description="too_many_open_matches: the user's open-match limit"),
+        },
+    )
     def post(self, request: Request) -> Response:
         s = self.MatchCreateInputSerializer(data=request.data)
-        s.is_valid(raise_exception=True)
-        match = seats.match_create_with_ai(user=request.user, **s.validated_data)
+        if not s.is_valid():
+            raise _settings_error(s.errors)
+        key = request.headers.get("Idempotency-Key") or None
+        if key is not None and len(key) > 100:
+            raise ApplicationError("invalid_parameter", "Idempotency-Key is at most 100 characters.")
+        match, created = seats.match_create_once(user=request.user, idempotency_key=key, **s.validated_data)
         match, you = selectors.match_get_for_viewer(match_id=match.pk, user=request.user)
-        return Response(selectors.match_summary(match, you=you), status=201)
+        return Response(selectors.match_summary(match, you=you), status=201 if created else 200)
 
 
-class MatchDetailApi(APIView):
+class MatchDetailApi(MatchApiView):
     """One match's lobby card: kind, status, who is seated, clocks, result."""
 
     @extend_schema(
         parameters=[OpenApiParameter("invite", str, description="Invite token of a private match")],
-        responses={200: MatchOut, 403: ErrorOut, 404: ErrorOut},
+        responses={200: MatchOut, **errors(403, 404)},
     )
     def get(self, request: Request, match_id: int) -> Response:
         match, you = selectors.match_get_for_viewer(
@@ -147,7 +215,7 @@ class MatchDetailApi(APIView):
         return Response(selectors.match_summary(match, you=you))
 
 
-class MatchJoinApi(APIView):
+class MatchJoinApi(MatchApiView):
     """Take a free seat (private matches: with the invite token)."""
 
     permission_classes = [permissions.IsAuthenticated]
@@ -156,7 +224,9 @@ class MatchJoinApi(APIView):
         deck_id = serializers.IntegerField(required=False, allow_null=True)
         invite_token = serializers.CharField(required=False, default="", allow_blank=True)
 
-    @extend_schema(request=MatchJoinInputSerializer, responses={200: MatchOut, 403: ErrorOut, 409: ErrorOut})
+    @extend_schema(
+        request=MatchJoinInputSerializer, responses={200: MatchOut, **errors(400, *SIGNED_IN, 404, 409)}
+    )
     def post(self, request: Request, match_id: int) -> Response:
         s = self.MatchJoinInputSerializer(data=request.data)
         s.is_valid(raise_exception=True)
@@ -165,58 +235,61 @@ class MatchJoinApi(APIView):
         return Response(selectors.match_summary(match, you=you))
 
 
-class MatchLeaveApi(APIView):
+class MatchLeaveApi(MatchApiView):
     """Leave before the start (the creator leaving cancels the match)."""
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={204: None, 403: ErrorOut, 409: ErrorOut})
+    @extend_schema(request=None, responses={204: None, **errors(*SIGNED_IN, 404, 409)})
     def post(self, request: Request, match_id: int) -> Response:
         services.match_leave(match_id=match_id, user=request.user)
         return Response(status=204)
 
 
-class MatchStartApi(APIView):
+class MatchStartApi(MatchApiView):
     """Start when every seat is taken; decks are validated again now."""
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: SnapshotOut, 400: ErrorOut, 403: ErrorOut, 409: ErrorOut})
+    @extend_schema(request=None, responses={200: SnapshotOut, **errors(400, *SIGNED_IN, 404, 409)})
     def post(self, request: Request, match_id: int) -> Response:
         services.match_start(match_id=match_id, user=request.user)
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         return Response(selectors.match_snapshot(match=match, you=you))
 
 
-def _log_since(request: Request) -> int | None:
-    raw = request.query_params.get("log_since")
+def _version_param(request: Request, name: str) -> int | None:
+    """A state-version query parameter (0 or more); absent or empty: None; anything else: a 400 naming it."""
+    raw = request.query_params.get(name)
     if raw in (None, ""):
         return None
-    try:
-        value = int(raw)
-    except ValueError:
-        value = -1
+    value = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else -1
     if value < 0:
         raise ApplicationError(
             "invalid_parameter",
-            f"log_since must be a version number (0 or more), not {raw!r}.",
+            f"{name} must be a version number (0 or more), not {raw[:40]!r}.",
+            extra={"parameter": name},
             status_code=400,
         )
     return value
 
 
-class MatchStateApi(APIView):
+def _log_since(request: Request) -> int | None:
+    return _version_param(request, "log_since")
+
+
+class MatchStateApi(MatchApiView):
     """The caller's own view of the game (spectators: the public view), legal actions and log tail."""
 
     @extend_schema(
         parameters=[
             OpenApiParameter(
                 "log_since",
-                int,
+                VERSION_PARAM,
                 description="Only the log entries after this version (the client appends them to its log)",
             )
         ],
-        responses={200: SnapshotOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut},
+        responses={200: SnapshotOut, **errors(400, 403, 404)},
     )
     def get(self, request: Request, match_id: int) -> Response:
         log_since = _log_since(request)
@@ -224,18 +297,10 @@ class MatchStateApi(APIView):
         return Response(selectors.match_snapshot(match=match, you=you, log_since=log_since))
 
 
-class MatchLegalActionsApi(APIView):
+class MatchLegalActionsApi(MatchApiView):
     """The caller's legal actions now, each with a plain-words description."""
 
-    @extend_schema(
-        responses=inline_serializer(
-            "LegalActions",
-            {
-                "state_version": serializers.IntegerField(),
-                "actions": serializers.ListField(child=serializers.DictField()),
-            },
-        )
-    )
+    @extend_schema(responses={200: api_types.LegalActionsOut, **errors(403, 404)})
     def get(self, request: Request, match_id: int) -> Response:
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         return Response(
@@ -243,37 +308,20 @@ class MatchLegalActionsApi(APIView):
         )
 
 
-class MatchActionSubmitApi(APIView):
+class MatchActionSubmitApi(MatchApiView):
     """Submit one action at a state version; an idempotency key makes retries safe."""
 
     permission_classes = [permissions.IsAuthenticated]
 
     class ActionSubmitInputSerializer(serializers.Serializer):
-        action = serializers.JSONField(help_text="One of the legal actions' `action` objects")
+        action = api_types.ObjectField(help_text="One of the legal actions' `action` objects (not null)")
         state_version = serializers.IntegerField(min_value=0)
         idempotency_key = serializers.CharField(required=False, max_length=100, allow_blank=True)
 
     @extend_schema(
         request=ActionSubmitInputSerializer,
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
-        responses={
-            200: inline_serializer(
-                "SubmitResult",
-                {
-                    "state_version": serializers.IntegerField(),
-                    "status": serializers.CharField(),
-                    "result": serializers.DictField(allow_null=True),
-                    "current_players": serializers.ListField(child=serializers.IntegerField()),
-                    "replayed": serializers.BooleanField(
-                        help_text="True when this idempotency key was answered before: nothing was applied"
-                    ),
-                    "state": SnapshotOut,
-                },
-            ),
-            400: ErrorOut,
-            403: ErrorOut,
-            409: ErrorOut,
-        },
+        responses={200: api_types.SubmitOut, **errors(400, *SIGNED_IN, 404, 409)},
     )
     def post(self, request: Request, match_id: int) -> Response:
         s = self.ActionSubmitInputSerializer(data=request.data)
@@ -299,40 +347,50 @@ class MatchActionSubmitApi(APIView):
         return Response({**result.to_json(), "replayed": result.replayed, "state": snapshot})
 
 
-class MatchConcedeApi(APIView):
+class MatchConcedeApi(MatchApiView):
     """Concede (C-6.4): the opponent wins."""
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: MatchOut, 403: ErrorOut, 409: ErrorOut})
+    @extend_schema(request=None, responses={200: MatchOut, **errors(*SIGNED_IN, 404, 409)})
     def post(self, request: Request, match_id: int) -> Response:
         services.match_concede(match_id=match_id, user=request.user)
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         return Response(selectors.match_summary(match, you=you))
 
 
-class MatchLogApi(APIView):
+class MatchLogApi(MatchApiView):
     """The match log in plain words, as the caller may read it."""
 
     @extend_schema(
-        parameters=[OpenApiParameter("since", int, description="Only entries after this version")],
-        responses=inline_serializer(
-            "MatchLog", {"entries": serializers.ListField(child=serializers.DictField())}
-        ),
+        parameters=[OpenApiParameter("since", VERSION_PARAM, description="Only entries after this version")],
+        responses={200: api_types.MatchLogOut, **errors(400, 403, 404)},
     )
     def get(self, request: Request, match_id: int) -> Response:
+        since = _version_param(request, "since") or 0
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
-        try:
-            since = max(0, int(request.query_params.get("since", 0)))
-        except ValueError:
-            since = 0
         return Response({"entries": selectors.match_log(match=match, you=you, since=since)})
 
 
-class MatchReplayApi(APIView):
+class MatchReplayApi(MatchApiView):
     """A finished match frame by frame, rebuilt from its log (each frame as the caller may see it)."""
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 409: ErrorOut})
+    @extend_schema(responses={200: api_types.ReplayOut, **errors(403, 404, 409)})
     def get(self, request: Request, match_id: int) -> Response:
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         return Response(selectors.match_replay(match=match, you=you))
+
+
+@extend_schema(exclude=True)
+class MatchPathNotFoundApi(APIView):
+    """Any other path under /api/matches/ (`-1/`, `null,null/`, `5/unknown/`): the API's JSON 404, not a page."""
+
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list[Any] = []
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        raise ApplicationError(
+            "not_found",
+            "No such match resource: a match is /api/matches/<id>/ with a whole number id (see /api/docs/).",
+            status_code=404,
+        )

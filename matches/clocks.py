@@ -14,7 +14,8 @@ taken) and three timeouts in a row forfeit, rather than every later turn timing 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,28 +28,58 @@ EAGER_TIMER_HORIZON = timedelta(minutes=10)  # only deadlines this close get an 
 class TimeControl:
     """How much time a seat has: Fischer (initial + increment) or correspondence (per move)."""
 
-    initial_s: int = 300
-    increment_s: int = 10
-    per_move_s: int | None = None
-    bank_s: int = 0
+    # Fischer: the bank each seat starts with (5 s to a day).
+    initial_s: int = field(default=300, metadata={"min": 5, "max": 86400})
+    # Fischer: added when the seat's turn passes on (up to an hour).
+    increment_s: int = field(default=10, metadata={"min": 0, "max": 3600})
+    # Correspondence / per decision: the period granted afresh each time the seat must act (5 s to 14 days).
+    per_move_s: int | None = field(default=None, metadata={"min": 5, "max": 14 * 86400, "null": True})
+    # Per decision: the reserve only an overrun of `per_move_s` draws on (up to a day; with per_move_s only).
+    bank_s: int = field(default=0, metadata={"min": 0, "max": 86400})
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TimeControl:
-        """Parse `{"initial_s", "increment_s"}` or `{"per_move_s"[, "bank_s"]}`; ValueError when out of range."""
+        """Parse `{"initial_s", "increment_s"}` or `{"per_move_s"[, "bank_s"]}`; ValueError naming the field.
+
+        Strict: every value is an integer (never a bool or a float such as 1e400) within its field's
+        bounds (the metadata above, which the API's serializer is generated from too).
+        """
         data = data or {}
+        if not isinstance(data, dict):
+            raise ValueError("time_control must be an object")
+        try:  # every action parses its match's stored control: answered from the cache after the first
+            key = tuple((k, v, type(v)) for k, v in data.items())  # 300.0 == 300: the type is part of it
+            hit = _PARSED.get(key)
+        except TypeError:  # an unhashable value (a list): not cacheable, and refused below
+            key, hit = None, None
+        if hit is not None:
+            return hit
+        parsed = cls._parse(data)
+        if key is not None and len(_PARSED) < _PARSED_SIZE:
+            _PARSED[key] = parsed
+        return parsed
+
+    @classmethod
+    def _parse(cls, data: dict[str, Any]) -> TimeControl:
+        by_name = _fields_by_name()
+        unknown = set(data) - set(by_name)
+        if unknown:
+            raise ValueError(f"unknown time control fields: {', '.join(sorted(map(str, unknown)))}")
+        for name, value in data.items():
+            meta = by_name[name].metadata
+            if value is None and meta.get("null"):
+                continue
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"{name} must be an integer number of seconds")
+            if not meta["min"] <= value <= meta["max"]:
+                raise ValueError(f"{name} must be from {meta['min']} to {meta['max']} seconds")
         if data.get("per_move_s") is not None:
-            per_move = int(data["per_move_s"])
-            bank = int(data.get("bank_s") or 0)
-            if not 5 <= per_move <= 14 * 86400:
-                raise ValueError("per_move_s must be between 5 seconds and 14 days")
-            if not 0 <= bank <= 86400:
-                raise ValueError("bank_s must be between 0 and 86400 seconds")
-            return cls(initial_s=0, increment_s=0, per_move_s=per_move, bank_s=bank)
-        initial = int(data.get("initial_s", 300))
-        increment = int(data.get("increment_s", 10))
-        if not 5 <= initial <= 86400 or not 0 <= increment <= 3600:
-            raise ValueError("initial_s must be 5..86400 and increment_s 0..3600")
-        return cls(initial_s=initial, increment_s=increment)
+            return cls(
+                initial_s=0, increment_s=0, per_move_s=data["per_move_s"], bank_s=data.get("bank_s") or 0
+            )
+        if data.get("bank_s"):
+            raise ValueError("bank_s goes with per_move_s (a bank of a per-decision clock)")
+        return cls(initial_s=data.get("initial_s", 300), increment_s=data.get("increment_s", 10))
 
     def to_json(self) -> dict[str, Any]:
         if self.per_move_s is not None:
@@ -73,6 +104,15 @@ class TimeControl:
         if remaining_ms > 0:
             return remaining_ms
         return 1000 * max(self.increment_s, MIN_GRACE_S)
+
+
+_PARSED: dict[tuple[Any, ...], TimeControl] = {}  # stored controls seen (few distinct: the lobby's presets)
+_PARSED_SIZE = 1024
+
+
+@functools.cache
+def _fields_by_name() -> dict[str, Any]:
+    return {f.name: f for f in fields(TimeControl)}
 
 
 @dataclass

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import logging
+import time
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -27,6 +30,31 @@ from matches.models import Match, Seat
 from matches.services import match_group
 
 LOCAL_POLL_SECONDS = 1.0
+
+# Client frames (the only message is {"type": "sync"}): bounds of size, nesting and rate per socket.
+MAX_FRAME_CHARS = 4096
+MAX_FRAME_DEPTH = 20
+RATE_BURST = 20  # frames at once
+RATE_PER_S = 2.0  # frames per second on average after the burst
+CLOSE_UNSUPPORTED = 1003  # RFC 6455: a data type the endpoint cannot accept (binary)
+CLOSE_INVALID = 1007  # RFC 6455: data not consistent with the message type (not JSON, too deep)
+CLOSE_POLICY = 1008  # RFC 6455: policy violation (too many frames)
+CLOSE_TOO_BIG = 1009  # RFC 6455: message too big
+
+log = logging.getLogger(__name__)
+
+
+def _nesting(text: str) -> int:
+    """How deep brackets nest in `text` (an upper bound of its JSON depth: brackets in strings count too),
+    so a frame is judged before the parser recurses through it."""
+    depth = deepest = 0
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
 
 
 def _change_key(match_id: int) -> tuple[Any, ...] | None:
@@ -50,6 +78,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     match_id: int
     sent_version: int = -1
+    _closing = False
+    clock = staticmethod(time.monotonic)  # injected time of the frame rate limit (tests replace it)
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -84,10 +114,66 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if hasattr(self, "match_id"):
             await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
 
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        """One client frame, checked before anything is parsed (issue 11: a bad frame raised in here).
+
+        Binary: close 1003 (unsupported data). Over MAX_FRAME_CHARS: close 1009 (too big). Not JSON, or
+        nested deeper than MAX_FRAME_DEPTH: close 1007 (invalid payload). More than RATE_BURST frames at
+        once, or beyond RATE_PER_S on average: close 1008 (policy violation). A well-formed message the
+        server does not know gets an error message. No frame raises; none logs an error.
+        """
+        if self._closing:
+            return
+        if not self._rate_allows():
+            await self._close_for(CLOSE_POLICY, "too many messages")
+            return
+        if bytes_data is not None or text_data is None:
+            await self._close_for(CLOSE_UNSUPPORTED, "binary frames are not accepted")
+            return
+        if len(text_data) > MAX_FRAME_CHARS:
+            await self._close_for(CLOSE_TOO_BIG, f"a message is at most {MAX_FRAME_CHARS} characters")
+            return
+        if _nesting(text_data) > MAX_FRAME_DEPTH:
+            await self._close_for(CLOSE_INVALID, f"a message nests at most {MAX_FRAME_DEPTH} levels")
+            return
+        try:
+            content = json.loads(text_data)
+        except (ValueError, RecursionError):
+            await self._close_for(CLOSE_INVALID, "a message must be JSON")
+            return
+        await self.receive_json(content)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """Clients may ask for a resync: {"type": "sync"}; actions go through the REST API."""
         if isinstance(content, dict) and content.get("type") == "sync":
             await self._refresh(force=True)
+            return
+        await self.send_json(
+            {
+                "type": "error",
+                "code": "unknown_message",
+                "message": 'The only message a client may send is {"type": "sync"}.',
+            }
+        )
+
+    def _rate_allows(self) -> bool:
+        """A token bucket per socket: RATE_BURST frames at once, refilled at RATE_PER_S (time injected)."""
+        now = self.clock()
+        tokens, last = getattr(self, "_bucket", (float(RATE_BURST), now))
+        tokens = min(float(RATE_BURST), tokens + (now - last) * RATE_PER_S)
+        if tokens < 1.0:
+            self._bucket = (tokens, now)
+            return False
+        self._bucket = (tokens - 1.0, now)
+        return True
+
+    async def _close_for(self, code: int, reason: str) -> None:
+        """Close the socket with `code` (logged once, at info level: a client's fault, not the server's)."""
+        self._closing = True
+        log.info("match %s socket closed with %s: %s", getattr(self, "match_id", "?"), code, reason)
+        await self.close(code=code, reason=reason)
 
     async def match_changed(self, event: dict[str, Any]) -> None:
         """A change was committed: send this user their own up-to-date view.

@@ -16,6 +16,8 @@ import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from config.errors import ApplicationError
@@ -120,6 +122,15 @@ class GameAdapter(ABC):
     def check_config(self, config: JSON) -> JSON:
         """Validate a match's rules config (raise ValueError naming the problem); return it normalised."""
         return dict(config)
+
+    def config_classes(self) -> tuple[type, ...]:
+        """The dataclasses whose fields ARE this game's rules_config keys (their metadata: the bounds).
+
+        The API's rules_config serializer is generated from them (`matches.rules_api`), so a field added
+        to an engine's RulesConfig is settable and documented at once. Empty: a free-form object that
+        only `check_config` judges (test games).
+        """
+        return ()
 
 
 _REGISTRY: dict[str, GameAdapter] = {}
@@ -293,6 +304,11 @@ class CommandeerGame(GameAdapter):
 
         return RulesConfig.from_dict(dict(config)).to_dict() if config else {}
 
+    def config_classes(self) -> tuple[type, ...]:
+        from matches.engine import RulesConfig
+
+        return (RulesConfig,)
+
     def new_state(self, *, decks: list[JSON], seed: int, config: JSON) -> Any:
         from matches.engine import RulesConfig, new_match
 
@@ -456,6 +472,17 @@ PASSIVE_TOKENS = ("defense", "support", "consolidate_power", "raid", "march")
 PASSIVE_OPTIONS = ("pass", "none", "no", "done", "decline", "skip", "keep")
 
 
+@dataclass(frozen=True)
+class WesterosSeating:
+    """The play layer's own rules_config keys of a Westeros match (next to the engine's RulesConfig)."""
+
+    # W-1.1: the number of houses (3-6); the engine's set-up data names the houses of each count.
+    player_count: int = field(default=6, metadata={"rule": "W-1.1", "min": 3, "max": 6})
+    # W-1.1: the creator's house (seat 0), one of that player count's houses, or "random" (seeded draw).
+    # "" = the set-up order of the houses.
+    house: str = field(default="", metadata={"rule": "W-1.1", "choices": HOUSE_CHOICES})
+
+
 @functools.cache
 def _houses_in_play(count: int) -> tuple[str, ...]:
     from boardgame.engine import load_default_game_data
@@ -484,14 +511,24 @@ class WesterosGame(GameAdapter):
         """The houses of a `count`-player game in set-up order (W-1.1, W-2)."""
         return list(_houses_in_play(count))
 
-    def check_config(self, config: JSON) -> JSON:
+    def config_classes(self) -> tuple[type, ...]:
         from boardgame.engine import RulesConfig
 
-        config = dict(config or {})
-        count = int(config.pop("player_count", self.players))
-        if not 3 <= count <= 6:
-            raise ValueError("player_count must be 3-6 (W-1.1)")
-        house = str(config.pop("house", "") or "")
+        return (WesterosSeating, RulesConfig)
+
+    def check_config(self, config: JSON) -> JSON:
+        """The seating keys (WesterosSeating) and the engine's RulesConfig, each checked strictly."""
+        from boardgame.engine import RulesConfig
+        from boardgame.engine.config import check_field
+
+        if not isinstance(config, dict):
+            raise ValueError("rules_config must be an object")
+        config = dict(config)
+        seating = {f.name: f for f in dataclass_fields(WesterosSeating)}
+        count = check_field(seating["player_count"], config.pop("player_count", self.players))
+        house = config.pop("house", "") or ""
+        if not isinstance(house, str):
+            raise ValueError("house must be a house id or 'random'")
         out: JSON = {"player_count": count}
         if house:
             allowed = ["random", *self.houses_in_play(count)]

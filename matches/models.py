@@ -123,10 +123,25 @@ class Match(models.Model):
     is_public = models.BooleanField(default=True, help_text="Anyone may join (while open) and spectate")
     invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token)
     result = models.JSONField(null=True, blank=True, help_text='{"winner": seat|null, "reason": str}')
+    # A failing AI/clock task (matches.tasks): counted, retried after a back-off, then the match is aborted
+    # with reason "internal_error" (services.task_failed). Server and staff only.
+    task_failures = models.PositiveSmallIntegerField(
+        default=0, help_text="Failures in a row of this match's AI or clock task"
+    )
+    task_retry_at = models.DateTimeField(
+        null=True, blank=True, help_text="Back-off: the sweep does not run the match's tasks before then"
+    )
+    task_error = models.TextField(blank=True, default="", help_text="The last task failure (staff only)")
+    # A double submit of "create" returns the first match (seats.match_create_with_ai): the digest of the
+    # creator's settings, or of their Idempotency-Key.
+    create_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["status", "is_public"])]
+        indexes = [
+            models.Index(fields=["status", "is_public"]),
+            models.Index(fields=["created_by", "create_digest"], name="match_create_digest"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} match #{self.pk} ({self.status})"

@@ -7,9 +7,12 @@ public functions, so there is still one path for actions: every AI move goes thr
 
 from __future__ import annotations
 
-from datetime import datetime
+import hashlib
+import json
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -20,6 +23,60 @@ from matches.games import get_game
 from matches.models import Match, MatchStatus, Seat
 
 TAKEOVER_AGENT = services.TAKEOVER_AGENT
+
+
+DEDUPE_WINDOW = timedelta(seconds=10)  # a second identical "create" this soon is the same click again
+KEYED_DEDUPE_WINDOW = timedelta(days=1)  # a client's Idempotency-Key names one match this long
+
+
+def create_digest(*, user: Any, idempotency_key: str | None, settings: dict[str, Any]) -> str:
+    """What identifies a create request: the client's Idempotency-Key, else the creator and every setting."""
+    if idempotency_key:
+        text = json.dumps(["key", user.pk, idempotency_key])
+    else:
+        text = json.dumps(["settings", user.pk, settings], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def recent_duplicate(*, user: Any, digest: str, keyed: bool, now: datetime | None = None) -> Match | None:
+    """The match this create request already made (a double click, a retry), if still open and recent."""
+    now = now or timezone.now()
+    since = now - (KEYED_DEDUPE_WINDOW if keyed else DEDUPE_WINDOW)
+    return (
+        Match.objects.defer("state", "state_base")
+        .filter(created_by=user, create_digest=digest, created_at__gte=since)
+        .exclude(status=MatchStatus.ABORTED, result__reason="cancelled")
+        .order_by("-id")
+        .first()
+    )
+
+
+@transaction.atomic
+def match_create_once(
+    *,
+    user: Any,
+    kind: str,
+    ai_seats: int = 0,
+    ai_agent: str = "greedy",
+    idempotency_key: str | None = None,
+    **create: Any,
+) -> tuple[Match, bool]:
+    """`match_create_with_ai`, but a double submit creates ONE match: (the match, created?).
+
+    The same settings again within DEDUPE_WINDOW, or the same Idempotency-Key within a day, return the
+    first match (and False). The creator's user row is locked first, so two simultaneous requests of
+    one user are decided one after the other (PostgreSQL; SQLite serialises writers anyway).
+    """
+    settings = {"kind": kind, "ai_seats": ai_seats, "ai_agent": ai_agent, **create}
+    digest = create_digest(user=user, idempotency_key=idempotency_key, settings=settings)
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    found = recent_duplicate(user=user, digest=digest, keyed=bool(idempotency_key))
+    if found is not None:
+        return found, False
+    match = match_create_with_ai(
+        user=user, kind=kind, ai_seats=ai_seats, ai_agent=ai_agent, create_digest=digest, **create
+    )
+    return match, True
 
 
 @transaction.atomic

@@ -16,10 +16,11 @@ import random
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from rest_framework import status
 
@@ -144,6 +145,34 @@ def _seat_of(seats: list[Seat], user: Any) -> Seat | None:
 
 
 # ---- lobby ----------------------------------------------------------------------------------------
+MAX_OPEN_MATCHES = 20  # default of settings.MATCHES_MAX_OPEN_PER_USER: seats in waiting or running matches
+
+
+def max_open_matches() -> int:
+    """How many open (waiting or running) matches one user may sit in at once (a setting)."""
+    from django.conf import settings
+
+    return int(getattr(settings, "MATCHES_MAX_OPEN_PER_USER", MAX_OPEN_MATCHES))
+
+
+def check_open_matches(user: Any) -> None:
+    """Refuse a new seat to a user who already sits in the most open matches allowed (409 naming the limit).
+
+    Without a bound one request per match keeps a worker busy for days (issue 11: a 14-day clock each).
+    """
+    limit = max_open_matches()
+    count = Seat.objects.filter(
+        user=user, match__status__in=(MatchStatus.WAITING, MatchStatus.ACTIVE)
+    ).count()
+    if count >= limit:
+        raise ApplicationError(
+            "too_many_open_matches",
+            f"You already have {count} open matches (at most {limit}): finish, concede or leave one first.",
+            extra={"open_matches": count, "limit": limit},
+            status_code=status.HTTP_409_CONFLICT,
+        )
+
+
 @transaction.atomic
 def match_create(
     *,
@@ -155,8 +184,12 @@ def match_create(
     vs_ai: bool = False,
     ai_agent: str = "greedy",
     rules_config: dict[str, Any] | None = None,
+    create_digest: str = "",
 ) -> Match:
-    """Open a match with the creator in seat 0; `vs_ai` fills the other seats with AIs and starts at once."""
+    """Open a match with the creator in seat 0; `vs_ai` fills the other seats with AIs and starts at once.
+
+    `create_digest` marks the request it answers (`seats.match_create_with_ai` finds a double submit by it).
+    """
     game = get_game(kind)
     try:
         tc = TimeControl.from_json(time_control)
@@ -171,6 +204,7 @@ def match_create(
     except (ValueError, TypeError) as exc:
         raise ApplicationError("invalid_rules_config", str(exc)) from None
     game.seat_deck_check(user=user, deck_id=deck_id)
+    check_open_matches(user)
     match = Match.objects.create(
         kind=kind,
         created_by=user,
@@ -178,6 +212,7 @@ def match_create(
         rules_config=config,
         time_control=tc.to_json(),
         is_public=is_public and not vs_ai,
+        create_digest=create_digest,
     )
     Seat.objects.create(match=match, position=0, user=user, deck_id=deck_id)
     if vs_ai:
@@ -204,6 +239,7 @@ def match_join(*, match_id: int, user: Any, deck_id: int | None = None, invite_t
     if not free:
         raise ApplicationError("match_full", "Every seat of this match is taken.", status_code=409)
     game.seat_deck_check(user=user, deck_id=deck_id)
+    check_open_matches(user)
     try:
         with transaction.atomic():
             seat = Seat.objects.create(match=match, position=free[0], user=user, deck_id=deck_id)
@@ -647,6 +683,8 @@ def clock_enforce(*, match_id: int, now: datetime | None = None) -> list[str]:
         _store_clock(seat, clock)
         applied = _timeout_defaults(match, game, seats, seat, now)
         done.append(f"timeout:{seat.position}@{match.state_version}" + (f"x{applied}" if applied > 1 else ""))
+    if done:
+        task_succeeded(match)
     return done
 
 
@@ -731,23 +769,34 @@ def _timeout_defaults(match: Match, game: GameAdapter, seats: list[Seat], seat: 
     return applied
 
 
+def _not_backing_off(now: datetime, *, slack_s: float = 0.0) -> Q:
+    """Seats of matches whose failing task is not waiting out its back-off (`task_failed`), give or take
+    `slack_s` (the AI task retries itself at the end of its back-off; the sweep steps in only later)."""
+    return Q(match__task_retry_at__isnull=True) | Q(
+        match__task_retry_at__lte=now - timedelta(seconds=slack_s)
+    )
+
+
 def expired_match_ids(*, now: datetime | None = None, limit: int = 500) -> list[int]:
-    """Active matches with a passed deadline (the sweep's work list)."""
+    """Active matches with a passed deadline (the sweep's work list), except those backing off a failure."""
     now = now or timezone.now()
     return list(
-        Seat.objects.filter(match__status=MatchStatus.ACTIVE, deadline__lte=now)
+        Seat.objects.filter(_not_backing_off(now), match__status=MatchStatus.ACTIVE, deadline__lte=now)
         .values_list("match_id", flat=True)
         .distinct()[:limit]
     )
 
 
 def stalled_ai_match_ids(*, now: datetime | None = None, after_s: float = 5.0, limit: int = 100) -> list[int]:
-    """Active matches whose AI seat has had to act for `after_s` seconds (its wake-up task was lost)."""
-    from datetime import timedelta
+    """Active matches whose AI seat has had to act for `after_s` seconds (its wake-up task was lost).
 
+    A match whose AI task failed is left to that task's own retry until `after_s` past its back-off, so a
+    failing AI is never re-queued every second (issue 11: 294 failures of one match in five minutes).
+    """
     now = now or timezone.now()
     return list(
         Seat.objects.filter(
+            _not_backing_off(now, slack_s=after_s),
             match__status=MatchStatus.ACTIVE,
             clock_started_at__lte=now - timedelta(seconds=after_s),
         )
@@ -755,6 +804,64 @@ def stalled_ai_match_ids(*, now: datetime | None = None, after_s: float = 5.0, l
         .values_list("match_id", flat=True)
         .distinct()[:limit]
     )
+
+
+# ---- failing tasks ----------------------------------------------------------------------------------
+TASK_MAX_FAILURES = 5  # failures in a row of a match's AI/clock task before the match is aborted
+TASK_BACKOFF_S = (2, 4, 8, 16, 32)  # the wait before the n-th retry (the last value repeats)
+INTERNAL_ERROR_TEXT = (
+    "internal error: the server could not go on with this match (no result)."  # page: "Aborted — ..."
+)
+
+
+def task_backoff_s(failures: int) -> int:
+    """Seconds to wait after the `failures`-th failure in a row (1, 2, ...) before trying again."""
+    return TASK_BACKOFF_S[min(max(failures, 1), len(TASK_BACKOFF_S)) - 1]
+
+
+@transaction.atomic
+def task_failed(*, match_id: int, error: BaseException, now: datetime | None = None) -> int | None:
+    """Record a failure of the match's AI or clock task: the back-off (s) before its retry, or None when
+    there is nothing more to try (no such active match, or the TASK_MAX_FAILURES-th failure in a row, which
+    aborts the match: status aborted, reason "internal_error", no winner, the error kept for staff).
+
+    Needs no engine (the engine may be what fails): the match row and the seats' clocks only.
+    """
+    now = now or timezone.now()
+    match = Match.objects.select_for_update().defer(*SNAPSHOT_FIELDS).filter(pk=match_id).first()
+    if match is None or match.status != MatchStatus.ACTIVE:
+        return None
+    match.task_failures += 1
+    match.task_error = f"{now.isoformat()} {type(error).__name__}: {error}"[:2000]
+    if match.task_failures < TASK_MAX_FAILURES:
+        delay = task_backoff_s(match.task_failures)
+        match.task_retry_at = now + timedelta(seconds=delay)
+        match.save(update_fields=["task_failures", "task_error", "task_retry_at"])
+        return delay
+    seats = _seats(match)
+    _finish(
+        match,
+        seats,
+        {"winner": None, "reason": "internal_error", "text": INTERNAL_ERROR_TEXT},
+        now,
+        aborted=True,
+    )
+    match.task_retry_at = None
+    match.save(
+        update_fields=["status", "result", "finished_at", "task_failures", "task_error", "task_retry_at"]
+    )
+    for seat in seats:
+        seat.save(update_fields=["clock_started_at", "deadline"])
+    log.error("match %s aborted after %s task failures: %s", match_id, match.task_failures, match.task_error)
+    _after_change_on_commit(match, seats=seats, wake_ai=False)
+    return None
+
+
+def task_succeeded(match: Match) -> None:
+    """Clear the failure count of a match whose task just worked (a no-op, no query, when it had none)."""
+    if match.task_failures or match.task_retry_at is not None:
+        Match.objects.filter(pk=match.pk).update(task_failures=0, task_retry_at=None)
+        match.task_failures, match.task_retry_at = 0, None
 
 
 # ---- AI seats -------------------------------------------------------------------------------------
@@ -779,7 +886,9 @@ def ai_action_submit(*, match_id: int, expected_version: int | None = None) -> S
         raise ApplicationError("illegal_action", game.illegal_reason(state, seat.position, action))
     seat.has_moved = True
     seat.consecutive_timeouts = 0
-    return _advance(match, game, seats, state, seat, action, source=ActionLog.Source.AI)
+    result = _advance(match, game, seats, state, seat, action, source=ActionLog.Source.AI)
+    task_succeeded(match)
+    return result
 
 
 def ai_seat_must_act(match: Match) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import time
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from config.celery import app
 from matches import seats, services
@@ -33,38 +33,62 @@ def enforce_deadline(match_id: int) -> list[str]:
     """Enforce a match's passed deadlines (armed with eta = the deadline); a no-op when none has passed.
 
     In games of 3+ seats a house that keeps timing out is first handed to the AI (`seats`), so the
-    others can finish; every other expired seat gets its game's documented timeout default.
+    others can finish; every other expired seat gets its game's documented timeout default. A failure
+    is recorded (`services.task_failed`) and retried by the sweep after its back-off, never at once.
     """
-    handed = seats.hand_over_timed_out_seats(match_id=match_id)
-    return [f"ai:{p}" for p in handed] + services.clock_enforce(match_id=match_id)
+    try:
+        handed = seats.hand_over_timed_out_seats(match_id=match_id)
+        return [f"ai:{p}" for p in handed] + services.clock_enforce(match_id=match_id)
+    except Exception as exc:
+        _record_failure("clock", match_id, exc)
+        return []
 
 
 @shared_task(acks_late=True, ignore_result=True, expires=30)
 def sweep_deadlines() -> int:
-    """Periodic safety net: enforce every passed stored deadline; wake AI seats whose task was lost."""
+    """Periodic safety net: enforce every passed stored deadline; wake AI seats whose task was lost.
+
+    Matches backing off a failed task are left out (`services.expired_match_ids`/`stalled_ai_match_ids`).
+    """
     done = 0
     for match_id in services.expired_match_ids():
-        try:
-            if enforce_deadline(match_id):
-                done += 1
-        except Exception:
-            log.exception("deadline sweep failed for match %s", match_id)
+        if enforce_deadline(match_id):
+            done += 1
     for match_id in services.stalled_ai_match_ids():
         ai_move.delay(match_id, None)
     return done
 
 
-@shared_task(acks_late=True, ignore_result=True)
-def ai_move(match_id: int, version: int | None) -> int:
-    """Play the AI seat's moves while it must act (each move its own transaction and broadcast)."""
+@shared_task(bind=True, acks_late=True, ignore_result=True, max_retries=services.TASK_MAX_FAILURES)
+def ai_move(self: Task, match_id: int, version: int | None) -> int:
+    """Play the AI seat's moves while it must act (each move its own transaction and broadcast).
+
+    When a move raises, the failure is recorded and the task retries after a growing back-off
+    (`services.task_backoff_s`); the TASK_MAX_FAILURES-th failure in a row aborts the match instead.
+    """
     moves = 0
     expected: int | None = version
     started = time.monotonic()
-    while moves < AI_MAX_ACTIONS_PER_TASK:
-        result = services.ai_action_submit(match_id=match_id, expected_version=expected)
-        if result is None:
-            break
-        moves += 1
-        expected = result.state_version
+    try:
+        while moves < AI_MAX_ACTIONS_PER_TASK:
+            result = services.ai_action_submit(match_id=match_id, expected_version=expected)
+            if result is None:
+                break
+            moves += 1
+            expected = result.state_version
+    except Exception as exc:
+        delay = _record_failure("AI", match_id, exc)
+        if delay is not None:
+            raise self.retry(args=[match_id, None], countdown=delay, exc=exc) from None
     log.debug("AI played %s moves in match %s in %.3fs", moves, match_id, time.monotonic() - started)
     return moves
+
+
+def _record_failure(what: str, match_id: int, exc: Exception) -> int | None:
+    """Log a task failure once (with its trace) and count it on the match; the back-off, or None: stop."""
+    log.warning("%s task failed for match %s", what, match_id, exc_info=exc)
+    try:
+        return services.task_failed(match_id=match_id, error=exc)
+    except Exception:  # the database itself failing: let the sweep or the retry find the match later
+        log.exception("could not record the %s task failure of match %s", what, match_id)
+        return services.task_backoff_s(services.TASK_MAX_FAILURES)

@@ -1,6 +1,6 @@
 """API routes of online play (mounted under /api/)."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from matches import apis
 
@@ -21,4 +21,5 @@ urlpatterns = [
     path("matches/<int:match_id>/concede/", apis.MatchConcedeApi.as_view(), name="match-concede"),
     path("matches/<int:match_id>/log/", apis.MatchLogApi.as_view(), name="match-log"),
     path("matches/<int:match_id>/replay/", apis.MatchReplayApi.as_view(), name="match-replay"),
+    re_path(r"^matches/.+$", apis.MatchPathNotFoundApi.as_view(), name="match-path-not-found"),
 ]
