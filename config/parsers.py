@@ -46,6 +46,12 @@ def check_value(value: Any, *, max_depth: int = MAX_JSON_DEPTH) -> None:
     stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
     while stack:
         item, path = stack.pop()
+        if isinstance(item, _NonFinite):
+            raise bad_json(
+                "non_finite_number",
+                f"{_field(path)} is not a finite number: {item.text}.",
+                field=_field(path),
+            )
         if isinstance(item, str):
             problem = unstorable_character(item)
             if problem:
@@ -73,19 +79,19 @@ def check_value(value: Any, *, max_depth: int = MAX_JSON_DEPTH) -> None:
             stack.extend((child, (*path, index)) for index, child in enumerate(item))
 
 
-class _NonFinite(ValueError):
-    """A number JSON's grammar may hold but a float cannot: NaN, Infinity, 1e400."""
+class _NonFinite:
+    """Stands in the decoded value for a number JSON's grammar may hold but a float cannot (NaN, Infinity,
+    1e400), so `check_value` can name the field that holds it."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
 
-def _refuse_constant(name: str) -> Any:
-    raise _NonFinite(f"{name} is not a finite number")
-
-
-def _finite_float(text: str) -> float:
+def _finite_float(text: str) -> float | _NonFinite:
     number = float(text)
-    if not math.isfinite(number):
-        raise _NonFinite(f"{text[:40]} is out of the range of a number")
-    return number
+    return number if math.isfinite(number) else _NonFinite(text[:40])
 
 
 def loads(raw: bytes, encoding: str = "utf-8") -> Any:
@@ -95,13 +101,11 @@ def loads(raw: bytes, encoding: str = "utf-8") -> Any:
     except (UnicodeDecodeError, LookupError) as exc:
         raise bad_json("malformed_json", f"JSON body is not valid {encoding}.") from exc
     try:
-        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+        value = json.loads(text, parse_constant=_NonFinite, parse_float=_finite_float)
     except RecursionError as exc:
         raise bad_json(
             "json_too_deep", f"JSON body is nested more than {MAX_JSON_DEPTH} levels deep."
         ) from exc
-    except _NonFinite as exc:
-        raise bad_json("non_finite_number", f"JSON body has a number that is not finite: {exc}.") from exc
     except json.JSONDecodeError as exc:
         raise bad_json(
             "malformed_json", f"JSON parse error: {exc.msg} at line {exc.lineno} column {exc.colno}."
