@@ -30,7 +30,7 @@ def _state_at(step: str, *, players: int = 4, seeds: range = range(1, 40)) -> tu
         for _ in range(3000):
             if state.is_terminal():
                 break
-            if state.pending and state.pending["kind"] == step:
+            if state.pending and state.pending.kind == step:
                 return state, state.current_players()[0]
             state.apply(agent.choose(state, state.current_players()[0]))
     raise AssertionError(f"no seeded game reached step {step}")

@@ -150,7 +150,7 @@ def test_orders_are_hidden_until_revealed_w_20_1_w_5_4(gd: GameData) -> None:
 def test_raven_swaps_an_order_for_an_unused_legal_one_w_5_5(gd: GameData) -> None:
     st = finish_planning(new_game(gd, player_count=3, seed=0))
     holder = st.holder("kings_court")
-    assert st.current_players() == [holder] and pending(st)["kind"] == "raven"
+    assert st.current_players() == [holder] and pending(st).kind == "raven"
     area, (_h, old) = next((a, o) for a, o in st.orders.items() if o[0] == holder)
     new = next(a for a in st.legal_actions(holder) if isinstance(a, RavenSwap) and a.area == area)
     do(st, new)
