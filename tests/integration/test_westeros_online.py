@@ -676,7 +676,7 @@ def one_user_against_five_ai_houses(stack: Stack, browser: Any) -> None:
     page.click("[data-testid=westeros-play-ai]")
     page.wait_for_url(re.compile(r"/westeros/games/\d+/$"))
     match_id = int(page.url.rstrip("/").split("/")[-1])
-    erin.house = load_state(stack, match_id)[0].seat_houses[0]
+    erin.house = load_state(stack, match_id)[0].players()[0]
     started = time.monotonic()
     clicks = stalls = 0
     waited = clicking = 0.0
