@@ -63,16 +63,18 @@ ROUND_STRUCTURE: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
 )
 
 
+_ORDER_TYPES: dict[str, str] = {}  # token id -> order type, filled as tokens are met (a few ids)
+
+
 def order_type(token: str) -> str:
-    if token.startswith("march"):
-        return "march"
-    if token.startswith("defense"):
-        return "defense"
-    if token.startswith("support"):
-        return "support"
-    if token.startswith("raid"):
-        return "raid"
-    return "consolidate_power"
+    """W-5.1: the type of an order token: its id starts with it (a hot path: remembered per id)."""
+    t = _ORDER_TYPES.get(token)
+    if t is None:
+        t = next(
+            (p for p in ("march", "defense", "support", "raid") if token.startswith(p)), "consolidate_power"
+        )
+        _ORDER_TYPES[token] = t
+    return t
 
 
 class Board:

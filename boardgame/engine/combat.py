@@ -16,6 +16,17 @@ if TYPE_CHECKING:
     from .game import WesterosState
 
 
+# Steps without arguments are values (structures.Step): the same ones serve every combat.
+COMBAT_SUPPORT = Step(Task.COMBAT_SUPPORT)
+AFTER_VICTORY = (  # W-9.9-9.12 and the "after combat" texts (W-9.5)
+    Step(Task.COMBAT_WIN_EFFECTS),
+    Step(Task.COMBAT_CASUALTIES),
+    Step(Task.COMBAT_RETREAT),
+    Step(Task.COMBAT_CLEANUP),
+    Step(Task.COMBAT_AFTER),
+)
+
+
 def t_combat_support(st: WesterosState, task: Step) -> None:
     c = st.combat
     assert c is not None
@@ -23,7 +34,7 @@ def t_combat_support(st: WesterosState, task: Step) -> None:
     while c.support_queue:
         h = c.support_queue[0]
         if any(sh == h for _a, sh, _t in st._support_orders(c.area)):
-            st._push(Step(Task.COMBAT_SUPPORT))
+            st._push(COMBAT_SUPPORT)
             st._ask(PendingKind.SUPPORT, [h])
             return
         c.support_queue.pop(0)
@@ -218,13 +229,7 @@ def t_combat_resolve(st: WesterosState, task: Step) -> None:
     c.winner, c.loser = w, lo
     c.casualties = 0 if c.cards.get(lo) == "the_blackfish" else max(0, nums[w]["swords"] - nums[lo]["forts"])
     st._event(f"{w.title()} wins the combat in {c.area} ({sa} to {sd})", numbers=[sa, sd])
-    st._push(
-        Step(Task.COMBAT_WIN_EFFECTS),
-        Step(Task.COMBAT_CASUALTIES),
-        Step(Task.COMBAT_RETREAT),
-        Step(Task.COMBAT_CLEANUP),
-        Step(Task.COMBAT_AFTER),
-    )
+    st._push(*AFTER_VICTORY)
 
 
 def losing_units(st: WesterosState) -> list[str]:

@@ -18,6 +18,21 @@ if TYPE_CHECKING:
     from .game import WesterosState
 
 
+# Steps without arguments are values (structures.Step): the same ones serve every march.
+MARCH_END = Step(Task.MARCH_END)
+AFTER_MARCH = (Step(Task.PORT_SYNC), Step(Task.VICTORY_CHECK))  # W-7.1.7
+NEUTRAL_COMBAT = (Step(Task.COMBAT_SUPPORT), Step(Task.NEUTRAL_RESOLVE), MARCH_END)  # W-11.1
+COMBAT = (  # W-9.1-9.8, in the order of W-9.5
+    Step(Task.COMBAT_SUPPORT),
+    Step(Task.COMBAT_CARDS),
+    Step(Task.COMBAT_CANCEL),
+    Step(Task.COMBAT_IMMEDIATE),
+    Step(Task.COMBAT_BLADE),
+    Step(Task.COMBAT_RESOLVE),
+    MARCH_END,
+)
+
+
 def legal_march_select(st: WesterosState, p: str) -> list[Action]:
     return [
         ChooseMarch(p, a) for a, (h, t) in sorted(st.orders.items()) if h == p and order_type(t) == "march"
@@ -137,7 +152,7 @@ def end_march(st: WesterosState, a: EndMarch) -> None:
     dest = m.combat_dest
     st.march = None
     if dest is None:
-        st._push(Step(Task.MARCH_END))
+        st._push(MARCH_END)
         return
     if dest in st.neutral:  # W-11.1
         others = []
@@ -147,7 +162,7 @@ def end_march(st: WesterosState, a: EndMarch) -> None:
         st.combat = Combat(
             p, "neutral", dest, src, list(m.combat_units), m.token, support_queue=others, neutral=True
         )
-        st._push(Step(Task.COMBAT_SUPPORT), Step(Task.NEUTRAL_RESOLVE), Step(Task.MARCH_END))
+        st._push(*NEUTRAL_COMBAT)
         return
     defender = st.owner(dest) or str(st.data.areas[dest]["home_house"])
     queue = []
@@ -168,21 +183,13 @@ def end_march(st: WesterosState, a: EndMarch) -> None:
     )
     st.phase = Phase.ACTION.value
     st._event(f"Combat in {dest}: {p.title()} attacks {defender.title()}")
-    st._push(
-        Step(Task.COMBAT_SUPPORT),
-        Step(Task.COMBAT_CARDS),
-        Step(Task.COMBAT_CANCEL),
-        Step(Task.COMBAT_IMMEDIATE),
-        Step(Task.COMBAT_BLADE),
-        Step(Task.COMBAT_RESOLVE),
-        Step(Task.MARCH_END),
-    )
+    st._push(*COMBAT)
 
 
 def t_march_end(st: WesterosState, task: Step) -> None:
     """W-7.1.7: after each march, orphan orders, ports, victory."""
     st._prune_orders()
-    st._push(Step(Task.PORT_SYNC), Step(Task.VICTORY_CHECK))
+    st._push(*AFTER_MARCH)
 
 
 def t_port_sync(st: WesterosState, task: Step) -> None:

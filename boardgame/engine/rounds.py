@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .board import ROUND_STRUCTURE, order_type
-from .structures import PendingKind, Step, Task, need
+from .structures import PendingKind, Step, Task
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -23,20 +23,19 @@ CYCLE_KINDS = {
 }
 
 
+# W-3.1: the steps of a round, from ROUND_STRUCTURE (steps are values, shared by every round).
+ROUND_STEPS = tuple(Step(Task(step), phase=phase) for phase, steps in ROUND_STRUCTURE for step, _who in steps)
+FIRST_ROUND_STEPS = tuple(s for s in ROUND_STEPS if s.phase != "westeros")  # round 1 skips the Westeros phase
+
+
 def t_round(st: WesterosState, task: Step) -> None:
-    steps: list[Step] = []
-    for phase, phase_steps in ROUND_STRUCTURE:
-        if phase == "westeros" and task.first:
-            continue  # W-3.1: round 1 skips the Westeros phase
-        for step, _who in phase_steps:
-            steps.append(Step(Task(step), phase=phase))
-    st._push(*steps)
+    st._push(*(FIRST_ROUND_STEPS if task.first else ROUND_STEPS))
 
 
 def enter(st: WesterosState, task: Step) -> None:
     if task.phase is not None:
         st.phase = task.phase
-    st.step = task.t.value
+    st.step = str(task.t)  # a plain str (StrEnum.__str__ is str's)
 
 
 def t_advance_round(st: WesterosState, task: Step) -> None:
@@ -65,15 +64,17 @@ def t_consolidate(st: WesterosState, task: Step) -> None:
 
 
 def t_cycle(st: WesterosState, task: Step) -> None:
+    """W-6.2: the next house in turn order, from `idx` on, with an order of the type resolves one."""
     order = st.turn_order()
     n = len(order)
-    otype, idx = need(task.otype), need(task.idx)
-    kind = CYCLE_KINDS[otype]
+    otype, idx = task.otype, task.idx
+    assert otype is not None and idx is not None
     for k in range(n):
-        h = order[(idx + k) % n]
+        i = (idx + k) % n
+        h = order[i]
         if any(oh == h and order_type(t) == otype for oh, t in st.orders.values()):
-            st._push(Step(Task.CYCLE, otype=otype, idx=(order.index(h) + 1) % n))
-            st._ask(kind, [h])
+            st._push(Step(Task.CYCLE, otype=otype, idx=(i + 1) % n))
+            st._ask(CYCLE_KINDS[otype], [h])
             return
 
 

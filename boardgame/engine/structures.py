@@ -141,12 +141,13 @@ _STEP_KEYS = ("phase", "first", "purpose", "track", "groups", "result", "card", 
 _WILDLING_NULLS = ("strength", "exclude")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Step:
     """A queued step of the agenda: `t` names it, the other fields are its arguments (None: not given).
 
-    Steps are values (frozen): a step that changes as it runs (the tie-breaks of a bid, W-14.3) is
-    replaced by a new one, so a clone of the state shares them.
+    Steps are values: the rules never change one in place (a test checks it) but replace it with a new
+    one (the tie-breaks of a bid, W-14.3), so clones of the state share them. Not `frozen`, which would
+    make creating one, about once per decision, five times slower.
     """
 
     t: Task

@@ -6,7 +6,6 @@ reached through the dispatch tables of `dispatch.py`.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import rounds
@@ -268,7 +267,7 @@ def t_rank(st: WesterosState, task: Step) -> None:
         elif not g:
             groups.pop(0)
         else:
-            waiting = replace(task, groups=tuple(groups), result=tuple(result))
+            waiting = Step(Task.RANK, track=track, groups=tuple(groups), result=tuple(result))
             st._push(waiting)
             st._choose(st.holder("iron_throne"), Decision.TIE_ORDER, list(g), task=waiting)
             return
@@ -277,7 +276,7 @@ def t_rank(st: WesterosState, task: Step) -> None:
 
 
 def on_tie_order(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
-    task = st.agenda[-1]
+    task = st.agenda[-1]  # the rank step waiting for this tie-break (W-14.3): replaced, never changed
     first, *rest = need(task.groups)
-    placed = (*need(task.result), option)
-    st.agenda[-1] = replace(task, groups=(tuple(h for h in first if h != option), *rest), result=placed)
+    groups = (tuple(h for h in first if h != option), *rest)
+    st.agenda[-1] = Step(Task.RANK, track=task.track, groups=groups, result=(*need(task.result), option))

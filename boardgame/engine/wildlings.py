@@ -6,7 +6,6 @@ reached through the dispatch tables of `dispatch.py`.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import westeros_phase
@@ -54,7 +53,8 @@ def t_wildling_resolve(st: WesterosState, task: Step) -> None:
 
 
 def on_wildling_tie(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
-    eff = replace(need(ctx.effect), who=option)
+    e = need(ctx.effect)
+    eff = Step(Task.WILDLING_EFFECT, card=e.card, nw=e.nw, bids=e.bids, who=option)
     st._push(eff)
 
 

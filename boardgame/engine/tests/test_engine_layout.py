@@ -64,3 +64,10 @@ def test_every_pending_key_of_a_game_is_classified_for_the_view_w_20() -> None:
         st.apply(agents[p].choose(st, p))
     assert {"kind", "players", "bids"} <= keys
     assert keys <= set(PENDING_PUBLIC) | set(PENDING_MASKED)
+
+
+def test_the_rules_never_change_a_queued_step_in_place() -> None:
+    """Clones share agenda steps (structures.Step are values): a rule pushes a new step, never assigns to one."""
+    for name, src in SOURCES.items():
+        assert not re.search(r"\b(task|step|eff|e|waiting|bt)\.\w+\s*(\+|-)?=(?!=)", src), name
+        assert not re.search(r"agenda\[-?\d+\]\.\w+\s*(\+|-)?=(?!=)", src), name
