@@ -438,9 +438,9 @@ WESTEROS_VIEW_LOG = 150  # engine log entries sent with each view (the full game
 
 @functools.cache
 def _houses_in_play(count: int) -> tuple[str, ...]:
-    from boardgame.engine import load_default_game_data
+    from boardgame.engine import houses_in_play, load_default_game_data
 
-    return tuple(load_default_game_data().raw["setup"]["player_counts"][str(count)]["houses"])
+    return tuple(houses_in_play(load_default_game_data(), count))
 
 
 class WesterosGame(GameAdapter):
@@ -505,12 +505,12 @@ class WesterosGame(GameAdapter):
         return list(houses)
 
     def new_state(self, *, decks: list[JSON], seed: int, config: JSON) -> Any:
-        from boardgame.engine import RulesConfig, new_game
+        from boardgame.engine import RulesConfig, houses_in_play, new_game
 
         engine_config = {k: v for k, v in (config or {}).items() if k not in ("player_count", "house")}
         data = self._game_data()
         count = self.seat_count(config)
-        houses = list(data.raw["setup"]["player_counts"][str(count)]["houses"])  # W-1.1, in set-up order
+        houses = houses_in_play(data, count)  # W-1.1, in set-up order
         return new_game(
             data,
             player_count=count,

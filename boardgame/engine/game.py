@@ -345,6 +345,14 @@ class WesterosState(Board):
         return views.player_view(self, player)
 
 
+def houses_in_play(game_data: GameData, player_count: int) -> list[str]:
+    """W-1.1: the houses of a `player_count`-player game (3-6), in set-up order."""
+    counts = game_data.raw["setup"]["player_counts"]
+    if str(player_count) not in counts:
+        raise ValueError(f"player_count must be 3-6, not {player_count}")
+    return list(counts[str(player_count)]["houses"])
+
+
 def new_game(
     game_data: GameData,
     *,
@@ -359,10 +367,7 @@ def new_game(
     `seat_houses` says which house each seat plays (``players()``); default: the engine's house order.
     """
     if houses is None:
-        n = player_count if player_count is not None else 6
-        if str(n) not in game_data.raw["setup"]["player_counts"]:
-            raise ValueError(f"player_count must be 3-6, not {n}")
-        houses = list(game_data.raw["setup"]["player_counts"][str(n)]["houses"])
+        houses = houses_in_play(game_data, player_count if player_count is not None else 6)
     else:
         expect = game_data.raw["setup"]["player_counts"].get(str(len(houses)), {}).get("houses")
         if expect is None or sorted(expect) != sorted(houses):
@@ -401,6 +406,7 @@ __all__ = [
     "Phase",
     "Reason",
     "WesterosState",
+    "houses_in_play",
     "new_game",
     "replay",
 ]

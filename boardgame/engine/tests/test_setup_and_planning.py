@@ -8,7 +8,7 @@ import pytest
 
 from boardgame.engine.actions import Choose, FinishOrders, PlaceOrder, RavenSwap
 from boardgame.engine.data import DEFAULT_DATA_DIR, FILE_STEMS, GameData, GameDataError
-from boardgame.engine.game import ROUND_STRUCTURE, IllegalActionError, WesterosState, new_game
+from boardgame.engine.game import ROUND_STRUCTURE, IllegalActionError, WesterosState, houses_in_play, new_game
 
 from .conftest import choose, do, pending, pos
 
@@ -188,3 +188,11 @@ def test_perft_style_legal_action_counts_at_the_six_player_start_style_14(gd: Ga
         "tyrell": 3 * 6,
         "martell": 3 * 11,
     }
+
+
+def test_houses_in_play_are_those_a_new_game_seats_w_1_1(gd: GameData) -> None:
+    assert houses_in_play(gd, 3) == ["stark", "lannister", "baratheon"]
+    for n in range(3, 7):
+        assert new_game(gd, player_count=n).houses == houses_in_play(gd, n)
+    with pytest.raises(ValueError, match="player_count must be 3-6"):
+        houses_in_play(gd, 7)
