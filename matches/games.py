@@ -446,30 +446,10 @@ def _card_facts(d: Any) -> JSON:
 
 
 # ---- A Game of Thrones: The Board Game (Westeros) -----------------------------------------------------
-WESTEROS_SECRET = {"place_order", "raven_swap", "bid", "play_house_card"}  # hidden until revealed (W-20)
+# The Westeros rules (secret actions, timeout defaults, why an action is illegal, which house each seat
+# plays) live in the engine (boardgame.engine): this adapter only delegates to it.
 HOUSE_CHOICES = ("random", "stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell")
-SEAT_HOUSES_KEY = "seat_houses"  # stored next to the engine state: which house each seat plays
-
-# The documented default taken for a house whose clock ran out, per pending step (W-3.3). One place,
-# tested in matches/tests/test_westeros_online.py. Each is one legal action; `timeout_action` applies it.
-WESTEROS_TIMEOUT_DEFAULTS: dict[str, str] = {
-    "orders": "finish the orders when the engine allows it (W-22.3); else the most passive token still "
-    "unused (Defense, Support, Consolidate Power, Raid, March) in the first area without an order — "
-    "the engine demands an order in every area while tokens remain (W-5.1)",
-    "raven": "pass: keep the orders, do not look at the wildling deck (W-5.5)",
-    "raid": "resolve the Raid without a target, i.e. remove it (W-7.2)",
-    "march_select": "resolve the first March order in area order (W-6.2: one must be resolved)",
-    "march_move": "end the march without moving, leaving no power token (W-7.1.5)",
-    "support": "support nobody (W-9.2)",
-    "house_card": "the first legal house card in hand order (W-9.4)",
-    "consolidate": "consolidate power (no mustering) with the first order (W-7.5)",
-    "muster": "stop mustering (W-13)",
-    "bid": "bid 0 power tokens (W-14.2, W-16.3)",
-    "choose": "a 'pass'/'none'/'no'/'done'-like option when offered, else the first option listed",
-}
 WESTEROS_VIEW_LOG = 150  # engine log entries sent with each view (the full game is in the match log/replay)
-PASSIVE_TOKENS = ("defense", "support", "consolidate_power", "raid", "march")
-PASSIVE_OPTIONS = ("pass", "none", "no", "done", "decline", "skip", "keep")
 
 
 @dataclass(frozen=True)
@@ -485,9 +465,9 @@ class WesterosSeating:
 
 @functools.cache
 def _houses_in_play(count: int) -> tuple[str, ...]:
-    from boardgame.engine import load_default_game_data
+    from boardgame.engine import houses_in_play, load_default_game_data
 
-    return tuple(load_default_game_data().raw["setup"]["player_counts"][str(count)]["houses"])
+    return tuple(houses_in_play(load_default_game_data(), count))
 
 
 class WesterosGame(GameAdapter):
@@ -562,41 +542,35 @@ class WesterosGame(GameAdapter):
         return list(houses)
 
     def new_state(self, *, decks: list[JSON], seed: int, config: JSON) -> Any:
-        from boardgame.engine import RulesConfig, new_game
+        from boardgame.engine import RulesConfig, houses_in_play, new_game
 
         engine_config = {k: v for k, v in (config or {}).items() if k not in ("player_count", "house")}
-        state = new_game(
-            self._game_data(),
-            player_count=self.seat_count(config),
+        data = self._game_data()
+        count = self.seat_count(config)
+        houses = houses_in_play(data, count)  # W-1.1, in set-up order
+        return new_game(
+            data,
+            player_count=count,
             seed=seed,
             config=RulesConfig.from_dict(engine_config) if engine_config else None,
+            seat_houses=self.seat_order(houses, house=(config or {}).get("house", ""), seed=seed),
         )
-        state.seat_houses = self.seat_order(
-            list(state.houses), house=(config or {}).get("house", ""), seed=seed
-        )
-        return state
 
     def load(self, data: JSON) -> Any:
         from boardgame.engine import WesterosState
 
-        data = dict(data)
-        seat_houses = data.pop(SEAT_HOUSES_KEY, None)
-        state = WesterosState.from_dict(data)
-        state.seat_houses = list(seat_houses or state.houses)
-        return state
+        return WesterosState.from_dict(data)  # the snapshot holds which house each seat plays
 
     def dump(self, state: Any) -> JSON:
-        return {**state.to_dict(), SEAT_HOUSES_KEY: self._houses(state)}
+        return dict(state.to_dict())
 
     def clone(self, state: Any) -> Any:
-        copy = state.clone()
-        copy.seat_houses = self._houses(state)
-        return copy
+        return state.clone()
 
     @staticmethod
     def _houses(state: Any) -> list[str]:
-        """Seat i plays `_houses(state)[i]` (the engine's house order unless a choice/draw changed it)."""
-        return list(getattr(state, "seat_houses", None) or state.houses)
+        """Seat i plays `_houses(state)[i]` (the engine's `players()`, fixed for the game)."""
+        return list(state.players())
 
     def _house(self, state: Any, player: Player) -> str:
         return self._houses(state)[player]
@@ -622,7 +596,7 @@ class WesterosGame(GameAdapter):
         return action_from_json(data)
 
     def action_is_secret(self, state: Any, action: Any) -> bool:
-        return action.kind in WESTEROS_SECRET
+        return bool(state.secret_action(action))  # W-20
 
     def describe(self, state: Any, action: Any, viewer: Player | None) -> str:
         who = str(action.player).title()
@@ -640,16 +614,8 @@ class WesterosGame(GameAdapter):
         return text if text.endswith(".") else text + "."
 
     def illegal_reason(self, state: Any, player: Player, action: Any) -> str:
-        from boardgame.engine import IllegalActionError
-
-        probe = state.clone()
-        try:
-            probe.apply(action)
-        except IllegalActionError as exc:
-            return str(exc)
-        except Exception as exc:
-            return f"{action.to_json()} is not legal now: {exc}"
-        return f"{action.to_json()} is not among your legal actions now."
+        reason = str(state.explain_illegal(action))
+        return reason or f"{action.to_json()} is not among your legal actions now."
 
     def apply(self, state: Any, action: Any) -> Any:
         state.apply(action)
@@ -671,43 +637,11 @@ class WesterosGame(GameAdapter):
         view = dict(state.player_view(house))
         log = view.get("log") or []
         view["log"], view["log_total"] = log[-WESTEROS_VIEW_LOG:], len(log)  # the table shows the tail only
-        view["seat_houses"] = self._houses(state)
         return view  # castles, control and public combat_strength come from the engine's view
 
     def timeout_action(self, state: Any, player: Player) -> Any:
-        """The documented default of the pending step (WESTEROS_TIMEOUT_DEFAULTS); always a legal action."""
-        legal = self.legal_actions(state, player)
-        step = (state.pending or {}).get("kind", "")
-        by_type: dict[str, list[Any]] = {}
-        for a in legal:
-            by_type.setdefault(a.kind, []).append(a)
-        if step == "orders":
-            if "finish_orders" in by_type:
-                return by_type["finish_orders"][0]
-            places = by_type.get("place_order", [])
-            first_area = places[0].area
-            here = [a for a in places if a.area == first_area]
-            for prefix in PASSIVE_TOKENS:
-                for a in here:
-                    if a.token.startswith(prefix):
-                        return a
-            return here[0]
-        if step == "raid":
-            return next((a for a in legal if a.target is None), legal[0])
-        if step == "march_move":
-            return next((a for a in legal if a.kind == "end_march" and not a.leave_power_token), legal[0])
-        if step == "support":
-            return next((a for a in legal if a.side == "none"), legal[0])
-        if step == "consolidate":
-            return next((a for a in legal if not a.muster), legal[0])
-        if step == "bid":
-            return min(by_type["bid"], key=lambda a: a.amount)
-        choices = by_type.get("choose", [])
-        for option in PASSIVE_OPTIONS:  # raven "pass", muster "done", decline a card ability, ...
-            for a in choices:
-                if a.option == option:
-                    return a
-        return legal[0]
+        """The engine's documented default for the seat's house (`boardgame.engine.timeouts.TIMEOUT_DEFAULTS`)."""
+        return state.timeout_action(self._house(state, player))
 
     def ai_action(self, state: Any, player: Player, *, rng: random.Random, agent: str) -> Any:
         from boardgame.engine.agents import make_agent

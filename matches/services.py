@@ -717,13 +717,17 @@ TIMEOUT_MAX_ACTIONS = 200
 def timeout_step(game: GameAdapter, state: Any) -> Any:
     """The decision step a timeout completes, or None when one default action completes it.
 
-    The adapter's `timeout_step(state)` when it has one; else the engine's pending step of a
-    simultaneous-decision engine (`state.pending["kind"]` with the round: Westeros Planning asks every
-    house for an order per area, W-5.1); else None (Commandeer: one default, e.g. Pass, ends the phase).
+    The adapter's `timeout_step(state)` when it has one; else the state's `decision_step()` (the game
+    interface: Westeros names the round and the pending kind, as Planning asks every house for an order
+    per area, W-5.1); else the pending step of a simultaneous-decision engine without it (`pending["kind"]`
+    with the round); else None (Commandeer: one default, e.g. Pass, ends the phase).
     """
     hook = getattr(game, "timeout_step", None)
     if callable(hook):
         return hook(state)
+    decision_step = getattr(state, "decision_step", None)
+    if callable(decision_step):
+        return decision_step()
     pending = getattr(state, "pending", None)
     if isinstance(pending, dict) and pending.get("kind"):
         return (getattr(state, "round", None), pending["kind"])

@@ -3,7 +3,7 @@
 from .actions import Action, IllegalActionError, action_from_json
 from .config import RulesConfig
 from .data import GameData, load_default_game_data
-from .game import ROUND_STRUCTURE, Outcome, Phase, Reason, WesterosState, new_game, replay
+from .game import ROUND_STRUCTURE, Outcome, Phase, Reason, WesterosState, houses_in_play, new_game, replay
 from .position import from_position
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "WesterosState",
     "action_from_json",
     "from_position",
+    "houses_in_play",
     "load_default_game_data",
     "new_game",
     "replay",

@@ -78,7 +78,7 @@ class GreedyAgent:
                     4 if (u == "siege_engine" and castle) else {"knight": 2}.get(u, 1) for u in a.units
                 )
                 if st.march is not None:
-                    mine += int(data.tokens[st.march["token"]]["strength_modifier"])
+                    mine += int(data.tokens[st.march.token]["strength_modifier"])
                 theirs = st.garrisons.get(a.dest, 0) if hostile_garrison else 0
                 if enemy is not None and enemy["house"] != p:
                     theirs += sum({"knight": 2, "siege_engine": 0}.get(u, 1) for u in enemy["units"])

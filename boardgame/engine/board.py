@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 from random import Random
-from typing import Any, cast
+from typing import Any
 
 from .config import RulesConfig
 from .data import GameData
-from .structures import Combat, March, Pending, Step, Units
+from .structures import Combat, Decision, March, Pending, PendingKind, Step, Units
 
 UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1, "siege_engine": 0}
 TRACK_TOKEN = {
@@ -63,16 +63,18 @@ ROUND_STRUCTURE: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
 )
 
 
+_ORDER_TYPES: dict[str, str] = {}  # token id -> order type, filled as tokens are met (a few ids)
+
+
 def order_type(token: str) -> str:
-    if token.startswith("march"):
-        return "march"
-    if token.startswith("defense"):
-        return "defense"
-    if token.startswith("support"):
-        return "support"
-    if token.startswith("raid"):
-        return "raid"
-    return "consolidate_power"
+    """W-5.1: the type of an order token: its id starts with it (a hot path: remembered per id)."""
+    t = _ORDER_TYPES.get(token)
+    if t is None:
+        t = next(
+            (p for p in ("march", "defense", "support", "raid") if token.startswith(p)), "consolidate_power"
+        )
+        _ORDER_TYPES[token] = t
+    return t
 
 
 class Board:
@@ -133,14 +135,13 @@ class Board:
         """Schedule tasks so that the first given runs first."""
         self.agenda.extend(reversed(tasks))
 
-    def _ask(self, kind: str, players: list[str], **ctx: Any) -> None:
-        self.pending = cast(Pending, {"kind": kind, "players": list(players), **ctx})
+    def _ask(self, kind: PendingKind, players: list[str], **ctx: Any) -> None:
+        """Wait for a decision of `kind` from `players` (`ctx`: the fields of `Pending` it carries)."""
+        self.pending = Pending(kind, list(players), **ctx)
 
-    def _choose(self, player: str, decision: str, options: list[str], **ctx: Any) -> None:
+    def _choose(self, player: str, decision: Decision, options: list[str], **ctx: Any) -> None:
         """Ask `player` a menu decision (answered with Choose)."""
-        self.pending = cast(
-            Pending, {"kind": "choose", "players": [player], "decision": decision, "options": options, **ctx}
-        )
+        self.pending = Pending(PendingKind.CHOOSE, [player], decision, options, **ctx)
 
     @property
     def log_length(self) -> int:
@@ -227,10 +228,10 @@ class Board:
         for u in self.units.values():
             if u["house"] == house:
                 n -= u["units"].count(unit) + u["routed"].count(unit)
-        if self.combat and self.combat["attacker"] == house:
-            n -= self.combat["att_units"].count(unit)
-        if self.march and self.march["house"] == house:
-            n -= self.march["combat_units"].count(unit)
+        if self.combat and self.combat.attacker == house:
+            n -= self.combat.att_units.count(unit)
+        if self.march and self.march.house == house:
+            n -= self.march.combat_units.count(unit)
         return n
 
     def holder(self, track: str) -> str:
@@ -245,12 +246,12 @@ class Board:
 
     def _army_sizes(self, house: str) -> dict[str, int]:
         sizes = {a: len(u["units"]) + len(u["routed"]) for a, u in self.units.items() if u["house"] == house}
-        d = self.march["combat_dest"] if self.march else None
-        if self.march and self.march["house"] == house and self.march["combat_units"] and d is not None:
-            sizes[d] = sizes.get(d, 0) + len(self.march["combat_units"])
+        d = self.march.combat_dest if self.march else None
+        if self.march and self.march.house == house and self.march.combat_units and d is not None:
+            sizes[d] = sizes.get(d, 0) + len(self.march.combat_units)
         c = self.combat
-        if c and c["attacker"] == house and c["att_units"]:  # W-7.1.4: attackers count where they fight
-            sizes[c["area"]] = sizes.get(c["area"], 0) + len(c["att_units"])
+        if c and c.attacker == house and c.att_units:  # W-7.1.4: attackers count where they fight
+            sizes[c.area] = sizes.get(c.area, 0) + len(c.att_units)
         return sizes
 
     def supply_ok(self, house: str, delta: dict[str, int] | None = None, level: int | None = None) -> bool:

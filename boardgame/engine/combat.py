@@ -10,52 +10,63 @@ from typing import TYPE_CHECKING
 
 from . import marches
 from .actions import Action, DeclareSupport, PlayHouseCard
-from .structures import Combat, Pending, Step
+from .structures import Combat, Decision, Pending, PendingKind, Step, Task, need
 
 if TYPE_CHECKING:
     from .game import WesterosState
+
+
+# Steps without arguments are values (structures.Step): the same ones serve every combat.
+COMBAT_SUPPORT = Step(Task.COMBAT_SUPPORT)
+AFTER_VICTORY = (  # W-9.9-9.12 and the "after combat" texts (W-9.5)
+    Step(Task.COMBAT_WIN_EFFECTS),
+    Step(Task.COMBAT_CASUALTIES),
+    Step(Task.COMBAT_RETREAT),
+    Step(Task.COMBAT_CLEANUP),
+    Step(Task.COMBAT_AFTER),
+)
 
 
 def t_combat_support(st: WesterosState, task: Step) -> None:
     c = st.combat
     assert c is not None
     st.step = "combat"
-    while c["support_queue"]:
-        h = c["support_queue"][0]
-        if any(sh == h for _a, sh, _t in st._support_orders(c["area"])):
-            st._push({"t": "combat_support"})
-            st._ask("support", [h])
+    while c.support_queue:
+        h = c.support_queue[0]
+        if any(sh == h for _a, sh, _t in st._support_orders(c.area)):
+            st._push(COMBAT_SUPPORT)
+            st._ask(PendingKind.SUPPORT, [h])
             return
-        c["support_queue"].pop(0)
+        c.support_queue.pop(0)
 
 
 def legal_support(st: WesterosState, p: str) -> list[Action]:
     c = st.combat
     assert c is not None
-    if c.get("neutral"):  # W-11.1: the neutral force gets no support
-        return [DeclareSupport(p, c["attacker"]), DeclareSupport(p, "none")]
-    return [DeclareSupport(p, c["attacker"]), DeclareSupport(p, c["defender"]), DeclareSupport(p, "none")]
+    if c.neutral:  # W-11.1: the neutral force gets no support
+        return [DeclareSupport(p, c.attacker), DeclareSupport(p, "none")]
+    return [DeclareSupport(p, c.attacker), DeclareSupport(p, c.defender), DeclareSupport(p, "none")]
 
 
 def do_support(st: WesterosState, a: Action) -> None:
     assert isinstance(a, DeclareSupport) and st.combat is not None
     st.pending = None
-    st.combat["support"][a.player] = a.side
-    st.combat["support_queue"].remove(a.player)
+    st.combat.support[a.player] = a.side
+    st.combat.support_queue.remove(a.player)
     st._event(a.describe(st))
 
 
 def t_combat_cards(st: WesterosState, task: Step) -> None:
     c = st.combat
     assert c is not None
-    players = [h for h in (c["attacker"], c["defender"]) if card_options(st, h)]
+    players = [h for h in (c.attacker, c.defender) if card_options(st, h)]
     if players:
-        st._ask("house_card", players, chosen={})
+        st._ask(PendingKind.HOUSE_CARD, players, chosen={})
 
 
 def card_options(st: WesterosState, h: str) -> list[str]:
     assert st.combat is not None
-    return [x for x in st.hands[h] if x not in st.combat["excluded"][h]]
+    return [x for x in st.hands[h] if x not in st.combat.excluded[h]]
 
 
 def legal_house_card(st: WesterosState, p: str) -> list[Action]:
@@ -64,31 +75,29 @@ def legal_house_card(st: WesterosState, p: str) -> list[Action]:
 
 def do_house_card(st: WesterosState, a: Action) -> None:
     assert isinstance(a, PlayHouseCard) and st.pending is not None and st.combat is not None
-    st.pending["chosen"][a.player] = a.card
-    st.pending["players"].remove(a.player)
+    need(st.pending.chosen)[a.player] = a.card
+    st.pending.players.remove(a.player)
     st._event(f"{a.player.title()} has chosen a house card")
-    if st.pending["players"]:
+    if st.pending.players:
         return
-    chosen = st.pending["chosen"]
+    chosen = need(st.pending.chosen)
     st.pending = None
     # W-9.4 / W-20.6: revealed together, in the order chosen (`chosen` is stored with one key at most)
     for h, card in chosen.items():
         st.hands[h].remove(card)
-        st.combat["cards"][h] = card
+        st.combat.cards[h] = card
         st._event(f"{h.title()} reveals {st.data.house_cards[card]['name']}", card=card)
 
 
 def decided(c: Combat) -> tuple[str, str]:
     """The winner and the loser of a combat whose victor is known (W-9.8)."""
-    w, lo = c["winner"], c["loser"]
-    assert w is not None and lo is not None, "the victor is not known yet (W-9.8)"
-    return w, lo
+    return c.decided()
 
 
 def opponent(st: WesterosState, h: str) -> str:
     c = st.combat
     assert c is not None
-    return str(c["defender"] if h == c["attacker"] else c["attacker"])
+    return str(c.defender if h == c.attacker else c.attacker)
 
 
 def t_combat_blade(st: WesterosState, task: Step) -> None:
@@ -96,37 +105,37 @@ def t_combat_blade(st: WesterosState, task: Step) -> None:
     c = st.combat
     assert c is not None
     h = st.holder("fiefdoms")
-    if not st.blade_used and h in c["cards"]:
-        st._choose(h, "blade", ["use", "pass"])
+    if not st.blade_used and h in c.cards:
+        st._choose(h, Decision.BLADE, ["use", "pass"])
 
 
 def on_blade(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option == "use":
         assert st.combat is not None
         st.blade_used = True
-        st.combat["blade"] = p
+        st.combat.blade = p
         st._event(f"{p.title()} uses the Valyrian Steel Blade (+1)")
 
 
 def supported(st: WesterosState, h: str) -> bool:
     c = st.combat
     assert c is not None
-    return any(c["support"].get(sh) == h for _a, sh, _t in st._support_orders(c["area"]))
+    return any(c.support.get(sh) == h for _a, sh, _t in st._support_orders(c.area))
 
 
 def combat_numbers(st: WesterosState) -> dict[str, dict[str, int]]:
     """W-9.3 / W-9.7: strength, swords and fortifications of both sides right now."""
     c = st.combat
     assert c is not None
-    if c.get("neutral"):  # W-11.1: the marcher's strength so far against the neutral force's token
-        got = marches.neutral_strength(st, c["attacker"], c["area"], c["att_units"], c["token"], c["support"])
+    if c.neutral:  # W-11.1: the marcher's strength so far against the neutral force's token
+        got = marches.neutral_strength(st, c.attacker, c.area, c.att_units, c.token, c.support)
         return {
-            c["attacker"]: {"strength": got, "swords": 0, "forts": 0},
-            "neutral": {"strength": st.neutral[c["area"]], "swords": 0, "forts": 0},
+            c.attacker: {"strength": got, "swords": 0, "forts": 0},
+            "neutral": {"strength": st.neutral[c.area], "swords": 0, "forts": 0},
         }
-    att, dfn, area = c["attacker"], c["defender"], c["area"]
+    att, dfn, area = c.attacker, c.defender, c.area
     castle = st.data.areas[area]["castle"] != "none"
-    cards = c["cards"]
+    cards = c.cards
     kevan = cards.get(att) == "ser_kevan_lannister"
     victarion = cards.get(att) == "victarion_greyjoy"
     salladhor = any(
@@ -151,8 +160,8 @@ def combat_numbers(st: WesterosState) -> dict[str, dict[str, int]]:
                 v = m
         return v
 
-    s = {att: sum(val(u, att, True) for u in c["att_units"]), dfn: 0}
-    s[att] += int(st.data.tokens[c["token"]]["strength_modifier"])
+    s = {att: sum(val(u, att, True) for u in c.att_units), dfn: 0}
+    s[att] += int(st.data.tokens[c.token]["strength_modifier"])
     du = st.units.get(area)
     if du is not None and du["house"] == dfn:
         s[dfn] += sum(val(u, dfn, False) for u in du["units"])
@@ -163,7 +172,7 @@ def combat_numbers(st: WesterosState) -> dict[str, dict[str, int]]:
     if area in st.garrisons and st.data.areas[area].get("home_house") == dfn:
         s[dfn] += st.garrisons[area]
     for a, sh, tok in st._support_orders(area):
-        side = c["support"].get(sh)
+        side = c.support.get(sh)
         if side not in (att, dfn):
             continue
         # Kevan / Victarion count supporting own-house units when supporting their own attack.
@@ -199,8 +208,8 @@ def combat_numbers(st: WesterosState) -> dict[str, dict[str, int]]:
             else:
                 fo[h] += 1
         s[h] += printed
-    if c["blade"] in s:
-        s[c["blade"]] += 1
+    if c.blade in s:
+        s[c.blade] += 1
     return {h: {"strength": max(0, s[h]), "swords": sw[h], "forts": fo[h]} for h in (att, dfn)}
 
 
@@ -209,7 +218,7 @@ def t_combat_resolve(st: WesterosState, task: Step) -> None:
     c = st.combat
     assert c is not None
     nums = combat_numbers(st)
-    att, dfn = c["attacker"], c["defender"]
+    att, dfn = c.attacker, c.defender
     sa, sd = nums[att]["strength"], nums[dfn]["strength"]
     if sa != sd:
         w = att if sa > sd else dfn
@@ -217,47 +226,39 @@ def t_combat_resolve(st: WesterosState, task: Step) -> None:
         fief = st.tracks["fiefdoms"]
         w = att if fief.index(att) < fief.index(dfn) else dfn
     lo = dfn if w == att else att
-    c["winner"], c["loser"] = w, lo
-    c["casualties"] = (
-        0 if c["cards"].get(lo) == "the_blackfish" else max(0, nums[w]["swords"] - nums[lo]["forts"])
-    )
-    st._event(f"{w.title()} wins the combat in {c['area']} ({sa} to {sd})", numbers=[sa, sd])
-    st._push(
-        {"t": "combat_win_effects"},
-        {"t": "combat_casualties"},
-        {"t": "combat_retreat"},
-        {"t": "combat_cleanup"},
-        {"t": "combat_after"},
-    )
+    c.winner, c.loser = w, lo
+    c.casualties = 0 if c.cards.get(lo) == "the_blackfish" else max(0, nums[w]["swords"] - nums[lo]["forts"])
+    st._event(f"{w.title()} wins the combat in {c.area} ({sa} to {sd})", numbers=[sa, sd])
+    st._push(*AFTER_VICTORY)
 
 
 def losing_units(st: WesterosState) -> list[str]:
     c = st.combat
     assert c is not None
-    if c["loser"] == c["attacker"]:
-        return list(c["att_units"])
-    u = st.units.get(c["area"])
-    return list(u["units"]) if u and u["house"] == c["loser"] else []
+    if c.loser == c.attacker:
+        return list(c.att_units)
+    u = st.units.get(c.area)
+    return list(u["units"]) if u and u["house"] == c.loser else []
 
 
 def destroy_losing(st: WesterosState, unit: str) -> None:
     c = st.combat
     assert c is not None
-    if c["loser"] == c["attacker"]:
-        c["att_units"].remove(unit)
+    if c.loser == c.attacker:
+        c.att_units.remove(unit)
     else:
-        st._remove_unit(c["area"], unit, prefer_routed=False)
+        st._remove_unit(c.area, unit, prefer_routed=False)
 
 
 def t_combat_casualties(st: WesterosState, task: Step) -> None:
     """W-9.9: garrison removed, siege engines and routed units destroyed, sword casualties."""
     c = st.combat
     assert c is not None
-    area, lo = c["area"], decided(c)[1]
-    if lo == c["defender"] and area in st.garrisons:
+    area, lo = c.area, decided(c)[1]
+    if lo == c.defender and area in st.garrisons:
         del st.garrisons[area]
         st._event(f"The garrison of {area} is removed")
-    if lo == c["defender"]:
+    if lo == c.defender:
         u = st.units.get(area)
         if u and u["house"] == lo:
             n = len(u["routed"]) + u["units"].count("siege_engine")
@@ -269,12 +270,12 @@ def t_combat_casualties(st: WesterosState, task: Step) -> None:
             if n:
                 st._event(f"{lo.title()} loses {n} siege engine(s)/routed unit(s) in {area}")
     else:
-        n = c["att_units"].count("siege_engine")
-        c["att_units"] = [x for x in c["att_units"] if x != "siege_engine"]
+        n = c.att_units.count("siege_engine")
+        c.att_units = [x for x in c.att_units if x != "siege_engine"]
         if n:
             st._event(f"{lo.title()} loses {n} attacking siege engine(s)")
     left = losing_units(st)
-    k = c["casualties"]
+    k = need(c.casualties)
     if k >= len(left):
         for x in left:
             destroy_losing(st, x)
@@ -282,24 +283,25 @@ def t_combat_casualties(st: WesterosState, task: Step) -> None:
             st._event(f"{lo.title()} loses all {len(left)} unit(s) as casualties")
         return
     if k > 0:
-        st._push({"t": "casualty_pick", "left": k})
+        st._push(Step(Task.CASUALTY_PICK, left=k))
 
 
 def t_casualty_pick(st: WesterosState, task: Step) -> None:
     c = st.combat
     assert c is not None
-    if task["left"] <= 0:
+    left = need(task.left)
+    if left <= 0:
         return
     opts = sorted(set(losing_units(st)))
     if not opts:
         return
-    st._choose(decided(c)[1], "casualty", opts, left=task["left"])
+    st._choose(decided(c)[1], Decision.CASUALTY, opts, left=left)
 
 
 def on_casualty(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     destroy_losing(st, option)
     st._event(f"{p.title()} loses a {option.replace('_', ' ')} as a casualty")
-    st._push({"t": "casualty_pick", "left": ctx["left"] - 1})
+    st._push(Step(Task.CASUALTY_PICK, left=need(ctx.left) - 1))
 
 
 def discard_played(st: WesterosState, h: str, card: str) -> None:
@@ -315,21 +317,21 @@ def t_combat_cleanup(st: WesterosState, task: Step) -> None:
     """W-9.11: discard cards, the winner moves in, orders and tokens removed."""
     c = st.combat
     assert c is not None
-    att, area = c["attacker"], c["area"]
-    for h in (att, c["defender"]):
-        card = c["cards"].get(h)
+    att, area = c.attacker, c.area
+    for h in (att, c.defender):
+        card = c.cards.get(h)
         if card is None:
             continue
         discard_played(st, h, card)
-        if card == "roose_bolton" and h == c["loser"]:
+        if card == "roose_bolton" and h == c.loser:
             st.hands[h].extend(st.discards[h])
             st.discards[h] = []
             st._event("Roose Bolton: Stark takes back its whole discard pile")
-    if c["winner"] == att:
-        units = c["att_units"]
-        c["att_units"] = []
-        if c["arianne"]:
-            src = c["from"]
+    if c.winner == att:
+        units = c.att_units
+        c.att_units = []
+        if c.arianne:
+            src = c.origin
             if st.data.kind(src) != "land" or st.control(src) in (None, att):
                 for x in units:
                     st._add_unit(src, att, x)
@@ -349,8 +351,8 @@ def t_combat_cleanup(st: WesterosState, task: Step) -> None:
                 del st.units[area]
             for x in units:
                 st._add_unit(area, att, x)
-            if c["loras"] and units:
-                st.orders[area] = [att, c["token"]]
+            if c.loras and units:
+                st.orders[area] = [att, c.token]
                 st._event("Ser Loras Tyrell: the March order moves into the conquered area")
             if units:
                 st._event(f"{att.title()} takes {area}")

@@ -1,16 +1,16 @@
 """Dispatch tables: every pending decision kind, agenda task and menu decision, keyed by an enum.
 
-The stored state names them by their string values (`pending["kind"]`, `task["t"]`, `Choose.decision`);
-the engine finds the rule function here, so a search for a handler finds its caller (no names built
-from strings). The tables are keyed by enum members; as those are `str`, a stored string finds its entry
-without a conversion. A test checks that the tables cover every enum member.
+The enums live in `structures.py` with the records that carry them (`Pending.kind`, `Step.t`,
+`Pending.decision`); the engine finds the rule function here, so a search for a handler finds its caller
+(no names built from strings). A test checks that the tables cover every enum member.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import StrEnum
 from typing import TYPE_CHECKING
+
+__all__ = ["DECISIONS", "DO", "LEGAL", "TASKS", "Decision", "PendingKind", "Task"]
 
 from . import (
     combat,
@@ -24,119 +24,17 @@ from . import (
     wildlings,
 )
 from .actions import Action, Choose
-from .structures import Pending, Step
+from .structures import Decision, Pending, PendingKind, Step, Task, need
 
 if TYPE_CHECKING:
     from .game import WesterosState
 
 
-class PendingKind(StrEnum):
-    """What a pending decision asks (`pending["kind"]`): answered by `legal_actions`."""
-
-    ORDERS = "orders"
-    RAVEN = "raven"
-    RAID = "raid"
-    CONSOLIDATE = "consolidate"
-    MARCH_SELECT = "march_select"
-    MARCH_MOVE = "march_move"
-    SUPPORT = "support"
-    HOUSE_CARD = "house_card"
-    MUSTER = "muster"
-    BID = "bid"
-    CHOOSE = "choose"
-
-
-class Task(StrEnum):
-    """A step of the agenda (`task["t"]`): run by `WesterosState._run` until a decision is pending."""
-
-    ROUND = "round"
-    ADVANCE_ROUND = "advance_round"
-    RESOLVE_WESTEROS = "resolve_westeros"
-    RAIDS = "raids"
-    MARCHES = "marches"
-    CONSOLIDATE = "consolidate"
-    CYCLE = "cycle"
-    CLEANUP = "cleanup"
-    VICTORY_CHECK = "victory_check"
-    ASSIGN_ORDERS = "assign_orders"
-    REVEAL_ORDERS = "reveal_orders"
-    MESSENGER_RAVEN = "messenger_raven"
-    MARCH_END = "march_end"
-    PORT_SYNC = "port_sync"
-    PORT_TAKEOVER = "port_takeover"
-    NEUTRAL_RESOLVE = "neutral_resolve"
-    COMBAT_SUPPORT = "combat_support"
-    COMBAT_CARDS = "combat_cards"
-    COMBAT_BLADE = "combat_blade"
-    COMBAT_RESOLVE = "combat_resolve"
-    COMBAT_CASUALTIES = "combat_casualties"
-    CASUALTY_PICK = "casualty_pick"
-    COMBAT_CLEANUP = "combat_cleanup"
-    COMBAT_RETREAT = "combat_retreat"
-    RETREAT_SUPPLY = "retreat_supply"
-    COMBAT_CANCEL = "combat_cancel"
-    COMBAT_IMMEDIATE = "combat_immediate"
-    COMBAT_WIN_EFFECTS = "combat_win_effects"
-    COMBAT_AFTER = "combat_after"
-    REVEAL_WESTEROS = "reveal_westeros"
-    WESTEROS_CARD = "westeros_card"
-    SUPPLY_ADJUST = "supply_adjust"
-    RECONCILE = "reconcile"
-    MUSTER_ALL = "muster_all"
-    BID = "bid"
-    RANK = "rank"
-    WILDLING_ATTACK = "wildling_attack"
-    WILDLING_RESOLVE = "wildling_resolve"
-    WILDLING_EFFECT = "wildling_effect"
-    WL_REWARD = "wl_reward"
-    WL_LOWEST = "wl_lowest"
-    WL_OTHER = "wl_other"
-    CROW_REWARD = "crow_reward"
-    CROW_KNIGHTS = "crow_knights"
-    DESTROY_N = "destroy_n"
-
-
-class Decision(StrEnum):
-    """A menu decision (`Choose.decision`), answered by one of the pending options."""
-
-    RAVEN_BURY = "raven_bury"
-    PORT_TAKEOVER = "port_takeover"
-    BLADE = "blade"
-    CASUALTY = "casualty"
-    RETREAT = "retreat"
-    ROBB_RETREAT = "robb_retreat"
-    RETREAT_LOSS = "retreat_loss"
-    TYRION = "tyrion"
-    AERON = "aeron"
-    DORAN = "doran"
-    QUEEN_OF_THORNS = "queen_of_thorns"
-    CERSEI = "cersei"
-    RENLY = "renly"
-    PATCHFACE = "patchface"
-    THRONE_OF_BLADES = "throne_of_blades"
-    DARK_WINGS = "dark_wings"
-    PUT_TO_THE_SWORD = "put_to_the_sword"
-    RECONCILE = "reconcile"
-    TIE_ORDER = "tie_order"
-    WILDLING_TIE = "wildling_tie"
-    KBW_REWARD = "kbw_reward"
-    KBW_TRACK = "kbw_track"
-    CROW_REWARD = "crow_reward"
-    CROW_KNIGHT = "crow_knight"
-    DISCARD_CARD = "discard_card"
-    MAMMOTH_REWARD = "mammoth_reward"
-    PREEMPTIVE = "preemptive"
-    PREEMPTIVE_TRACK = "preemptive_track"
-    HORDE_AREA = "horde_area"
-    HORDE_REWARD = "horde_reward"
-    DESTROY = "destroy"
-
-
 def legal_choose(st: WesterosState, p: str) -> list[Action]:
     """A menu decision: one Choose per pending option."""
     assert st.pending is not None
-    dec = st.pending["decision"]
-    return [Choose(p, dec, o) for o in st.pending["options"]]
+    dec = need(st.pending.decision).value
+    return [Choose(p, dec, o) for o in st.pending.options]
 
 
 def do_choose(st: WesterosState, a: Action) -> None:
@@ -144,10 +42,10 @@ def do_choose(st: WesterosState, a: Action) -> None:
     assert isinstance(a, Choose) and st.pending is not None
     ctx = st.pending
     st.pending = None
-    DECISIONS[a.decision](st, a.player, a.option, ctx)
+    DECISIONS[need(ctx.decision)](st, a.player, a.option, ctx)
 
 
-LEGAL: dict[str, Callable[[WesterosState, str], list[Action]]] = {
+LEGAL: dict[PendingKind, Callable[[WesterosState, str], list[Action]]] = {
     PendingKind.ORDERS: planning.legal_orders,
     PendingKind.RAVEN: planning.legal_raven,
     PendingKind.RAID: raid_consolidate.legal_raid,
@@ -160,7 +58,7 @@ LEGAL: dict[str, Callable[[WesterosState, str], list[Action]]] = {
     PendingKind.BID: westeros_phase.legal_bid,
     PendingKind.CHOOSE: legal_choose,
 }
-DO: dict[str, Callable[[WesterosState, Action], None]] = {
+DO: dict[PendingKind, Callable[[WesterosState, Action], None]] = {
     PendingKind.ORDERS: planning.do_orders,
     PendingKind.RAVEN: planning.do_raven,
     PendingKind.RAID: raid_consolidate.do_raid,
@@ -173,7 +71,7 @@ DO: dict[str, Callable[[WesterosState, Action], None]] = {
     PendingKind.BID: westeros_phase.do_bid,
     PendingKind.CHOOSE: do_choose,
 }
-TASKS: dict[str, Callable[[WesterosState, Step], None]] = {
+TASKS: dict[Task, Callable[[WesterosState, Step], None]] = {
     Task.ROUND: rounds.t_round,
     Task.ADVANCE_ROUND: rounds.t_advance_round,
     Task.RESOLVE_WESTEROS: rounds.t_resolve_westeros,
@@ -220,7 +118,7 @@ TASKS: dict[str, Callable[[WesterosState, Step], None]] = {
     Task.CROW_KNIGHTS: wildlings.t_crow_knights,
     Task.DESTROY_N: wildlings.t_destroy_n,
 }
-DECISIONS: dict[str, Callable[[WesterosState, str, str, Pending], None]] = {
+DECISIONS: dict[Decision, Callable[[WesterosState, str, str, Pending], None]] = {
     Decision.RAVEN_BURY: planning.on_raven_bury,
     Decision.PORT_TAKEOVER: marches.on_port_takeover,
     Decision.BLADE: combat.on_blade,

@@ -53,15 +53,15 @@ def _detail(st: WesterosState, a: Action) -> str:
             return f"{a.card} is not in {p}'s hand (W-9.4)"
         if a.card not in st._card_options(p):
             return f"{a.card} was sent back by Tyrion Lannister and may not be chosen again (W-17.1)"
-    if isinstance(a, Choose) and st.pending is not None and st.pending["kind"] == "choose":
-        want = st.pending["decision"]
+    if isinstance(a, Choose) and st.pending is not None and st.pending.kind == "choose":
+        want = st.pending.decision
         if a.decision != want:
             return f"the decision now is {want!r}, not {a.decision!r}"
-        return f"{a.option!r} is not an option; the options are {', '.join(st.pending['options'])}"
+        return f"{a.option!r} is not an option; the options are {', '.join(st.pending.options)}"
     if isinstance(a, DeclareSupport) and st.combat is not None:
         return (
-            f"{p} may support {st.combat['attacker']}"
-            + ("" if st.combat.get("neutral") else f", {st.combat['defender']}")
+            f"{p} may support {st.combat.attacker}"
+            + ("" if st.combat.neutral else f", {st.combat.defender}")
             + " or none (W-9.2)"
         )
     if isinstance(a, ResolveRaid | ResolveConsolidate | ChooseMarch):
@@ -69,7 +69,7 @@ def _detail(st: WesterosState, a: Action) -> str:
         if o is None or o[0] != p:
             return f"{p} has no order in {a.area}"
     if isinstance(a, MarchMove) and st.march is not None:
-        src = st.march["source"]
+        src = st.march.source
         u = st.units.get(src)
         have = list(u["units"]) if u is not None and u["house"] == p else []
         for t in set(a.units):
@@ -90,7 +90,7 @@ def explain_illegal(st: WesterosState, a: Action) -> str:
             f"{a.to_json()} is not legal: it is not {a.player}'s decision: "
             f"{a.player!r} is not a house in this game ({', '.join(st.houses)})"
         )
-    if st.pending is None or a.player not in st.pending["players"]:
+    if st.pending is None or a.player not in st.pending.players:
         who = ", ".join(st.current_players()) or "nobody"
         return (
             f"{a.to_json()} is not legal: it is not {a.player}'s decision "
@@ -100,7 +100,7 @@ def explain_illegal(st: WesterosState, a: Action) -> str:
     if a in legal:
         return ""
     kinds = sorted({x.kind for x in legal})
-    decision = st.pending.get("decision", st.pending["kind"])
+    decision = (st.pending.decision or st.pending.kind).value
     head = (
         f"{a.to_json()} is not legal: {a.player} must now make a '{decision}' decision "
         f"(step {st.phase}/{st.step}; {len(legal)} legal actions of type {', '.join(kinds)})"

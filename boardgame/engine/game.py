@@ -1,8 +1,8 @@
 """A Game of Thrones: The Board Game (2nd ed.) rules engine — state, turn structure and rules.
 
 Pure Python, deterministic under a seed (STYLE 1). The state is plain JSON-able data; the game
-flow is an *agenda* (a stack of small task dicts) walked by `_run()` until a decision is needed,
-which is then described by `pending` and answered by one of `legal_actions()` (STYLE 3, 6).
+flow is an *agenda* (a stack of `Step` values) walked by `_run()` until a decision is needed,
+which is then described by `pending` (a `Pending`; records in structures.py) and answered by one of `legal_actions()` (STYLE 3, 6).
 Rules code walks areas, houses and orders in an order it defines (map order, sorted area ids, Iron
 Throne order), never in a dict's key order: a snapshot whose keys a store reordered (PostgreSQL
 `jsonb`) plays on exactly as the live state.
@@ -24,6 +24,7 @@ from .actions import Action, IllegalActionError
 from .board import ROUND_STRUCTURE, Board, Phase
 from .config import RulesConfig
 from .data import HOUSE_ORDER, LAND_UNITS, TRACKS, GameData
+from .structures import Combat, March, Pending, Step, Task
 
 
 class Reason(StrEnum):
@@ -83,6 +84,13 @@ STATE_FIELDS = (
     "seat_houses",
     "deck_known",
 )
+# Fields held as records (structures.py) and stored as their JSON; the agenda is a list of `Step`.
+_RECORDS: dict[str, type[Pending] | type[Combat] | type[March]] = {
+    "pending": Pending,
+    "combat": Combat,
+    "march": March,
+}
+_PLAIN_FIELDS = tuple(f for f in STATE_FIELDS if f != "rng" and f != "agenda" and f not in _RECORDS)
 # Fields added after snapshots were first stored: their value for a snapshot that lacks them.
 _FIELD_DEFAULTS: dict[str, Any] = {"seat_houses": None, "deck_known": None}
 
@@ -162,15 +170,20 @@ class WesterosState(Board):
         # shuffled): `determinize` keeps them in place and shuffles only the rest.
         self.deck_known = {"1": 0, "2": 0, "3": 0, "wildling": 0}
         self._event(f"Game set up for {len(houses)} houses: {', '.join(houses)}")
-        self.agenda = [{"t": "round", "first": True}]
+        self.agenda = [Step(Task.ROUND, first=True)]
         self._run()
 
     def _fields(self) -> dict[str, Any]:
-        out = {}
+        out: dict[str, Any] = {}
         for f in STATE_FIELDS:
             if f == "rng":
                 st = self._rng.getstate()
                 out[f] = [st[0], list(st[1]), st[2]]
+            elif f == "agenda":
+                out[f] = [s.to_json() for s in self.agenda]
+            elif f in _RECORDS:
+                rec = getattr(self, f)
+                out[f] = None if rec is None else rec.to_json()
             else:
                 out[f] = getattr(self, f)
         return out
@@ -208,6 +221,10 @@ class WesterosState(Board):
                 st.log = []
             elif f not in d and f in _FIELD_DEFAULTS:  # a snapshot stored before the field existed
                 setattr(st, f, _FIELD_DEFAULTS[f])
+            elif f == "agenda":
+                st.agenda = [Step.from_json(s) for s in d[f]]
+            elif f in _RECORDS:
+                setattr(st, f, None if d[f] is None else _RECORDS[f].from_json(d[f]))
             else:
                 setattr(st, f, marshal.loads(marshal.dumps(d[f])))
         start = d.get("log_start", 0) if "log" in d else d.get("log_length", 0)
@@ -223,9 +240,13 @@ class WesterosState(Board):
     def clone(self) -> WesterosState:
         """Independent copy (shares only the immutable game data)."""
         st = WesterosState(self.data, self.config)
-        vals = marshal.loads(marshal.dumps(tuple(getattr(self, f) for f in STATE_FIELDS if f != "rng")))
-        for f, v in zip([f for f in STATE_FIELDS if f != "rng"], vals, strict=True):
+        vals = marshal.loads(marshal.dumps(tuple(getattr(self, f) for f in _PLAIN_FIELDS)))
+        for f, v in zip(_PLAIN_FIELDS, vals, strict=True):
             setattr(st, f, v)
+        st.agenda = list(self.agenda)  # steps are values: shared
+        st.pending = None if self.pending is None else self.pending.copy()
+        st.combat = None if self.combat is None else self.combat.copy()
+        st.march = None if self.march is None else self.march.copy()
         st._rng.setstate(self._rng.getstate())
         st.log_start = self.log_start
         return st
@@ -234,7 +255,7 @@ class WesterosState(Board):
         """Every house that still owes a decision now (several at simultaneous steps, W-3.3)."""
         if self.winner is not None or self.pending is None:
             return []
-        return list(self.pending["players"])
+        return list(self.pending.players)
 
     def is_terminal(self) -> bool:
         return self.winner is not None
@@ -250,11 +271,11 @@ class WesterosState(Board):
         """All legal actions of `player` (or of every house that must act, if None)."""
         if self.pending is None or self.winner is not None:
             return []
-        players = self.pending["players"] if player is None else [player]
+        players = self.pending.players if player is None else [player]
         out: list[Action] = []
         for p in players:
-            if p in self.pending["players"]:
-                out.extend(dispatch.LEGAL[self.pending["kind"]](self, p))
+            if p in self.pending.players:
+                out.extend(dispatch.LEGAL[self.pending.kind](self, p))
         return out
 
     def players(self) -> list[str]:
@@ -263,7 +284,7 @@ class WesterosState(Board):
 
     def apply(self, action: Action) -> None:
         """Checked apply: raises IllegalActionError naming the action and the situation (`explain_illegal`)."""
-        if self.winner is not None or self.pending is None or action.player not in self.pending["players"]:
+        if self.winner is not None or self.pending is None or action.player not in self.pending.players:
             raise IllegalActionError(explain.explain_illegal(self, action))
         if action not in self.legal_actions(action.player):
             raise IllegalActionError(explain.explain_illegal(self, action))
@@ -281,6 +302,11 @@ class WesterosState(Board):
         """The documented default for `player` when its clock runs out (`timeouts.TIMEOUT_DEFAULTS`)."""
         return timeouts.timeout_action(self, player)
 
+    def decision_step(self) -> tuple[int, str | None]:
+        """The open decision step, `(round, pending kind)`: a timeout takes `timeout_action` defaults for a
+        house until it changes (W-5.1: Planning wants an order in every area, W-3.3)."""
+        return (self.round, None if self.pending is None else self.pending.kind.value)
+
     def determinize(self, player: str, rng: Random) -> WesterosState:
         """A state `player` cannot tell from this one, its hidden parts resampled (see `hidden.determinize`)."""
         return hidden.determinize(self, player, rng)
@@ -290,15 +316,15 @@ class WesterosState(Board):
         assert self.pending is not None
         self._ctl_cache = None
         self.decisions += 1
-        dispatch.DO[self.pending["kind"]](self, action)
+        dispatch.DO[self.pending.kind](self, action)
         self._run()
 
     def _run(self) -> None:
         while self.pending is None and self.winner is None and self.agenda:
             task = self.agenda.pop()
             self._ctl_cache = None
-            dispatch.TASKS[task["t"]](self, task)
-        if self.pending is not None and not self.pending["players"]:
+            dispatch.TASKS[task.t](self, task)
+        if self.pending is not None and not self.pending.players:
             raise RuntimeError("pending decision without players")
 
     # ------------------------------------------------------------------ rule-area entry points kept as methods
@@ -319,6 +345,14 @@ class WesterosState(Board):
         return views.player_view(self, player)
 
 
+def houses_in_play(game_data: GameData, player_count: int) -> list[str]:
+    """W-1.1: the houses of a `player_count`-player game (3-6), in set-up order."""
+    counts = game_data.raw["setup"]["player_counts"]
+    if str(player_count) not in counts:
+        raise ValueError(f"player_count must be 3-6, not {player_count}")
+    return list(counts[str(player_count)]["houses"])
+
+
 def new_game(
     game_data: GameData,
     *,
@@ -333,10 +367,7 @@ def new_game(
     `seat_houses` says which house each seat plays (``players()``); default: the engine's house order.
     """
     if houses is None:
-        n = player_count if player_count is not None else 6
-        if str(n) not in game_data.raw["setup"]["player_counts"]:
-            raise ValueError(f"player_count must be 3-6, not {n}")
-        houses = list(game_data.raw["setup"]["player_counts"][str(n)]["houses"])
+        houses = houses_in_play(game_data, player_count if player_count is not None else 6)
     else:
         expect = game_data.raw["setup"]["player_counts"].get(str(len(houses)), {}).get("houses")
         if expect is None or sorted(expect) != sorted(houses):
@@ -375,6 +406,7 @@ __all__ = [
     "Phase",
     "Reason",
     "WesterosState",
+    "houses_in_play",
     "new_game",
     "replay",
 ]

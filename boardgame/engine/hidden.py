@@ -56,12 +56,12 @@ def determinize(state: WesterosState, player: str, rng: Random) -> WesterosState
                 st.orders[a] = [h, rng.choice(st._unused_tokens(h))]
     p = st.pending
     if p is not None:
-        bids = p.get("bids")
+        bids = p.bids
         if bids:
             for h in others:
                 if h in bids:
                     bids[h] = rng.randint(0, st.power[h])
-        chosen = p.get("chosen")
+        chosen = p.chosen
         if chosen and st.combat is not None:
             for h in others:
                 if h in chosen:

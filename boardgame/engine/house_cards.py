@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from . import combat
 from .data import TRACKS
-from .structures import Pending, Step
+from .structures import Decision, Pending, PendingKind, Step, Task, need
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -21,10 +21,10 @@ def t_combat_cancel(st: WesterosState, task: Step) -> None:
     c = st.combat
     assert c is not None
     for h in st.turn_order():
-        if h in c["cards"] and c["cards"][h] == "tyrion_lannister" and not c["tyrion_done"]:
-            if c["cards"][combat.opponent(st, h)] is not None:
-                c["tyrion_done"] = True
-                st._choose(h, "tyrion", ["cancel", "keep"])
+        if h in c.cards and c.cards[h] == "tyrion_lannister" and not c.tyrion_done:
+            if c.cards[combat.opponent(st, h)] is not None:
+                c.tyrion_done = True
+                st._choose(h, Decision.TYRION, ["cancel", "keep"])
                 return
 
 
@@ -34,14 +34,14 @@ def on_tyrion(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option == "keep":
         return
     opp = combat.opponent(st, p)
-    card = c["cards"][opp]
+    card = c.cards[opp]
     assert card is not None  # Tyrion only cancels a card that was played
     st.hands[opp].append(card)
-    c["excluded"][opp].append(card)
-    c["cards"][opp] = None
+    c.excluded[opp].append(card)
+    c.cards[opp] = None
     st._event(f"Tyrion Lannister sends {st.data.house_cards[card]['name']} back to {opp.title()}'s hand")
     if combat.card_options(st, opp):
-        st._ask("house_card", [opp], chosen={})
+        st._ask(PendingKind.HOUSE_CARD, [opp], chosen={})
 
 
 def t_combat_immediate(st: WesterosState, task: Step) -> None:
@@ -49,28 +49,28 @@ def t_combat_immediate(st: WesterosState, task: Step) -> None:
     c = st.combat
     assert c is not None
     for h in st.turn_order():
-        card = c["cards"].get(h) if h in c["cards"] else None
-        if card is None or card in c["imm_done"]:
+        card = c.cards.get(h) if h in c.cards else None
+        if card is None or card in c.imm_done:
             continue
         if st.data.house_cards[card]["effect_timing"] != "immediately":
             continue
-        c["imm_done"].append(card)
-        st._push({"t": "combat_immediate"})
+        c.imm_done.append(card)
+        st._push(Step(Task.COMBAT_IMMEDIATE))
         opp = combat.opponent(st, h)
         if card == "aeron_damphair":
-            if st.power[h] >= 2 and [x for x in st.hands[h] if x not in c["excluded"][h]]:
-                st._choose(h, "aeron", ["swap", "keep"])
+            if st.power[h] >= 2 and [x for x in st.hands[h] if x not in c.excluded[h]]:
+                st._choose(h, Decision.AERON, ["swap", "keep"])
             return
         if card == "doran_martell":
-            st._choose(h, "doran", list(TRACKS))
+            st._choose(h, Decision.DORAN, list(TRACKS))
             return
         if card == "mace_tyrell":
             mace(st, h, opp)
             return
         if card == "queen_of_thorns":
-            opts = [a for a in st.data.adj[c["area"]] if a in st.orders and st.orders[a][0] == opp]
+            opts = [a for a in st.data.adj[c.area] if a in st.orders and st.orders[a][0] == opp]
             if opts:
-                st._choose(h, "queen_of_thorns", sorted(opts))
+                st._choose(h, Decision.QUEEN_OF_THORNS, sorted(opts))
             return
         return
 
@@ -82,10 +82,10 @@ def on_aeron(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
         return
     st.power[p] -= 2
     st.discards[p].append("aeron_damphair")
-    c["cards"][p] = None
-    c["excluded"][p].append("aeron_damphair")
+    c.cards[p] = None
+    c.excluded[p].append("aeron_damphair")
     st._event(f"{p.title()} pays 2 power to replace Aeron Damphair")
-    st._ask("house_card", [p], chosen={})
+    st._ask(PendingKind.HOUSE_CARD, [p], chosen={})
 
 
 def on_doran(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -100,17 +100,17 @@ def mace(st: WesterosState, h: str, opp: str) -> None:
     """Mace Tyrell kills one opposing footman (blocked by The Blackfish, W-17.3)."""
     c = st.combat
     assert c is not None
-    if c["cards"].get(opp) == "the_blackfish":
+    if c.cards.get(opp) == "the_blackfish":
         st._event("The Blackfish prevents Mace Tyrell's kill")
         return
-    if opp == c["attacker"]:
-        if "footman" in c["att_units"]:
-            c["att_units"].remove("footman")
+    if opp == c.attacker:
+        if "footman" in c.att_units:
+            c.att_units.remove("footman")
             st._event(f"Mace Tyrell destroys an attacking {opp.title()} footman")
     else:
-        u = st.units.get(c["area"])
+        u = st.units.get(c.area)
         if u and u["house"] == opp and ("footman" in u["units"] or "footman" in u["routed"]):
-            st._remove_unit(c["area"], "footman", prefer_routed=False)
+            st._remove_unit(c.area, "footman", prefer_routed=False)
             st._event(f"Mace Tyrell destroys a defending {opp.title()} footman")
 
 
@@ -124,30 +124,30 @@ def t_combat_win_effects(st: WesterosState, task: Step) -> None:
     c = st.combat
     assert c is not None
     w, lo = combat.decided(c)
-    wc, lc = c["cards"].get(w), c["cards"].get(lo)
-    if lc == "arianne_martell" and lo == c["defender"]:
-        c["arianne"] = True
-    if wc == "ser_loras_tyrell" and w == c["attacker"]:
-        c["loras"] = True
+    wc, lc = c.cards.get(w), c.cards.get(lo)
+    if lc == "arianne_martell" and lo == c.defender:
+        c.arianne = True
+    if wc == "ser_loras_tyrell" and w == c.attacker:
+        c.loras = True
     if wc == "tywin_lannister":
         got = st._gain_power(w, 2)
         st._event(f"Tywin Lannister: {w.title()} gains {got} power")
     elif wc == "cersei_lannister":
         opts = sorted(a for a, (h, _t) in st.orders.items() if h == lo)
         if opts:
-            st._choose(w, "cersei", [*opts, "none"])
+            st._choose(w, Decision.CERSEI, [*opts, "none"])
     elif wc == "renly_baratheon" and st.available_units(w, "knight") > 0:
         opts = []
-        if w == c["attacker"] and "footman" in c["att_units"]:
+        if w == c.attacker and "footman" in c.att_units:
             opts.append("attacking_units")
-        u = st.units.get(c["area"])
-        if w == c["defender"] and u and u["house"] == w and "footman" in u["units"]:
-            opts.append(c["area"])
-        for a, sh, _t in st._support_orders(c["area"]):
-            if sh == w and c["support"].get(w) == w and "footman" in st.units[a]["units"]:
+        u = st.units.get(c.area)
+        if w == c.defender and u and u["house"] == w and "footman" in u["units"]:
+            opts.append(c.area)
+        for a, sh, _t in st._support_orders(c.area):
+            if sh == w and c.support.get(w) == w and "footman" in st.units[a]["units"]:
                 opts.append(a)
         if opts:
-            st._choose(w, "renly", [*opts, "none"])
+            st._choose(w, Decision.RENLY, [*opts, "none"])
 
 
 def on_cersei(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -162,8 +162,8 @@ def on_renly(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option == "none":
         return
     if option == "attacking_units":
-        c["att_units"].remove("footman")
-        c["att_units"].append("knight")
+        c.att_units.remove("footman")
+        c.att_units.append("knight")
     else:
         u = st.units[option]
         u["units"].remove("footman")
@@ -177,17 +177,17 @@ def t_combat_after(st: WesterosState, task: Step) -> None:
     assert c is not None
     st.combat = None
     for h in st.turn_order():
-        if h in c["cards"] and c["cards"][h] == "patchface":
-            opp = c["defender"] if h == c["attacker"] else c["attacker"]
+        if h in c.cards and c.cards[h] == "patchface":
+            opp = c.defender if h == c.attacker else c.attacker
             if st.hands[opp]:
-                st._choose(h, "patchface", [*sorted(st.hands[opp]), "none"], opponent=opp)
+                st._choose(h, Decision.PATCHFACE, [*sorted(st.hands[opp]), "none"], opponent=opp)
                 return
 
 
 def on_patchface(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option == "none":
         return
-    opp = ctx["opponent"]
+    opp = need(ctx.opponent)
     st.hands[opp].remove(option)
     combat.discard_played(st, opp, option)
     st._event(f"Patchface discards {option} from {opp.title()}'s hand")

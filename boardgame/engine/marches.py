@@ -12,10 +12,25 @@ from typing import TYPE_CHECKING
 from .actions import Action, ChooseMarch, EndMarch, MarchMove
 from .board import Phase, order_type
 from .data import UNIT_TYPES
-from .structures import Pending, Step
+from .structures import Combat, Decision, March, Pending, PendingKind, Step, Task, need
 
 if TYPE_CHECKING:
     from .game import WesterosState
+
+
+# Steps without arguments are values (structures.Step): the same ones serve every march.
+MARCH_END = Step(Task.MARCH_END)
+AFTER_MARCH = (Step(Task.PORT_SYNC), Step(Task.VICTORY_CHECK))  # W-7.1.7
+NEUTRAL_COMBAT = (Step(Task.COMBAT_SUPPORT), Step(Task.NEUTRAL_RESOLVE), MARCH_END)  # W-11.1
+COMBAT = (  # W-9.1-9.8, in the order of W-9.5
+    Step(Task.COMBAT_SUPPORT),
+    Step(Task.COMBAT_CARDS),
+    Step(Task.COMBAT_CANCEL),
+    Step(Task.COMBAT_IMMEDIATE),
+    Step(Task.COMBAT_BLADE),
+    Step(Task.COMBAT_RESOLVE),
+    MARCH_END,
+)
 
 
 def legal_march_select(st: WesterosState, p: str) -> list[Action]:
@@ -27,14 +42,8 @@ def legal_march_select(st: WesterosState, p: str) -> list[Action]:
 def do_march_select(st: WesterosState, a: Action) -> None:
     assert isinstance(a, ChooseMarch)
     token = st.orders[a.area][1]
-    st.march = {
-        "house": a.player,
-        "source": a.area,
-        "token": token,
-        "combat_dest": None,
-        "combat_units": [],
-    }
-    st._ask("march_move", [a.player])
+    st.march = March(a.player, a.area, token)
+    st._ask(PendingKind.MARCH_MOVE, [a.player])
     st._event(f"{a.player.title()} resolves the March order in {a.area}")
 
 
@@ -45,7 +54,7 @@ def neutral_attack_strength(st: WesterosState, house: str, dest: str, units: lis
     other houses' eligible Support orders count too (they may still decline afterwards).
     """
     assert st.march is not None
-    return neutral_strength(st, house, dest, units, st.march["token"], None)
+    return neutral_strength(st, house, dest, units, st.march.token, None)
 
 
 def neutral_strength(
@@ -66,7 +75,7 @@ def neutral_strength(
 def legal_march_move(st: WesterosState, p: str) -> list[Action]:
     m = st.march
     assert m is not None
-    src = m["source"]
+    src = m.source
     out: list[Action] = [EndMarch(p, False)]
     u = st.units.get(src)
     if u is None and st.data.kind(src) == "land":
@@ -83,7 +92,7 @@ def legal_march_move(st: WesterosState, p: str) -> list[Action]:
         if group:
             subsets.append(group)
     sizes = st._army_sizes(p)
-    cdest = m["combat_dest"]
+    cdest = m.combat_dest
     for dest in st._move_targets(p, src):
         hostile = st._hostile(p, dest)
         if hostile and cdest not in (None, dest):
@@ -95,7 +104,7 @@ def legal_march_move(st: WesterosState, p: str) -> list[Action]:
             if dk == "port" and own_there + n > int(st.data.areas[dest]["max_ships"]):
                 continue
             if hostile and dest in st.neutral:
-                if neutral_attack_strength(st, p, dest, m["combat_units"] + list(g)) < st.neutral[dest]:
+                if neutral_attack_strength(st, p, dest, m.combat_units + list(g)) < st.neutral[dest]:
                     continue
             sz = dict(sizes)
             sz[src] = sz.get(src, 0) - n
@@ -114,12 +123,12 @@ def do_march_move(st: WesterosState, a: Action) -> None:
         end_march(st, a)
         return
     assert isinstance(a, MarchMove)
-    src = m["source"]
+    src = m.source
     for unit in a.units:
         st._remove_unit(src, unit, prefer_routed=False)
     if st._hostile(a.player, a.dest):
-        m["combat_dest"] = a.dest
-        m["combat_units"].extend(a.units)
+        m.combat_dest = a.dest
+        m.combat_units.extend(a.units)
         st._event(f"{a.describe(st)} (attack)")
     else:
         t = st.tokens.get(a.dest)
@@ -134,35 +143,26 @@ def do_march_move(st: WesterosState, a: Action) -> None:
 def end_march(st: WesterosState, a: EndMarch) -> None:
     m = st.march
     assert m is not None
-    p, src = m["house"], m["source"]
+    p, src = m.house, m.source
     if a.leave_power_token:  # W-7.1.5 / W-8.2
         st.power[p] -= 1
         st._set_token(src, p)
         st._event(f"{p.title()} leaves a power token in {src}")
     st.orders.pop(src, None)
-    dest = m["combat_dest"]
+    dest = m.combat_dest
     st.march = None
     if dest is None:
-        st._push({"t": "march_end"})
+        st._push(MARCH_END)
         return
     if dest in st.neutral:  # W-11.1
         others = []
         if st.config.neutral_force_other_support:
             sup = st._support_orders(dest)
             others = [h for h in st.turn_order() if h != p and any(sh == h for _a, sh, _t in sup)]
-        st.combat = {
-            "attacker": p,
-            "defender": "neutral",
-            "neutral": True,
-            "area": dest,
-            "from": src,
-            "att_units": list(m["combat_units"]),
-            "token": m["token"],
-            "support": {},
-            "support_queue": others,
-            "cards": {},
-        }
-        st._push({"t": "combat_support"}, {"t": "neutral_resolve"}, {"t": "march_end"})
+        st.combat = Combat(
+            p, "neutral", dest, src, list(m.combat_units), m.token, support_queue=others, neutral=True
+        )
+        st._push(*NEUTRAL_COMBAT)
         return
     defender = st.owner(dest) or str(st.data.areas[dest]["home_house"])
     queue = []
@@ -170,42 +170,26 @@ def end_march(st: WesterosState, a: EndMarch) -> None:
     for h in st.turn_order():
         if any(sh == h for _a, sh, _t in sup):
             queue.append(h)
-    st.combat = {
-        "attacker": p,
-        "defender": defender,
-        "area": dest,
-        "from": src,
-        "att_units": list(m["combat_units"]),
-        "token": m["token"],
-        "support": {},
-        "support_queue": queue,
-        "cards": {p: None, defender: None},
-        "excluded": {p: [], defender: []},
-        "imm_done": [],
-        "blade": None,
-        "winner": None,
-        "loser": None,
-        "loras": False,
-        "arianne": False,
-        "tyrion_done": False,
-    }
+    st.combat = Combat(
+        p,
+        defender,
+        dest,
+        src,
+        list(m.combat_units),
+        m.token,
+        support_queue=queue,
+        cards={p: None, defender: None},
+        excluded={p: [], defender: []},
+    )
     st.phase = Phase.ACTION.value
     st._event(f"Combat in {dest}: {p.title()} attacks {defender.title()}")
-    st._push(
-        {"t": "combat_support"},
-        {"t": "combat_cards"},
-        {"t": "combat_cancel"},
-        {"t": "combat_immediate"},
-        {"t": "combat_blade"},
-        {"t": "combat_resolve"},
-        {"t": "march_end"},
-    )
+    st._push(*COMBAT)
 
 
 def t_march_end(st: WesterosState, task: Step) -> None:
     """W-7.1.7: after each march, orphan orders, ports, victory."""
     st._prune_orders()
-    st._push({"t": "port_sync"}, {"t": "victory_check"})
+    st._push(*AFTER_MARCH)
 
 
 def t_port_sync(st: WesterosState, task: Step) -> None:
@@ -226,24 +210,25 @@ def t_port_sync(st: WesterosState, task: Step) -> None:
             st._event(f"{str(o).title()} loses {n} ship(s) in {port}: {land} is no longer controlled")
             continue
         st._event(f"{c.title()} captures the port {port} ({n} {str(o).title()} ship(s))")
-        st._push({"t": "port_takeover", "house": c, "port": port, "left": n}, {"t": "port_sync"})
+        st._push(Step(Task.PORT_TAKEOVER, house=c, port=port, left=n), Step(Task.PORT_SYNC))
         return
 
 
 def t_port_takeover(st: WesterosState, task: Step) -> None:
-    if task["left"] <= 0:
+    left = need(task.left)
+    if left <= 0:
         return
-    h, port = task["house"], task["port"]
+    h, port = need(task.house), need(task.port)
     opts = ["destroy"]
     if st.available_units(h, "ship") > 0 and st.supply_ok(h, {port: 1}):
         opts.insert(0, "replace")
-    st._choose(h, "port_takeover", opts, port=port, left=task["left"])
+    st._choose(h, Decision.PORT_TAKEOVER, opts, port=port, left=left)
 
 
 def on_port_takeover(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option == "replace":
-        st._add_unit(ctx["port"], p, "ship")
-    st._push({"t": "port_takeover", "house": p, "port": ctx["port"], "left": ctx["left"] - 1})
+        st._add_unit(need(ctx.port), p, "ship")
+    st._push(Step(Task.PORT_TAKEOVER, house=p, port=ctx.port, left=need(ctx.left) - 1))
 
 
 def t_neutral_resolve(st: WesterosState, task: Step) -> None:
@@ -251,16 +236,16 @@ def t_neutral_resolve(st: WesterosState, task: Step) -> None:
     c = st.combat
     assert c is not None
     st.combat = None
-    p, dest, units = c["attacker"], c["area"], c["att_units"]
+    p, dest, units = c.attacker, c.area, c.att_units
     need = st.neutral[dest]
-    got = neutral_strength(st, p, dest, units, c["token"], c["support"])
+    got = neutral_strength(st, p, dest, units, c.token, c.support)
     if got >= need:
         st._event(f"{p.title()} defeats the neutral force in {dest} ({got} vs {need})", numbers=[got, need])
         del st.neutral[dest]
         for unit in units:
             st._add_unit(dest, p, unit)
         return
-    src = c["from"]
+    src = c.origin
     st._event(f"{p.title()} falls short against the neutral force in {dest} ({got} vs {need})")
     if st.data.kind(src) != "land" or st.control(src) in (None, p):
         for unit in units:

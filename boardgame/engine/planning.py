@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from . import rounds
 from .actions import Action, Choose, FinishOrders, PlaceOrder, RavenSwap
-from .structures import Pending, Step
+from .structures import Decision, Pending, PendingKind, Step
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -22,7 +22,7 @@ def t_assign_orders(st: WesterosState, task: Step) -> None:
     st.orders_revealed = False
     players = [h for h in st.turn_order() if any(u["house"] == h for u in st.units.values())]
     if players:
-        st._ask("orders", players)
+        st._ask(PendingKind.ORDERS, players)
 
 
 def legal_orders(st: WesterosState, p: str) -> list[Action]:
@@ -41,9 +41,9 @@ def do_orders(st: WesterosState, a: Action) -> None:
         st._event(f"{a.player.title()} places an order in {a.area}")
         st._event(a.describe(st), to=[a.player])
     else:
-        st.pending["players"].remove(a.player)
+        st.pending.players.remove(a.player)
         st._event(f"{a.player.title()} has placed all orders")
-        if not st.pending["players"]:
+        if not st.pending.players:
             st.pending = None
 
 
@@ -59,7 +59,7 @@ def t_messenger_raven(st: WesterosState, task: Step) -> None:
     """W-5.5: the Raven holder may swap an order or look at the top wildling card."""
     rounds.enter(st, task)
     if not st.raven_used:
-        st._ask("raven", [st.holder("kings_court")])
+        st._ask(PendingKind.RAVEN, [st.holder("kings_court")])
 
 
 def legal_raven(st: WesterosState, p: str) -> list[Action]:
@@ -85,7 +85,7 @@ def do_raven(st: WesterosState, a: Action) -> None:
         st.raven_knows = {"house": a.player, "card": top, "where": "top"}
         st._event(f"{a.player.title()} looks at the top wildling card")
         st._event(f"The top wildling card is {top}", to=[a.player])
-        st._choose(a.player, "raven_bury", ["top", "bottom"])
+        st._choose(a.player, Decision.RAVEN_BURY, ["top", "bottom"])
     else:
         st._event(f"{a.player.title()} does not use the Messenger Raven")
 

@@ -11,13 +11,13 @@ from typing import Any
 from .config import RulesConfig
 from .data import TRACKS, GameData
 from .game import ROUND_STRUCTURE, WesterosState, new_game
-from .structures import Step, Units
+from .structures import Step, Task, Units
 
 STARTS = ("westeros", "planning", "action", "wildling_attack", "clash_of_kings")
 
 
 def _steps(phases: tuple[str, ...]) -> list[Step]:
-    return [Step(t=s, phase=ph) for ph, steps in ROUND_STRUCTURE if ph in phases for s, _w in steps]
+    return [Step(Task(s), phase=ph) for ph, steps in ROUND_STRUCTURE if ph in phases for s, _w in steps]
 
 
 def parse_units(spec: dict[str, Any]) -> dict[str, Units]:
@@ -114,10 +114,10 @@ def from_position(
         st.orders_revealed = True
         agenda = _steps(("action",))
     elif start == "wildling_attack":
-        agenda = [Step(t="wildling_attack", strength=p.get("wildling_strength"), exclude=None)]
-        agenda += [{"t": "reconcile", "houses": st.turn_order()}, *_steps(("planning", "action"))]
+        agenda = [Step(Task.WILDLING_ATTACK, strength=p.get("wildling_strength"), exclude=None)]
+        agenda += [Step(Task.RECONCILE, houses=tuple(st.turn_order())), *_steps(("planning", "action"))]
     else:
-        agenda = [Step(t="bid", purpose="clash", track=t) for t in TRACKS] + _steps(("planning", "action"))
+        agenda = [Step(Task.BID, purpose="clash", track=t) for t in TRACKS] + _steps(("planning", "action"))
     st.phase = "action" if start == "action" else ("westeros" if start != "planning" else "planning")
     st.agenda = list(reversed(agenda))
     st.winner = None

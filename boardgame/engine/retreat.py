@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import combat
-from .structures import Pending, Step
+from .structures import Decision, Pending, Step, Task, need
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -57,19 +57,19 @@ def t_combat_retreat(st: WesterosState, task: Step) -> None:
     c = st.combat
     assert c is not None
     winner, lo = combat.decided(c)
-    if lo == c["attacker"] and c["att_units"] and c["cards"].get(winner) == "robb_stark":
+    if lo == c.attacker and c.att_units and c.cards.get(winner) == "robb_stark":
         # W-9.10.2 / W-17.1 (FAQ): a defending Robb Stark picks where the attacker retreats.
         opts = attacker_retreat_options(st)
         if opts:
             best = min(opts.values())
-            st._choose(winner, "robb_retreat", sorted(a for a, v in opts.items() if v == best))
+            st._choose(winner, Decision.ROBB_RETREAT, sorted(a for a, v in opts.items() if v == best))
             return
-    if lo == c["attacker"]:
-        units = c["att_units"]
-        c["att_units"] = []
+    if lo == c.attacker:
+        units = c.att_units
+        c.att_units = []
         if not units:
             return
-        src = c["from"]
+        src = c.origin
         ok = st.data.kind(src) != "land" or st.control(src) in (None, lo)
         if not ok:
             st._event(f"{lo.title()} cannot retreat to {src}: {len(units)} unit(s) destroyed")
@@ -77,23 +77,23 @@ def t_combat_retreat(st: WesterosState, task: Step) -> None:
         for x in units:
             st._add_unit(src, lo, x, routed=True)
         st._event(f"{lo.title()} retreats {len(units)} unit(s) to {src}")
-        st._push({"t": "retreat_supply", "house": lo, "area": src})
+        st._push(Step(Task.RETREAT_SUPPLY, house=lo, area=src))
         return
     units = combat.losing_units(st)
     if not units:
         return
-    opts = retreat_options(st, lo, c["area"], units, c["from"])
+    opts = retreat_options(st, lo, c.area, units, c.origin)
     if not opts:
         for x in units:
-            st._remove_unit(c["area"], x, prefer_routed=False)
-        st._event(f"{lo.title()} has no retreat from {c['area']}: {len(units)} unit(s) destroyed")
+            st._remove_unit(c.area, x, prefer_routed=False)
+        st._event(f"{lo.title()} has no retreat from {c.area}: {len(units)} unit(s) destroyed")
         return
     best = min(opts.values())
     choices = sorted(a for a, v in opts.items() if v == best)
-    if c["cards"].get(winner) == "robb_stark":
-        st._choose(winner, "robb_retreat", choices)
+    if c.cards.get(winner) == "robb_stark":
+        st._choose(winner, Decision.ROBB_RETREAT, choices)
     else:
-        st._choose(lo, "retreat", choices)
+        st._choose(lo, Decision.RETREAT, choices)
 
 
 def on_retreat(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -102,10 +102,10 @@ def on_retreat(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     lo = combat.decided(c)[1]
     units = combat.losing_units(st)
     for x in units:
-        st._remove_unit(c["area"], x, prefer_routed=False)
+        st._remove_unit(c.area, x, prefer_routed=False)
         st._add_unit(option, lo, x, routed=True)
-    st._event(f"{lo.title()} retreats {len(units)} unit(s) from {c['area']} to {option}")
-    st._push({"t": "retreat_supply", "house": lo, "area": option})
+    st._event(f"{lo.title()} retreats {len(units)} unit(s) from {c.area} to {option}")
+    st._push(Step(Task.RETREAT_SUPPLY, house=lo, area=option))
 
 
 def attacker_retreat_options(st: WesterosState) -> dict[str, int]:
@@ -113,13 +113,11 @@ def attacker_retreat_options(st: WesterosState) -> dict[str, int]:
     included (when it may return there) -> units that must be destroyed to fit supply."""
     c = st.combat
     assert c is not None
-    lo, units, src = c["attacker"], list(c["att_units"]), c["from"]
-    opts = retreat_options(st, lo, c["area"], units, banned="")
+    lo, units, src = c.attacker, list(c.att_units), c.origin
+    opts = retreat_options(st, lo, c.area, units, banned="")
     if src not in opts and (st.data.kind(src) != "land" or st.control(src) in (None, lo)):
         n = len(units)
-        opts[src] = next(
-            (loss for loss in range(n + 1) if st.supply_ok(lo, {c["area"]: -n, src: n - loss})), n
-        )
+        opts[src] = next((loss for loss in range(n + 1) if st.supply_ok(lo, {c.area: -n, src: n - loss})), n)
     return opts
 
 
@@ -127,29 +125,28 @@ def on_robb_retreat(st: WesterosState, p: str, option: str, ctx: Pending) -> Non
     """The Robb Stark player's pick of the loser's retreat area (W-17.1), attacker or defender."""
     c = st.combat
     assert c is not None
-    if c["loser"] != c["attacker"]:
+    if c.loser != c.attacker:
         on_retreat(st, p, option, ctx)
         return
-    lo, units = c["attacker"], c["att_units"]
-    c["att_units"] = []
+    lo, units = c.attacker, c.att_units
+    c.att_units = []
     for x in units:
         st._add_unit(option, lo, x, routed=True)
     st._event(f"Robb Stark sends {lo.title()}'s {len(units)} attacking unit(s) to {option}")
-    st._push({"t": "retreat_supply", "house": lo, "area": option})
+    st._push(Step(Task.RETREAT_SUPPLY, house=lo, area=option))
 
 
 def t_retreat_supply(st: WesterosState, task: Step) -> None:
     """W-9.10.4: destroy retreating units of the loser's choice until supply fits."""
-    h, a = task["house"], task["area"]
+    h, a = need(task.house), need(task.area)
     if st.supply_ok(h) or a not in st.units:
         return
     opts = sorted(set(st.units[a]["routed"])) or sorted(set(st.units[a]["units"]))
-    st._choose(h, "retreat_loss", opts, area=a)
+    st._choose(h, Decision.RETREAT_LOSS, opts, area=a)
 
 
 def on_retreat_loss(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
-    area = ctx["area"]
-    assert area is not None
+    area = need(ctx.area)
     st._remove_unit(area, option, prefer_routed=True)
     st._event(f"{p.title()} destroys a retreating {option.replace('_', ' ')} to fit supply")
-    st._push({"t": "retreat_supply", "house": p, "area": ctx["area"]})
+    st._push(Step(Task.RETREAT_SUPPLY, house=p, area=area))

@@ -9,25 +9,33 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .board import ROUND_STRUCTURE, order_type
-from .structures import Step
+from .structures import PendingKind, Step, Task
 
 if TYPE_CHECKING:
     from .game import WesterosState
 
 
+# W-6.2: the decision each order type asks of the house whose turn it is.
+CYCLE_KINDS = {
+    "raid": PendingKind.RAID,
+    "march": PendingKind.MARCH_SELECT,
+    "consolidate_power": PendingKind.CONSOLIDATE,
+}
+
+
+# W-3.1: the steps of a round, from ROUND_STRUCTURE (steps are values, shared by every round).
+ROUND_STEPS = tuple(Step(Task(step), phase=phase) for phase, steps in ROUND_STRUCTURE for step, _who in steps)
+FIRST_ROUND_STEPS = tuple(s for s in ROUND_STEPS if s.phase != "westeros")  # round 1 skips the Westeros phase
+
+
 def t_round(st: WesterosState, task: Step) -> None:
-    steps: list[Step] = []
-    for phase, phase_steps in ROUND_STRUCTURE:
-        if phase == "westeros" and task.get("first"):
-            continue  # W-3.1: round 1 skips the Westeros phase
-        for step, _who in phase_steps:
-            steps.append({"t": step, "phase": phase})
-    st._push(*steps)
+    st._push(*(FIRST_ROUND_STEPS if task.first else ROUND_STEPS))
 
 
 def enter(st: WesterosState, task: Step) -> None:
-    st.phase = task.get("phase", st.phase)
-    st.step = task["t"]
+    if task.phase is not None:
+        st.phase = task.phase
+    st.step = str(task.t)  # a plain str (StrEnum.__str__ is str's)
 
 
 def t_advance_round(st: WesterosState, task: Step) -> None:
@@ -42,28 +50,31 @@ def t_resolve_westeros(st: WesterosState, task: Step) -> None:
 
 def t_raids(st: WesterosState, task: Step) -> None:
     enter(st, task)
-    st._push({"t": "cycle", "otype": "raid", "idx": 0})
+    st._push(Step(Task.CYCLE, otype="raid", idx=0))
 
 
 def t_marches(st: WesterosState, task: Step) -> None:
     enter(st, task)
-    st._push({"t": "cycle", "otype": "march", "idx": 0})
+    st._push(Step(Task.CYCLE, otype="march", idx=0))
 
 
 def t_consolidate(st: WesterosState, task: Step) -> None:
     enter(st, task)
-    st._push({"t": "cycle", "otype": "consolidate_power", "idx": 0})
+    st._push(Step(Task.CYCLE, otype="consolidate_power", idx=0))
 
 
 def t_cycle(st: WesterosState, task: Step) -> None:
+    """W-6.2: the next house in turn order, from `idx` on, with an order of the type resolves one."""
     order = st.turn_order()
     n = len(order)
-    kind = {"raid": "raid", "march": "march_select", "consolidate_power": "consolidate"}[task["otype"]]
+    otype, idx = task.otype, task.idx
+    assert otype is not None and idx is not None
     for k in range(n):
-        h = order[(task["idx"] + k) % n]
-        if any(oh == h and order_type(t) == task["otype"] for oh, t in st.orders.values()):
-            st._push({"t": "cycle", "otype": task["otype"], "idx": (order.index(h) + 1) % n})
-            st._ask(kind, [h])
+        i = (idx + k) % n
+        h = order[i]
+        if any(oh == h and order_type(t) == otype for oh, t in st.orders.values()):
+            st._push(Step(Task.CYCLE, otype=otype, idx=(i + 1) % n))
+            st._ask(CYCLE_KINDS[otype], [h])
             return
 
 
@@ -82,7 +93,7 @@ def t_cleanup(st: WesterosState, task: Step) -> None:
     if st.round >= st.config.max_rounds:
         st._finish(st._final_ranking()[0], "round_limit")
         return
-    st._push({"t": "round"})
+    st._push(Step(Task.ROUND))
 
 
 def t_victory_check(st: WesterosState, task: Step) -> None:

@@ -1,13 +1,26 @@
-"""The shapes of the state's internal records, as typed dicts: units in an area, queued agenda steps,
-the pending decision, the running march and combat (W-3.3, W-7.1, W-9).
+"""The state's internal records as dataclasses: queued agenda steps, the pending decision, the running march
+and combat (W-3.3, W-7.1, W-9), with enums for their kinds.
 
-They stay plain dicts at run time, so the stored JSON format and everything that reads a snapshot or a
-player view are unchanged; `mypy --strict` checks every key the rules read or write.
+Each record's `to_json` gives exactly the stored JSON (the keys it always had, in the same order) and
+`from_json` reads it back, so snapshots in the database and the golden playthrough load and save byte for
+byte. Units in an area stay a three-key dict (`Units`): they are read everywhere on the hot path and a
+dataclass would buy nothing there.
 """
 
 from __future__ import annotations
 
-from typing import Required, TypedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, TypedDict, TypeVar
+
+T = TypeVar("T")
+
+
+def need(value: T | None) -> T:
+    """The argument a step or decision must carry (a missing one is a bug of the engine)."""
+    assert value is not None, "a required argument of the step is missing"
+    return value
 
 
 class Units(TypedDict):
@@ -18,87 +31,404 @@ class Units(TypedDict):
     units: list[str]
 
 
-class Step(TypedDict, total=False):
-    """A queued step of the agenda: `t` names it (`dispatch.Task`); the other keys are its arguments."""
+class PendingKind(StrEnum):
+    """What a pending decision asks (`Pending.kind`): answered by `legal_actions`."""
 
-    t: Required[str]
-    phase: str
-    first: bool
-    strength: int | None
-    exclude: str | None
-    card: str
-    houses: list[str]
-    otype: str
-    idx: int
-    house: str
-    port: str
-    left: int
-    n: int
-    area: str | None
-    purpose: str
-    track: str
-    groups: list[list[str]]
-    result: list[str]
-    bids: dict[str, int]
-    task: Step
-    nw: bool
-    who: str
-    bid: int
+    ORDERS = "orders"
+    RAVEN = "raven"
+    RAID = "raid"
+    CONSOLIDATE = "consolidate"
+    MARCH_SELECT = "march_select"
+    MARCH_MOVE = "march_move"
+    SUPPORT = "support"
+    HOUSE_CARD = "house_card"
+    MUSTER = "muster"
+    BID = "bid"
+    CHOOSE = "choose"
 
 
-class Pending(TypedDict, total=False):
-    """The decision the game waits for: its kind (`dispatch.PendingKind`), who owes it, and its context."""
+class Task(StrEnum):
+    """A step of the agenda (`Step.t`): run by `WesterosState._run` until a decision is pending."""
 
-    kind: Required[str]
-    players: Required[list[str]]
-    decision: str  # a menu decision (`dispatch.Decision`) and its options
-    options: list[str]
-    points: dict[str, int]  # mustering points left per area (W-13)
-    bids: dict[str, int]  # secret bids so far (W-14.2, W-16.3)
-    chosen: dict[str, str]  # secret house cards so far (W-9.4)
-    task: Step  # the bid or tie-break step this decision belongs to
-    effect: Step  # the wildling effect a tie-break decides (W-16.6)
-    port: str
-    left: int
-    n: int
-    area: str | None
-    opponent: str
+    ROUND = "round"
+    ADVANCE_ROUND = "advance_round"
+    RESOLVE_WESTEROS = "resolve_westeros"
+    RAIDS = "raids"
+    MARCHES = "marches"
+    CONSOLIDATE = "consolidate"
+    CYCLE = "cycle"
+    CLEANUP = "cleanup"
+    VICTORY_CHECK = "victory_check"
+    ASSIGN_ORDERS = "assign_orders"
+    REVEAL_ORDERS = "reveal_orders"
+    MESSENGER_RAVEN = "messenger_raven"
+    MARCH_END = "march_end"
+    PORT_SYNC = "port_sync"
+    PORT_TAKEOVER = "port_takeover"
+    NEUTRAL_RESOLVE = "neutral_resolve"
+    COMBAT_SUPPORT = "combat_support"
+    COMBAT_CARDS = "combat_cards"
+    COMBAT_BLADE = "combat_blade"
+    COMBAT_RESOLVE = "combat_resolve"
+    COMBAT_CASUALTIES = "combat_casualties"
+    CASUALTY_PICK = "casualty_pick"
+    COMBAT_CLEANUP = "combat_cleanup"
+    COMBAT_RETREAT = "combat_retreat"
+    RETREAT_SUPPLY = "retreat_supply"
+    COMBAT_CANCEL = "combat_cancel"
+    COMBAT_IMMEDIATE = "combat_immediate"
+    COMBAT_WIN_EFFECTS = "combat_win_effects"
+    COMBAT_AFTER = "combat_after"
+    REVEAL_WESTEROS = "reveal_westeros"
+    WESTEROS_CARD = "westeros_card"
+    SUPPLY_ADJUST = "supply_adjust"
+    RECONCILE = "reconcile"
+    MUSTER_ALL = "muster_all"
+    BID = "bid"
+    RANK = "rank"
+    WILDLING_ATTACK = "wildling_attack"
+    WILDLING_RESOLVE = "wildling_resolve"
+    WILDLING_EFFECT = "wildling_effect"
+    WL_REWARD = "wl_reward"
+    WL_LOWEST = "wl_lowest"
+    WL_OTHER = "wl_other"
+    CROW_REWARD = "crow_reward"
+    CROW_KNIGHTS = "crow_knights"
+    DESTROY_N = "destroy_n"
 
 
-class March(TypedDict):
+class Decision(StrEnum):
+    """A menu decision (`Pending.decision`, `Choose.decision`), answered by one of the pending options."""
+
+    RAVEN_BURY = "raven_bury"
+    PORT_TAKEOVER = "port_takeover"
+    BLADE = "blade"
+    CASUALTY = "casualty"
+    RETREAT = "retreat"
+    ROBB_RETREAT = "robb_retreat"
+    RETREAT_LOSS = "retreat_loss"
+    TYRION = "tyrion"
+    AERON = "aeron"
+    DORAN = "doran"
+    QUEEN_OF_THORNS = "queen_of_thorns"
+    CERSEI = "cersei"
+    RENLY = "renly"
+    PATCHFACE = "patchface"
+    THRONE_OF_BLADES = "throne_of_blades"
+    DARK_WINGS = "dark_wings"
+    PUT_TO_THE_SWORD = "put_to_the_sword"
+    RECONCILE = "reconcile"
+    TIE_ORDER = "tie_order"
+    WILDLING_TIE = "wildling_tie"
+    KBW_REWARD = "kbw_reward"
+    KBW_TRACK = "kbw_track"
+    CROW_REWARD = "crow_reward"
+    CROW_KNIGHT = "crow_knight"
+    DISCARD_CARD = "discard_card"
+    MAMMOTH_REWARD = "mammoth_reward"
+    PREEMPTIVE = "preemptive"
+    PREEMPTIVE_TRACK = "preemptive_track"
+    HORDE_AREA = "horde_area"
+    HORDE_REWARD = "horde_reward"
+    DESTROY = "destroy"
+
+
+# The stored keys of a step after "t", in the order they are written. A key is written when its value is
+# set (`first` when true), and a few are written even when None: the wildling strength and the excluded
+# house of a wildling attack and its bid (W-16.1, W-16.8 Preemptive Raid), the area of a destroy step.
+_STEP_KEYS = ("phase", "first", "purpose", "track", "groups", "result", "card", "nw", "bids", "task", "who",
+              "strength", "exclude", "otype", "idx", "house", "bid", "port", "left", "n", "area", "houses")  # fmt: skip
+_WILDLING_NULLS = ("strength", "exclude")
+
+
+@dataclass(slots=True)
+class Step:
+    """A queued step of the agenda: `t` names it, the other fields are its arguments (None: not given).
+
+    Steps are values: the rules never change one in place (a test checks it) but replace it with a new
+    one (the tie-breaks of a bid, W-14.3), so clones of the state share them. Not `frozen`, which would
+    make creating one, about once per decision, five times slower.
+    """
+
+    t: Task
+    phase: str | None = None  # the phase a round step enters (W-3.1)
+    first: bool = False  # round 1 skips the Westeros phase (W-3.1)
+    purpose: str | None = None  # a bid for a track ("clash", W-14) or against the wildlings (W-16)
+    track: str | None = None
+    groups: tuple[tuple[str, ...], ...] | None = None  # houses not yet placed, by bid (W-14.3)
+    result: tuple[str, ...] | None = None  # houses placed so far
+    card: str | None = None
+    nw: bool | None = None  # the Night's Watch won (W-16.5)
+    bids: Mapping[str, int] | None = None
+    task: Step | None = None  # the bid a wildling resolution belongs to
+    who: str | None = None
+    strength: int | None = None
+    exclude: str | None = None
+    otype: str | None = None  # the order type a cycle resolves (W-6.2)
+    idx: int | None = None
+    house: str | None = None
+    bid: int | None = None
+    port: str | None = None
+    left: int | None = None
+    n: int | None = None
+    area: str | None = None
+    houses: tuple[str, ...] | None = None
+
+    def _nulls(self) -> tuple[str, ...]:
+        if self.t is Task.WILDLING_ATTACK or (self.t is Task.BID and self.purpose == "wildling"):
+            return _WILDLING_NULLS
+        return ("area",) if self.t is Task.DESTROY_N else ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": self.t.value}
+        nulls = self._nulls()
+        for key in _STEP_KEYS:
+            v = getattr(self, key)
+            if v is None:
+                if key in nulls:
+                    out[key] = None
+            elif key == "first":
+                if v:
+                    out[key] = True
+            elif key == "groups":
+                out[key] = [list(g) for g in v]
+            elif key in ("result", "houses"):
+                out[key] = list(v)
+            elif key == "bids":
+                out[key] = dict(v)
+            elif key == "task":
+                out[key] = v.to_json()
+            else:
+                out[key] = v
+        return out
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Step:
+        kw: dict[str, Any] = {}
+        for key, v in d.items():
+            if key == "t" or v is None:
+                continue
+            if key == "groups":
+                v = tuple(tuple(g) for g in v)
+            elif key in ("result", "houses"):
+                v = tuple(v)
+            elif key == "bids":
+                v = dict(v)
+            elif key == "task":
+                v = Step.from_json(v)
+            elif key not in _STEP_KEYS:
+                raise ValueError(f"unknown key {key!r} in agenda step {dict(d)!r}")
+            kw[key] = v
+        return cls(Task(d["t"]), **kw)
+
+
+@dataclass(slots=True)
+class Pending:
+    """The decision the game waits for: its kind, who owes it, and its context (None: not part of it)."""
+
+    kind: PendingKind
+    players: list[str]
+    decision: Decision | None = None  # a menu decision and its options
+    options: list[str] = field(default_factory=list)  # written with the decision
+    points: dict[str, int] | None = None  # mustering points left per area (W-13)
+    bids: dict[str, int] | None = None  # secret bids so far (W-14.2, W-16.3)
+    chosen: dict[str, str] | None = None  # secret house cards so far (W-9.4)
+    task: Step | None = None  # the bid or tie-break step this decision belongs to
+    effect: Step | None = None  # the wildling effect a tie-break decides (W-16.6)
+    port: str | None = None
+    left: int | None = None
+    n: int | None = None
+    area: str | None = None  # written even when None for a Destroy decision (any area)
+    opponent: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind.value, "players": list(self.players)}
+        if self.decision is not None:
+            out["decision"] = self.decision.value
+            out["options"] = list(self.options)
+        if self.points is not None:
+            out["points"] = dict(self.points)
+        if self.bids is not None:
+            out["bids"] = dict(self.bids)
+        if self.chosen is not None:
+            out["chosen"] = dict(self.chosen)
+        if self.task is not None:
+            out["task"] = self.task.to_json()
+        if self.effect is not None:
+            out["effect"] = self.effect.to_json()
+        for key in ("port", "left", "n", "area", "opponent"):
+            v = getattr(self, key)
+            if v is not None or (key == "area" and self.decision is Decision.DESTROY):
+                out[key] = v
+        return out
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Pending:
+        dec = d.get("decision")
+        task, effect = d.get("task"), d.get("effect")
+        return cls(
+            PendingKind(d["kind"]),
+            list(d["players"]),
+            decision=None if dec is None else Decision(dec),
+            options=list(d.get("options") or ()),
+            points=None if d.get("points") is None else dict(d["points"]),
+            bids=None if d.get("bids") is None else dict(d["bids"]),
+            chosen=None if d.get("chosen") is None else dict(d["chosen"]),
+            task=None if task is None else Step.from_json(task),
+            effect=None if effect is None else Step.from_json(effect),
+            port=d.get("port"),
+            left=d.get("left"),
+            n=d.get("n"),
+            area=d.get("area"),
+            opponent=d.get("opponent"),
+        )
+
+    def copy(self) -> Pending:
+        """An independent copy (steps are values and are shared)."""
+        return Pending(
+            self.kind,
+            list(self.players),
+            self.decision,
+            list(self.options),
+            None if self.points is None else dict(self.points),
+            None if self.bids is None else dict(self.bids),
+            None if self.chosen is None else dict(self.chosen),
+            self.task,
+            self.effect,
+            self.port,
+            self.left,
+            self.n,
+            self.area,
+            self.opponent,
+        )
+
+
+@dataclass(slots=True)
+class March:
     """The March order being resolved (W-7.1): units sent into a hostile area wait in `combat_units`."""
 
     house: str
     source: str
     token: str
-    combat_dest: str | None
-    combat_units: list[str]
+    combat_dest: str | None = None
+    combat_units: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "house": self.house,
+            "source": self.source,
+            "token": self.token,
+            "combat_dest": self.combat_dest,
+            "combat_units": list(self.combat_units),
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> March:
+        return cls(d["house"], d["source"], d["token"], d["combat_dest"], list(d["combat_units"]))
+
+    def copy(self) -> March:
+        return March(self.house, self.source, self.token, self.combat_dest, list(self.combat_units))
 
 
-# The running combat (W-9); "from" is a keyword, hence the functional form. A combat against a neutral
-# force (W-11.1) carries only the keys it needs.
-Combat = TypedDict(
-    "Combat",
-    {
-        "attacker": str,
-        "defender": str,
-        "neutral": bool,
-        "area": str,
-        "from": str,
-        "att_units": list[str],
-        "token": str,
-        "support": dict[str, str],
-        "support_queue": list[str],
-        "cards": dict[str, str | None],
-        "excluded": dict[str, list[str]],
-        "imm_done": list[str],
-        "blade": str | None,
-        "winner": str | None,  # known after W-9.8
-        "loser": str | None,
-        "loras": bool,
-        "arianne": bool,
-        "tyrion_done": bool,
-        "casualties": int,
-    },
-    total=False,
-)
+@dataclass(slots=True)
+class Combat:
+    """The running combat (W-9). A combat against a neutral force (W-11.1) stores only the keys up to
+    `cards`; `casualties` is stored once the victor is known (W-9.8)."""
+
+    attacker: str
+    defender: str  # "neutral" against a neutral force
+    area: str
+    origin: str  # the area the attack came from (stored as "from")
+    att_units: list[str]
+    token: str  # the March order
+    support: dict[str, str] = field(default_factory=dict)  # declared support by house (W-9.2)
+    support_queue: list[str] = field(default_factory=list)
+    cards: dict[str, str | None] = field(default_factory=dict)  # revealed house cards (W-9.4)
+    neutral: bool = False
+    excluded: dict[str, list[str]] = field(default_factory=dict)  # cards Tyrion sent back (W-17.1)
+    imm_done: list[str] = field(default_factory=list)
+    blade: str | None = None  # who used the Valyrian Steel Blade (W-9.6)
+    winner: str | None = None  # known after W-9.8
+    loser: str | None = None
+    loras: bool = False
+    arianne: bool = False
+    tyrion_done: bool = False
+    casualties: int | None = None
+
+    def decided(self) -> tuple[str, str]:
+        """The winner and the loser of a combat whose victor is known (W-9.8)."""
+        w, lo = self.winner, self.loser
+        assert w is not None and lo is not None, "the victor is not known yet (W-9.8)"
+        return w, lo
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"attacker": self.attacker, "defender": self.defender}
+        if self.neutral:
+            out["neutral"] = True
+        out["area"] = self.area
+        out["from"] = self.origin
+        out["att_units"] = list(self.att_units)
+        out["token"] = self.token
+        out["support"] = dict(self.support)
+        out["support_queue"] = list(self.support_queue)
+        out["cards"] = dict(self.cards)
+        if self.neutral:
+            return out
+        out["excluded"] = {h: list(v) for h, v in self.excluded.items()}
+        out["imm_done"] = list(self.imm_done)
+        out["blade"] = self.blade
+        out["winner"] = self.winner
+        out["loser"] = self.loser
+        out["loras"] = self.loras
+        out["arianne"] = self.arianne
+        out["tyrion_done"] = self.tyrion_done
+        if self.casualties is not None:
+            out["casualties"] = self.casualties
+        return out
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Combat:
+        return cls(
+            d["attacker"],
+            d["defender"],
+            d["area"],
+            d["from"],
+            list(d["att_units"]),
+            d["token"],
+            dict(d["support"]),
+            list(d["support_queue"]),
+            dict(d["cards"]),
+            bool(d.get("neutral", False)),
+            {h: list(v) for h, v in d.get("excluded", {}).items()},
+            list(d.get("imm_done", [])),
+            d.get("blade"),
+            d.get("winner"),
+            d.get("loser"),
+            bool(d.get("loras", False)),
+            bool(d.get("arianne", False)),
+            bool(d.get("tyrion_done", False)),
+            d.get("casualties"),
+        )
+
+    def copy(self) -> Combat:
+        return Combat(
+            self.attacker,
+            self.defender,
+            self.area,
+            self.origin,
+            list(self.att_units),
+            self.token,
+            dict(self.support),
+            list(self.support_queue),
+            dict(self.cards),
+            self.neutral,
+            {h: list(v) for h, v in self.excluded.items()},
+            list(self.imm_done),
+            self.blade,
+            self.winner,
+            self.loser,
+            self.loras,
+            self.arianne,
+            self.tyrion_done,
+            self.casualties,
+        )

@@ -48,7 +48,7 @@ def timeout_action(state: WesterosState, house: str) -> Action:
     legal = state.legal_actions(house)
     if not legal:
         raise ValueError(f"{house} has no decision to make now (waiting for {state.current_players()})")
-    step = state.pending["kind"] if state.pending is not None else ""
+    step = state.pending.kind if state.pending is not None else ""
     if step == "orders":
         finish = [a for a in legal if isinstance(a, FinishOrders)]
         if finish:

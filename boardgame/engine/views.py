@@ -7,7 +7,7 @@ reached through the dispatch tables of `dispatch.py`.
 from __future__ import annotations
 
 import marshal
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from . import combat
 
@@ -50,7 +50,7 @@ PUBLIC_FIELDS = (
     "blade_used",
     "raven_used",
     "revealed",
-    "combat",  # W-9: cards appear there only once revealed (choices wait in pending["chosen"])
+    "combat",  # W-9: cards appear there only once revealed (choices wait in `Pending.chosen`)
     "march",
     "winner",
     "end_reason",
@@ -71,9 +71,18 @@ def _copy(v: Any) -> Any:
     return marshal.loads(marshal.dumps(v))
 
 
+def _public(st: WesterosState, f: str) -> Any:
+    """A public field's value; the running combat and march as they are stored (`to_json`)."""
+    if f == "combat":
+        return None if st.combat is None else st.combat.to_json()
+    if f == "march":
+        return None if st.march is None else st.march.to_json()
+    return getattr(st, f)
+
+
 def player_view(st: WesterosState, player: str | None = None) -> dict[str, Any]:
     """What `player` may see (None = spectator), built from the allow-lists above (STYLE 7)."""
-    d: dict[str, Any] = _copy({f: getattr(st, f) for f in PUBLIC_FIELDS})
+    d: dict[str, Any] = _copy({f: _public(st, f) for f in PUBLIC_FIELDS})
     if st.orders_revealed:
         d["orders"] = _copy(st.orders)
     else:
@@ -90,7 +99,7 @@ def player_view(st: WesterosState, player: str | None = None) -> dict[str, Any]:
     if p is None:
         d["pending"] = None
     else:
-        raw = cast(dict[str, Any], p)
+        raw = p.to_json()
         view = _copy({k: raw[k] for k in PENDING_PUBLIC if k in raw})
         for key in PENDING_MASKED:
             if key in raw:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from . import rounds
 from .actions import Action, Bid, Choose, Muster
 from .data import TRACKS, UNIT_TYPES
-from .structures import Pending, Step
+from .structures import Decision, Pending, PendingKind, Step, Task, need
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -44,35 +44,35 @@ def t_reveal_westeros(st: WesterosState, task: Step) -> None:
         st._event(f"Wildling threat rises to {st.threat}")
     tasks: list[Step] = []
     if icons and st.threat >= 12:
-        tasks.append({"t": "wildling_attack", "strength": None, "exclude": None})
-    tasks.extend({"t": "westeros_card", "card": c} for c in st.revealed)
+        tasks.append(Step(Task.WILDLING_ATTACK, strength=None, exclude=None))
+    tasks.extend(Step(Task.WESTEROS_CARD, card=c) for c in st.revealed)
     st._push(*tasks)
 
 
 def t_westeros_card(st: WesterosState, task: Step) -> None:
-    info = st.data.westeros_cards[task["card"]]
+    info = st.data.westeros_cards[need(task.card)]
     et, cid = info["effect_type"], info["id"]
     st._event(f"Resolving {info['name']}")
     if et == "supply":
-        st._push({"t": "supply_adjust"})
+        st._push(Step(Task.SUPPLY_ADJUST))
     elif et == "mustering":
-        st._push({"t": "muster_all", "houses": st.turn_order()})
+        st._push(Step(Task.MUSTER_ALL, houses=tuple(st.turn_order())))
     elif et == "choice":
         token_track = {"iron_throne": "iron_throne", "messenger_raven": "kings_court"}.get(
             info["chooser"], "fiefdoms"
         )
         decision = {
-            "a_throne_of_blades": "throne_of_blades",
-            "dark_wings_dark_words": "dark_wings",
-            "put_to_the_sword": "put_to_the_sword",
+            "a_throne_of_blades": Decision.THRONE_OF_BLADES,
+            "dark_wings_dark_words": Decision.DARK_WINGS,
+            "put_to_the_sword": Decision.PUT_TO_THE_SWORD,
         }[cid]
         st._choose(st.holder(token_track), decision, list(info["options"]))
     elif et == "bidding":
-        st._push(*(Step(t="bid", purpose="clash", track=t) for t in TRACKS))
+        st._push(*(Step(Task.BID, purpose="clash", track=t) for t in TRACKS))
     elif et == "power":
         income(st, ports=True)
     elif et == "wildlings_attack":
-        st._push({"t": "wildling_attack", "strength": None, "exclude": None})
+        st._push(Step(Task.WILDLING_ATTACK, strength=None, exclude=None))
     elif et == "order_restriction":
         st.bans.extend(info.get("restricted_orders", []))
 
@@ -80,15 +80,15 @@ def t_westeros_card(st: WesterosState, task: Step) -> None:
 def on_throne_of_blades(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st._event(f"A Throne of Blades: {p.title()} chooses {option}")
     if option == "supply":
-        st._push({"t": "supply_adjust"})
+        st._push(Step(Task.SUPPLY_ADJUST))
     elif option == "mustering":
-        st._push({"t": "muster_all", "houses": st.turn_order()})
+        st._push(Step(Task.MUSTER_ALL, houses=tuple(st.turn_order())))
 
 
 def on_dark_wings(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st._event(f"Dark Wings, Dark Words: {p.title()} chooses {option.replace('_', ' ')}")
     if option == "clash_of_kings":
-        st._push(*(Step(t="bid", purpose="clash", track=t) for t in TRACKS))
+        st._push(*(Step(Task.BID, purpose="clash", track=t) for t in TRACKS))
     elif option == "collect_power":
         income(st, ports=st.config.dark_wings_port_income)  # W-15.2 / W-22.1
 
@@ -120,12 +120,12 @@ def t_supply_adjust(st: WesterosState, task: Step) -> None:
     for h in st.houses:
         st.supply[h] = min(6, st.supply_icons(h))
     st._event("Supply: " + ", ".join(f"{h} {st.supply[h]}" for h in st.turn_order()))
-    st._push({"t": "reconcile", "houses": st.turn_order()})
+    st._push(Step(Task.RECONCILE, houses=tuple(st.turn_order())))
 
 
 def t_reconcile(st: WesterosState, task: Step) -> None:
     """W-12.4: in turn order, houses over the limit destroy units of their choice."""
-    for h in task["houses"]:
+    for h in need(task.houses):
         if not st.supply_ok(h):
             opts = sorted(
                 f"{a}:{x}"
@@ -133,8 +133,8 @@ def t_reconcile(st: WesterosState, task: Step) -> None:
                 if u["house"] == h and len(u["units"]) + len(u["routed"]) >= 2
                 for x in set(u["units"] + u["routed"])
             )
-            st._push({"t": "reconcile", "houses": task["houses"]})
-            st._choose(h, "reconcile", opts)
+            st._push(Step(Task.RECONCILE, houses=task.houses))
+            st._choose(h, Decision.RECONCILE, opts)
             return
 
 
@@ -145,13 +145,13 @@ def on_reconcile(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
 
 
 def t_muster_all(st: WesterosState, task: Step) -> None:
-    houses = list(task["houses"])
+    houses = list(need(task.houses))
     while houses:
         h = houses.pop(0)
         ctl = st._controls()
         areas = [a for a in st.data.castle_areas if ctl[a] == h and a not in st.impassable]
         if areas:
-            st._push({"t": "muster_all", "houses": houses})
+            st._push(Step(Task.MUSTER_ALL, houses=tuple(houses)))
             start_muster(st, h, areas)
             if st.pending is not None:
                 return
@@ -160,7 +160,7 @@ def t_muster_all(st: WesterosState, task: Step) -> None:
 
 def start_muster(st: WesterosState, house: str, areas: list[str]) -> None:
     pts = {"stronghold": 2, "castle": 1}
-    st._ask("muster", [house], points={a: pts.get(st.data.areas[a]["castle"], 0) for a in areas})
+    st._ask(PendingKind.MUSTER, [house], points={a: pts.get(st.data.areas[a]["castle"], 0) for a in areas})
     if len(legal_muster(st, house)) <= 1:
         st.pending = None
 
@@ -169,7 +169,7 @@ def legal_muster(st: WesterosState, p: str) -> list[Action]:
     assert st.pending is not None
     out: list[Action] = []
     avail = {t: st.available_units(p, t) for t in UNIT_TYPES}
-    for area, pts in sorted(st.pending["points"].items()):
+    for area, pts in sorted(need(st.pending.points).items()):
         if pts <= 0:
             continue
         if avail["footman"] and st.supply_ok(p, {area: 1}):
@@ -213,19 +213,19 @@ def do_muster(st: WesterosState, a: Action) -> None:
     assert isinstance(a, Muster)
     if a.upgrade:
         st._swap_unit(a.area, "footman", a.unit, prefer_routed=False)
-        st.pending["points"][a.area] -= 1
+        need(st.pending.points)[a.area] -= 1
     else:
         st._add_unit(a.dest, a.player, a.unit)
-        st.pending["points"][a.area] -= 2 if a.unit in ("knight", "siege_engine") else 1
+        need(st.pending.points)[a.area] -= 2 if a.unit in ("knight", "siege_engine") else 1
     st._event(a.describe(st))
     if len(legal_muster(st, a.player)) <= 1:
         st.pending = None
 
 
 def t_bid(st: WesterosState, task: Step) -> None:
-    players = [h for h in st.turn_order() if h != task.get("exclude")]
-    st.step = "clash_of_kings" if task["purpose"] == "clash" else "wildling_attack"
-    st._ask("bid", players, bids={}, task=task)
+    players = [h for h in st.turn_order() if h != task.exclude]
+    st.step = "clash_of_kings" if task.purpose == "clash" else "wildling_attack"
+    st._ask(PendingKind.BID, players, bids={}, task=task)
 
 
 def legal_bid(st: WesterosState, p: str) -> list[Action]:
@@ -234,46 +234,49 @@ def legal_bid(st: WesterosState, p: str) -> list[Action]:
 
 def do_bid(st: WesterosState, a: Action) -> None:
     assert isinstance(a, Bid) and st.pending is not None
-    st.pending["bids"][a.player] = a.amount
-    st.pending["players"].remove(a.player)
+    need(st.pending.bids)[a.player] = a.amount
+    st.pending.players.remove(a.player)
     st._event(f"{a.player.title()} has bid")
-    if st.pending["players"]:
+    if st.pending.players:
         return
-    bids, task = st.pending["bids"], st.pending["task"]
+    bids, task = need(st.pending.bids), need(st.pending.task)
     st.pending = None
     for h, n in bids.items():  # W-14.2 / W-16.5: bid tokens go to the pool
         st.power[h] -= n
     st._event(  # in turn order: neither key order nor who bid first shows
         "Bids: " + ", ".join(f"{h} {bids[h]}" for h in st.turn_order() if h in bids), bids=dict(bids)
     )
-    if task["purpose"] == "clash":
-        groups: list[list[str]] = []
-        for amount in sorted(set(bids.values()), reverse=True):
-            groups.append(sorted(h for h in bids if bids[h] == amount))
-        st._push({"t": "rank", "track": task["track"], "groups": groups, "result": []})
+    if task.purpose == "clash":
+        groups = tuple(
+            tuple(sorted(h for h in bids if bids[h] == amount))
+            for amount in sorted(set(bids.values()), reverse=True)
+        )
+        st._push(Step(Task.RANK, track=task.track, groups=groups, result=()))
     else:
-        st._push({"t": "wildling_resolve", "bids": bids, "task": task})
+        st._push(Step(Task.WILDLING_RESOLVE, bids=bids, task=task))
 
 
 def t_rank(st: WesterosState, task: Step) -> None:
     """W-14.2-3: place houses by bid; the Iron Throne holder orders every tie."""
-    groups, result = task["groups"], task["result"]
+    groups, result, track = list(need(task.groups)), list(need(task.result)), need(task.track)
     while groups:
         g = groups[0]
         if len(g) == 1:
-            result.append(g.pop())
+            result.append(g[0])
             groups.pop(0)
         elif not g:
             groups.pop(0)
         else:
-            st._push(task)
-            st._choose(st.holder("iron_throne"), "tie_order", list(g), task=task)
+            waiting = Step(Task.RANK, track=track, groups=tuple(groups), result=tuple(result))
+            st._push(waiting)
+            st._choose(st.holder("iron_throne"), Decision.TIE_ORDER, list(g), task=waiting)
             return
-    st.tracks[task["track"]] = result
-    st._event(f"{task['track'].replace('_', ' ').title()} track: {', '.join(result)}")
+    st.tracks[track] = result
+    st._event(f"{track.replace('_', ' ').title()} track: {', '.join(result)}")
 
 
 def on_tie_order(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
-    task = st.agenda[-1]
-    task["groups"][0].remove(option)
-    task["result"].append(option)
+    task = st.agenda[-1]  # the rank step waiting for this tie-break (W-14.3): replaced, never changed
+    first, *rest = need(task.groups)
+    groups = (tuple(h for h in first if h != option), *rest)
+    st.agenda[-1] = Step(Task.RANK, track=task.track, groups=groups, result=(*need(task.result), option))

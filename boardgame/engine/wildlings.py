@@ -10,22 +10,22 @@ from typing import TYPE_CHECKING
 
 from . import westeros_phase
 from .data import TRACKS
-from .structures import Pending, Step
+from .structures import Decision, Pending, Step, Task, need
 
 if TYPE_CHECKING:
     from .game import WesterosState
 
 
 def t_wildling_attack(st: WesterosState, task: Step) -> None:
-    given = task.get("strength")
+    given = task.strength
     strength = st.threat if given is None else given
     st._event(f"The wildlings attack with strength {strength}")
-    st._push({"t": "bid", "purpose": "wildling", "strength": strength, "exclude": task.get("exclude")})
+    st._push(Step(Task.BID, purpose="wildling", strength=strength, exclude=task.exclude))
 
 
 def t_wildling_resolve(st: WesterosState, task: Step) -> None:
-    bids, bt = task["bids"], task["task"]
-    strength = bt.get("strength")
+    bids, bt = need(task.bids), need(task.task)
+    strength = bt.strength
     assert strength is not None
     total = sum(bids.values())
     nw = total >= strength if st.config.nights_watch_wins_ties else total > strength
@@ -45,74 +45,75 @@ def t_wildling_resolve(st: WesterosState, task: Step) -> None:
     )
     target = max(bids.values()) if nw else min(bids.values())
     cands = [h for h in st.turn_order() if h in bids and bids[h] == target]
-    eff: Step = {"t": "wildling_effect", "card": card, "nw": nw, "bids": bids, "who": cands[0]}
+    eff: Step = Step(Task.WILDLING_EFFECT, card=card, nw=nw, bids=bids, who=cands[0])
     if len(cands) > 1:
-        st._choose(st.holder("iron_throne"), "wildling_tie", cands, effect=eff)
+        st._choose(st.holder("iron_throne"), Decision.WILDLING_TIE, cands, effect=eff)
     else:
         st._push(eff)
 
 
 def on_wildling_tie(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
-    eff: Step = {**ctx["effect"], "who": option}
+    e = need(ctx.effect)
+    eff = Step(Task.WILDLING_EFFECT, card=e.card, nw=e.nw, bids=e.bids, who=option)
     st._push(eff)
 
 
 def t_wildling_effect(st: WesterosState, task: Step) -> None:
     """W-16.8: the card's reward, or the lowest bidder's then everyone else's penalty."""
-    card, who, bids = task["card"], task["who"], task["bids"]
+    card, who, bids = need(task.card), need(task.who), need(task.bids)
     tail: list[Step] = [
-        {"t": "reconcile", "houses": st.turn_order()},
-        {"t": "port_sync"},
-        {"t": "victory_check"},
+        Step(Task.RECONCILE, houses=tuple(st.turn_order())),
+        Step(Task.PORT_SYNC),
+        Step(Task.VICTORY_CHECK),
     ]
-    if task["nw"]:
-        st._push({"t": "wl_reward", "card": card, "house": who, "bid": bids[who]}, *tail)
+    if task.nw:
+        st._push(Step(Task.WL_REWARD, card=card, house=who, bid=bids[who]), *tail)
         return
     others = [h for h in st.turn_order() if h in bids and h != who]
     st._push(
-        {"t": "wl_lowest", "card": card, "house": who},
-        *(Step(t="wl_other", card=card, house=h) for h in others),
+        Step(Task.WL_LOWEST, card=card, house=who),
+        *(Step(Task.WL_OTHER, card=card, house=h) for h in others),
         *tail,
     )
 
 
 def t_wl_reward(st: WesterosState, task: Step) -> None:
-    card, h = task["card"], task["house"]
+    card, h = need(task.card), need(task.house)
     if card == "a_king_beyond_the_wall":
-        st._choose(h, "kbw_reward", list(TRACKS))
+        st._choose(h, Decision.KBW_REWARD, list(TRACKS))
     elif card == "crow_killers":
-        st._push({"t": "crow_reward", "house": h, "n": 2})
+        st._push(Step(Task.CROW_REWARD, house=h, n=2))
     elif card == "massing_on_the_milkwater":
         st.hands[h].extend(st.discards[h])
         st.discards[h] = []
         st._event(f"{h.title()} takes back its discarded house cards")
     elif card == "mammoth_riders":
         if st.discards[h]:
-            st._choose(h, "mammoth_reward", [*sorted(st.discards[h]), "none"])
+            st._choose(h, Decision.MAMMOTH_REWARD, [*sorted(st.discards[h]), "none"])
     elif card == "preemptive_raid":
-        st._push({"t": "wildling_attack", "strength": 6, "exclude": h})
+        st._push(Step(Task.WILDLING_ATTACK, strength=6, exclude=h))
     elif card == "rattleshirts_raiders":
         st.supply[h] = min(6, st.supply[h] + 1)
         st._event(f"{h.title()} moves up to supply {st.supply[h]}")
     elif card == "skinchanger_scout":
-        got = st._gain_power(h, int(task["bid"]))
+        got = st._gain_power(h, need(task.bid))
         st._event(f"{h.title()} takes back {got} bid power")
     elif card == "the_horde_descends":
         ctl = st._controls()
         opts = [a for a in st.data.castle_areas if ctl[a] == h and a not in st.impassable]
         if opts:
-            st._choose(h, "horde_reward", opts)
+            st._choose(h, Decision.HORDE_REWARD, opts)
 
 
 def t_wl_lowest(st: WesterosState, task: Step) -> None:
-    card, h = task["card"], task["house"]
+    card, h = need(task.card), need(task.house)
     if card == "a_king_beyond_the_wall":
         for t in TRACKS:
             st.tracks[t].remove(h)
             st.tracks[t].append(h)
         st._event(f"{h.title()} drops to the bottom of every influence track")
     elif card == "crow_killers":
-        st._push({"t": "crow_knights", "house": h, "n": 99})
+        st._push(Step(Task.CROW_KNIGHTS, house=h, n=99))
     elif card == "massing_on_the_milkwater":
         hand = st.hands[h]
         if len(hand) >= 2:
@@ -127,12 +128,12 @@ def t_wl_lowest(st: WesterosState, task: Step) -> None:
                     st.hands[h] = [x for x in st.discards[h] if x not in drop]
                     st.discards[h] = list(drop)
     elif card == "mammoth_riders":
-        st._push({"t": "destroy_n", "house": h, "n": 3, "area": None})
+        st._push(Step(Task.DESTROY_N, house=h, n=3, area=None))
     elif card == "preemptive_raid":
         opts = ["drop_tracks"]
         if any(u["house"] == h for u in st.units.values()):
             opts.insert(0, "destroy_units")
-        st._choose(h, "preemptive", opts)
+        st._choose(h, Decision.PREEMPTIVE, opts)
     elif card == "rattleshirts_raiders":
         st.supply[h] = max(0, st.supply[h] - 2)
         st._event(f"{h.title()} drops to supply {st.supply[h]}")
@@ -145,22 +146,22 @@ def t_wl_lowest(st: WesterosState, task: Step) -> None:
         ctl = st._controls()
         opts = [a for a in st.data.castle_areas if ctl[a] == h and st.owner(a) == h and st.unit_count(a) >= 2]
         if opts:
-            st._choose(h, "horde_area", opts)
+            st._choose(h, Decision.HORDE_AREA, opts)
         else:
-            st._push({"t": "destroy_n", "house": h, "n": 2, "area": None})
+            st._push(Step(Task.DESTROY_N, house=h, n=2, area=None))
 
 
 def t_wl_other(st: WesterosState, task: Step) -> None:
-    card, h = task["card"], task["house"]
+    card, h = need(task.card), need(task.house)
     if card == "a_king_beyond_the_wall":
-        st._choose(h, "kbw_track", ["fiefdoms", "kings_court"])
+        st._choose(h, Decision.KBW_TRACK, ["fiefdoms", "kings_court"])
     elif card == "crow_killers":
-        st._push({"t": "crow_knights", "house": h, "n": 2})
+        st._push(Step(Task.CROW_KNIGHTS, house=h, n=2))
     elif card == "massing_on_the_milkwater":
         if len(st.hands[h]) >= 2:
-            st._choose(h, "discard_card", sorted(st.hands[h]))
+            st._choose(h, Decision.DISCARD_CARD, sorted(st.hands[h]))
     elif card == "mammoth_riders":
-        st._push({"t": "destroy_n", "house": h, "n": 2, "area": None})
+        st._push(Step(Task.DESTROY_N, house=h, n=2, area=None))
     elif card == "rattleshirts_raiders":
         st.supply[h] = max(0, st.supply[h] - 1)
         st._event(f"{h.title()} drops to supply {st.supply[h]}")
@@ -169,7 +170,7 @@ def t_wl_other(st: WesterosState, task: Step) -> None:
         st.power[h] -= lost
         st._event(f"{h.title()} loses {lost} available power")
     elif card == "the_horde_descends":
-        st._push({"t": "destroy_n", "house": h, "n": 1, "area": None})
+        st._push(Step(Task.DESTROY_N, house=h, n=1, area=None))
 
 
 def on_kbw_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -185,12 +186,12 @@ def on_kbw_track(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
 
 
 def t_crow_reward(st: WesterosState, task: Step) -> None:
-    h = task["house"]
-    if task["n"] <= 0 or st.available_units(h, "knight") <= 0:
+    h, n = need(task.house), need(task.n)
+    if n <= 0 or st.available_units(h, "knight") <= 0:
         return
     opts = sorted(a for a, u in st.units.items() if u["house"] == h and "footman" in u["units"] + u["routed"])
     if opts:
-        st._choose(h, "crow_reward", [*opts, "done"], n=task["n"])
+        st._choose(h, Decision.CROW_REWARD, [*opts, "done"], n=n)
 
 
 def on_crow_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -198,16 +199,16 @@ def on_crow_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None
         return
     st._swap_unit(option, "footman", "knight", prefer_routed=False)
     st._event(f"{p.title()} replaces a footman in {option} with a knight")
-    st._push({"t": "crow_reward", "house": p, "n": ctx["n"] - 1})
+    st._push(Step(Task.CROW_REWARD, house=p, n=need(ctx.n) - 1))
 
 
 def t_crow_knights(st: WesterosState, task: Step) -> None:
-    h = task["house"]
-    if task["n"] <= 0:
+    h, n = need(task.house), need(task.n)
+    if n <= 0:
         return
     opts = sorted(a for a, u in st.units.items() if u["house"] == h and "knight" in u["units"] + u["routed"])
     if opts:
-        st._choose(h, "crow_knight", opts, n=task["n"])
+        st._choose(h, Decision.CROW_KNIGHT, opts, n=n)
 
 
 def on_crow_knight(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -217,7 +218,7 @@ def on_crow_knight(st: WesterosState, p: str, option: str, ctx: Pending) -> None
     else:
         st._remove_unit(option, "knight")
         st._event(f"{p.title()} loses a knight in {option} (no footman available)")
-    st._push({"t": "crow_knights", "house": p, "n": ctx["n"] - 1})
+    st._push(Step(Task.CROW_KNIGHTS, house=p, n=need(ctx.n) - 1))
 
 
 def on_discard_card(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -235,14 +236,14 @@ def on_mammoth_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> N
 
 def on_preemptive(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option == "destroy_units":
-        st._push({"t": "destroy_n", "house": p, "n": 2, "area": None})
+        st._push(Step(Task.DESTROY_N, house=p, n=2, area=None))
         return
     best = min(st.tracks[t].index(p) for t in TRACKS)
     opts = [t for t in TRACKS if st.tracks[t].index(p) == best]
     if len(opts) == 1:
         on_preemptive_track(st, p, opts[0], ctx)
     else:
-        st._choose(p, "preemptive_track", opts)
+        st._choose(p, Decision.PREEMPTIVE_TRACK, opts)
 
 
 def on_preemptive_track(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -254,7 +255,7 @@ def on_preemptive_track(st: WesterosState, p: str, option: str, ctx: Pending) ->
 
 
 def on_horde_area(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
-    st._push({"t": "destroy_n", "house": p, "n": 2, "area": option})
+    st._push(Step(Task.DESTROY_N, house=p, n=2, area=option))
 
 
 def on_horde_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -262,8 +263,8 @@ def on_horde_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> Non
 
 
 def t_destroy_n(st: WesterosState, task: Step) -> None:
-    h, area = task["house"], task["area"]
-    if task["n"] <= 0:
+    h, area, n = need(task.house), task.area, need(task.n)
+    if n <= 0:
         return
     opts = sorted(
         f"{a}:{x}"
@@ -272,11 +273,11 @@ def t_destroy_n(st: WesterosState, task: Step) -> None:
         for x in set(u["units"] + u["routed"])
     )
     if opts:
-        st._choose(h, "destroy", opts, n=task["n"], area=area)
+        st._choose(h, Decision.DESTROY, opts, n=n, area=area)
 
 
 def on_destroy(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     a, x = option.split(":")
     st._remove_unit(a, x)
     st._event(f"{p.title()} destroys its {x.replace('_', ' ')} in {a}")
-    st._push({"t": "destroy_n", "house": p, "n": ctx["n"] - 1, "area": ctx["area"]})
+    st._push(Step(Task.DESTROY_N, house=p, n=need(ctx.n) - 1, area=ctx.area))

@@ -228,17 +228,17 @@ def test_the_table_view_keeps_a_chosen_house_card_secret_until_both_are_in_w_20_
 
     state = new_game(load_default_game_data(), player_count=4, seed=11)
     agent = make_agent("greedy", random.Random(2))
-    while not (state.pending and state.pending["kind"] == "house_card" and len(state.pending["chosen"]) == 1):
+    while not (state.pending and state.pending.kind == "house_card" and len(state.pending.chosen) == 1):
         assert not state.is_terminal(), "no half-chosen combat in this seeded game"
         state.apply(agent.choose(state, state.current_players()[0]))
-    chooser = next(iter(state.pending["chosen"]))
+    chooser = next(iter(state.pending.chosen))
     other = next(h for h in state.current_players() if h != chooser)
     mine, theirs, public = (
         westeros_view(state, chooser),
         westeros_view(state, other),
         westeros_view(state, None),
     )
-    assert mine["pending"]["chosen"][chooser] == state.pending["chosen"][chooser]
+    assert mine["pending"]["chosen"][chooser] == state.pending.chosen[chooser]
     assert theirs["pending"]["chosen"][chooser] is None and public["pending"]["chosen"][chooser] is None
     assert set(theirs["combat"]["cards"].values()) == {None}
     assert theirs["combat_strength"] == public["combat_strength"] == mine["combat_strength"]

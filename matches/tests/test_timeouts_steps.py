@@ -26,7 +26,7 @@ def _westeros_with_two_ai(alice: Any) -> Match:
     game = get_game("westeros")
     while True:
         state = services.load_state(Match.objects.get(pk=match.pk), game)
-        assert state.pending["kind"] == "orders"
+        assert state.pending.kind == "orders"
         if game.current_players(state) == [0]:
             return Match.objects.get(pk=match.pk)
         assert services.ai_action_submit(match_id=match.pk) is not None
@@ -67,7 +67,7 @@ def test_one_timeout_places_every_order_of_a_silent_house_and_the_step_moves_on_
     assert {e.action["area"] for e in entries if e.action.get("type") == "place_order"} == areas_owed
     assert len(entries) >= len(areas_owed) >= 2
     state = services.load_state(match, game)
-    assert state.pending is None or state.pending["kind"] != "orders"  # Planning is over
+    assert state.pending is None or state.pending.kind != "orders"  # Planning is over
     seat = Seat.objects.get(match=match, position=0)
     assert seat.consecutive_timeouts == 1  # once per timeout, not per action
     assert broadcasts == [match.state_version]  # one broadcast for the whole run

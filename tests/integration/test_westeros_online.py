@@ -372,7 +372,7 @@ def _score(state: Any, house: str, a: Any) -> float | None:
                 n for n in data.adj[a.dest] if (o := state.orders.get(n)) and o[1].startswith("support")
             ]
             return 20 + 5 * sum(_may_support(data, n, a.dest) for n in backing) + len(a.units)
-        if _front(state, house, a.dest) < _front(state, house, state.march["source"]):
+        if _front(state, house, a.dest) < _front(state, house, state.march.source):
             return 10 + len(a.units)  # towards the other houses
         return None
     if a.kind == "end_march":
@@ -585,7 +585,7 @@ def three_users_play_two_rounds(stack: Stack, browser: Any) -> None:
             dom_hides_secrets(p, state)
         current = state.current_players()
         house = min(current, key=list(state.houses).index)
-        if not checked_deciding and state.pending["kind"] == "orders" and len(current) < 3:
+        if not checked_deciding and state.pending.kind == "orders" and len(current) < 3:
             # W-3.3: who is still deciding is shown, never what the others chose.
             done = next(h for h in state.houses if h not in current)
             row = bob.page.locator(f'[data-testid=deciding] [data-house="{done}"]')
@@ -676,7 +676,7 @@ def one_user_against_five_ai_houses(stack: Stack, browser: Any) -> None:
     page.click("[data-testid=westeros-play-ai]")
     page.wait_for_url(re.compile(r"/westeros/games/\d+/$"))
     match_id = int(page.url.rstrip("/").split("/")[-1])
-    erin.house = load_state(stack, match_id)[0].seat_houses[0]
+    erin.house = load_state(stack, match_id)[0].players()[0]
     started = time.monotonic()
     clicks = stalls = 0
     waited = clicking = 0.0

@@ -89,7 +89,7 @@ def outcome_of(st: WesterosState) -> Outcome:
 
 def pending_decision(st: WesterosState) -> tuple[str, list[str]]:
     assert st.pending is not None
-    return st.pending.get("decision", st.pending["kind"]), list(st.pending["players"])
+    return (st.pending.decision or st.pending.kind), list(st.pending.players)
 
 
 def march_on_harrenhal(supporters: dict[str, list[str]]) -> WesterosState:
@@ -145,12 +145,12 @@ def combat(
     )
     do(st, EndMarch(att, False))
     for _ in range(10):
-        if st.pending and st.pending["kind"] == "support":
-            p = st.pending["players"][0]
+        if st.pending and st.pending.kind == "support":
+            p = st.pending.players[0]
             do(st, DeclareSupport(p, (supports or {}).get(p, "none")))
-    if st.pending and st.pending["kind"] == "house_card":
+    if st.pending and st.pending.kind == "house_card":
         for h, card in ((att, att_card), (dfn, def_card)):
-            if card is not None and h in st.pending["players"]:
+            if card is not None and h in st.pending.players:
                 do(st, PlayHouseCard(h, card))
     return st
 
@@ -158,7 +158,7 @@ def combat(
 def check_secret_choice_hidden(st: WesterosState, p: str) -> None:
     """W-20.1/20.5/20.6: two different secret choices of `p` leave every other player's view and log
     identical (nothing to check on the last choice, which reveals everything at once)."""
-    if st.pending is None or st.pending["kind"] not in SECRET_KINDS or len(st.pending["players"]) < 2:
+    if st.pending is None or st.pending.kind not in SECRET_KINDS or len(st.pending.players) < 2:
         return
     by_slot: dict[str, list[Action]] = {}
     for a in st.legal_actions(p):

@@ -30,8 +30,8 @@ def test_strength_units_march_defense_and_cards_w_9_3_w_9_7() -> None:
     assert numbers(st) == (3 + 2, 1 + 1 + 1)
     assert "Lannister wins" in winner_text(st)
     # Jaime 1 sword - Rodrik 2 forts: no casualties; the defender must retreat (W-9.10.3)
-    assert pending(st)["decision"] == "retreat" and st.current_players() == ["stark"]
-    assert sorted(pending(st)["options"]) == ["blackwater", "crackclaw_point", "riverrun"]  # not stoney sept
+    assert pending(st).decision == "retreat" and st.current_players() == ["stark"]
+    assert sorted(pending(st).options) == ["blackwater", "crackclaw_point", "riverrun"]  # not stoney sept
     choose(st, "stark", "retreat", "riverrun")
     assert st.units["riverrun"] == {"house": "stark", "units": [], "routed": ["footman"]}
     assert st.units["harrenhal"]["house"] == "lannister" and "harrenhal" not in st.orders  # W-9.11
@@ -43,7 +43,7 @@ def test_cards_without_text_add_printed_strength_swords_and_forts_w_9_4(card: st
     house = info["house"]
     dfn = "stark" if house != "stark" else "lannister"
     st = combat(["footman"], ["footman"], None, None, att=house, dfn=dfn)
-    combat_of(st)["cards"] = {house: card, dfn: None}
+    combat_of(st).cards = {house: card, dfn: None}
     n = st.combat_numbers()
     assert n[house] == {
         "strength": 1 + info["strength"],
@@ -54,10 +54,10 @@ def test_cards_without_text_add_printed_strength_swords_and_forts_w_9_4(card: st
 
 def test_siege_engines_count_four_only_against_castles_w_1_4() -> None:
     st = combat(["siege_engine"], ["footman"], None, None)  # harrenhal has a castle
-    combat_of(st)["cards"] = {"lannister": None, "stark": None}
+    combat_of(st).cards = {"lannister": None, "stark": None}
     assert st.combat_numbers()["lannister"]["strength"] == 4
     st2 = combat(["siege_engine", "footman"], ["footman"], None, None, src="harrenhal", dest="blackwater")
-    combat_of(st2)["cards"] = {"lannister": None, "stark": None}
+    combat_of(st2).cards = {"lannister": None, "stark": None}
     assert st2.combat_numbers()["lannister"]["strength"] == 1
 
 
@@ -98,7 +98,7 @@ def test_casualty_choice_is_offered_one_unit_at_a_time_w_9_9() -> None:
         supply={"stark": 3},
     )
     # 3+2 = 5 vs 4+2 = 6; Greatjon 1 sword → Lannister picks one casualty
-    assert pending(st)["decision"] == "casualty" and sorted(pending(st)["options"]) == ["footman", "knight"]
+    assert pending(st).decision == "casualty" and sorted(pending(st).options) == ["footman", "knight"]
     choose(st, "lannister", "casualty", "footman")
     assert st.units["stoney_sept"]["routed"] == ["knight"]
 
@@ -112,7 +112,7 @@ def test_siege_engines_and_routed_units_of_the_loser_are_destroyed_w_9_9_b() -> 
         supply={"stark": 3},
     )
     # defence 1 + 0 + 0 + 1 = 2 vs 4 + 2 = 6 → defender loses siege engine and routed footman
-    assert pending(st)["decision"] == "retreat"
+    assert pending(st).decision == "retreat"
     choose(st, "stark", "retreat", "blackwater")
     assert st.units["blackwater"]["routed"] == ["footman"]
 
@@ -147,13 +147,13 @@ def test_retreat_needing_losses_destroys_to_fit_supply_w_9_10_4() -> None:
         neutral={},
     )
     # Stark at supply 0 (2,2): armies in blackwater and winterfell. Retreat anywhere but stoney sept.
-    assert pending(st)["decision"] == "retreat"
-    opts = pending(st)["options"]
+    assert pending(st).decision == "retreat"
+    opts = pending(st).options
     assert "blackwater" not in opts  # a third army of 2 at supply 0 needs a loss; riverrun does not
     choose(st, "stark", "retreat", opts[0])
-    assert pending(st)["decision"] == "retreat_loss" and not st.supply_ok("stark")
-    while st.pending and pending(st).get("decision") == "retreat_loss":
-        choose(st, "stark", "retreat_loss", pending(st)["options"][0])
+    assert pending(st).decision == "retreat_loss" and not st.supply_ok("stark")
+    while st.pending and pending(st).decision == "retreat_loss":
+        choose(st, "stark", "retreat_loss", pending(st).options[0])
     assert st.supply_ok("stark")
 
 
@@ -171,8 +171,8 @@ def test_support_is_asked_in_turn_order_and_counts_w_9_2_w_7_3() -> None:
         orders={"blackwater": "support_plus_one", "riverrun": "support"},
         supports={"baratheon": "lannister", "stark": "stark"},
     )
-    assert combat_of(st)["support"] == {"baratheon": "lannister", "stark": "stark"}
-    combat_of(st)["cards"] = {"lannister": None, "stark": None}
+    assert combat_of(st).support == {"baratheon": "lannister", "stark": "stark"}
+    combat_of(st).cards = {"lannister": None, "stark": None}
     n = st.combat_numbers()
     assert n["lannister"]["strength"] == 1 + 2 + 1 and n["stark"]["strength"] == 1 + 1
 
@@ -208,7 +208,7 @@ def test_garrison_defends_alone_and_is_removed_on_loss_w_11_2_w_9_9_a() -> None:
 
 def test_valyrian_steel_blade_adds_one_once_per_round_w_9_6() -> None:
     st = combat(["footman"], ["footman"], "dagmar_cleftjaw", "ser_rodrik_cassel", att="greyjoy")
-    assert pending(st)["decision"] == "blade" and st.current_players() == ["greyjoy"]
+    assert pending(st).decision == "blade" and st.current_players() == ["greyjoy"]
     choose(st, "greyjoy", "blade", "use")
     assert numbers(st) == (1 + 1 + 1, 2) and st.blade_used
 
@@ -270,14 +270,14 @@ def conquer_white_harbor(*, supply: int, **extra_units: list[str]) -> WesterosSt
         supply={"lannister": supply},
         extra_units={"white_harbor_port": ["stark", "ship", "ship"], **extra_units},
     )
-    if st.pending and pending(st).get("decision") == "retreat":
-        choose(st, "stark", "retreat", pending(st)["options"][0])
+    if st.pending and pending(st).decision == "retreat":
+        choose(st, "stark", "retreat", pending(st).options[0])
     return st
 
 
 def test_port_is_taken_over_when_its_land_area_is_conquered_w_10_6() -> None:
     st = conquer_white_harbor(supply=6)
-    assert pending(st)["decision"] == "port_takeover" and st.current_players() == ["lannister"]
+    assert pending(st).decision == "port_takeover" and st.current_players() == ["lannister"]
     choose(st, "lannister", "port_takeover", "replace")
     choose(st, "lannister", "port_takeover", "destroy")
     assert st.units["white_harbor_port"] == {"house": "lannister", "units": ["ship"], "routed": []}
@@ -305,12 +305,12 @@ def test_sea_combat_and_ship_retreat_w_10_5() -> None:
         dest="sunset_sea",
         dfn="greyjoy",
     )
-    assert pending(st)["decision"] == "blade"  # greyjoy holds the Blade and fights
+    assert pending(st).decision == "blade"  # greyjoy holds the Blade and fights
     choose(st, "greyjoy", "blade", "pass")
     assert numbers(st) == (2 + 2, 1 + 1)
-    assert pending(st)["decision"] == "retreat"
-    assert set(pending(st)["options"]) == {"bay_of_ice", "ironmans_bay", "west_summer_sea"}
-    opt = pending(st)["options"][0]
+    assert pending(st).decision == "retreat"
+    assert set(pending(st).options) == {"bay_of_ice", "ironmans_bay", "west_summer_sea"}
+    opt = pending(st).options[0]
     choose(st, "greyjoy", "retreat", opt)
     assert st.units[opt]["routed"] == ["ship"] and st.units["sunset_sea"]["house"] == "lannister"
 
@@ -325,7 +325,7 @@ def test_declining_support_is_allowed_w_9_2() -> None:
         orders={"blackwater": "support"},
         supports={"baratheon": "none"},
     )
-    assert combat_of(st)["support"] == {"baratheon": "none"}
+    assert combat_of(st).support == {"baratheon": "none"}
 
 
 def test_support_options_name_both_sides_and_none_w_9_2() -> None:
@@ -371,7 +371,7 @@ def test_orders_of_destroyed_units_are_removed_after_combat_w_6_4() -> None:
 
 def test_port_take_over_replacement_respects_supply_w_10_6_w_12_5() -> None:
     st = conquer_white_harbor(supply=0, lannisport=["lannister", "footman", "footman"])
-    assert pending(st)["decision"] == "port_takeover"
+    assert pending(st).decision == "port_takeover"
     choose(st, "lannister", "port_takeover", "replace")
     # a second ship would make a third army (supply 0 allows two armies of 2)
-    assert pending(st)["options"] == ["destroy"]
+    assert pending(st).options == ["destroy"]

@@ -36,13 +36,16 @@ def test_dispatch_tables_cover_every_kind_task_and_decision() -> None:
 
 def test_every_kind_task_and_decision_named_in_the_rules_is_an_enum_member() -> None:
     src = "\n".join(SOURCES.values())
-    asked = set(re.findall(r"_ask\(\s*\"(\w+)\"", src))
-    tasks = set(re.findall(r"\{\"t\": \"(\w+)\"", src))
-    chosen = set(re.findall(r"_choose\(\s*[^,()]+(?:\([^()]*\))?,\s*\"(\w+)\"", src))
+    asked = set(re.findall(r"_ask\(\s*PendingKind\.(\w+)", src))
+    tasks = set(re.findall(r"Step\(\s*Task\.(\w+)", src))
+    chosen = set(re.findall(r"_choose\(\s*[^,()]+(?:\([^()]*\))?,\s*Decision\.(\w+)", src))
     assert asked and tasks and chosen
-    assert asked <= {k.value for k in dispatch.PendingKind}
-    assert tasks <= {t.value for t in dispatch.Task}
-    assert chosen <= {d.value for d in dispatch.Decision}
+    assert asked <= {k.name for k in dispatch.PendingKind}
+    assert tasks <= {t.name for t in dispatch.Task}
+    assert chosen <= {d.name for d in dispatch.Decision}
+    # no kind, task or decision is named by a bare string any more (records of structures.py)
+    assert not re.search(r"_ask\(\s*\"", src) and not re.search(r"\{\"t\": \"", src)
+    assert not re.search(r"_choose\(\s*[^,()]+(?:\([^()]*\))?,\s*\"", src)
 
 
 def test_every_state_field_is_classified_for_the_view_w_20() -> None:
@@ -56,8 +59,15 @@ def test_every_pending_key_of_a_game_is_classified_for_the_view_w_20() -> None:
     keys: set[str] = set()
     while not st.is_terminal() and st.round <= 4:
         assert st.pending is not None
-        keys |= set(st.pending)
+        keys |= set(st.pending.to_json())
         p = st.current_players()[0]
         st.apply(agents[p].choose(st, p))
     assert {"kind", "players", "bids"} <= keys
     assert keys <= set(PENDING_PUBLIC) | set(PENDING_MASKED)
+
+
+def test_the_rules_never_change_a_queued_step_in_place() -> None:
+    """Clones share agenda steps (structures.Step are values): a rule pushes a new step, never assigns to one."""
+    for name, src in SOURCES.items():
+        assert not re.search(r"\b(task|step|eff|e|waiting|bt)\.\w+\s*(\+|-)?=(?!=)", src), name
+        assert not re.search(r"agenda\[-?\d+\]\.\w+\s*(\+|-)?=(?!=)", src), name

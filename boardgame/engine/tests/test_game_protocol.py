@@ -25,6 +25,7 @@ from boardgame.engine.actions import (
 from boardgame.engine.agents import GreedyAgent, RandomAgent
 from boardgame.engine.data import GameData
 from boardgame.engine.game import IllegalActionError, WesterosState, new_game
+from boardgame.engine.structures import need
 from boardgame.engine.timeouts import TIMEOUT_DEFAULTS
 
 from .conftest import _DATA, choose, combat, do, pending
@@ -90,8 +91,8 @@ def test_every_pending_step_has_a_documented_default_that_is_legal() -> None:
     seen: set[str] = set()
     for st in game_states():
         assert st.pending is not None
-        seen.add(st.pending["kind"])
-        assert st.pending["kind"] in TIMEOUT_DEFAULTS
+        seen.add(st.pending.kind)
+        assert st.pending.kind in TIMEOUT_DEFAULTS
         for h in st.current_players():
             assert st.timeout_action(h) in st.legal_actions(h)
     assert {"orders", "raven", "bid"} <= seen or {"orders", "march_select"} <= seen
@@ -102,7 +103,7 @@ def test_timeout_defaults_are_the_passive_choices_w_5_1_w_9_2_w_14_2(gd: GameDat
     a = st.timeout_action("stark")  # orders: the most passive token in the first area
     assert isinstance(a, PlaceOrder) and a.token.startswith("defense")
     sup = combat(["footman"], ["footman"], None, None)
-    assert pending(sup)["kind"] == "house_card"
+    assert pending(sup).kind == "house_card"
     card = sup.timeout_action("lannister")
     assert isinstance(card, PlayHouseCard) and card == sup.legal_actions("lannister")[0]
     with pytest.raises(ValueError, match="no decision"):
@@ -110,13 +111,13 @@ def test_timeout_defaults_are_the_passive_choices_w_5_1_w_9_2_w_14_2(gd: GameDat
 
 
 def test_timeout_bid_is_zero_and_support_is_nobody_w_14_2_w_9_2() -> None:
-    bids = next(s for s in game_states(games=4) if s.pending and s.pending["kind"] == "bid")
+    bids = next(s for s in game_states(games=4) if s.pending and s.pending.kind == "bid")
     h = bids.current_players()[0]
     assert bids.timeout_action(h) == Bid(h, 0)
     from .conftest import march_on_harrenhal
 
     st = march_on_harrenhal({"blackwater": ["baratheon", "footman"]})
-    assert pending(st)["kind"] == "support"
+    assert pending(st).kind == "support"
     assert st.timeout_action("baratheon") == DeclareSupport("baratheon", "none")
 
 
@@ -151,14 +152,14 @@ def test_explain_illegal_names_the_missing_token_w_5_1_w_5_2(gd: GameData) -> No
 
 
 def test_explain_illegal_names_a_bid_over_the_available_power_w_14_2() -> None:
-    st = next(s for s in game_states(games=4) if s.pending and s.pending["kind"] == "bid")
+    st = next(s for s in game_states(games=4) if s.pending and s.pending.kind == "bid")
     h = st.current_players()[0]
     assert f"0 to {st.power[h]}" in st.explain_illegal(Bid(h, st.power[h] + 1))
 
 
 def test_explain_illegal_lists_the_options_of_a_menu_decision(gd: GameData) -> None:
     st = combat(["footman"], ["footman"], "tyrion_lannister", "eddard_stark")
-    assert pending(st)["decision"] == "tyrion"
+    assert pending(st).decision == "tyrion"
     assert "the options are cancel, keep" in st.explain_illegal(Choose("lannister", "tyrion", "maybe"))
     choose(st, "lannister", "tyrion", "keep")
 
@@ -194,7 +195,7 @@ def test_determinize_resamples_others_face_down_orders_and_keeps_own_w_5_1(gd: G
 
 
 def test_determinize_resamples_others_bids_and_decks_and_the_rng_w_20_5_w_20_7() -> None:
-    st = next(s for s in game_states(games=4) if s.pending and s.pending["kind"] == "bid")
+    st = next(s for s in game_states(games=4) if s.pending and s.pending.kind == "bid")
     h, other = st.current_players()[0], st.current_players()[-1]
     do(st, Bid(h, st.power[h]))
     if other == h:
@@ -203,14 +204,14 @@ def test_determinize_resamples_others_bids_and_decks_and_the_rng_w_20_5_w_20_7()
     for i in range(20):
         d = st.determinize(other, Random(i))
         assert d.player_view(other) == st.player_view(other)
-        bids.add(d.pending["bids"][h] if d.pending else None)
+        bids.add(need(d.pending.bids)[h] if d.pending else None)
         decks.add(tuple(d.wdecks["1"]))
         wild.add(tuple(d.wildling_deck))
         draws.add(d._rng.random())
     assert len(bids) > 1 or st.power[h] == 0
     assert len(decks) > 1 and len(wild) > 1 and len(draws) > 1
     own = st.determinize(h, Random(0))
-    assert own.pending is not None and own.pending["bids"][h] == st.power[h]
+    assert own.pending is not None and need(own.pending.bids)[h] == st.power[h]
 
 
 def test_determinize_keeps_the_wildling_card_seen_with_the_raven_w_5_5(gd: GameData) -> None:

@@ -22,7 +22,7 @@ def won(st: WesterosState, house: str) -> bool:
 def test_robb_stark_picks_the_losers_retreat_area_w_17_1() -> None:
     st = combat(["knight"], ["footman"], "robb_stark", "tywin_lannister", att="stark", dfn="lannister")
     assert won(st, "stark")
-    assert pending(st)["decision"] == "robb_retreat" and st.current_players() == ["stark"]
+    assert pending(st).decision == "robb_retreat" and st.current_players() == ["stark"]
     choose(st, "stark", "robb_retreat", "blackwater")
     assert st.units["blackwater"] == {"house": "lannister", "units": [], "routed": ["footman"]}
 
@@ -49,7 +49,7 @@ def test_the_blackfish_prevents_sword_casualties_w_17_3() -> None:
         supply={"stark": 3},
     )
     assert won(st, "lannister")
-    assert pending(st)["decision"] == "retreat"  # no casualty step despite 3 swords
+    assert pending(st).decision == "retreat"  # no casualty step despite 3 swords
     choose(st, "stark", "retreat", "riverrun")
     assert st.units["riverrun"]["routed"] == ["footman", "footman"]
 
@@ -86,7 +86,7 @@ def test_ser_kevan_doubles_attacking_and_supporting_lannister_footmen_w_17_1() -
 
 def test_tyrion_cancels_the_opponents_card_w_17_1_w_9_5() -> None:
     st = combat(["knight"], ["footman"], "tyrion_lannister", "eddard_stark")
-    assert pending(st)["decision"] == "tyrion"
+    assert pending(st).decision == "tyrion"
     choose(st, "lannister", "tyrion", "cancel")
     assert st.current_players() == ["stark"]
     assert PlayHouseCard("stark", "eddard_stark") not in st.legal_actions("stark")
@@ -105,7 +105,7 @@ def test_cersei_removes_one_order_of_the_loser_on_win_w_17_1() -> None:
         extra_units={"winterfell": ["stark", "footman"]},
         orders={"winterfell": "consolidate_power"},
     )
-    assert pending(st)["decision"] == "cersei" and "winterfell" in pending(st)["options"]
+    assert pending(st).decision == "cersei" and "winterfell" in pending(st).options
     choose(st, "lannister", "cersei", "winterfell")
     assert "winterfell" not in st.orders
 
@@ -121,7 +121,7 @@ def test_stannis_gets_plus_one_if_the_opponent_is_higher_on_the_iron_throne_w_17
         dfn="stark",
         tracks={"iron_throne": ["stark", "lannister", "baratheon", "martell", "greyjoy", "tyrell"]},
     )
-    combat_of(st)["cards"] = {"baratheon": "stannis_baratheon", "stark": None}
+    combat_of(st).cards = {"baratheon": "stannis_baratheon", "stark": None}
     assert st.combat_numbers()["baratheon"]["strength"] == 1 + 5
     st.tracks["iron_throne"] = ["baratheon", "stark", "lannister", "martell", "greyjoy", "tyrell"]
     assert st.combat_numbers()["baratheon"]["strength"] == 1 + 4
@@ -129,9 +129,9 @@ def test_stannis_gets_plus_one_if_the_opponent_is_higher_on_the_iron_throne_w_17
 
 def test_renly_upgrades_a_footman_on_win_w_17_1() -> None:
     st = combat(["footman", "knight"], ["footman"], "renly_baratheon", "catelyn_stark", att="baratheon")
-    assert pending(st)["decision"] == "renly"
+    assert pending(st).decision == "renly"
     choose(st, "baratheon", "renly", "attacking_units")
-    if st.pending and pending(st).get("decision") == "retreat":
+    if st.pending and pending(st).decision == "retreat":
         choose(st, "stark", "retreat", "riverrun")
     assert sorted(st.units["harrenhal"]["units"]) == ["knight", "knight"]
 
@@ -140,7 +140,7 @@ def test_ser_davos_with_stannis_discarded_w_17_1() -> None:
     st = combat(
         ["footman"], ["footman"], None, None, att="baratheon", discards={"baratheon": ["stannis_baratheon"]}
     )
-    combat_of(st)["cards"] = {"baratheon": "ser_davos_seaworth", "stark": None}
+    combat_of(st).cards = {"baratheon": "ser_davos_seaworth", "stark": None}
     assert st.combat_numbers()["baratheon"] == {"strength": 1 + 3, "swords": 1, "forts": 0}
 
 
@@ -159,18 +159,18 @@ def test_salladhor_saan_zeroes_other_ships_when_supported_w_17_1() -> None:
         orders={"crackclaw_point": "support", "blackwater_bay": "support"},
         supports={"baratheon": "baratheon", "greyjoy": "stark"},
     )
-    combat_of(st)["cards"] = {"baratheon": "salladhor_saan", "stark": None}
+    combat_of(st).cards = {"baratheon": "salladhor_saan", "stark": None}
     n = st.combat_numbers()
     assert n["stark"]["strength"] == 1 + 0 and n["baratheon"]["strength"] == 1 + 1 + 1
-    combat_of(st)["cards"] = {"baratheon": None, "stark": None}
+    combat_of(st).cards = {"baratheon": None, "stark": None}
     assert st.combat_numbers()["stark"]["strength"] == 1 + 1
 
 
 def test_patchface_discards_a_card_from_the_opponents_hand_after_combat_w_17_1() -> None:
     st = combat(["knight"], ["footman"], "patchface", "catelyn_stark", att="baratheon")
-    if st.pending and pending(st).get("decision") == "retreat":
+    if st.pending and pending(st).decision == "retreat":
         choose(st, "stark", "retreat", "riverrun")
-    assert pending(st)["decision"] == "patchface" and "eddard_stark" in pending(st)["options"]
+    assert pending(st).decision == "patchface" and "eddard_stark" in pending(st).options
     choose(st, "baratheon", "patchface", "eddard_stark")
     assert "eddard_stark" in st.discards["stark"] and "eddard_stark" not in st.hands["stark"]
 
@@ -190,7 +190,7 @@ def victarion_attacks(ships: list[str], **kw: Any) -> WesterosState:
         dest="the_golden_sound",
         **kw,
     )
-    combat_of(st)["cards"] = {"greyjoy": "victarion_greyjoy", "lannister": None}
+    combat_of(st).cards = {"greyjoy": "victarion_greyjoy", "lannister": None}
     return st
 
 
@@ -201,20 +201,20 @@ def test_victarion_doubles_attacking_greyjoy_ships_w_17_1() -> None:
 
 def test_theon_defending_a_castle_gets_plus_one_and_a_sword_w_17_1() -> None:
     st = combat(["footman"], ["footman"], None, None, dfn="greyjoy")  # harrenhal has a castle
-    combat_of(st)["cards"] = {"lannister": None, "greyjoy": "theon_greyjoy"}
+    combat_of(st).cards = {"lannister": None, "greyjoy": "theon_greyjoy"}
     assert st.combat_numbers()["greyjoy"] == {"strength": 1 + 3, "swords": 1, "forts": 0}
 
 
 def test_balon_sets_the_opponents_printed_strength_to_zero_w_17_1() -> None:
     st = combat(["footman"], ["footman"], None, None, dfn="greyjoy")
-    combat_of(st)["cards"] = {"lannister": "ser_gregor_clegane", "greyjoy": "balon_greyjoy"}
+    combat_of(st).cards = {"lannister": "ser_gregor_clegane", "greyjoy": "balon_greyjoy"}
     n = st.combat_numbers()
     assert n["lannister"] == {"strength": 1, "swords": 3, "forts": 0} and n["greyjoy"]["strength"] == 3
 
 
 def test_asha_unsupported_gets_two_swords_and_a_fort_w_17_1() -> None:
     st = combat(["footman"], ["footman"], None, None, att="greyjoy")
-    combat_of(st)["cards"] = {"greyjoy": "asha_greyjoy", "stark": None}
+    combat_of(st).cards = {"greyjoy": "asha_greyjoy", "stark": None}
     assert st.combat_numbers()["greyjoy"] == {"strength": 2, "swords": 2, "forts": 1}
 
 
@@ -222,7 +222,7 @@ def test_aeron_may_pay_two_power_to_switch_cards_w_17_1() -> None:
     st = combat(
         ["knight"], ["footman"], "aeron_damphair", "catelyn_stark", att="greyjoy", power={"greyjoy": 3}
     )
-    assert pending(st)["decision"] == "aeron"
+    assert pending(st).decision == "aeron"
     choose(st, "greyjoy", "aeron", "swap")
     assert st.power["greyjoy"] == 1 and PlayHouseCard("greyjoy", "aeron_damphair") not in st.legal_actions(
         "greyjoy"
@@ -249,7 +249,7 @@ def test_ser_loras_moves_the_march_order_into_the_conquered_area_w_17_1() -> Non
     st = combat(
         ["knight"], ["footman"], "ser_loras_tyrell", "catelyn_stark", att="tyrell", token="march_plus_one"
     )
-    if st.pending and pending(st).get("decision") == "retreat":
+    if st.pending and pending(st).decision == "retreat":
         choose(st, "stark", "retreat", "riverrun")
     assert st.orders["harrenhal"] == ["tyrell", "march_plus_one"]
     assert st.current_players() == ["tyrell"] and ChooseMarch("tyrell", "harrenhal") in st.legal_actions(
@@ -268,7 +268,7 @@ def test_queen_of_thorns_removes_an_adjacent_opponent_order_w_17_1() -> None:
         orders={"riverrun": "support"},
         supports={"stark": "stark"},
     )
-    assert pending(st)["decision"] == "queen_of_thorns" and pending(st)["options"] == ["riverrun"]
+    assert pending(st).decision == "queen_of_thorns" and pending(st).options == ["riverrun"]
     choose(st, "tyrell", "queen_of_thorns", "riverrun")
     assert numbers(st) == (2, 1)  # the removed support no longer counts
 
@@ -276,16 +276,16 @@ def test_queen_of_thorns_removes_an_adjacent_opponent_order_w_17_1() -> None:
 # ---------------------------------------------------------------- Martell
 def test_nymeria_sword_when_attacking_fort_when_defending_w_17_1() -> None:
     st = combat(["footman"], ["footman"], None, None, att="martell")
-    combat_of(st)["cards"] = {"martell": "nymeria_sand", "stark": None}
+    combat_of(st).cards = {"martell": "nymeria_sand", "stark": None}
     assert st.combat_numbers()["martell"] == {"strength": 2, "swords": 1, "forts": 0}
     st = combat(["footman"], ["footman"], None, None, dfn="martell")
-    combat_of(st)["cards"] = {"lannister": None, "martell": "nymeria_sand"}
+    combat_of(st).cards = {"lannister": None, "martell": "nymeria_sand"}
     assert st.combat_numbers()["martell"] == {"strength": 2, "swords": 0, "forts": 1}
 
 
 def test_arianne_keeps_the_winning_attackers_out_w_17_1() -> None:
     st = combat(["knight", "knight"], ["footman"], "ser_gregor_clegane", "arianne_martell", dfn="martell")
-    if st.pending and pending(st).get("decision") == "casualty":
+    if st.pending and pending(st).decision == "casualty":
         choose(st, "martell", "casualty", "footman")
     assert "harrenhal" not in st.units or st.units["harrenhal"]["house"] == "martell"
     assert st.units["stoney_sept"] == {"house": "lannister", "units": ["knight", "knight"], "routed": []}
@@ -293,14 +293,14 @@ def test_arianne_keeps_the_winning_attackers_out_w_17_1() -> None:
 
 def test_doran_sends_the_opponent_to_the_bottom_of_a_track_w_17_1() -> None:
     st = combat(["knight"], ["footman"], "doran_martell", "catelyn_stark", att="martell")
-    assert pending(st)["decision"] == "doran"
+    assert pending(st).decision == "doran"
     choose(st, "martell", "doran", "fiefdoms")
     assert st.tracks["fiefdoms"][-1] == "stark"
 
 
 def test_combat_is_fully_resolved_before_anything_else_w_9_1() -> None:
     st = combat(["knight"], ["footman"], None, None, blocker_order=False)
-    assert pending(st)["kind"] == "house_card"
+    assert pending(st).kind == "house_card"
     assert not [a for a in st.legal_actions("lannister") if isinstance(a, (MarchMove, EndMarch))]
 
 
@@ -321,7 +321,7 @@ def test_tyrion_against_a_last_card_leaves_the_opponent_without_a_card_w_17_1() 
 # ---------------------------------------------------------------- edge cases of card texts
 def test_kevan_has_no_effect_when_defending_w_17_1() -> None:
     st = combat(["footman"], ["footman", "footman"], None, None, dfn="lannister", att="stark")
-    combat_of(st)["cards"] = {"stark": None, "lannister": "ser_kevan_lannister"}
+    combat_of(st).cards = {"stark": None, "lannister": "ser_kevan_lannister"}
     assert st.combat_numbers()["lannister"]["strength"] == 2 + 1
 
 
@@ -337,13 +337,13 @@ def test_victarion_counts_supporting_greyjoy_ships_double_w_17_1() -> None:
 
 def test_davos_without_stannis_discarded_is_plain_w_17_1() -> None:
     st = combat(["footman"], ["footman"], None, None, att="baratheon")
-    combat_of(st)["cards"] = {"baratheon": "ser_davos_seaworth", "stark": None}
+    combat_of(st).cards = {"baratheon": "ser_davos_seaworth", "stark": None}
     assert st.combat_numbers()["baratheon"] == {"strength": 1 + 2, "swords": 0, "forts": 0}
 
 
 def test_theon_attacking_gets_nothing_extra_w_17_1() -> None:
     st = combat(["footman"], ["footman"], None, None, att="greyjoy")
-    combat_of(st)["cards"] = {"greyjoy": "theon_greyjoy", "stark": None}
+    combat_of(st).cards = {"greyjoy": "theon_greyjoy", "stark": None}
     assert st.combat_numbers()["greyjoy"] == {"strength": 1 + 2, "swords": 0, "forts": 0}
 
 
@@ -358,7 +358,7 @@ def test_asha_supported_gets_no_icons_w_17_1() -> None:
         orders={"blackwater": "support"},
         supports={"baratheon": "greyjoy"},
     )
-    combat_of(st)["cards"] = {"greyjoy": "asha_greyjoy", "stark": None}
+    combat_of(st).cards = {"greyjoy": "asha_greyjoy", "stark": None}
     assert st.combat_numbers()["greyjoy"] == {"strength": 1 + 1 + 1, "swords": 0, "forts": 0}
 
 
@@ -373,7 +373,7 @@ def test_salladhor_unsupported_changes_nothing_w_17_1() -> None:
         src="shipbreaker_bay",
         dest="blackwater_bay",
     )
-    combat_of(st)["cards"] = {"baratheon": "salladhor_saan", "greyjoy": None}
+    combat_of(st).cards = {"baratheon": "salladhor_saan", "greyjoy": None}
     assert st.combat_numbers()["greyjoy"]["strength"] == 1
 
 
@@ -403,7 +403,7 @@ def test_renly_may_upgrade_a_supporting_baratheon_footman_w_17_1() -> None:
         orders={"blackwater": "support"},
         supports={"baratheon": "baratheon"},
     )
-    assert set(pending(st)["options"]) == {"blackwater", "none"}
+    assert set(pending(st).options) == {"blackwater", "none"}
     choose(st, "baratheon", "renly", "blackwater")
     assert st.units["blackwater"]["units"] == ["knight"]
 

@@ -40,7 +40,7 @@ def check_board(st: WesterosState) -> None:
             assert len(u["units"]) + len(u["routed"]) <= 3, f"port {area} over 3 ships"
         assert area not in st.impassable
         assert area not in st.neutral
-    fixing = st.pending is not None and st.pending.get("decision") in FIXING_SUPPLY
+    fixing = st.pending is not None and st.pending.decision in FIXING_SUPPLY
     if not fixing:
         for h in st.houses:
             assert st.supply_ok(h), f"{h} breaks supply at {st.step}"
@@ -48,7 +48,9 @@ def check_board(st: WesterosState) -> None:
         for t in ("footman", "knight", "siege_engine", "ship"):
             assert st.available_units(h, t) >= 0
         assert 0 <= st.power[h] and st.power[h] + st.board_tokens(h) <= 20
-        in_play = [c for c in (st.combat or {}).get("cards", {}).values() if c in st.data.cards_by_house[h]]
+        in_play = [
+            c for c in (st.combat.cards if st.combat else {}).values() if c in st.data.cards_by_house[h]
+        ]
         assert len(st.hands[h]) + len(st.discards[h]) + len(in_play) == 7, f"{h} lost a house card"
     assert 0 <= st.threat <= 12 and st.threat % 2 == 0  # W-1.10: one space = 2
     check_rules(st)
@@ -62,7 +64,7 @@ def check_rules(st: WesterosState) -> None:
         assert st.owner(area) in (None, h), f"{h}'s power token under enemy units in {area}"
     for area in st.garrisons:  # W-2.4 / W-11.2: garrisons only on home areas of houses in play
         assert data.areas[area].get("home_house") in st.houses
-    kind = st.pending["kind"] if st.pending is not None else None
+    kind = st.pending.kind if st.pending is not None else None
     if kind in ("raven", "raid"):  # before any combat can move King's Court (Doran)
         for h in st.houses:  # W-5.2, also after a Raven swap
             placed = [t for oh, t in st.orders.values() if oh == h]

@@ -101,7 +101,7 @@ def test_raids_cycle_in_turn_order_one_order_at_a_time_w_6_2() -> None:
         start="action",
     )
     seen = []
-    while st.pending and pending(st)["kind"] == "raid":
+    while st.pending and pending(st).kind == "raid":
         p = st.current_players()[0]
         seen.append(p)
         do(st, next(a for a in raid_actions(st, p) if a.target is None))

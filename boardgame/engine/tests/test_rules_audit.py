@@ -21,6 +21,7 @@ from boardgame.engine.actions import (
     ResolveRaid,
 )
 from boardgame.engine.game import WesterosState
+from boardgame.engine.structures import need
 
 from .conftest import (
     _DATA,
@@ -194,7 +195,7 @@ def test_ships_support_a_land_combat_w_7_3_3_w_9_3() -> None:
         supports={"lannister": "lannister"},
         garrisons={},
     )
-    combat_of(st)["cards"] = {"lannister": None, "stark": None}
+    combat_of(st).cards = {"lannister": None, "stark": None}
     assert st.combat_numbers()["lannister"]["strength"] == 1 + 2 + 1
 
 
@@ -218,7 +219,7 @@ def test_one_support_order_backs_several_combats_and_stays_w_7_3_1() -> None:
     do(st, ChooseMarch("lannister", "stoney_sept"))
     do(st, MarchMove("lannister", ("knight", "knight"), "harrenhal"))
     do(st, EndMarch("lannister", False))
-    assert pending(st)["kind"] == "support" and st.current_players() == ["baratheon"]
+    assert pending(st).kind == "support" and st.current_players() == ["baratheon"]
     do(st, DeclareSupport("baratheon", "lannister"))
     do(st, PlayHouseCard("lannister", "the_hound"))
     do(st, PlayHouseCard("stark", "eddard_stark"))
@@ -229,9 +230,9 @@ def test_one_support_order_backs_several_combats_and_stays_w_7_3_1() -> None:
     do(st, ChooseMarch("stark", "crackclaw_point"))
     do(st, MarchMove("stark", ("footman",), "harrenhal"))
     do(st, EndMarch("stark", False))
-    assert pending(st)["kind"] == "support" and st.current_players() == ["baratheon"]
+    assert pending(st).kind == "support" and st.current_players() == ["baratheon"]
     do(st, DeclareSupport("baratheon", "lannister"))
-    combat_of(st)["cards"] = {"stark": None, "lannister": None}
+    combat_of(st).cards = {"stark": None, "lannister": None}
     assert st.combat_numbers()["lannister"]["strength"] == 4 + 2
 
 
@@ -261,7 +262,7 @@ def test_routed_supporting_units_give_nothing_but_the_star_bonus_w_9_3_w_9_10_5(
         orders={"blackwater": "support_plus_one"},
         supports={"lannister": "lannister"},
     )
-    combat_of(st)["cards"] = {"lannister": None, "stark": None}
+    combat_of(st).cards = {"lannister": None, "stark": None}
     assert st.combat_numbers()["lannister"]["strength"] == 1 + 0 + 1
 
 
@@ -275,9 +276,9 @@ def test_siege_engine_supports_an_attack_on_a_castle_but_not_a_defence_w_9_3_w_1
         orders={"blackwater": "support"},
         supports={"baratheon": "lannister"},
     )
-    combat_of(st)["cards"] = {"lannister": None, "stark": None}
+    combat_of(st).cards = {"lannister": None, "stark": None}
     assert st.combat_numbers()["lannister"]["strength"] == 1 + 4
-    combat_of(st)["support"] = {"baratheon": "stark"}
+    combat_of(st).support = {"baratheon": "stark"}
     assert st.combat_numbers()["stark"]["strength"] == 1 + 0
 
 
@@ -376,13 +377,13 @@ def test_defense_order_counts_only_in_the_embattled_area_w_7_4_1() -> None:
         extra_units={"riverrun": ["stark", "footman"]},
         orders={"harrenhal": "defense_plus_two", "riverrun": "defense_plus_one"},
     )
-    combat_of(st)["cards"] = {"lannister": None, "stark": None}
+    combat_of(st).cards = {"lannister": None, "stark": None}
     assert st.combat_numbers()["stark"]["strength"] == 1 + 2
 
 
 def test_garrison_adds_to_defending_units_w_11_2_w_9_3() -> None:
     st = combat(["knight", "knight"], ["footman"], None, None, src="moat_cailin", dest="winterfell")
-    combat_of(st)["cards"] = {"lannister": None, "stark": None}
+    combat_of(st).cards = {"lannister": None, "stark": None}
     assert st.combat_numbers()["stark"]["strength"] == 1 + 2
 
 
@@ -427,7 +428,7 @@ def test_losing_attackers_siege_engines_are_destroyed_w_9_9_b() -> None:
 
 def test_routed_defenders_count_zero_w_9_10_5_w_9_3() -> None:
     st = combat(["footman"], ["routed knight", "footman"], None, None, supply={"stark": 3})
-    combat_of(st)["cards"] = {"lannister": None, "stark": None}
+    combat_of(st).cards = {"lannister": None, "stark": None}
     assert st.combat_numbers()["stark"]["strength"] == 1
 
 
@@ -461,7 +462,7 @@ def test_blade_is_offered_once_per_round_w_9_6_w_14_5() -> None:
     do(st, EndMarch("greyjoy", False))
     do(st, PlayHouseCard("greyjoy", "euron_crows_eye"))
     do(st, PlayHouseCard("stark", "catelyn_stark"))
-    assert pending(st)["decision"] == "blade"
+    assert pending(st).decision == "blade"
     choose(st, "greyjoy", "blade", "use")
     assert numbers(st) == (2 + 4 + 1, 1) and st.blade_used
     do(st, ChooseMarch("greyjoy", "greywater_watch"))
@@ -482,7 +483,7 @@ def test_blade_used_state_belongs_to_the_token_w_14_7_w_9_6() -> None:
         blade_used=True,
         tracks={"fiefdoms": ["lannister", "greyjoy", "tyrell", "martell", "stark", "baratheon"]},
     )
-    assert st.pending is None or pending(st).get("decision") != "blade"
+    assert st.pending is None or pending(st).decision != "blade"
 
 
 def test_retreat_into_a_port_respects_the_three_ship_cap_w_10_4_w_9_10_3() -> None:
@@ -498,9 +499,9 @@ def test_retreat_into_a_port_respects_the_three_ship_cap_w_10_4_w_9_10_3() -> No
         extra_units={"white_harbor_port": ["stark", "ship", "ship"], "white_harbor": ["stark", "footman"]},
         supply={"stark": 6, "lannister": 6},
     )
-    assert pending(st)["decision"] == "retreat"
-    assert "white_harbor_port" not in pending(st)["options"]  # 2 + 2 > 3
-    assert "the_shivering_sea" not in pending(st)["options"]  # where the attacker came from
+    assert pending(st).decision == "retreat"
+    assert "white_harbor_port" not in pending(st).options  # 2 + 2 > 3
+    assert "the_shivering_sea" not in pending(st).options  # where the attacker came from
 
 
 # ---------------------------------------------------------------- W-13 mustering
@@ -548,7 +549,7 @@ def test_three_muster_triggers_w_13_6() -> None:
         westeros_top=["a_throne_of_blades", "last_days_of_summer", "sea_of_storms"],
     )
     choose(st, st.holder("iron_throne"), "throne_of_blades", "mustering")
-    assert pending(st)["kind"] == "muster"
+    assert pending(st).kind == "muster"
 
 
 # ---------------------------------------------------------------- W-12 supply
@@ -618,14 +619,14 @@ def test_iron_throne_holder_decides_wildling_ties_w_14_4_w_16_6() -> None:
     )
     for h in ("stark", "lannister", "baratheon"):
         do(st, Bid(h, 0))
-    assert pending(st)["decision"] == "wildling_tie" and st.current_players() == ["stark"]
+    assert pending(st).decision == "wildling_tie" and st.current_players() == ["stark"]
 
 
 def test_used_raven_is_not_offered_again_w_14_6_w_5_5() -> None:
     st = pos(player_count=3, raven_used=True, units={"winterfell": ["stark", "footman"]})
     do(st, PlaceOrder("stark", "winterfell", "consolidate_power"))
     do(st, st.legal_actions("stark")[-1])
-    assert st.pending is None or pending(st)["kind"] != "raven"
+    assert st.pending is None or pending(st).kind != "raven"
 
 
 # ---------------------------------------------------------------- W-15 income, W-16 wildlings
@@ -688,10 +689,10 @@ def test_action_phase_resolves_raids_then_marches_then_consolidation_w_6_1() -> 
     )
     seen = []
     while st.pending and st.round == 1:
-        seen.append(pending(st)["kind"])
+        seen.append(pending(st).kind)
         p = st.current_players()[0]
         acts = st.legal_actions(p)
-        if pending(st)["kind"] == "march_move":
+        if pending(st).kind == "march_move":
             do(st, EndMarch(p, False))
         else:
             do(st, acts[0])
@@ -712,7 +713,7 @@ def test_combat_sub_steps_win_texts_then_casualties_then_retreat_w_9_12_w_22_6()
     i_win = next(i for i, t in enumerate(log) if "Lannister wins" in t)
     i_tywin = next(i for i, t in enumerate(log) if t.startswith("Tywin Lannister:"))
     assert i_win < i_tywin
-    assert pending(st)["decision"] == "retreat"  # retreat comes after the on-win text
+    assert pending(st).decision == "retreat"  # retreat comes after the on-win text
 
 
 def test_consolidate_port_and_star_port_give_only_the_normal_effect_w_7_5_2_w_7_5_3() -> None:
@@ -803,7 +804,7 @@ def test_tracks_turn_order_victory_track_and_garrisons_at_setup_w_1_8_w_1_10_w_1
 
 def test_combat_names_attacker_defender_and_embattled_area_w_1_14() -> None:
     st = combat(["footman"], ["footman"], None, None)
-    assert (combat_of(st)["attacker"], combat_of(st)["defender"], combat_of(st)["area"]) == (
+    assert (combat_of(st).attacker, combat_of(st).defender, combat_of(st).area) == (
         "lannister",
         "stark",
         "harrenhal",
@@ -844,7 +845,7 @@ def test_support_is_asked_house_by_house_in_turn_order_w_19_4_w_9_2() -> None:
         }
     )
     asked = []
-    while pending(st)["kind"] == "support":
+    while pending(st).kind == "support":
         asked.append(st.current_players()[0])
         do(st, DeclareSupport(asked[-1], "none"))
     assert asked == ["baratheon", "martell", "tyrell"]  # Iron Throne order of the 6-player set-up
@@ -860,8 +861,8 @@ def test_one_declaration_covers_all_of_a_houses_support_orders_w_22_4() -> None:
         orders={"blackwater": "support", "crackclaw_point": "support"},
         supports={"baratheon": "lannister"},
     )
-    assert combat_of(st)["support"] == {"baratheon": "lannister"}
-    combat_of(st)["cards"] = {"lannister": None, "stark": None}
+    assert combat_of(st).support == {"baratheon": "lannister"}
+    combat_of(st).cards = {"lannister": None, "stark": None}
     assert st.combat_numbers()["lannister"]["strength"] == 1 + 2 + 1
 
 
@@ -932,12 +933,12 @@ def test_two_wildling_attacks_in_one_westeros_phase_w_16_1_w_4_1() -> None:
         westeros_top=["last_days_of_summer", "game_of_thrones", "wildlings_attack"],
         wildling_top=["silence_at_the_wall", "skinchanger_scout"],
     )
-    assert st.threat == 12 and pending(st)["kind"] == "bid"  # the icon brought the threat to 12
+    assert st.threat == 12 and pending(st).kind == "bid"  # the icon brought the threat to 12
     for h, n in {"stark": 12, "lannister": 0, "baratheon": 0}.items():
         do(st, Bid(h, n))
     assert st.threat == 0
     # Game of Thrones resolved, then the Wildlings Attack card attacks again at strength 0
-    assert pending(st)["kind"] == "bid" and pending(st)["task"]["strength"] == 0
+    assert pending(st).kind == "bid" and need(pending(st).task).strength == 0
     for h in ("stark", "lannister", "baratheon"):
         do(st, Bid(h, 0))
     attacks = [t for t in texts(st) if t.startswith("The wildlings attack")]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from boardgame.engine.actions import Bid, DeclareSupport
 from boardgame.engine.config import RulesConfig
 from boardgame.engine.game import WesterosState
+from boardgame.engine.structures import need
 
 from .conftest import choose, combat, combat_of, march_on_harrenhal, pending
 from .test_wildlings import attack
@@ -15,15 +16,15 @@ from .test_wildlings import attack
 def robb_defends() -> WesterosState:
     """A Lannister footman from Stoney Sept loses to Robb Stark defending Harrenhal (3+3 vs 1+2)."""
     st = combat(["footman"], ["footman", "knight"], "ser_jaime_lannister", "robb_stark")
-    assert combat_of(st)["winner"] == "stark" and combat_of(st)["loser"] == "lannister"
+    assert combat_of(st).winner == "stark" and combat_of(st).loser == "lannister"
     return st
 
 
 def test_defending_robb_stark_picks_where_the_attacker_retreats_w_9_10_2() -> None:
     st = robb_defends()
-    assert pending(st)["decision"] == "robb_retreat" and st.current_players() == ["stark"]
+    assert pending(st).decision == "robb_retreat" and st.current_players() == ["stark"]
     # every legal area next to Harrenhal, the attacker's origin included
-    assert pending(st)["options"] == ["blackwater", "crackclaw_point", "riverrun", "stoney_sept"]
+    assert pending(st).options == ["blackwater", "crackclaw_point", "riverrun", "stoney_sept"]
     choose(st, "stark", "robb_retreat", "riverrun")
     assert st.units["riverrun"] == {"house": "lannister", "units": [], "routed": ["footman"]}
     assert "stoney_sept" not in st.units and st.units["harrenhal"]["house"] == "stark"
@@ -43,7 +44,7 @@ def test_defending_robb_stark_cannot_pick_an_enemy_area_w_9_10_3() -> None:
         "robb_stark",
         extra_units={"riverrun": ["baratheon", "footman"]},
     )
-    assert "riverrun" not in pending(st)["options"] and "stoney_sept" in pending(st)["options"]
+    assert "riverrun" not in pending(st).options and "stoney_sept" in pending(st).options
 
 
 # ---------------------------------------------------------------- W-9.5 Salladhor Saan and Victarion
@@ -64,7 +65,7 @@ def victarion_against_salladhor(iron_throne: list[str]) -> WesterosState:
         supports={"baratheon": "baratheon"},
         tracks={"iron_throne": iron_throne},
     )
-    combat_of(st)["cards"] = {"greyjoy": "victarion_greyjoy", "baratheon": "salladhor_saan"}
+    combat_of(st).cards = {"greyjoy": "victarion_greyjoy", "baratheon": "salladhor_saan"}
     return st
 
 
@@ -93,10 +94,10 @@ def test_doran_moving_the_acting_house_keeps_the_old_turn_position_w_22_9() -> N
     )
     choose(st, "martell", "doran", "iron_throne")
     assert st.tracks["iron_throne"] == ["stark", "baratheon", "greyjoy", "tyrell", "martell", "lannister"]
-    while st.pending is not None and st.pending["kind"] == "choose":  # retreat, casualties ...
-        choose(st, st.current_players()[0], pending(st)["decision"], pending(st)["options"][0])
+    while st.pending is not None and st.pending.kind == "choose":  # retreat, casualties ...
+        choose(st, st.current_players()[0], need(pending(st).decision), pending(st).options[0])
     # Lannister acted from position 1: play goes on with position 2, now Baratheon (Stark waits a lap)
-    assert pending(st)["kind"] == "march_select" and st.current_players() == ["baratheon"]
+    assert pending(st).kind == "march_select" and st.current_players() == ["baratheon"]
 
 
 def test_mace_killing_the_last_defender_still_resolves_the_combat_w_22_10() -> None:
@@ -128,7 +129,7 @@ def arianne_defends_with_a_token(config: RulesConfig | None = None) -> WesterosS
         tokens={"harrenhal": "martell"},
         config=(config or RulesConfig()).to_dict(),
     )
-    if st.pending and pending(st).get("decision") == "casualty":
+    if st.pending and pending(st).decision == "casualty":
         choose(st, "martell", "casualty", "footman")
     return st
 

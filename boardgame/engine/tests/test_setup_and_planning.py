@@ -8,7 +8,7 @@ import pytest
 
 from boardgame.engine.actions import Choose, FinishOrders, PlaceOrder, RavenSwap
 from boardgame.engine.data import DEFAULT_DATA_DIR, FILE_STEMS, GameData, GameDataError
-from boardgame.engine.game import ROUND_STRUCTURE, IllegalActionError, WesterosState, new_game
+from boardgame.engine.game import ROUND_STRUCTURE, IllegalActionError, WesterosState, houses_in_play, new_game
 
 from .conftest import choose, do, pending, pos
 
@@ -150,7 +150,7 @@ def test_orders_are_hidden_until_revealed_w_20_1_w_5_4(gd: GameData) -> None:
 def test_raven_swaps_an_order_for_an_unused_legal_one_w_5_5(gd: GameData) -> None:
     st = finish_planning(new_game(gd, player_count=3, seed=0))
     holder = st.holder("kings_court")
-    assert st.current_players() == [holder] and pending(st)["kind"] == "raven"
+    assert st.current_players() == [holder] and pending(st).kind == "raven"
     area, (_h, old) = next((a, o) for a, o in st.orders.items() if o[0] == holder)
     new = next(a for a in st.legal_actions(holder) if isinstance(a, RavenSwap) and a.area == area)
     do(st, new)
@@ -188,3 +188,11 @@ def test_perft_style_legal_action_counts_at_the_six_player_start_style_14(gd: Ga
         "tyrell": 3 * 6,
         "martell": 3 * 11,
     }
+
+
+def test_houses_in_play_are_those_a_new_game_seats_w_1_1(gd: GameData) -> None:
+    assert houses_in_play(gd, 3) == ["stark", "lannister", "baratheon"]
+    for n in range(3, 7):
+        assert new_game(gd, player_count=n).houses == houses_in_play(gd, n)
+    with pytest.raises(ValueError, match="player_count must be 3-6"):
+        houses_in_play(gd, 7)

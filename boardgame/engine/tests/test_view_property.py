@@ -30,7 +30,8 @@ def test_views_during_support_for_a_march_on_a_neutral_force_w_11_1() -> None:
             "lannister": {"strength": 3, "swords": 0, "forts": 0},  # knight 2 + March +1; support undeclared
             "neutral": {"strength": 5, "swords": 0, "forts": 0},
         }
-    st.combat["support"]["baratheon"] = "lannister"  # type: ignore[index]
+    assert st.combat is not None
+    st.combat.support["baratheon"] = "lannister"
     assert st.player_view(None)["combat_strength"]["lannister"]["strength"] == 5
     assert DeclareSupport("baratheon", "lannister") in st.legal_actions("baratheon")
 

@@ -58,12 +58,12 @@ def perturbed(st: WesterosState, viewer: str | None) -> WesterosState:
                 cp.orders[area] = [h, tokens[(tokens.index(tok) + 1) % len(tokens)]]
     p = cp.pending
     if p is not None:
-        for h in list(p.get("bids", {})):
-            if h != viewer:
-                p["bids"][h] += 1
-        for h, card in list(p.get("chosen", {}).items()):
-            if h != viewer:
-                p["chosen"][h] = "not_" + card
+        for h in list(p.bids or {}):
+            if h != viewer and p.bids is not None:
+                p.bids[h] += 1
+        for h, card in list((p.chosen or {}).items()):
+            if h != viewer and p.chosen is not None:
+                p.chosen[h] = "not_" + card
     return cp
 
 
@@ -122,8 +122,8 @@ def test_views_never_leak_hidden_information_over_a_whole_game_w_20(seed: int) -
         p = rng.choice(st.current_players())
         check_secret_choice_hidden(st, p)
         if st.pending is not None:
-            kind = st.pending["kind"]
-            seen.add(st.pending.get("decision", kind) + (f"/{st.step}" if kind == "bid" else ""))
+            kind = st.pending.kind
+            seen.add((st.pending.decision or kind) + (f"/{st.step}" if kind == "bid" else ""))
         st.apply(agents[p].choose(st, p))
         steps += 1
         assert steps < 5000

@@ -46,7 +46,7 @@ def test_round_marker_and_wildling_icons_w_4_1() -> None:
 
 def test_threat_reaching_twelve_attacks_before_the_cards_w_4_1_w_16_1() -> None:
     st = westeros(threat=8, top3="put_to_the_sword")
-    assert st.threat == 12 and pending(st)["kind"] == "bid"  # the attack comes before Put to the Sword
+    assert st.threat == 12 and pending(st).kind == "bid"  # the attack comes before Put to the Sword
 
 
 def test_winter_is_coming_reshuffles_and_replaces_w_4_2() -> None:
@@ -63,15 +63,15 @@ def test_supply_card_sets_levels_and_reconciles_w_4_3_w_12_2_w_12_4() -> None:
     st = westeros(top1="supply", units=units, supply={"stark": 6})
     # Stark controls winterfell(1) white harbor(0) moat cailin(0) the twins(0) → supply 1 (3, 2)
     assert st.supply["stark"] == 1 and st.supply["lannister"] == 2 and st.supply["baratheon"] == 1
-    assert pending(st)["decision"] == "reconcile" and st.current_players() == ["stark"]
-    while st.pending and pending(st).get("decision") == "reconcile":
-        choose(st, "stark", "reconcile", pending(st)["options"][0])
+    assert pending(st).decision == "reconcile" and st.current_players() == ["stark"]
+    while st.pending and pending(st).decision == "reconcile":
+        choose(st, "stark", "reconcile", pending(st).options[0])
     assert st.supply_ok("stark")
 
 
 def test_mustering_card_each_house_in_turn_order_w_4_3_w_13_1() -> None:
     st = westeros(top1="mustering")
-    assert pending(st)["kind"] == "muster" and st.current_players() == ["baratheon"]
+    assert pending(st).kind == "muster" and st.current_players() == ["baratheon"]
     do(st, Muster("baratheon", "dragonstone", "ship", "dragonstone_port"))
     do(st, Muster("baratheon", "dragonstone", "ship", "shipbreaker_bay"))
     assert st.units["dragonstone_port"]["units"] == ["ship"]
@@ -102,28 +102,26 @@ def test_mustering_respects_supply_and_unit_limits_w_13_5() -> None:
 @pytest.mark.parametrize("option", ["supply", "mustering", "nothing"])
 def test_a_throne_of_blades_iron_throne_holder_chooses_w_4_3(option: str) -> None:
     st = westeros(top1="a_throne_of_blades")
-    assert pending(st)["decision"] == "throne_of_blades" and st.current_players() == [
-        st.holder("iron_throne")
-    ]
+    assert pending(st).decision == "throne_of_blades" and st.current_players() == [st.holder("iron_throne")]
     choose(st, st.holder("iron_throne"), "throne_of_blades", option)
-    kind = pending(st)["kind"] if st.pending else None
+    kind = pending(st).kind if st.pending else None
     assert kind == {"supply": "orders", "mustering": "muster", "nothing": "orders"}[option]
 
 
 def test_last_days_of_summer_does_nothing_w_4_3() -> None:
     st = westeros(top1="last_days_of_summer", power={"stark": 2})
-    assert st.power["stark"] == 2 and pending(st)["kind"] == "orders"
+    assert st.power["stark"] == 2 and pending(st).kind == "orders"
 
 
 def test_clash_of_kings_bids_each_track_ties_by_the_iron_throne_w_14_2_w_14_3() -> None:
     st = westeros(top2="clash_of_kings", power={"stark": 5, "lannister": 5, "baratheon": 5})
-    assert pending(st)["kind"] == "bid" and sorted(st.current_players()) == [
+    assert pending(st).kind == "bid" and sorted(st.current_players()) == [
         "baratheon",
         "lannister",
         "stark",
     ]
     bid_all(st, {"stark": 3, "lannister": 1, "baratheon": 1})
-    assert pending(st)["decision"] == "tie_order" and st.current_players() == ["baratheon"]
+    assert pending(st).decision == "tie_order" and st.current_players() == ["baratheon"]
     choose(st, "baratheon", "tie_order", "lannister")
     assert st.tracks["iron_throne"] == ["stark", "lannister", "baratheon"]
     assert st.power == {"stark": 2, "lannister": 4, "baratheon": 4}
@@ -154,20 +152,20 @@ def test_game_of_thrones_power_from_crowns_and_ports_w_15_1() -> None:
 def test_dark_wings_dark_words_raven_holder_chooses_w_4_4_w_15_2(option: str) -> None:
     st = westeros(top2="dark_wings_dark_words", power={"stark": 0, "lannister": 0, "baratheon": 0})
     holder = st.holder("kings_court")
-    assert pending(st)["decision"] == "dark_wings" and st.current_players() == [holder]
+    assert pending(st).decision == "dark_wings" and st.current_players() == [holder]
     choose(st, holder, "dark_wings", option)
     if option == "collect_power":
         assert st.power["lannister"] == 0  # no port income (W-22.1) and no crowns at Lannisport
         assert st.power["stark"] == 1
     elif option == "clash_of_kings":
-        assert pending(st)["kind"] == "bid"
+        assert pending(st).kind == "bid"
     else:
-        assert pending(st)["kind"] == "orders"
+        assert pending(st).kind == "orders"
 
 
 def test_wildlings_attack_card_starts_an_attack_w_4_5() -> None:
     st = westeros(top3="wildlings_attack", threat=2)
-    assert st.threat == 2 + 4 and pending(st)["kind"] == "bid"
+    assert st.threat == 2 + 4 and pending(st).kind == "bid"
 
 
 @pytest.mark.parametrize(
@@ -197,6 +195,6 @@ def test_order_restriction_cards_ban_tokens_this_planning_w_4_5_w_5_3(card: str,
 def test_put_to_the_sword_blade_holder_chooses_w_4_5(option: str, banned: set[str]) -> None:
     st = westeros(top3="put_to_the_sword")
     holder = st.holder("fiefdoms")
-    assert pending(st)["decision"] == "put_to_the_sword" and st.current_players() == [holder]
+    assert pending(st).decision == "put_to_the_sword" and st.current_players() == [holder]
     choose(st, holder, "put_to_the_sword", option)
     assert set(st.bans) == banned

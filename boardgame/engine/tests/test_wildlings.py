@@ -56,10 +56,10 @@ def test_wildlings_win_below_threat_and_it_drops_two_spaces_w_16_5() -> None:
 
 def test_bidder_ties_are_broken_by_the_iron_throne_holder_w_16_6() -> None:
     st = bids(attack("mammoth_riders", threat=12), {"stark": 0, "lannister": 0, "baratheon": 3})
-    assert pending(st)["decision"] == "wildling_tie" and st.current_players() == ["baratheon"]
-    assert sorted(pending(st)["options"]) == ["lannister", "stark"]
+    assert pending(st).decision == "wildling_tie" and st.current_players() == ["baratheon"]
+    assert sorted(pending(st).options) == ["lannister", "stark"]
     choose(st, "baratheon", "wildling_tie", "stark")
-    assert pending(st)["decision"] == "destroy" and st.current_players() == ["stark"]
+    assert pending(st).decision == "destroy" and st.current_players() == ["stark"]
 
 
 def test_a_king_beyond_the_wall_all_outcomes_w_16_8() -> None:
@@ -78,8 +78,8 @@ def test_a_king_beyond_the_wall_all_outcomes_w_16_8() -> None:
 
 def test_crow_killers_all_outcomes_w_16_8() -> None:
     st = bids(attack("crow_killers", threat=12), {"stark": 0, "lannister": 1, "baratheon": 2})
-    while pending(st).get("decision") == "crow_knight" and st.current_players() == ["stark"]:
-        choose(st, "stark", "crow_knight", pending(st)["options"][0])
+    while pending(st).decision == "crow_knight" and st.current_players() == ["stark"]:
+        choose(st, "stark", "crow_knight", pending(st).options[0])
     assert not any("knight" in u["units"] for u in st.units.values() if u["house"] == "stark")
     choose(st, "baratheon", "crow_knight", "dragonstone")
     assert st.units["dragonstone"]["units"].count("footman") == 2
@@ -102,11 +102,11 @@ def test_massing_on_the_milkwater_all_outcomes_w_16_8() -> None:
 def test_mammoth_riders_all_outcomes_w_16_8() -> None:
     st = bids(attack("mammoth_riders", threat=12), {"stark": 0, "lannister": 1, "baratheon": 2})
     for _ in range(3):
-        choose(st, "stark", "destroy", pending(st)["options"][0])
+        choose(st, "stark", "destroy", pending(st).options[0])
     assert not any(u["house"] == "stark" for u in st.units.values())
     for h in ("baratheon", "lannister"):
         for _ in range(2):
-            choose(st, h, "destroy", pending(st)["options"][0])
+            choose(st, h, "destroy", pending(st).options[0])
     st = stark_outbids_with_eddard_discarded("mammoth_riders")
     choose(st, "stark", "mammoth_reward", "eddard_stark")
     assert "eddard_stark" in st.hands["stark"]
@@ -114,7 +114,7 @@ def test_mammoth_riders_all_outcomes_w_16_8() -> None:
 
 def test_preemptive_raid_all_outcomes_w_16_8() -> None:
     st = bids(attack("preemptive_raid", threat=12), {"stark": 0, "lannister": 1, "baratheon": 2})
-    assert pending(st)["decision"] == "preemptive" and st.current_players() == ["stark"]
+    assert pending(st).decision == "preemptive" and st.current_players() == ["stark"]
     choose(st, "stark", "preemptive", "drop_tracks")
     # Stark stands highest on Fiefdoms (position 1 of 3): two places down is the bottom
     assert st.tracks["fiefdoms"] == ["baratheon", "lannister", "stark"]
@@ -123,7 +123,7 @@ def test_preemptive_raid_all_outcomes_w_16_8() -> None:
         {"stark": 3, "lannister": 0, "baratheon": 0},
     )
     # a new attack of strength 6 without the highest bidder
-    assert pending(st)["kind"] == "bid" and sorted(st.current_players()) == ["baratheon", "lannister"]
+    assert pending(st).kind == "bid" and sorted(st.current_players()) == ["baratheon", "lannister"]
     bids(st, {"lannister": 3, "baratheon": 3})
     assert st.threat == 0 and st.power["lannister"] == 2
 
@@ -143,7 +143,7 @@ def test_rattleshirts_raiders_all_outcomes_w_16_8() -> None:
 
 def test_silence_at_the_wall_does_nothing_w_16_8() -> None:
     st = bids(attack("silence_at_the_wall", threat=12), {"stark": 0, "lannister": 1, "baratheon": 2})
-    assert pending(st)["kind"] == "orders" and st.power == {"stark": 5, "lannister": 4, "baratheon": 3}
+    assert pending(st).kind == "orders" and st.power == {"stark": 5, "lannister": 4, "baratheon": 3}
 
 
 def test_skinchanger_scout_all_outcomes_w_16_8() -> None:
@@ -156,7 +156,7 @@ def test_skinchanger_scout_all_outcomes_w_16_8() -> None:
 def test_the_horde_descends_all_outcomes_w_16_8() -> None:
     st = bids(attack("the_horde_descends", threat=12), {"stark": 0, "lannister": 1, "baratheon": 2})
     # W-16.8: only a castle area holding 2 of its units qualifies (White Harbor has one knight)
-    assert pending(st)["decision"] == "horde_area" and pending(st)["options"] == ["winterfell"]
+    assert pending(st).decision == "horde_area" and pending(st).options == ["winterfell"]
     choose(st, "stark", "horde_area", "winterfell")
     choose(st, "stark", "destroy", "winterfell:knight")
     choose(st, "stark", "destroy", "winterfell:footman")
@@ -180,7 +180,7 @@ def test_the_horde_descends_without_a_castle_area_of_two_destroys_anywhere_w_16_
     st = bids(
         attack("the_horde_descends", threat=12, units=units), {"stark": 0, "lannister": 1, "baratheon": 2}
     )
-    assert pending(st)["decision"] == "destroy" and pending(st)["area"] is None
+    assert pending(st).decision == "destroy" and pending(st).area is None
     choose(st, "stark", "destroy", "castle_black:footman")
     choose(st, "stark", "destroy", "winterfell:knight")
     assert st.current_players() == ["baratheon"]
