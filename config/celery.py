@@ -6,7 +6,7 @@ from typing import Any
 from celery import Celery
 from celery.signals import beat_init, worker_process_init
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.prod")
 
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -1,4 +1,4 @@
-"""Local development (`make run`): DEBUG on unless the environment says otherwise."""
+"""Local development (`make run` exports it): DEBUG on unless the environment says otherwise."""
 
 import os
 

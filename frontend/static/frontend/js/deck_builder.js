@@ -8,6 +8,7 @@ const root = document.getElementById("deck-builder");
 const apiUrl = root.dataset.apiUrl;
 const $ = (selector) => root.querySelector(selector);
 const meta = $("[data-meta]");
+meta.addEventListener("submit", (event) => event.preventDefault()); // fields save as you type
 const legalityPanel = $("[data-legality]");
 const saveState = $("[data-save-state]");
 const exportOutput = $("[data-export-output]");

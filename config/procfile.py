@@ -1,0 +1,74 @@
+"""`make run`'s process manager: the Procfile's processes under honcho, with a plain word when one dies.
+
+honcho starts every process of the Procfile (web, worker) with their output interleaved; Ctrl-C or
+SIGTERM stops them all, and when one of them exits on its own the others are stopped too. This adds
+one thing to honcho: its "web stopped (rc=-11)" becomes a line that says what happened, e.g.
+"web crashed: killed by SIGSEGV (segmentation fault); stopping the others". Every process runs with
+PYTHONFAULTHANDLER=1 (the Makefile exports it), so a crash prints its Python stack just above.
+
+Run: `python -m config.procfile [Procfile]`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sys
+from pathlib import Path
+
+from honcho.environ import parse_procfile
+from honcho.manager import Manager
+
+_STOPPED = re.compile(r"^(?P<name>\S+) stopped \(rc=(?P<rc>-?\d+)\)$")
+_MEANING = {
+    signal.SIGSEGV: "segmentation fault",
+    signal.SIGABRT: "aborted",
+    signal.SIGKILL: "killed, e.g. by the out-of-memory killer",
+    signal.SIGBUS: "bus error",
+    signal.SIGFPE: "floating-point exception",
+    signal.SIGILL: "illegal instruction",
+}
+
+
+def describe_exit(name: str, returncode: int, stopping: bool) -> str:
+    """One line on how a process ended; `stopping` when we asked it to (Ctrl-C, or another one died).
+
+    A negative code is the signal that killed it; 128 + N is the same reported by the shell that
+    honcho runs each command in (unless the command `exec`s)."""
+    signum = -returncode if returncode < 0 else returncode - 128 if 128 < returncode < 128 + 65 else 0
+    if signum in signal.valid_signals():
+        sig = signal.Signals(signum)
+        if stopping and sig in (signal.SIGTERM, signal.SIGINT):
+            return f"{name} stopped"
+        meaning = _MEANING.get(sig)
+        cause = f"{sig.name} ({meaning})" if meaning else sig.name
+        return f"{name} crashed: killed by {cause}" + ("" if stopping else "; stopping the others")
+    if stopping:
+        return f"{name} stopped (exit status {returncode})"
+    return (
+        f"{name} exited with status {returncode}"
+        + (" (it should not stop on its own)" if not returncode else "")
+        + "; stopping the others"
+    )
+
+
+class _Manager(Manager):  # type: ignore[misc]
+    def _system_print(self, data: str) -> None:
+        found = _STOPPED.match(data.strip())
+        if found:
+            data = describe_exit(found["name"], int(found["rc"]), self._terminating) + "\n"
+        super()._system_print(data)
+
+
+def main(argv: list[str]) -> int:
+    procfile = Path(argv[1] if len(argv) > 1 else "Procfile")
+    manager = _Manager()
+    for name, command in parse_procfile(procfile.read_text()).processes.items():
+        manager.add_process(name, command, env=dict(os.environ))
+    manager.loop()
+    return int(manager.returncode or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
