@@ -313,3 +313,9 @@ CONTENT_SECURITY_POLICY = {
         **({"report-uri": [os.environ["CSP_REPORT_URI"]]} if os.environ.get("CSP_REPORT_URI") else {}),
     }
 }
+# The API docs pass that policy only when Swagger UI and ReDoc come from this site (the sidecar package),
+# not from a CDN; guarded so that a second, identical setting elsewhere in this file changes nothing.
+if "drf_spectacular_sidecar" not in INSTALLED_APPS:
+    INSTALLED_APPS.append("drf_spectacular_sidecar")
+for _key in ("SWAGGER_UI_DIST", "SWAGGER_UI_FAVICON_HREF", "REDOC_DIST"):
+    SPECTACULAR_SETTINGS.setdefault(_key, "SIDECAR")
