@@ -17,8 +17,14 @@ import signal
 import sys
 from pathlib import Path
 
+import honcho.manager
+from honcho.compat import ProcessManager
 from honcho.environ import parse_procfile
 from honcho.manager import Manager
+
+# Seconds between the polite SIGTERM and the SIGKILL: a Celery worker's warm shutdown (with the beat
+# scheduler embedded and the filesystem broker) takes about 5 s, honcho's default wait.
+honcho.manager.KILL_WAIT = 20
 
 _STOPPED = re.compile(r"^(?P<name>\S+) stopped \(rc=(?P<rc>-?\d+)\)$")
 _MEANING = {
@@ -41,6 +47,8 @@ def describe_exit(name: str, returncode: int, stopping: bool) -> str:
         sig = signal.Signals(signum)
         if stopping and sig in (signal.SIGTERM, signal.SIGINT):
             return f"{name} stopped"
+        if stopping and sig == signal.SIGKILL:
+            return f"{name} did not stop within {honcho.manager.KILL_WAIT} s and was killed"
         meaning = _MEANING.get(sig)
         cause = f"{sig.name} ({meaning})" if meaning else sig.name
         return f"{name} crashed: killed by {cause}" + ("" if stopping else "; stopping the others")
@@ -53,7 +61,22 @@ def describe_exit(name: str, returncode: int, stopping: bool) -> str:
     )
 
 
+class _LeaderFirst(ProcessManager):  # type: ignore[misc]
+    """SIGTERM to each command's own process only (honcho signals its whole group): a Celery worker then
+    stops its pool children itself instead of seeing them killed under it. SIGKILL still takes the group."""
+
+    def terminate(self, pid: int) -> None:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+
+
 class _Manager(Manager):  # type: ignore[misc]
+    def __init__(self) -> None:
+        super().__init__()
+        self._procmgr = _LeaderFirst()
+
     def _system_print(self, data: str) -> None:
         found = _STOPPED.match(data.strip())
         if found:

@@ -21,6 +21,7 @@ def test_exit_lines_name_the_signal() -> None:
         "web crashed: killed by SIGSEGV (segmentation fault); stopping the others"
     )
     assert describe_exit("worker", -signal.SIGTERM, stopping=True) == "worker stopped"
+    assert "did not stop within" in describe_exit("worker", -signal.SIGKILL, stopping=True)
     assert describe_exit("web", 1, stopping=False) == "web exited with status 1; stopping the others"
     assert describe_exit("web", 128 + signal.SIGSEGV, stopping=False).startswith(
         "web crashed: killed by SIGSEGV"
@@ -40,7 +41,8 @@ def _start(procfile: Path) -> subprocess.Popen[str]:
 def test_a_crash_stops_the_others_with_one_clear_line(tmp_path: Path) -> None:
     crash = "import os, signal, time; time.sleep(1); os.kill(os.getpid(), signal.SIGSEGV)"
     procfile = tmp_path / "Procfile"
-    procfile.write_text(f'web: {sys.executable} -c "{crash}"\nworker: sleep 60\n')
+    # `exec`, as in the real Procfile: the stop signal goes to the program itself, not to a shell
+    procfile.write_text(f'web: exec {sys.executable} -c "{crash}"\nworker: exec sleep 60\n')
     started = time.monotonic()
     runner = _start(procfile)
     output, _ = runner.communicate(timeout=30)
