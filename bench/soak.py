@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 from online_play import Client, percentile  # noqa: E402
 
 FACTIONS = ["stonehold", "tidewardens", "cinder-legion", "veilborn"]
