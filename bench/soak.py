@@ -147,6 +147,14 @@ def server_processes(root_pid: int) -> dict[int, str]:
     return found
 
 
+def _alive(pid: int) -> bool:
+    """Whether a process still runs (a zombie waiting to be reaped does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
 def rss_mb(pid: int) -> float | None:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -260,20 +268,28 @@ def browser_client(base: str, username: str, password: str, deadline: float, see
                 page.locator("[data-testid=deck] option:not([value=''])").first.wait_for(state="attached")
                 page.click("[data-testid=play-ai]")
                 page.wait_for_url(re.compile(r"/play/\d+/$"))
-                out["matches"] += 1
-                while time.monotonic() < deadline:
+            except PlaywrightError as error:
+                out["errors"].append(str(error).splitlines()[0][:200])
+                continue
+            out["matches"] += 1
+            while time.monotonic() < deadline:
+                try:
                     if page.evaluate("document.body.dataset.status || ''") == "finished":
                         out["finished"] += 1
                         break
-                    buttons = page.locator("[data-testid=action]")
+                    # moves with a card or square are listed under "All N moves": open it to reach them
+                    summary = page.locator("details.all-moves:not([open]) > summary")
+                    if summary.count():
+                        summary.first.click(timeout=5_000)
+                    buttons = page.locator("[data-testid=action]:visible")
                     count = buttons.count()
                     if count:
                         buttons.nth(rng.randrange(count)).click(timeout=5_000)
                         out["clicks"] += 1
                     page.wait_for_timeout(700)
-            except PlaywrightError as error:  # a stale button, a slow answer: note it and go on
-                out["errors"].append(str(error).splitlines()[0][:200])
-                page.wait_for_timeout(1000)
+                except PlaywrightError as error:  # a button re-rendered under the click: note it, reload
+                    out["errors"].append(str(error).splitlines()[0][:200])
+                    page.reload()
         browser.close()
     return out
 
@@ -374,18 +390,22 @@ def main() -> None:
             b.kill()
             browser_results.append({"error": str(error)[:200]})
 
-    stopped_cleanly = None
+    stopped_cleanly, left_running = None, []
     if make and make.poll() is None:
         os.killpg(make.pid, signal.SIGINT)  # one Ctrl-C
         try:
-            make.wait(timeout=30)
-            time.sleep(1)
-            stopped_cleanly = not server_processes(make.pid) and not any(
-                Path(f"/proc/{pid}").exists() for pid in watched
-            )
+            make.wait(timeout=40)
         except subprocess.TimeoutExpired:
-            stopped_cleanly = False
             os.killpg(make.pid, signal.SIGKILL)
+        give_up = time.monotonic() + 10
+        while True:
+            left_running = [f"{label}:{pid}" for pid, label in watched.items() if _alive(pid)]
+            if not left_running or time.monotonic() > give_up:
+                break
+            time.sleep(0.5)
+        stopped_cleanly = (
+            make.returncode is not None and make.returncode != -signal.SIGKILL and not left_running
+        )
 
     log_text = log_path.read_text(errors="replace") if make else ""
     error_lines = [line for line in log_text.splitlines() if ERROR_LINE.search(line)]
@@ -419,6 +439,7 @@ def main() -> None:
         },
         "browsers_result": browser_results,
         "stopped_cleanly_on_sigint": stopped_cleanly,
+        "left_running": left_running,
         "log": str(log_path.relative_to(ROOT)) if make else None,
     }
     print()
