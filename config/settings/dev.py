@@ -3,6 +3,9 @@
 import os
 
 os.environ.setdefault("DEBUG", "1")
+# A key for this machine's development database only (also with DEBUG=0, and for the worker, which runs
+# with DEBUG off): production settings have no default and refuse to start without SECRET_KEY.
+os.environ.setdefault("SECRET_KEY", "insecure-development-key-set-SECRET_KEY-in-production")
 
 from .base import *  # noqa: F403
 
