@@ -20,15 +20,13 @@ def env_bool(name: str, default: bool) -> bool:
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if DEBUG:
-        SECRET_KEY = "insecure-development-key-set-SECRET_KEY-in-production"
-    else:
-        # One line on stderr and exit status 1 (uvicorn, celery and manage.py all stop at once), not a
-        # traceback through the settings machinery: this is an operator's mistake, not a bug.
-        raise SystemExit(
-            "SECRET_KEY is not set: production settings refuse to start without it "
-            "(set SECRET_KEY, or use `make run` for development)."
-        )
+    # One line on stderr and exit status 1 (uvicorn, celery and manage.py all stop at once), not a
+    # traceback through the settings machinery: this is an operator's mistake, not a bug. (The
+    # development settings, config.settings.dev, bring a key of their own.)
+    raise SystemExit(
+        "SECRET_KEY is not set: production settings refuse to start without it "
+        "(set SECRET_KEY, or use `make run` for development)."
+    )
 ALLOWED_HOSTS = [
     h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h
 ]
