@@ -47,7 +47,7 @@ web: data
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 worker: install
-	$(BIN)/celery -A config worker --beat --loglevel=INFO --schedule=var/celerybeat-schedule
+	DEBUG=0 $(BIN)/celery -A config worker --beat --loglevel=INFO --schedule=var/celerybeat-schedule
 
 lint: install
 	$(BIN)/ruff check .

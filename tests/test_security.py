@@ -460,3 +460,26 @@ def test_two_threads_writing_at_once_on_sqlite_both_succeed(tmp_path: Path, djan
     finally:
         connections[alias].close()
         del connections.settings[alias]
+
+
+@override_settings(TRUSTED_PROXIES=1)
+def test_a_login_of_ones_own_does_not_clear_an_address_s_failures(victim: Any) -> None:
+    User.objects.create_user("mallory", password="mallory-pass-123")
+    client, address = Client(), "203.0.113.60"
+    for i in range(LIMIT - 1):
+        client.post(
+            "/accounts/login/", {"username": f"user{i}", "password": "x"}, HTTP_X_FORWARDED_FOR=address
+        )
+    own = client.post(
+        "/accounts/login/",
+        {"username": "mallory", "password": "mallory-pass-123"},
+        HTTP_X_FORWARDED_FOR=address,
+    )
+    assert own.status_code == 302  # still under the limit
+    client.post("/accounts/login/", {"username": "someone", "password": "x"}, HTTP_X_FORWARDED_FOR=address)
+    locked = client.post(
+        "/accounts/login/",
+        {"username": "victim", "password": "right-password-1"},
+        HTTP_X_FORWARDED_FOR=address,
+    )
+    assert locked.status_code == 429

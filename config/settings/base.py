@@ -268,7 +268,9 @@ AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_CLIENT_IP_CALLABLE = "config.client_address.client_address"
-AXES_RESET_ON_SUCCESS = True
+# Failures are forgotten only when the cool-off has passed, not on a success: otherwise a guesser could
+# log into an account of their own now and then to clear the count of their address.
+AXES_RESET_ON_SUCCESS = False
 AXES_DISABLE_ACCESS_LOG = True  # failed attempts are kept (admin: Axes); not a row per successful login
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
