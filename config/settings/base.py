@@ -181,6 +181,10 @@ else:
         "processed_folder": str(BROKER_DIR / "processed"),
         "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
+        # How long the worker sleeps when it finds no message it may take. kombu's default, 1 s, also
+        # applies while both pool processes are busy, which capped `make run` at about 2 tasks a second:
+        # in a soak of 10 AI matches the AI's moves queued up behind the deadline sweeps and matches stalled.
+        "polling_interval": 0.1,
     }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True
