@@ -93,6 +93,9 @@ def _deck_create(request: HttpRequest) -> HttpResponse:
     click, a reload of the POST) opens the deck the first submit created instead of making another."""
     token = request.POST.get("form_token", "")
     name = request.POST.get("name", "").strip()
+    faction = request.POST.get("faction") or None
+    if "\x00" in token + name + (faction or ""):  # PostgreSQL cannot store NUL: refuse, never a 500
+        return _deck_list_page(request, "The form contains a character that cannot be stored (NUL).", 400)
     if not 8 <= len(token) <= 64:
         return _deck_list_page(request, "This form is out of date: it has been reloaded, try again.", 400)
     if not name or len(name) > 100:
@@ -101,9 +104,7 @@ def _deck_create(request: HttpRequest) -> HttpResponse:
         with transaction.atomic():
             FormSubmission.objects.filter(created_at__lt=timezone.now() - timedelta(days=1)).delete()
             submission = FormSubmission.objects.create(user=request.user, token=token)
-            deck = deck_services.deck_create(
-                owner=request.user, name=name, faction=request.POST.get("faction") or None
-            )
+            deck = deck_services.deck_create(owner=request.user, name=name, faction=faction)
             submission.result_url = reverse("deck-builder", args=[deck.pk])
             submission.save(update_fields=["result_url"])
     except IntegrityError:  # this form was submitted already: answer as the first submit did

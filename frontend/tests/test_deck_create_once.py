@@ -51,6 +51,7 @@ def test_a_new_page_load_gives_a_new_token_and_a_second_deck(alice_client: Clien
         ({"name": "No token"}, "out of date"),
         ({"name": "", "form_token": "t" * 22}, "needs a name"),
         ({"name": "Bad faction", "faction": "no-such-faction", "form_token": "u" * 22}, "faction"),
+        ({"name": "a\x00b", "form_token": "v" * 22}, "nul"),
     ],
 )
 def test_a_bad_form_is_shown_again_with_the_reason(
