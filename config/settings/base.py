@@ -174,7 +174,9 @@ if REDIS_URL:
 else:
     for sub in ("in", "processed", "control"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem-atomic://"  # kombu's filesystem transport, atomic writes: config/broker.py
+    CELERY_BROKER_URL = (
+        "filesystem-atomic://"  # kombu's filesystem transport, atomic writes: config/broker.py
+    )
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "in"),
         "data_folder_out": str(BROKER_DIR / "in"),
