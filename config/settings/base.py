@@ -234,6 +234,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # Django's default gives the "django" loggers a console handler of their own when DEBUG is on; with
+    # the root's, every line (e.g. each request under `make run`) was printed twice.
+    "loggers": {"django": {"handlers": [], "level": os.environ.get("LOG_LEVEL", "INFO")}},
 }
 
 
