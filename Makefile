@@ -9,7 +9,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 HOST ?= 127.0.0.1
+# Development settings (DEBUG on, a development key) only here: every entry point (manage.py, asgi, wsgi,
+# celery) defaults to config.settings.prod.
 export DJANGO_SETTINGS_MODULE ?= config.settings.dev
+export PYTHONFAULTHANDLER ?= 1
 
 .PHONY: run test install lint format migrate data web worker bench clean
 
@@ -32,21 +35,19 @@ data: migrate
 	$(BIN)/python manage.py demo_users
 	$(BIN)/python manage.py starter_decks
 
-# Web server (ASGI: HTTP + WebSockets) and a Celery worker with an embedded beat scheduler.
+# The Procfile's web server (ASGI: HTTP + WebSockets) and Celery worker (with an embedded beat scheduler)
+# under honcho (config/procfile.py): Ctrl-C stops both; if one dies the other is stopped and one line says
+# why. Every process runs with PYTHONFAULTHANDLER=1, so a crash leaves its Python stack in the output.
 # Without REDIS_URL the broker is kombu's filesystem transport under var/broker: nothing to install.
 run: data
-	@echo "Starting Celery (worker + beat) and the web server on http://$(HOST):$(PORT)/ — Ctrl-C stops both."
-	@trap 'kill 0' INT TERM EXIT; \
-	$(BIN)/celery -A config worker --beat --loglevel=INFO --concurrency=2 \
-	    --schedule=var/celerybeat-schedule & \
-	$(BIN)/python manage.py runserver $(HOST):$(PORT); \
-	wait
+	@echo "Starting the web server on http://$(HOST):$(PORT)/ and a Celery worker — Ctrl-C stops both."
+	@WEB_ADDR=$(HOST):$(PORT) $(BIN)/python -m config.procfile Procfile
 
 web: data
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 worker: install
-	$(BIN)/celery -A config worker --beat --loglevel=INFO --schedule=var/celerybeat-schedule
+	DEBUG=0 $(BIN)/celery -A config worker --beat --loglevel=INFO --schedule=var/celerybeat-schedule
 
 lint: install
 	$(BIN)/ruff check .

@@ -14,7 +14,7 @@ import os
 from a2wsgi import WSGIMiddleware
 from django.core.wsgi import get_wsgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.prod")
 django_wsgi_app = get_wsgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

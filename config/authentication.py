@@ -1,18 +1,24 @@
-"""API token authentication: DRF's, with its lookup as one plain SQL query (see `config.sql`).
+"""API token authentication: DRF's, with its lookup as one plain SQL query (see `config.sql`), and expiry.
 
 The same checks and the same errors as `rest_framework.authentication.TokenAuthentication` (which
 runs `Token.objects.select_related("user").get(key=key)` on every request); the ORM compiling that
-query again was the largest single cost of a state read.
+query again was the largest single cost of a state read. A token older than `API_TOKEN_TTL` seconds
+is refused (a comparison with the `created` column the query already reads: no extra cost); asking
+for a token again (`/api/auth/token/`) replaces an expired one, `POST /api/auth/logout/` deletes it.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connections, router
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
+from rest_framework.authtoken.models import Token
 
 from config.sql import Columns, fetch
 
@@ -49,4 +55,21 @@ class TokenAuthentication(authentication.TokenAuthentication):
         token.user = user  # type: ignore[union-attr]
         if not user.is_active:  # type: ignore[union-attr]
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        if token_expired(token):
+            raise exceptions.AuthenticationFailed(_("Token expired: ask /api/auth/token/ for a new one."))
         return user, token
+
+
+def token_expired(token: Any) -> bool:
+    """Whether a token is older than API_TOKEN_TTL seconds (0: tokens never expire)."""
+    ttl = settings.API_TOKEN_TTL
+    return bool(ttl) and token.created < timezone.now() - timedelta(seconds=ttl)
+
+
+def token_for(user: Any) -> Token:
+    """The user's API token: the current one, or a new one when there is none or it has expired."""
+    token, created = Token.objects.get_or_create(user=user)
+    if not created and token_expired(token):
+        token.delete()
+        token = Token.objects.create(user=user)
+    return token

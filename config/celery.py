@@ -5,8 +5,12 @@ from typing import Any
 
 from celery import Celery
 from celery.signals import beat_init, worker_process_init
+from kombu.transport import TRANSPORT_ALIASES
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
+# `make run`'s broker without Redis: kombu's filesystem transport with atomic writes (config/broker.py).
+TRANSPORT_ALIASES["filesystem-atomic"] = "config.broker:Transport"
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.prod")
 
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -12,6 +12,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    # Swagger UI's start-up script as a file of its own (the split view): the CSP allows no inline script.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path(
         "api/redoc/",
@@ -25,3 +26,9 @@ urlpatterns = [
     path("play/", include("matches.page_urls")),
     path("", include("frontend.urls")),
 ]
+
+# The site's error pages, with its navigation (JSON under /api/): frontend/errors.py
+handler400 = "frontend.errors.bad_request"
+handler403 = "frontend.errors.permission_denied"
+handler404 = "frontend.errors.page_not_found"
+handler500 = "frontend.errors.server_error"

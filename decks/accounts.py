@@ -1,13 +1,16 @@
-"""Accounts API: sign up, exchange a password for an API token, and who am I.
+"""Accounts API: sign up, exchange a password for an API token, revoke it, and who am I.
 
 Pages log in with Django's session views (frontend); scripts and the SPA-style pages may use tokens.
+Password guessing is limited by django-axes (settings: LOGIN_FAILURE_LIMIT, LOGIN_COOLOFF_MINUTES),
+which watches every `authenticate()`; sign-up is throttled per client address (`SignupRateThrottle`,
+also used by the sign-up page). Tokens expire after API_TOKEN_TTL (config.authentication).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import authenticate, get_user_model, password_validation
+from django.contrib.auth import authenticate, get_user_model, logout, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -16,9 +19,11 @@ from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
+from rest_framework.settings import api_settings
+from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle
 from rest_framework.views import APIView
 
+from config.authentication import token_for
 from config.errors import ApplicationError
 
 User = get_user_model()
@@ -49,6 +54,19 @@ TokenOutput = inline_serializer(
 )
 
 
+class SignupRateThrottle(SimpleRateThrottle):
+    """Sign-ups per client address (rate `signup` of DEFAULT_THROTTLE_RATES), signed in or not."""
+
+    scope = "signup"
+
+    def get_rate(self) -> str | None:
+        # Read when asked, not at import, so the rate follows the settings in force.
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
 def _user_dict(user: Any) -> dict[str, Any]:
     return {"id": user.pk, "username": user.get_username(), "email": user.email, "is_staff": user.is_staff}
 
@@ -71,14 +89,13 @@ def user_signup(*, username: str, password: str, email: str = "") -> tuple[Any, 
         user = User.objects.create_user(username=username, email=email, password=password)
     except IntegrityError as exc:  # a concurrent signup took the name
         raise ApplicationError("username_taken", f"The username '{username}' is taken.") from exc
-    token, _ = Token.objects.get_or_create(user=user)
-    return user, token
+    return user, token_for(user)
 
 
 class SignupApi(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list[Any] = []
-    throttle_classes = [AnonRateThrottle]
+    throttle_classes = [AnonRateThrottle, SignupRateThrottle]
 
     @extend_schema(request=SignupInputSerializer, responses={201: TokenOutput}, summary="Create an account")
     def post(self, request: Request) -> Response:
@@ -100,12 +117,38 @@ class TokenApi(APIView):
         body = CredentialsSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         user = authenticate(request, **body.validated_data)
+        if getattr(request, "axes_locked_out", False):
+            # django-axes refused this username or address: too many wrong passwords (right ones too).
+            raise ApplicationError(
+                "too_many_attempts",
+                "Too many failed logins for this account or address: try again later.",
+                status_code=status.HTTP_429_TOO_MANY_REQUESTS,
+            )
         if user is None:
             raise ApplicationError(
                 "bad_credentials", "Wrong username or password.", status_code=status.HTTP_400_BAD_REQUEST
             )
-        token, _ = Token.objects.get_or_create(user=user)
+        token = token_for(user)
         return Response({"token": token.key, "user": _user_dict(user)})
+
+
+class LogoutApi(APIView):
+    """Revokes the caller's API token (every client using it must log in again); ends a session too."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={204: None},
+        summary="Revoke my API token (and end my session)",
+        description="Deletes the caller's API token, so requests with it get 401 from now on; a "
+        "session-authenticated caller is also logged out. `POST /api/auth/token/` issues a new token.",
+    )
+    def post(self, request: Request) -> Response:
+        Token.objects.filter(user=request.user).delete()
+        if request.auth is None:  # signed in by session cookie
+            logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MeApi(APIView):

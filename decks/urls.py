@@ -32,5 +32,6 @@ urlpatterns = [
     ],
     path("auth/signup/", accounts.SignupApi.as_view(), name="signup"),
     path("auth/token/", accounts.TokenApi.as_view(), name="token"),
+    path("auth/logout/", accounts.LogoutApi.as_view(), name="logout"),
     path("auth/me/", accounts.MeApi.as_view(), name="me"),
 ]

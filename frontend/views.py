@@ -2,24 +2,32 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from cards import selectors as card_selectors
 from config.errors import ApplicationError
 from decks import selectors as deck_selectors
+from decks import services as deck_services
+from decks.accounts import SignupRateThrottle
 from decks.models import Deck
 from decks.validation import DEFAULT_RULES
+from frontend.errors import error_page
+from frontend.models import FormSubmission
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:
@@ -39,9 +47,11 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account with Django's UserCreationForm and log the new user in."""
+    """Create an account with Django's UserCreationForm and log the new user in (throttled per address)."""
     if request.user.is_authenticated:
         return redirect(_safe_next(request, reverse("deck-list")))
+    if request.method == "POST" and not SignupRateThrottle().allow_request(request, None):
+        return error_page(request, 429, hint="Accounts are created at a limited rate per address.")
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
@@ -65,9 +75,45 @@ def card_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
 def deck_list(request: HttpRequest) -> HttpResponse:
-    """My decks, public decks and a "new deck" form (data from /api/decks/)."""
-    return render(request, "frontend/decks/list.html")
+    """My decks, public decks (data from /api/decks/) and the "new deck" form, which posts here."""
+    if request.method == "POST":
+        return _deck_create(request)
+    return _deck_list_page(request)
+
+
+def _deck_list_page(request: HttpRequest, error: str = "", status: int = 200) -> HttpResponse:
+    """The deck list with a fresh one-time token in its "new deck" form (see FormSubmission)."""
+    context = {"form_token": secrets.token_urlsafe(16), "new_deck_error": error, "new_deck": request.POST}
+    return render(request, "frontend/decks/list.html", context, status=status)
+
+
+def _deck_create(request: HttpRequest) -> HttpResponse:
+    """Create a deck once per form token and open it in the builder; the same token again (a double
+    click, a reload of the POST) opens the deck the first submit created instead of making another."""
+    token = request.POST.get("form_token", "")
+    name = request.POST.get("name", "").strip()
+    faction = request.POST.get("faction") or None
+    if "\x00" in token + name + (faction or ""):  # PostgreSQL cannot store NUL: refuse, never a 500
+        return _deck_list_page(request, "The form contains a character that cannot be stored (NUL).", 400)
+    if not 8 <= len(token) <= 64:
+        return _deck_list_page(request, "This form is out of date: it has been reloaded, try again.", 400)
+    if not name or len(name) > 100:
+        return _deck_list_page(request, "A deck needs a name of 1 to 100 characters.", 400)
+    try:
+        with transaction.atomic():
+            FormSubmission.objects.filter(created_at__lt=timezone.now() - timedelta(days=1)).delete()
+            submission = FormSubmission.objects.create(user=request.user, token=token)
+            deck = deck_services.deck_create(owner=request.user, name=name, faction=faction)
+            submission.result_url = reverse("deck-builder", args=[deck.pk])
+            submission.save(update_fields=["result_url"])
+    except IntegrityError:  # this form was submitted already: answer as the first submit did
+        earlier = FormSubmission.objects.filter(user=request.user, token=token).first()
+        return redirect(earlier.result_url if earlier and earlier.result_url else reverse("deck-list"))
+    except ApplicationError as error:
+        return _deck_list_page(request, error.message, 400)
+    return redirect(submission.result_url)
 
 
 def _deck_or_404(loader: Callable[..., Deck], **kwargs: Any) -> Deck:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
@@ -139,13 +139,9 @@ def map_explorer(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def game_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """The live Westeros table of one match; access and data come from the matches API."""
-    from config.errors import ApplicationError
-    from matches import selectors as match_selectors
+    from matches.pages import match_for_page
 
-    try:
-        match, you = match_selectors.match_get_for_viewer(match_id=match_id, user=request.user)
-    except ApplicationError as error:
-        raise Http404(error.message) from error
+    match, you = match_for_page(request, match_id)
     if not match.kind.startswith("westeros"):
         return redirect("match-page", match_id=match.pk)
     return render(
@@ -169,13 +165,9 @@ def game_page(request: HttpRequest, match_id: int) -> HttpResponse:
 @ensure_csrf_cookie
 def replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """Step through a finished Westeros match frame by frame (each frame as the caller may see it, W-20)."""
-    from config.errors import ApplicationError
-    from matches import selectors as match_selectors
+    from matches.pages import match_for_page
 
-    try:
-        match, you = match_selectors.match_get_for_viewer(match_id=match_id, user=request.user)
-    except ApplicationError as error:
-        raise Http404(error.message) from error
+    match, you = match_for_page(request, match_id)
     if not match.kind.startswith("westeros"):
         return redirect("match-replay-page", match_id=match.pk)
     return render(

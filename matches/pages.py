@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -62,17 +63,21 @@ def lobby(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _match_or_404(request: HttpRequest, match_id: int, invite: str = "") -> tuple[Match, Any]:
+def match_for_page(request: HttpRequest, match_id: int, invite: str = "") -> tuple[Match, Any]:
+    """The match and the caller's seat for a page. No such match: the 404 page. A private match the
+    caller may not see: the 403 page saying "This match is private." (with a login link when signed out)."""
     try:
         return selectors.match_get_for_viewer(match_id=match_id, user=request.user, invite_token=invite)
     except ApplicationError as error:
+        if error.status_code == 403:
+            raise PermissionDenied(error.message) from error
         raise Http404(error.message) from error
 
 
 @ensure_csrf_cookie
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """The table: waiting room before the start, then the live board; spectators see no hands."""
-    match, you = _match_or_404(request, match_id)
+    match, you = match_for_page(request, match_id)
     if match.kind == "westeros" and match.status != "waiting":
         return redirect("westeros-game", match_id=match.pk)  # the Westeros table (frontend app)
     return render(
@@ -89,7 +94,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     match = Match.objects.filter(invite_token=token).first()
     if match is None:
         raise Http404("This invite link is not valid.")
-    match, you = _match_or_404(request, match.pk, token)
+    match, you = match_for_page(request, match.pk, token)
     return render(
         request,
         "frontend/matches/invite.html",
@@ -105,5 +110,5 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
 
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """Step through a finished match action by action."""
-    match, you = _match_or_404(request, match_id)
+    match, you = match_for_page(request, match_id)
     return render(request, "frontend/matches/replay.html", {"match": match, "you": you})

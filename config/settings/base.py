@@ -1,6 +1,7 @@
 """Settings shared by every environment; everything secret or machine-specific comes from the environment."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -19,12 +20,13 @@ def env_bool(name: str, default: bool) -> bool:
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if DEBUG:
-        SECRET_KEY = "insecure-development-key-set-SECRET_KEY-in-production"
-    else:
-        from django.core.exceptions import ImproperlyConfigured
-
-        raise ImproperlyConfigured("SECRET_KEY must be set in the environment when DEBUG is off.")
+    # One line on stderr and exit status 1 (uvicorn, celery and manage.py all stop at once), not a
+    # traceback through the settings machinery: this is an operator's mistake, not a bug. (The
+    # development settings, config.settings.dev, bring a key of their own.)
+    raise SystemExit(
+        "SECRET_KEY is not set: production settings refuse to start without it "
+        "(set SECRET_KEY, or use `make run` for development)."
+    )
 ALLOWED_HOSTS = [
     h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h
 ]
@@ -108,9 +110,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
 # since they share one GIL (on 2 cores, 1-3 threads served ~10-20% more actions/s than 8); run one server
 # process per core (`uvicorn --workers`).
 HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "2"))
+# SQLite (`make run`'s default): concurrent writers wait for each other instead of failing with
+# "database is locked". WAL lets readers go on while one connection writes; the busy timeout makes a
+# second writer wait; IMMEDIATE takes the write lock when a transaction begins, so two transactions that
+# both read then write queue up at BEGIN instead of deadlocking on the lock upgrade (which SQLite answers
+# with an immediate SQLITE_BUSY that no timeout waits out).
+SQLITE_OPTIONS = {
+    "timeout": 20,
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # SQLite: wait for a writer instead of failing at once ("database is locked").
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -163,13 +174,19 @@ if REDIS_URL:
 else:
     for sub in ("in", "processed", "control"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_URL = (
+        "filesystem-atomic://"  # kombu's filesystem transport, atomic writes: config/broker.py
+    )
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "in"),
         "data_folder_out": str(BROKER_DIR / "in"),
         "processed_folder": str(BROKER_DIR / "processed"),
         "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
+        # How long the worker sleeps when it finds no message it may take. kombu's default, 1 s, also
+        # applies while both pool processes are busy, which capped `make run` at about 2 tasks a second:
+        # in a soak of 10 AI matches the AI's moves queued up behind the deadline sweeps and matches stalled.
+        "polling_interval": 0.1,
     }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True
@@ -211,15 +228,15 @@ SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # the pages' fetch() reads it to send X-CSRFToken
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
-if not DEBUG and env_bool("SECURE_COOKIES", False):
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # Django's default gives the "django" loggers a console handler of their own when DEBUG is on; with
+    # the root's, every line (e.g. each request under `make run`) was printed twice.
+    "loggers": {"django": {"handlers": [], "level": os.environ.get("LOG_LEVEL", "INFO")}},
 }
 
 # --- Input bounds and the API contract (issue 11) ---------------------------------------------------------
@@ -244,3 +261,92 @@ SPECTACULAR_SETTINGS.update(
     }
 )
 TEMPLATES[0]["DIRS"] = [*TEMPLATES[0]["DIRS"], BASE_DIR / "config" / "templates"]  # the ReDoc page (offline)
+
+# --- Security: HTTPS, trusted proxies, brute force, Content-Security-Policy, API tokens ------------------
+# Everything HTTPS-related is off unless the environment turns it on (README, "Production"): the same
+# settings serve a laptop over plain HTTP and a deployment behind a TLS-terminating proxy.
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+# "HTTP_X_FORWARDED_PROTO,https": the header (as Django names it) and value by which the proxy says the
+# client used HTTPS. Set it only behind a proxy that always sets (or strips) that header.
+_proxy_ssl_header = os.environ.get("SECURE_PROXY_SSL_HEADER", "").strip()
+if _proxy_ssl_header:
+    _header, _, _value = _proxy_ssl_header.partition(",")
+    SECURE_PROXY_SSL_HEADER = (_header.strip(), _value.strip() or "https")
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
+# How many reverse proxies in front of the app append to X-Forwarded-For. 0: the header is the client's
+# word and is ignored. The client's address is worked out once, by config.client_address's middleware
+# (first in the chain), which rewrites REMOTE_ADDR; login lockouts and DRF's throttles read that.
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
+MIDDLEWARE.insert(0, "config.client_address.TrustedProxyMiddleware")
+REST_FRAMEWORK["NUM_PROXIES"] = 0  # DRF: REMOTE_ADDR (as set above), never the raw X-Forwarded-For
+
+# Login brute force (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords for a username, or from an
+# address, further logins of that username / from that address are refused (429) for the cool-off, even
+# with the right password. Covers every authenticate() call: the login page, /api/auth/token/, the admin.
+INSTALLED_APPS.append("axes")
+MIDDLEWARE.append("axes.middleware.AxesMiddleware")
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "config.client_address.client_address"
+# Failures are forgotten only when the cool-off has passed, not on a success: otherwise a guesser could
+# log into an account of their own now and then to clear the count of their address.
+AXES_RESET_ON_SUCCESS = False
+AXES_DISABLE_ACCESS_LOG = True  # failed attempts are kept (admin: Axes); not a row per successful login
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
+# Sign-up (page and API) per client address; match creation has its own limits (matches app).
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
+    **REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+    "signup": os.environ.get("SIGNUP_RATE", "10/hour"),
+}
+
+# API tokens expire API_TOKEN_TTL seconds after they were issued (0: never); POST /api/auth/logout/
+# revokes one. Token authentication comes first so that a request without credentials gets
+# 401 with `WWW-Authenticate: Token` (DRF asks the first class for that header; sessions have none).
+API_TOKEN_TTL = int(os.environ.get("API_TOKEN_TTL", str(30 * 24 * 3600)))
+REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"] = [
+    "config.authentication.TokenAuthentication",
+    "rest_framework.authentication.SessionAuthentication",
+]
+
+CSRF_FAILURE_VIEW = "frontend.errors.csrf_failure"  # the site's 403 page, not Django's bare one
+
+# Content-Security-Policy (django-csp): scripts only from this site's files (no inline script, no
+# eval); styles may be inline (style attributes and the API docs' <style>). Violations show in the
+# browser console; CSP_REPORT_URI sends reports there too.
+INSTALLED_APPS.append("csp")
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1, "csp.middleware.CSPMiddleware"
+)
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+        **({"report-uri": [os.environ["CSP_REPORT_URI"]]} if os.environ.get("CSP_REPORT_URI") else {}),
+    }
+}
+# The API docs pass that policy only when Swagger UI and ReDoc come from this site (the sidecar package),
+# not from a CDN; guarded so that a second, identical setting elsewhere in this file changes nothing.
+if "drf_spectacular_sidecar" not in INSTALLED_APPS:
+    INSTALLED_APPS.append("drf_spectacular_sidecar")
+for _key in ("SWAGGER_UI_DIST", "SWAGGER_UI_FAVICON_HREF", "REDOC_DIST"):
+    SPECTACULAR_SETTINGS.setdefault(_key, "SIDECAR")

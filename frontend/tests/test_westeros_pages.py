@@ -108,7 +108,8 @@ def test_game_page_needs_a_match_the_caller_may_see(client: Client, westeros: di
     assert len(cards) == 42 and cards["eddard_stark"]["strength"] == 4
     stranger = User.objects.create_user("stranger", password="pw-stranger-123")
     client.force_login(stranger)
-    assert client.get(f"/westeros/games/{private.pk}/").status_code == 404
+    refused = client.get(f"/westeros/games/{private.pk}/")  # signed in, not seated: the 403 page says why
+    assert refused.status_code == 403 and "This match is private." in refused.content.decode()
     assert client.get("/westeros/games/999999/").status_code == 404
     other_game = Match.objects.create(kind="commandeer", created_by=owner, seed=3, is_public=True)
     response = client.get(f"/westeros/games/{other_game.pk}/")
@@ -118,7 +119,7 @@ def test_game_page_needs_a_match_the_caller_may_see(client: Client, westeros: di
     response = client.get(f"/westeros/games/{public.pk}/replay/")
     assert response.status_code == 200
     assert f'data-state-url="/api/matches/{public.pk}/replay/"' in response.content.decode()
-    assert client.get(f"/westeros/games/{private.pk}/replay/").status_code == 404
+    assert client.get(f"/westeros/games/{private.pk}/replay/").status_code == 403  # private, said so
 
 
 # ---- playing against AI houses: a real match made through the lobby API ------------------------------------

@@ -135,9 +135,9 @@ def test_non_participants_get_403_on_every_write(started: Match, carol: Any, end
 
 
 @pytest.mark.parametrize("endpoint", WRITES)
-def test_anonymous_users_get_403_on_every_write(started: Match, endpoint: str) -> None:
+def test_anonymous_users_get_401_on_every_write(started: Match, endpoint: str) -> None:
     r = APIClient().post(f"/api/matches/{started.pk}/{endpoint}/", {}, format="json")
-    assert r.status_code == 403
+    assert r.status_code == 401 and r["WWW-Authenticate"] == "Token"  # no credentials: say which to send
 
 
 @pytest.mark.parametrize("endpoint", ["", "state/", "legal-actions/", "log/", "replay/"])

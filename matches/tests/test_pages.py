@@ -33,9 +33,10 @@ def test_match_page_for_players_and_spectators(started: Match, alice: Any, carol
     assert str(started.seed).encode() not in r.content
 
 
-def test_private_match_page_is_404_for_outsiders_but_open_through_the_invite(alice: Any, carol: Any) -> None:
+def test_private_match_page_is_403_for_outsiders_but_open_through_the_invite(alice: Any, carol: Any) -> None:
     match = services.match_create(user=alice, kind="counting", is_public=False)
-    assert login(carol).get(f"/play/{match.pk}/").status_code == 404
+    refused = login(carol).get(f"/play/{match.pk}/")  # signed in, not seated: told why, not "not found"
+    assert refused.status_code == 403 and b"This match is private." in refused.content
     r = login(carol).get(f"/play/join/{match.invite_token}/")
     assert r.status_code == 200 and b'data-testid="join"' in r.content
     assert login(carol).get("/play/join/not-a-token/").status_code == 404

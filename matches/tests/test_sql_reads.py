@@ -108,8 +108,10 @@ def test_the_api_refuses_a_bad_token_by_name_and_serves_a_good_one(alice: Any, s
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION="Token not-a-token")
     r = client.get(f"/api/matches/{started.pk}/state/")
-    # 403, not 401: session authentication comes first and sends no WWW-Authenticate challenge (DRF)
-    assert r.status_code == 403 and "Invalid token" in r.json()["message"]
+    # 401 with the challenge: token authentication comes first, so DRF asks it for WWW-Authenticate
+    assert (
+        r.status_code == 401 and r["WWW-Authenticate"] == "Token" and "Invalid token" in r.json()["message"]
+    )
     client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
     r = client.get("/api/auth/me/")
     assert r.status_code == 200 and r.json()["username"] == "alice"

@@ -24,7 +24,9 @@ def browser_page(chromium_browser: object, request: pytest.FixtureRequest) -> It
 
     Set BROWSER_SCREENSHOTS=<dir> to keep a screenshot of the last state of each test.
     """
-    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    # bypass_csp: Playwright evaluates `wait_for_function` predicates with eval, which the site's CSP
+    # forbids; tests/browser/test_csp.py checks the policy in contexts without it.
+    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)  # type: ignore[attr-defined]
     page = context.new_page()
     page.set_default_timeout(15_000)
     errors: list[str] = []

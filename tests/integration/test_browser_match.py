@@ -86,7 +86,7 @@ class Player:
     """One browser context: a logged-in user (or a spectator) with a recorder of WebSocket messages."""
 
     def __init__(self, browser: Any, url: str, name: str | None) -> None:
-        self.ctx = browser.new_context()
+        self.ctx = browser.new_context(bypass_csp=True)  # wait_for_function evals; the CSP forbids eval
         self.page = self.ctx.new_page()
         self.page.set_default_timeout(8000)
         self.url, self.name = url, name

@@ -219,7 +219,9 @@ class Player:
     """One browser context: a logged-in user (or a spectator) recording every WebSocket message."""
 
     def __init__(self, browser: Any, url: str, name: str | None, house: str | None = None) -> None:
-        self.ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+        self.ctx = browser.new_context(
+            viewport={"width": 1400, "height": 1000}, bypass_csp=True
+        )  # eval in waits
         self.page = self.ctx.new_page()
         self.page.set_default_timeout(15_000)
         self.name, self.house = name, house

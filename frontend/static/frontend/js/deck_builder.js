@@ -9,6 +9,7 @@ const apiUrl = root.dataset.apiUrl;
 const minCards = Number(root.dataset.minCards); // C-3.1, from the server's deck rules (one source)
 const $ = (selector) => root.querySelector(selector);
 const meta = $("[data-meta]");
+meta.addEventListener("submit", (event) => event.preventDefault()); // fields save as you type
 const legalityPanel = $("[data-legality]");
 const saveState = $("[data-save-state]");
 const exportOutput = $("[data-export-output]");

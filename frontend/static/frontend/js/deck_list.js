@@ -70,22 +70,16 @@ async function loadLists() {
   }
 }
 
+// The "new deck" form posts to the page itself with a one-time token (frontend.views.deck_list), so a
+// double click creates one deck; the button is only disabled for looks.
 function bindNewDeck() {
   const form = root.querySelector("[data-new-deck]");
-  const errorBox = form.querySelector("[data-new-error]");
   const select = form.querySelector("select[name=faction]");
   for (const faction of Object.values(factions)) select.append(new Option(faction.name, faction.slug));
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    errorBox.hidden = true;
-    const body = { name: form.name.value.trim(), faction: select.value || null, visibility: "private", cards: [] };
-    try {
-      const deck = await api("/api/decks/", { method: "POST", body });
-      location.assign(`/decks/${deck.id}/`);
-    } catch (error) {
-      errorBox.textContent = error.message;
-      errorBox.hidden = false;
-    }
+  if (select.dataset.selected) select.value = select.dataset.selected;
+  form.addEventListener("submit", () => {
+    const button = form.querySelector("[type=submit]");
+    setTimeout(() => { button.disabled = true; }, 0); // after the browser has taken the submit
   });
 }
 

@@ -7,6 +7,9 @@ const board = JSON.parse(document.getElementById("wx-board-data").textContent);
 const byId = Object.fromEntries(mapData.areas.map((a) => [a.id, a]));
 const $ = (id) => document.getElementById(id);
 
+// Choosing a player count reloads the page with that set-up (the form's GET).
+$("wx-players")?.addEventListener("change", (event) => event.target.form.submit());
+
 const map = new WesterosMap($("wx-board"), mapData, { onSelect: (id) => show(id) });
 if (board) map.setView(board);
 $("wx-board").wxMap = map; // for tests and the console

@@ -1,0 +1,80 @@
+"""The site's error pages (400, 403, 404, 429, 500, CSRF failure): branded, with the navigation.
+
+Set as Django's handlers in config/urls.py. They never show internals: a 404 or 403 shows the message
+its view raised (our own words, e.g. "This match is private."), never the URL patterns Django tried.
+Under /api/ the answer is JSON in the API's error shape (`{"code", "message", "extra"}`), since API
+clients cannot use a page.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
+from django.shortcuts import render
+from django.urls import Resolver404
+
+log = logging.getLogger(__name__)
+
+_PAGES = {
+    400: ("Bad request", "The request could not be understood.", "bad_request"),
+    403: ("Not allowed", "You do not have permission to see this page.", "permission_denied"),
+    404: ("Page not found", "There is nothing at this address.", "not_found"),
+    429: ("Too many requests", "Too many requests from your address: try again later.", "throttled"),
+    500: (
+        "Something went wrong",
+        "An error on our side stopped this page. It has been logged.",
+        "server_error",
+    ),
+}
+
+
+def _message(exception: BaseException | None, default: str) -> str:
+    """The view's own message, if it raised one in words; never a resolver's list of tried patterns."""
+    if exception is None or isinstance(exception, Resolver404) or not exception.args:
+        return default
+    first = exception.args[0]
+    return first if isinstance(first, str) and first else default
+
+
+def error_page(
+    request: HttpRequest, status: int, exception: BaseException | None = None, hint: str = ""
+) -> HttpResponse:
+    """The page (or, under /api/, the JSON error) for one status."""
+    title, default, code = _PAGES[status]
+    message = _message(exception, default)
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": code, "message": message, "extra": {}}, status=status)
+    context = {"status": status, "title": title, "message": message, "hint": hint}
+    return render(request, "errors/error.html", context, status=status)
+
+
+def bad_request(request: HttpRequest, exception: BaseException | None = None) -> HttpResponse:
+    return error_page(request, 400, exception)
+
+
+def permission_denied(request: HttpRequest, exception: BaseException | None = None) -> HttpResponse:
+    return error_page(request, 403, exception)
+
+
+def page_not_found(request: HttpRequest, exception: BaseException | None = None) -> HttpResponse:
+    return error_page(request, 404, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The 500 page; if even that cannot render (a broken template, the database down), plain text."""
+    try:
+        return error_page(request, 500)
+    except Exception:
+        log.exception("The 500 page itself failed to render")
+        return HttpResponseServerError("Server error", content_type="text/plain")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """CSRF_FAILURE_VIEW: a stale form (e.g. after logging in elsewhere) rather than Django's bare page."""
+    return error_page(
+        request,
+        403,
+        PermissionError("This form has expired or was sent from another site."),
+        "Go back, reload the page and try again.",
+    )
