@@ -11,6 +11,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.schema import ApiErrorSerializer
 from matches.models import ActionLog, MatchStatus
 
 
@@ -19,15 +20,7 @@ class ObjectField(serializers.JSONField):
     """A JSON object whose keys are the game's own (an engine action, a player view, a time control)."""
 
 
-class ErrorOut(serializers.Serializer):
-    """Every error of the API (STYLE.md 11): a stable code, plain words, details."""
-
-    code = serializers.CharField(help_text="Stable error code, e.g. not_your_turn, stale_state, invalid")
-    message = serializers.CharField()
-    extra = serializers.DictField(help_text="Details: for `invalid`, `fields` maps each field to its errors")
-
-    class Meta:
-        ref_name = "Error"
+ErrorOut = ApiErrorSerializer  # every error of the API has one shape (config/schema.py, STYLE.md 11)
 
 
 class SeatOut(serializers.Serializer):

@@ -116,7 +116,7 @@ def test_the_schema_documents_errors_pages_and_limits(schema: dict[str, Any]) ->
                 assert {"401", "409"} <= codes, (method, path, codes)
             for code in codes - {"200", "201", "204"}:
                 ref = op["responses"][code]["content"]["application/json"]["schema"]["$ref"]
-                assert ref.endswith("/Error"), (path, code)
+                assert ref.endswith("/ApiError"), (path, code)
     comps = schema["components"]["schemas"]
     assert set(comps["MatchSummary"]["properties"]) == set(api_types.MatchOut().fields)
     assert comps["ActionSubmitInputRequest"]["properties"]["action"]["type"] == "object"
