@@ -49,9 +49,13 @@ web: data
 worker: install
 	DEBUG=0 $(BIN)/celery -A config worker --beat --loglevel=INFO --schedule=var/celerybeat-schedule
 
+# mypy --strict on the pure engines, the game interface and the conformance suite that binds them to it.
+TYPED := matches/engine boardgame/engine matches/interface.py tests/test_game_interface.py
+
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict $(TYPED)
 
 format: install
 	$(BIN)/ruff check --fix .
@@ -62,6 +66,7 @@ format: install
 test: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict $(TYPED)
 	$(BIN)/python manage.py makemigrations --check --dry-run --settings=config.settings.test
 	DJANGO_SETTINGS_MODULE=config.settings.test $(BIN)/pytest -m "not browser" $(PYTEST_ARGS)
 	@# Browser tests in a process of their own: Playwright's sync API keeps an event loop in the thread.
