@@ -312,6 +312,8 @@ def main() -> None:
         return
 
     os.chdir(ROOT)
+    if not args.url:  # a fresh clone has no database yet: `make run`'s own set-up steps first
+        subprocess.run(["make", "--no-print-directory", "data"], check=True, stdout=subprocess.DEVNULL)
     api_players, browser_players = seed(args.matches, args.browsers)
     log_dir = ROOT / "var" / "log"
     log_dir.mkdir(parents=True, exist_ok=True)
