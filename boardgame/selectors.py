@@ -21,9 +21,14 @@ HOUSE_COLOURS = {
 LAND_FILL, SEA_FILL, PORT_FILL = "#e9dfbf", "#7fa9cf", "#2f5f8f"
 
 
-def westeros_map() -> dict[str, Any]:
-    """Areas (with icons, port link and drawing), undirected adjacency and ports, for the map API."""
-    data = map_export()
+def westeros_map(map_data: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Areas (with icons, port link and drawing), undirected adjacency and ports, for the map API.
+
+    `map_data` is a map section in the export format (a running game's own copy, see
+    `frontend.westeros_views`); by default the curated database's. The drawing (layout) is always the
+    database's: it places areas on screen and takes no part in the rules.
+    """
+    data = map_data if map_data is not None else map_export()
     layout = layout_export()
     neighbours: dict[str, list[str]] = {a["id"]: [] for a in data["areas"]}
     for a, b in data["adjacency"]:

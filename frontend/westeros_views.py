@@ -1,8 +1,9 @@
 """Westeros pages: the map explorer and the online game table (and its replay) of a Westeros match.
 
-Pages are shells: the board is drawn in the browser by `westeros/map.js` from the curated map data
-(embedded here so the page needs no extra request) and the game table reads the caller's view and
-legal actions from the matches API (W-20: only `player_view` leaves the server). Playing against AI
+Pages are shells: the board is drawn in the browser by `westeros/map.js` from map data embedded here
+(so the page needs no extra request) and the game table reads the caller's view and legal actions
+from the matches API (W-20: only `player_view` leaves the server). The explorer shows the curated
+database; a game's table and replay show the data that game plays on, copied when it started. Playing against AI
 houses is a real match made in the lobby (`/play/`), never a second path around the action service.
 """
 
@@ -43,25 +44,31 @@ def _engine_data() -> Any:
     return GameData.from_dict(board_services.game_data_export())
 
 
-def _house_cards() -> dict[str, dict[str, Any]]:
+def match_game_data(match: Any) -> dict[str, Any]:
+    """The Westeros data (six sections) a match plays on: the copy its game took when it started (W-2.1).
+
+    Read through the play layer's `replay_start` selector (the match's stored start state, never the
+    database): an admin's edit of the map or of a card after the start changes neither the game nor its
+    page. A match not started yet has no copy: it will start from the curated database, shown meanwhile.
+    """
+    if match.started_at is None:
+        return board_services.game_data_export()
+    from matches import selectors
+
+    return dict(selectors.replay_start(match).data.to_dict())
+
+
+def _house_cards(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Public facts of every house card by id (W-17.1): hands and discards are open (W-20)."""
+    fields = ("id", "house", "name", "strength", "swords", "fortifications")
     return {
-        c.slug: {
-            "id": c.slug,
-            "house": c.house.slug,
-            "name": c.name,
-            "strength": c.strength,
-            "swords": c.swords,
-            "fortifications": c.fortifications,
-            "effect": c.effect,
-        }
-        for c in board_selectors.house_card_list()
+        c["id"]: {**{f: c[f] for f in fields}, "effect": c.get("effect") or ""}
+        for c in data["house_cards"]["cards"]
     }
 
 
-def _card_texts() -> dict[str, dict[str, Any]]:
+def _card_texts(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Names and texts of the Westeros cards (by "deck:id") and wildling cards (by id): public facts (W-4, W-16.7)."""
-    data = board_services.game_data_export()
     westeros = {
         f"{c['deck']}:{c['id']}": {
             "name": c["name"],
@@ -136,30 +143,37 @@ def map_explorer(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _table_page(request: HttpRequest, match: Any, you: Any, *, mode: str) -> HttpResponse:
+    """The game table (live or replay): map, house cards and card texts from the match's own data."""
+    data = match_game_data(match)
+    live = mode == "match"
+    return render(
+        request,
+        "frontend/westeros/game.html",
+        {
+            "map_data": board_selectors.westeros_map(data["map"]),
+            "mode": mode,
+            "match_id": match.pk,
+            "match_kind": match.kind,
+            "you": you.position if you else "",
+            "state_url": f"/api/matches/{match.pk}/{'state' if live else 'replay'}/",
+            "submit_url": f"/api/matches/{match.pk}/actions/" if live else "",
+            "socket_path": f"/ws/matches/{match.pk}/" if live else "",
+            "house_cards": _house_cards(data),
+            "card_texts": _card_texts(data),
+        },
+    )
+
+
 @ensure_csrf_cookie
 def game_page(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The live Westeros table of one match; access and data come from the matches API."""
+    """The live Westeros table of one match; access and the game's view come from the matches API."""
     from matches.pages import match_for_page
 
     match, you = match_for_page(request, match_id)
     if not match.kind.startswith("westeros"):
         return redirect("match-page", match_id=match.pk)
-    return render(
-        request,
-        "frontend/westeros/game.html",
-        {
-            "map_data": _map_data(),
-            "mode": "match",
-            "match_id": match.pk,
-            "match_kind": match.kind,
-            "you": you.position if you else "",
-            "state_url": f"/api/matches/{match.pk}/state/",
-            "submit_url": f"/api/matches/{match.pk}/actions/",
-            "socket_path": f"/ws/matches/{match.pk}/",
-            "house_cards": _house_cards(),
-            "card_texts": _card_texts(),
-        },
-    )
+    return _table_page(request, match, you, mode="match")
 
 
 @ensure_csrf_cookie
@@ -170,19 +184,4 @@ def replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match, you = match_for_page(request, match_id)
     if not match.kind.startswith("westeros"):
         return redirect("match-replay-page", match_id=match.pk)
-    return render(
-        request,
-        "frontend/westeros/game.html",
-        {
-            "map_data": _map_data(),
-            "mode": "replay",
-            "match_id": match.pk,
-            "match_kind": match.kind,
-            "you": you.position if you else "",
-            "state_url": f"/api/matches/{match.pk}/replay/",
-            "submit_url": "",
-            "socket_path": "",
-            "house_cards": _house_cards(),
-            "card_texts": _card_texts(),
-        },
-    )
+    return _table_page(request, match, you, mode="replay")

@@ -95,6 +95,9 @@ def test_static_assets_of_the_pages_exist() -> None:
     for path in (
         "frontend/css/app.css",
         "frontend/js/api.js",
+        "frontend/js/dom.js",
+        "frontend/js/live.js",
+        "frontend/js/snapshots.js",
         "frontend/js/cards.js",
         "frontend/js/card_search.js",
         "frontend/js/card_detail.js",

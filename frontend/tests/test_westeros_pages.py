@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from boardgame import services as board_services
+from matches.models import Match
 
 pytestmark = pytest.mark.django_db
 
@@ -93,8 +94,6 @@ def test_map_explorer_says_so_when_the_map_data_is_not_loaded(client: Client) ->
 
 
 def test_game_page_needs_a_match_the_caller_may_see(client: Client, westeros: dict[str, Any]) -> None:
-    from matches.models import Match
-
     owner = User.objects.create_user("owner", password="pw-owner-123")
     public = Match.objects.create(kind="westeros", created_by=owner, seed=1, is_public=True)
     private = Match.objects.create(kind="westeros", created_by=owner, seed=2, is_public=False)
@@ -248,3 +247,39 @@ def test_the_table_view_keeps_a_chosen_house_card_secret_until_both_are_in_w_20_
     assert sum(theirs["castles"].values()) == sum(1 for h in theirs["control"].values() if h) - sum(
         1 for a, h in theirs["control"].items() if h and state.data.areas[a]["castle"] == "none"
     )
+
+
+def test_the_game_page_shows_the_data_the_game_started_with_the_explorer_the_edited_one_w_2_1(
+    client: Client, westeros: dict[str, Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    """An admin's edit after the start changes the curated map (explorer, next game), never a running game's
+    table or its replay: they show the copy of the data the game plays on (issue 12, item 4)."""
+    from boardgame.models import Area, HouseCard, WesterosCard, WildlingCard
+
+    match_id = _vs_ai(client, django_capture_on_commit_callbacks, house="stark")
+    old_card = HouseCard.objects.get(slug="eddard_stark")
+    old_supply = WesterosCard.objects.get(deck__number=1, slug="supply")
+    Area.objects.filter(slug="winterfell").update(name="Winterfell (edited)")
+    HouseCard.objects.filter(slug="eddard_stark").update(name="Ned (edited)", effect="An edited text.")
+    WesterosCard.objects.filter(pk=old_supply.pk).update(effect="An edited Westeros text.")
+    WildlingCard.objects.filter(slug="crow_killers").update(name="Crow Killers (edited)")
+
+    for url in (f"/westeros/games/{match_id}/", f"/westeros/games/{match_id}/replay/"):
+        html = client.get(url).content.decode()
+        areas = {a["id"]: a for a in _script_json(html, "wx-map-data")["areas"]}
+        assert areas["winterfell"]["name"] == "Winterfell" and len(areas["winterfell"]["outline"]) >= 3
+        cards = _script_json(html, "wx-house-cards")
+        assert cards["eddard_stark"]["name"] == old_card.name == "Eddard Stark"
+        assert cards["eddard_stark"]["effect"] == old_card.effect
+        texts = _script_json(html, "wx-card-texts")
+        assert texts["westeros"]["1:supply"]["text"] == old_supply.effect != "An edited Westeros text."
+        assert texts["wildling"]["crow_killers"]["name"] == "Crow Killers"
+        assert "(edited)" not in html and "edited text" not in html, url
+
+    explorer = client.get("/westeros/map/").content.decode()
+    areas = {a["id"]: a for a in _script_json(explorer, "wx-map-data")["areas"]}
+    assert areas["winterfell"]["name"] == "Winterfell (edited)"
+    waiting = Match.objects.create(kind="westeros", created_by=User.objects.get(username="human"), seed=5)
+    html = client.get(f"/westeros/games/{waiting.pk}/").content.decode()  # not started: the curated data
+    assert _script_json(html, "wx-house-cards")["eddard_stark"]["name"] == "Ned (edited)"
+    assert _script_json(html, "wx-card-texts")["westeros"]["1:supply"]["text"] == "An edited Westeros text."

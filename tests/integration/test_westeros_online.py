@@ -601,7 +601,7 @@ def three_users_play_two_rounds(stack: Stack, browser: Any) -> None:
             checked_deciding = True
         if not dropped and version > 10 and house != "lannister":
             # A dropped connection: bob's page reconnects and resyncs to the moves made meanwhile.
-            bob.page.evaluate("window.wxLive.socket.close()")
+            bob.page.evaluate("window.matchConnection.drop()")
             dropped = True
         action = policy(state, house, seed, version)
         seen.add(step_kind(state, action) or "")

@@ -1,7 +1,8 @@
 // The live match page: WebSocket view updates (resync on reconnect), legal-action clicking, clocks.
 import { api } from "./js/api.js";
-import { acceptSnapshot, newestLogVersion } from "./js/snapshots.js";
-import { el, outcomeText, renderView } from "./match_render.js";
+import { h } from "./js/dom.js";
+import { LiveMatch, newKey } from "./js/live.js";
+import { outcomeText, renderView } from "./match_render.js";
 
 const root = document.getElementById("match-app");
 const matchId = root.dataset.match;
@@ -12,8 +13,6 @@ let match = null; // the latest snapshot from the server
 let picks = []; // clicked tokens narrowing the legal actions
 let submitting = false;
 let clockBase = 0;
-let socket = null;
-let retry = 500;
 
 // ---- actions ------------------------------------------------------------------------------------
 function tokensOf(action) {
@@ -29,10 +28,6 @@ function matching() {
   return legal.filter((a) => picks.every((t) => tokensOf(a.action).includes(t)));
 }
 
-function newKey() {
-  return window.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
-}
-
 async function submit(action) {
   if (submitting || !match) return;
   submitting = true;
@@ -43,12 +38,12 @@ async function submit(action) {
   try {
     const res = await api(`/api/matches/${matchId}/actions/`, { method: "POST", body });
     // Our own view right after the move: render it now (the socket tells the other viewers).
-    if (res && res.state) onSnapshot(res.state);
-    else requestSync();
+    if (res && res.state) live.accept(res.state);
+    else live.sync();
   } catch (err) {
     $("action-error").textContent = err.message;
     $("action-error").hidden = false;
-    requestSync();
+    live.sync();
   } finally {
     submitting = false;
     delete document.body.dataset.submitting;
@@ -57,7 +52,7 @@ async function submit(action) {
 }
 
 function actionButton(a) {
-  return el("button", {
+  return h("button", {
     class: "button button-small action", type: "button", "data-testid": "action", "data-type": a.action.type,
     onclick: () => submit(a.action),
   }, a.description);
@@ -72,27 +67,27 @@ function renderActions() {
   if (!match || match.status !== "active") return;
   const legal = match.legal_actions || [];
   if (match.you === null || match.you === undefined) {
-    box.append(el("p", { class: "muted", "data-testid": "spectating" }, "You are watching: hands stay hidden."));
+    box.append(h("p", { class: "muted", "data-testid": "spectating" }, "You are watching: hands stay hidden."));
     return;
   }
   if (!legal.length) {
-    box.append(el("p", { class: "muted", "data-testid": "no-moves" }, "Waiting for the other player…"));
+    box.append(h("p", { class: "muted", "data-testid": "no-moves" }, "Waiting for the other player…"));
     return;
   }
   const cands = matching();
   for (const a of legal) for (const t of tokensOf(a.action)) if (!picks.includes(t)) markToken(t, "selectable", picks.length ? cands.includes(a) : true);
   for (const t of picks) markToken(t, "picked", true);
   if (picks.length) {
-    sel.append(el("p", {}, "Choose: "), el("div", { class: "button-row" }, cands.map(actionButton)),
-      el("button", { class: "link-button", type: "button", onclick: () => { picks = []; renderActions(); } }, "cancel"));
+    sel.append(h("p", {}, "Choose: "), h("div", { class: "button-row" }, cands.map(actionButton)),
+      h("button", { class: "link-button", type: "button", onclick: () => { picks = []; renderActions(); } }, "cancel"));
   }
   const plain = legal.filter((a) => tokensOf(a.action).length === 0);
-  box.append(el("div", { class: "button-row" }, plain.map(actionButton)));
+  box.append(h("div", { class: "button-row" }, plain.map(actionButton)));
   const withTokens = legal.filter((a) => tokensOf(a.action).length > 0);
   if (withTokens.length) {
-    box.append(el("p", { class: "muted hint" }, "Click a card or unit, then a square or target."));
-    box.append(el("details", { class: "all-moves" }, el("summary", {}, `All ${withTokens.length} moves`),
-      el("div", { class: "button-row" }, withTokens.map(actionButton))));
+    box.append(h("p", { class: "muted hint" }, "Click a card or unit, then a square or target."));
+    box.append(h("details", { class: "all-moves" }, h("summary", {}, `All ${withTokens.length} moves`),
+      h("div", { class: "button-row" }, withTokens.map(actionButton))));
   }
 }
 
@@ -137,15 +132,15 @@ function renderClocks() {
     const ms = Math.max(0, s.clock_ms - (s.running ? elapsed : 0));
     const total = Math.ceil(ms / 1000);
     const text = total >= 3600 ? `${Math.floor(total / 3600)}h ${Math.floor((total % 3600) / 60)}m` : `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
-    return el("div", { class: `clock${s.running ? " running" : ""}${s.is_you ? " mine" : ""}`, "data-testid": `clock-${s.position}` },
-      el("span", {}, s.name), el("b", {}, text), s.consecutive_timeouts ? el("small", {}, ` timeouts: ${s.consecutive_timeouts}`) : null);
+    return h("div", { class: `clock${s.running ? " running" : ""}${s.is_you ? " mine" : ""}`, "data-testid": `clock-${s.position}` },
+      h("span", {}, s.name), h("b", {}, text), s.consecutive_timeouts ? h("small", {}, ` timeouts: ${s.consecutive_timeouts}`) : null);
   }));
 }
 
 function renderWaiting() {
   $("waiting").hidden = false;
   $("table").hidden = true;
-  $("seat-list").replaceChildren(...match.seats.map((s) => el("li", { "data-testid": "seat" }, `Seat ${s.position + 1}: ${s.name}${s.is_you ? " (you)" : ""}`)));
+  $("seat-list").replaceChildren(...match.seats.map((s) => h("li", { "data-testid": "seat" }, `Seat ${s.position + 1}: ${s.name}${s.is_you ? " (you)" : ""}`)));
   const seated = match.you !== null && match.you !== undefined;
   const full = match.seats.length >= match.seats_needed;
   $("start").hidden = !(seated && full);
@@ -159,7 +154,7 @@ function renderWaiting() {
 
 function renderLog() {
   const log = $("log");
-  log.replaceChildren(...(match.log || []).map((e) => el("li", { "data-version": e.version, class: `log-${e.source}` }, e.text)));
+  log.replaceChildren(...(match.log || []).map((e) => h("li", { "data-version": e.version, class: `log-${e.source}` }, e.text)));
   log.scrollTop = log.scrollHeight;
 }
 
@@ -196,58 +191,19 @@ function render() {
   renderClocks();
 }
 
-// ---- live connection ---------------------------------------------------------------------------------
-/** Ask for a fresh snapshot: over the socket (a full one), else REST (only the log entries we lack, unless `full`). */
-function requestSync({ full = false } = {}) {
-  if (socket && socket.readyState === WebSocket.OPEN) {
-    socket.send(JSON.stringify({ type: "sync" }));
-    return;
-  }
-  const since = !full && match && match.log && match.log.length ? `?log_since=${newestLogVersion(match)}` : "";
-  api(`/api/matches/${matchId}/state/${since}`).then(onSnapshot).catch(() => {});
-}
-
-/** Every snapshot (socket push, REST resync, submit answer) comes in here; its log merges via acceptSnapshot. */
-function onSnapshot(next) {
-  const { snapshot, resync } = acceptSnapshot(match, next);
-  if (resync) requestSync({ full: true }); // a gap in the log: fetch the whole tail
-  if (!snapshot) return;
-  const changed = !match || snapshot.state_version !== match.state_version;
+// ---- live connection (js/live.js: reconnect with back-off, resync, log deltas merged) ------------------
+/** Every accepted snapshot (socket push, REST resync, submit answer) comes in here, its log already merged. */
+function onSnapshot(snapshot, previous) {
+  if (!previous || snapshot.state_version !== previous.state_version) picks = [];
   match = snapshot;
-  if (changed) picks = [];
   clockBase = performance.now();
   render();
 }
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/matches/${matchId}/`);
-  socket.onopen = () => {
-    retry = 500;
-    $("conn").textContent = "live";
-    $("conn").dataset.state = "live";
-  };
-  socket.onmessage = (msg) => {
-    const data = JSON.parse(msg.data);
-    if (data.type === "state") onSnapshot(data.match);
-  };
-  socket.onclose = () => {
-    $("conn").textContent = "reconnecting…";
-    $("conn").dataset.state = "down";
-    const wait = Math.max(retry, pausedUntil - Date.now());
-    setTimeout(connect, wait);
-    retry = Math.min(retry * 2, 5000);
-  };
-}
-
-// Drop the connection for `ms` (what a flaky network does); the reconnect resyncs the whole view.
-let pausedUntil = 0;
-window.matchConnection = {
-  drop(ms) {
-    pausedUntil = Date.now() + ms;
-    if (socket) socket.close();
-  },
-};
+const live = new LiveMatch({
+  socketPath: `/ws/matches/${matchId}/`, stateUrl: `/api/matches/${matchId}/state/`, onSnapshot, statusNode: $("conn"),
+});
+window.matchConnection = live; // for tests: drop(ms) the socket to see the reconnect resync
 
 // ---- waiting-room buttons ------------------------------------------------------------------------------
 async function post(path, body) {
@@ -264,7 +220,7 @@ async function post(path, body) {
 function alertBox(text) {
   let box = document.getElementById("waiting-error");
   if (!box) {
-    box = el("p", { class: "form-error", id: "waiting-error", role: "alert", "data-testid": "waiting-error" });
+    box = h("p", { class: "form-error", id: "waiting-error", role: "alert", "data-testid": "waiting-error" });
     $("waiting").append(box);
   }
   box.textContent = text;
@@ -277,11 +233,11 @@ $("leave").addEventListener("click", async () => {
 $("join-here").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const deck = new FormData(ev.target).get("deck_id");
-  post(`/api/matches/${matchId}/join/`, { deck_id: deck ? Number(deck) : null }).then(() => requestSync());
+  post(`/api/matches/${matchId}/join/`, { deck_id: deck ? Number(deck) : null }).then(() => live.sync());
 });
 $("concede").addEventListener("click", () => {
   if (confirm("Concede this match?")) post(`/api/matches/${matchId}/concede/`);
 });
 
 setInterval(renderClocks, 250);
-connect();
+live.start();

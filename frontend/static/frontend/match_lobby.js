@@ -1,6 +1,6 @@
 // The lobby and invite pages: create a match (or play the AI in one click), join, list matches.
 import { api } from "./js/api.js";
-import { el } from "./match_render.js";
+import { h } from "./js/dom.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -40,9 +40,9 @@ async function create(form, vsAi, kind = null) {
 
 function matchItem(m, action) {
   const seats = m.seats.map((s) => s.name).join(" vs ");
-  return el("li", { "data-testid": "match-item", "data-match": m.id },
-    el("a", { href: `/play/${m.id}/` }, `#${m.id} ${m.kind}`), ` — ${seats || "empty"} `,
-    el("span", { class: "muted" }, m.status === "finished" && m.result ? (m.result.winner_name ? `${m.result.winner_name} won` : m.result.reason) : ""),
+  return h("li", { "data-testid": "match-item", "data-match": m.id },
+    h("a", { href: `/play/${m.id}/` }, `#${m.id} ${m.kind}`), ` — ${seats || "empty"} `,
+    h("span", { class: "muted" }, m.status === "finished" && m.result ? (m.result.winner_name ? `${m.result.winner_name} won` : m.result.reason) : ""),
     action);
 }
 
@@ -53,14 +53,14 @@ async function lists() {
     try {
       const data = await api(`/api/matches/?status=${status}`);
       const items = (data.results || data).map((m) => matchItem(m, label(m)));
-      box.replaceChildren(...(items.length ? items : [el("li", { class: "muted" }, "None right now.")]));
+      box.replaceChildren(...(items.length ? items : [h("li", { class: "muted" }, "None right now.")]));
     } catch (err) {
-      box.replaceChildren(el("li", { class: "form-error" }, err.message));
+      box.replaceChildren(h("li", { class: "form-error" }, err.message));
     }
   };
-  await fill("open-matches", "waiting", (m) => (m.you === null ? el("a", { class: "button button-small", href: `/play/${m.id}/`, "data-testid": "open-match" }, "Join") : el("span", { class: "muted" }, " (yours)")));
-  await fill("live-matches", "active", (m) => el("a", { class: "button button-small button-secondary", href: `/play/${m.id}/`, "data-testid": "spectate" }, m.you === null ? "Watch" : "Play"));
-  await fill("finished-matches", "finished", (m) => el("a", { class: "button button-small button-secondary", href: `/play/${m.id}/replay/` }, "Replay"));
+  await fill("open-matches", "waiting", (m) => (m.you === null ? h("a", { class: "button button-small", href: `/play/${m.id}/`, "data-testid": "open-match" }, "Join") : h("span", { class: "muted" }, " (yours)")));
+  await fill("live-matches", "active", (m) => h("a", { class: "button button-small button-secondary", href: `/play/${m.id}/`, "data-testid": "spectate" }, m.you === null ? "Watch" : "Play"));
+  await fill("finished-matches", "finished", (m) => h("a", { class: "button button-small button-secondary", href: `/play/${m.id}/replay/` }, "Replay"));
 }
 
 /** Show only the fields of the chosen game; offer only the houses of the chosen player count (W-2). */

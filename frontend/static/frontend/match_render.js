@@ -1,22 +1,10 @@
 // Rendering of one viewer's game view (shared by the live match page and the replay page).
 // Commandeer views get a 6×6 board, zones and hand; other game kinds fall back to a JSON view.
+import { h } from "./js/dom.js";
 
 const FILES = "abcdef";
 const ROTATE = { N: "S", NE: "SW", E: "W", SE: "NW", S: "N", SW: "NE", W: "E", NW: "SE" };
 const ARROW = { N: "↑", NE: "↗", E: "→", SE: "↘", S: "↓", SW: "↙", W: "←", NW: "↖" };
-
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
-  return node;
-}
 
 const k = (n) => (n === null || n === undefined ? "–" : n >= 1000 && n % 100 === 0 ? `${n / 1000}k` : String(n));
 
@@ -42,7 +30,7 @@ function squareOrder(view, viewer) {
 
 function cardChip(ref, view, { zone = "", owner = null } = {}) {
   const facts = (view.catalog || {})[ref.card] || {};
-  const chip = el("span", {
+  const chip = h("span", {
     class: `chip chip-${facts.type || "card"}`,
     "data-token": ref.id !== undefined ? `c:${ref.id}` : null,
     "data-testid": zone ? `${zone}-card` : null,
@@ -55,34 +43,34 @@ function cardChip(ref, view, { zone = "", owner = null } = {}) {
 function handCard(ref, view) {
   const f = (view.catalog || {})[ref.card] || {};
   const arrows = (f.arrows || []).map((a) => ARROW[a]).join("");
-  return el("div", { class: `hand-card hand-${f.type || "card"}`, "data-token": `c:${ref.id}`, "data-testid": "hand-card", "data-name": ref.card },
-    el("div", { class: "hc-name" }, ref.card),
-    el("div", { class: "hc-costs" }, `CP ${f.command_cost ?? "?"} · En ${f.energy_cost ?? 0}`),
-    f.type === "unit" ? el("div", { class: "hc-stats" }, `${k(f.power)} / ${k(f.health)} ${arrows}`) : el("div", { class: "hc-stats" }, f.event_type || "event"),
+  return h("div", { class: `hand-card hand-${f.type || "card"}`, "data-token": `c:${ref.id}`, "data-testid": "hand-card", "data-name": ref.card },
+    h("div", { class: "hc-name" }, ref.card),
+    h("div", { class: "hc-costs" }, `CP ${f.command_cost ?? "?"} · En ${f.energy_cost ?? 0}`),
+    f.type === "unit" ? h("div", { class: "hc-stats" }, `${k(f.power)} / ${k(f.health)} ${arrows}`) : h("div", { class: "hc-stats" }, f.event_type || "event"),
   );
 }
 
 function zoneLine(label, cards, view, zone, owner) {
-  const list = el("span", { class: "zone-cards" }, cards.map((c) => cardChip(c, view, { zone, owner })));
-  return el("details", { class: "zone", "data-testid": `zone-${zone}-${owner}` },
-    el("summary", {}, `${label} `, el("b", { "data-testid": `count-${zone}-${owner}` }, String(cards.length))), list);
+  const list = h("span", { class: "zone-cards" }, cards.map((c) => cardChip(c, view, { zone, owner })));
+  return h("details", { class: "zone", "data-testid": `zone-${zone}-${owner}` },
+    h("summary", {}, `${label} `, h("b", { "data-testid": `count-${zone}-${owner}` }, String(cards.length))), list);
 }
 
 function sidePanel(view, p, names, viewer) {
   const side = view.players[p];
   const cmd = side.commander;
   let cmdNode;
-  if (!cmd) cmdNode = el("span", { class: "muted" }, "none");
-  else if (cmd.face_down) cmdNode = el("span", { class: "muted" }, "face down");
+  if (!cmd) cmdNode = h("span", { class: "muted" }, "none");
+  else if (cmd.face_down) cmdNode = h("span", { class: "muted" }, "face down");
   else cmdNode = cardChip(cmd, view, { zone: "commander", owner: p });
-  return el("div", { class: `side-panel owner-${p}`, "data-testid": `side-${p}` },
-    el("div", { class: "side-name" }, names[p] || `Player ${p + 1}`, p === viewer ? " (you)" : ""),
-    el("div", { class: "side-stats" },
-      el("span", {}, "CP ", el("b", { "data-testid": `cp-${p}` }, String(side.cp))),
-      el("span", {}, "Hand ", el("b", { "data-testid": `hand-count-${p}` }, String(side.hand_count))),
-      el("span", {}, "Deck ", el("b", {}, String(side.deck_count))),
-      el("span", {}, "Commander ", cmdNode)),
-    el("div", { class: "zones" },
+  return h("div", { class: `side-panel owner-${p}`, "data-testid": `side-${p}` },
+    h("div", { class: "side-name" }, names[p] || `Player ${p + 1}`, p === viewer ? " (you)" : ""),
+    h("div", { class: "side-stats" },
+      h("span", {}, "CP ", h("b", { "data-testid": `cp-${p}` }, String(side.cp))),
+      h("span", {}, "Hand ", h("b", { "data-testid": `hand-count-${p}` }, String(side.hand_count))),
+      h("span", {}, "Deck ", h("b", {}, String(side.deck_count))),
+      h("span", {}, "Commander ", cmdNode)),
+    h("div", { class: "zones" },
       zoneLine("Energy", side.energy, view, "energy", p),
       zoneLine("Retired", side.retired, view, "retired", p),
       zoneLine("Defeated", side.defeated, view, "defeated", p),
@@ -92,13 +80,13 @@ function sidePanel(view, p, names, viewer) {
 
 function unitNode(u, view, viewer) {
   const rotate = bottomPlayer(view, viewer) !== (view.first_player ?? 0);
-  const arrows = (u.arrows || []).map((a) => el("span", { class: `arrow arrow-${rotate ? ROTATE[a] : a}` }, ARROW[rotate ? ROTATE[a] : a]));
+  const arrows = (u.arrows || []).map((a) => h("span", { class: `arrow arrow-${rotate ? ROTATE[a] : a}` }, ARROW[rotate ? ROTATE[a] : a]));
   const left = (u.health ?? 0) - (u.damage ?? 0);
-  return el("div", { class: `unit owner-${u.owner}${u.attacked ? " attacked" : ""}`, "data-token": `c:${u.id}`, "data-testid": "unit", "data-name": u.card, "data-owner": u.owner },
-    el("div", { class: "unit-name" }, u.card),
-    el("div", { class: "unit-stats" }, el("span", { title: "Power" }, `⚔${k(u.power)}`), " ", el("span", { title: "Health left / Health", "data-testid": "unit-health" }, `♥${k(left)}/${k(u.health)}`)),
-    u.damage ? el("div", { class: "unit-damage", "data-testid": "unit-damage" }, `−${k(u.damage)}`) : null,
-    el("div", { class: "arrows" }, arrows),
+  return h("div", { class: `unit owner-${u.owner}${u.attacked ? " attacked" : ""}`, "data-token": `c:${u.id}`, "data-testid": "unit", "data-name": u.card, "data-owner": u.owner },
+    h("div", { class: "unit-name" }, u.card),
+    h("div", { class: "unit-stats" }, h("span", { title: "Power" }, `⚔${k(u.power)}`), " ", h("span", { title: "Health left / Health", "data-testid": "unit-health" }, `♥${k(left)}/${k(u.health)}`)),
+    u.damage ? h("div", { class: "unit-damage", "data-testid": "unit-damage" }, `−${k(u.damage)}`) : null,
+    h("div", { class: "arrows" }, arrows),
   );
 }
 
@@ -126,8 +114,8 @@ export function renderView(root, view, viewer, names) {
   board.replaceChildren();
   for (const row of squareOrder(view, viewer)) {
     for (const sq of row) {
-      const cell = el("div", { class: "square", "data-square": sq, "data-token": `s:${sq}`, "data-testid": `square-${sq}` },
-        el("span", { class: "sq-name" }, sq));
+      const cell = h("div", { class: "square", "data-square": sq, "data-token": `s:${sq}`, "data-testid": `square-${sq}` },
+        h("span", { class: "sq-name" }, sq));
       if (units[sq]) cell.append(unitNode(units[sq], view, viewer));
       board.append(cell);
     }
@@ -136,8 +124,8 @@ export function renderView(root, view, viewer, names) {
   hand.replaceChildren();
   const mine = viewer === 0 || viewer === 1 ? view.players[viewer] : null;
   if (mine && mine.hand) {
-    hand.append(el("h3", {}, `Your hand (${mine.hand.length})`));
-    hand.append(el("div", { class: "hand-cards" }, mine.hand.map((c) => handCard(c, view))));
+    hand.append(h("h3", {}, `Your hand (${mine.hand.length})`));
+    hand.append(h("div", { class: "hand-cards" }, mine.hand.map((c) => handCard(c, view))));
   }
 }
 

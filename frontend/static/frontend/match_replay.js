@@ -1,6 +1,7 @@
 // The replay page: frames rebuilt by the server from the match log, stepped through one action at a time.
 import { api } from "./js/api.js";
-import { el, outcomeText, renderView } from "./match_render.js";
+import { h } from "./js/dom.js";
+import { outcomeText, renderView } from "./match_render.js";
 
 const root = document.getElementById("replay-app");
 const $ = (id) => document.getElementById(id);
@@ -31,7 +32,7 @@ async function load() {
   }
   $("result").hidden = !data.result;
   $("result").textContent = outcomeText({ result: data.result, status: data.result && data.result.reason === "aborted" ? "aborted" : "finished" });
-  $("log").replaceChildren(...data.frames.map((f, i) => el("li", { "data-frame": i, onclick: () => show(i) }, f.text)));
+  $("log").replaceChildren(...data.frames.map((f, i) => h("li", { "data-frame": i, onclick: () => show(i) }, f.text)));
   show(0);
 }
 

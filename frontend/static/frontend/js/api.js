@@ -91,25 +91,3 @@ export function toast(message, { error = false } = {}) {
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => (node.hidden = true), error ? 6000 : 2500);
 }
-
-/** Create an element: h("div", {class: "x", onclick: fn}, "text", child). */
-export function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
-    else if (key === "style" && typeof value === "object") {
-      for (const [prop, val] of Object.entries(value)) {
-        if (prop.startsWith("--")) node.style.setProperty(prop, val);
-        else node.style[prop] = val;
-      }
-    }
-    else if (key === "dataset") Object.assign(node.dataset, value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat(Infinity)) {
-    if (child === undefined || child === null || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}

@@ -1,5 +1,6 @@
 // Card page: the tile, every field, and the plain-words ability descriptions from the API.
-import { api, h } from "./api.js";
+import { api } from "./api.js";
+import { h } from "./dom.js";
 import { loadFactions, loadKeywords } from "./card_search.js";
 import { capitalize, cardTile, cardType, factionOf, keywordsOf } from "./cards.js";
 

@@ -1,5 +1,5 @@
 // Card rendering shared by the card browser, the card page and the deck builder.
-import { h } from "./api.js";
+import { h } from "./dom.js";
 
 // 3×3 compass of the attack arrows (C-1.2): row by row, the centre is the card itself.
 const COMPASS = [

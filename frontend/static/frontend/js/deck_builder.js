@@ -1,6 +1,7 @@
 // Deck builder page: edit a deck locally, check it live against /api/decks/validate/ (C-3),
 // save it (drafts may be illegal), curves, sample hand, import/export and revisions.
-import { api, debounce, h, toast, withQuery } from "./api.js";
+import { api, debounce, toast, withQuery } from "./api.js";
+import { h } from "./dom.js";
 import { createCardSearch, loadFactions } from "./card_search.js";
 import { groupRows, handCard, importErrorText, renderCharts, renderLegality } from "./decks.js";
 

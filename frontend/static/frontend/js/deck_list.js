@@ -1,5 +1,6 @@
 // Deck list page: my decks, public decks, create a deck, import a decklist as a new deck.
-import { api, h, localUrl, resultsOf } from "./api.js";
+import { api, localUrl, resultsOf } from "./api.js";
+import { h } from "./dom.js";
 import { loadFactions } from "./card_search.js";
 import { deckTotal, importErrorText, legalityOf } from "./decks.js";
 

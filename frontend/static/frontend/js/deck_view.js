@@ -1,5 +1,6 @@
 // Read-only deck page (shared link or someone's public deck): list, legality, curves, hand, text.
-import { api, h, toast, withQuery } from "./api.js";
+import { api, toast, withQuery } from "./api.js";
+import { h } from "./dom.js";
 import { loadFactions } from "./card_search.js";
 import { groupRows, handCard, renderCharts, renderLegality } from "./decks.js";
 

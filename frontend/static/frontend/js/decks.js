@@ -1,5 +1,5 @@
 // Deck helpers shared by the deck pages: legality panel, curves, sample-hand tiles, import errors.
-import { h } from "./api.js";
+import { h } from "./dom.js";
 
 export function legalityOf(deck) {
   return deck && deck.legality ? deck.legality : null;

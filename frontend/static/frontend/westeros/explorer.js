@@ -1,5 +1,5 @@
 // Map explorer: the whole board; clicking an area shows its facts and neighbours (W-1.2, W-10).
-import { h } from "../js/api.js";
+import { h } from "../js/dom.js";
 import { HOUSES, WesterosMap, humanize } from "./map.js";
 
 const mapData = JSON.parse(document.getElementById("wx-map-data").textContent);

@@ -1,9 +1,9 @@
 // Westeros game table: the caller's view on the board, the tracks, the houses, the log, and decisions
 // offered ONLY from the server's legal actions (STYLE 3), grouped by area so a click on the map shows
-// what can be done there. Submits with state_version + idempotency key; live updates via live.js.
-import { api, h } from "../js/api.js";
-import { acceptSnapshot, newestLogVersion } from "../js/snapshots.js";
-import { LiveMatch, newKey } from "./live.js";
+// what can be done there. Submits with state_version + idempotency key; live updates via js/live.js (shared with the Commandeer table).
+import { api } from "../js/api.js";
+import { h } from "../js/dom.js";
+import { LiveMatch, newKey } from "../js/live.js";
 import { HOUSES, WesterosMap, humanize, orderLabel } from "./map.js";
 
 const root = document.getElementById("wx-game-app");
@@ -165,7 +165,7 @@ async function submit(action) {
     const res = await api(root.dataset.submitUrl, { method: "POST", body });
     chosenCard = null;
     // Our own view right after the move: render it now (the socket pushes the new version to every viewer).
-    if (res && res.state) onSnapshot(res.state);
+    if (res && res.state) live.accept(res.state);
     else live.sync();
   } catch (err) {
     $("wx-error").textContent = err.message;
@@ -506,20 +506,12 @@ function render() {
   renderLog();
 }
 
-/** Every live snapshot (socket push, REST resync, submit answer) comes in here; its log merges via acceptSnapshot. */
-function onSnapshot(next) {
-  const { snapshot, resync } = acceptSnapshot(snap, next);
-  if (resync) live.sync({ full: true }); // a gap in the log: fetch the whole tail
-  if (!snapshot) return;
-  if (snap && snapshot.state_version !== snap.state_version) chosenCard = null;
+/** Every accepted snapshot (socket push, REST resync, submit answer) comes in here, its log already merged. */
+function onSnapshot(snapshot, previous) {
+  if (previous && snapshot.state_version !== previous.state_version) chosenCard = null;
   snap = snapshot;
   clockBase = performance.now();
   render();
-}
-
-function onStatus(state, text) {
-  $("wx-conn").dataset.state = state;
-  $("wx-conn").textContent = text;
 }
 
 // ---- replay: the finished match frame by frame (matches API /replay/) ----------------------------------
@@ -578,10 +570,9 @@ async function startReplay() {
 }
 
 const live = new LiveMatch({
-  socketPath: root.dataset.socket, stateUrl: root.dataset.stateUrl, onSnapshot, onStatus,
-  logSince: () => (snap && snap.log && snap.log.length ? newestLogVersion(snap) : null),
+  socketPath: root.dataset.socket, stateUrl: root.dataset.stateUrl, onSnapshot, statusNode: $("wx-conn"),
 });
-window.wxLive = live; // for tests: drop the socket to see the reconnect resync
+window.matchConnection = live; // for tests: drop(ms) the socket to see the reconnect resync
 if (root.dataset.mode === "replay") startReplay();
 else live.start();
 setInterval(tickClocks, 1000);
