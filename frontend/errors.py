@@ -2,29 +2,28 @@
 
 Set as Django's handlers in config/urls.py. They never show internals: a 404 or 403 shows the message
 its view raised (our own words, e.g. "This match is private."), never the URL patterns Django tried.
-Under /api/ the answer is JSON in the API's error shape (`{"code", "message", "extra"}`), since API
-clients cannot use a page.
+Under /api/, config.middleware.InputGuardMiddleware rewrites any error that is not JSON already (these
+pages included) into the API's error shape `{"code", "message", "extra"}`: one place for that.
 """
 
 from __future__ import annotations
 
 import logging
 
-from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.urls import Resolver404
 
 log = logging.getLogger(__name__)
 
 _PAGES = {
-    400: ("Bad request", "The request could not be understood.", "bad_request"),
-    403: ("Not allowed", "You do not have permission to see this page.", "permission_denied"),
-    404: ("Page not found", "There is nothing at this address.", "not_found"),
-    429: ("Too many requests", "Too many requests from your address: try again later.", "throttled"),
+    400: ("Bad request", "The request could not be understood."),
+    403: ("Not allowed", "You do not have permission to see this page."),
+    404: ("Page not found", "There is nothing at this address."),
+    429: ("Too many requests", "Too many requests from your address: try again later."),
     500: (
         "Something went wrong",
         "An error on our side stopped this page. It has been logged.",
-        "server_error",
     ),
 }
 
@@ -40,11 +39,9 @@ def _message(exception: BaseException | None, default: str) -> str:
 def error_page(
     request: HttpRequest, status: int, exception: BaseException | None = None, hint: str = ""
 ) -> HttpResponse:
-    """The page (or, under /api/, the JSON error) for one status."""
-    title, default, code = _PAGES[status]
+    """The page for one status (under /api/ the middleware turns it into the JSON error)."""
+    title, default = _PAGES[status]
     message = _message(exception, default)
-    if request.path.startswith("/api/"):
-        return JsonResponse({"code": code, "message": message, "extra": {}}, status=status)
     context = {"status": status, "title": title, "message": message, "hint": hint}
     return render(request, "errors/error.html", context, status=status)
 
