@@ -18,15 +18,14 @@ from matches import queries
 from matches.clocks import SeatClock, TimeControl
 from matches.games import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
+from matches.services import storage
 
 LOG_TAIL = 200
 
 
 def _state(match: Match) -> Any:
     """The match's engine state through the per-process cache (a private copy)."""
-    from matches.services import load_state
-
-    return load_state(match, get_game(match.kind))
+    return storage.load_state(match, get_game(match.kind))
 
 
 def match_list(*, user: Any, status_filter: str | None = None, kind: str | None = None) -> QuerySet[Match]:
@@ -257,7 +256,7 @@ def replay_start(match: Match) -> Any:
     game = get_game(match.kind)
     base = match.snapshot_base()
     if isinstance(base, dict):
-        return game.load(base)
+        return storage.parse_state(match.pk, game, lambda: base)
     seats = list(Seat.objects.filter(match=match).order_by("position"))  # with their deck snapshots
     return game.new_state(decks=[s.deck_snapshot for s in seats], seed=match.seed, config=match.rules_config)
 
