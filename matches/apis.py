@@ -197,7 +197,9 @@ class MatchListCreateApi(APIView):
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 100:
             raise ApplicationError("invalid_parameter", "Idempotency-Key is at most 100 characters.")
-        match, created = services.match_create_once(user=request.user, idempotency_key=key, **s.validated_data)
+        match, created = services.match_create_once(
+            user=request.user, idempotency_key=key, **s.validated_data
+        )
         match, you = selectors.match_get_for_viewer(match_id=match.pk, user=request.user)
         return Response(selectors.match_summary(match, you=you), status=201 if created else 200)
 

@@ -1,7 +1,7 @@
 """The match with its seats and their users in one query: the read of every action and state read.
 
-See `config.sql` for why these reads are SQL (measured: 3.7 ms of CPU through the ORM's prefetch,
-well under 1 ms here). The submit path takes it with `lock=True`: the match row is locked
+See `config.sql` for why these reads are SQL (the ORM's prefetch costs several times more CPU;
+`bench/online_play.py` measures it). The submit path takes it with `lock=True`: the match row is locked
 (`SELECT ... FOR UPDATE OF` the match only) before anything is checked (STYLE.md 10).
 """
 
@@ -73,7 +73,7 @@ def attach_seats(match: Match, seats: list[Seat]) -> None:
     """Keep the seats read with the match on it, for `seats_of` (the selectors of the hot path).
 
     A plain attribute: building the `prefetch_related`-style queryset that `match.seats.all()` would
-    answer from cost about 0.25 ms per request (the ORM compiles its filter), more than the read itself.
+    answer from costs more per request than the read itself (the ORM compiles its filter).
     """
     match._attached_seats = seats  # type: ignore[attr-defined]
 

@@ -14,11 +14,10 @@ from django.utils import timezone
 from rest_framework import status
 
 from config.errors import ApplicationError
-from matches import queries
-from matches.clocks import SeatClock, TimeControl
+from matches import queries, storage
+from matches.clocks import SeatClock
 from matches.games import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
-from matches.services import storage
 
 LOG_TAIL = 200
 
@@ -297,12 +296,3 @@ def match_replay(*, match: Match, you: Seat | None) -> dict[str, Any]:
         "you": viewer,
         "frames": frames,
     }
-
-
-def time_control_label(tc_json: dict[str, Any]) -> str:
-    """'5+10' or '24 h per move' for lobby lists."""
-    tc = TimeControl.from_json(tc_json)
-    if tc.per_move_s is not None:
-        hours = tc.per_move_s / 3600
-        return f"{hours:g} h per move" if hours >= 1 else f"{tc.per_move_s} s per move"
-    return f"{tc.initial_s // 60 if tc.initial_s >= 60 else tc.initial_s}{'' if tc.initial_s >= 60 else 's'}+{tc.increment_s}"

@@ -43,7 +43,6 @@ from matches.services.lobby import (
     recent_duplicate,
 )
 from matches.services.notify import match_group, notify_match_changed
-from matches.services.storage import StateUnloadable, load_state, state_key, stored_state
 from matches.services.submit import SubmitResult, action_submit
 from matches.services.timeouts import (
     TIMEOUT_MAX_ACTIONS,
@@ -52,6 +51,7 @@ from matches.services.timeouts import (
     stalled_ai_match_ids,
     timeout_step,
 )
+from matches.storage import StateUnloadable, load_state, state_key, stored_state
 
 __all__ = [
     "AGENT_NAMES",

@@ -14,15 +14,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import ApplicationError
+from matches import storage
 from matches.agents import TAKEOVER_AGENT
 from matches.clocks import TIMEOUTS_TO_FORFEIT
 from matches.games import get_game
 from matches.models import ActionLog, MatchStatus, Seat
-from matches.services import storage
 from matches.services.failures import task_succeeded
 from matches.services.notify import after_change_on_commit
-from matches.services.storage import ai_seat_must_act
 from matches.services.submit import SubmitResult, advance
+from matches.storage import ai_seat_must_act
 
 __all__ = [
     "TAKEOVER_AGENT",

@@ -11,8 +11,8 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from matches import storage
 from matches.models import Match, MatchStatus
-from matches.services import storage
 from matches.services.notify import after_change_on_commit
 from matches.services.submit import finish
 

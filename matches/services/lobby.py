@@ -17,11 +17,11 @@ from django.utils import timezone
 from rest_framework import status
 
 from config.errors import ApplicationError
+from matches import storage
 from matches.agents import AGENT_NAMES, DEFAULT_AGENT
 from matches.clocks import SeatClock, TimeControl
 from matches.games import GameAdapter, get_game
 from matches.models import Match, MatchStatus, Seat, new_seed, remember_base
-from matches.services import storage
 from matches.services.ai_seats import hand_seat_to_ai
 from matches.services.notify import after_change_on_commit, notify_on_commit
 from matches.services.submit import finish, game_over, not_participant, store_clock

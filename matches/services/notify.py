@@ -15,9 +15,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from matches import storage
 from matches.clocks import EAGER_TIMER_HORIZON
 from matches.models import Match, MatchStatus, Seat
-from matches.services import storage
 
 log = logging.getLogger(__name__)
 

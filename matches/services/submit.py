@@ -19,11 +19,11 @@ from rest_framework import status
 
 from config import sql
 from config.errors import ApplicationError
+from matches import storage
 from matches.clocks import SeatClock, TimeControl
 from matches.games import GameAdapter, get_game
 from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus, Seat
 from matches.selectors import describe_action
-from matches.services import storage
 from matches.services.notify import after_change_on_commit
 
 

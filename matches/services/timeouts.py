@@ -15,10 +15,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from config.errors import ApplicationError
+from matches import storage
 from matches.clocks import TIMEOUTS_TO_FORFEIT, TimeControl
 from matches.games import GameAdapter, get_game
 from matches.models import ActionLog, MatchStatus, Seat
-from matches.services import storage
 from matches.services.ai_seats import hand_seat_to_ai
 from matches.services.failures import task_succeeded
 from matches.services.notify import after_change_on_commit

@@ -15,11 +15,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from matches import selectors, services
+from matches import selectors, services, storage
 from matches.engine import GameState, new_match
 from matches.games import get_game
 from matches.models import _BASES, FROM_BASE, Match, join_snapshot, split_snapshot
-from matches.services import storage
 from matches.tests.commandeer_fixtures import legal_deck
 
 pytestmark = pytest.mark.django_db

@@ -89,7 +89,9 @@ def test_only_ai_opponents_start_at_once(alice: Any) -> None:
 
 def test_more_ai_seats_than_fit_are_refused(alice: Any) -> None:
     with pytest.raises(Exception) as info:
-        services.match_create_with_ai(user=alice, kind="westeros", ai_seats=3, rules_config={"player_count": 3})
+        services.match_create_with_ai(
+            user=alice, kind="westeros", ai_seats=3, rules_config={"player_count": 3}
+        )
     assert info.value.code == "invalid" and Match.objects.count() == 0  # nothing half-created
 
 
