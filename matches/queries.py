@@ -72,17 +72,16 @@ def match_with_seats(match_id: int, *, lock: bool = False) -> tuple[Match, list[
 def attach_seats(match: Match, seats: list[Seat]) -> None:
     """Keep the seats read with the match on it, for `seats_of` (the selectors of the hot path).
 
-    A plain attribute: building the `prefetch_related`-style queryset that `match.seats.all()` would
-    answer from costs more per request than the read itself (the ORM compiles its filter).
+    In the declared `Match.seats_loaded`, not a prefetch: building the `prefetch_related`-style queryset
+    that `match.seats.all()` would answer from costs more per request than the read itself.
     """
-    match._attached_seats = seats  # type: ignore[attr-defined]
+    match.seats_loaded = seats
 
 
 def seats_of(match: Match) -> list[Seat]:
     """The match's seats by position: those read with it (`attach_seats`), else `match.seats.all()`
     (prefetched by list views, else one query)."""
-    attached = match.__dict__.get("_attached_seats")
-    return attached if attached is not None else list(match.seats.all())
+    return match.seats_loaded if match.seats_loaded is not None else list(match.seats.all())
 
 
 STATE_COLUMNS = Columns(Match, "m", only=("state", "seed"))  # `Match.from_db` joins the split snapshot

@@ -5,14 +5,13 @@ It hides the plain SQL of the hot path (`config.sql`, `matches.queries`), the sp
 load a match for update (`load_for_update` → `LoadedMatch`), load its state (`load_state`), save the
 changes of an action (`LoadedMatch.save_changed_seats`, `remember_on_commit`).
 
-One cache policy for parsed states: a bounded LRU keyed by (match id, version, seed) — a version never
-denotes two different states, so an entry can never go stale, only be evicted.
+One cache policy (`config.lru.LruCache`, as the start snapshots of `matches.models`): parsed states
+keyed by (match id, version, seed) — a version never denotes two different states, so an entry can
+never go stale, only be evicted.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +21,7 @@ from rest_framework import status
 
 from config import sql
 from config.errors import ApplicationError
+from config.lru import LruCache
 from matches import queries
 from matches.games import JSON, GameAdapter, get_game
 from matches.models import Match, MatchStatus, Seat
@@ -115,8 +115,7 @@ def load_seats(match: Match) -> LoadedMatch:
 
 
 # ---- engine states ---------------------------------------------------------------------------------
-_STATE_CACHE: OrderedDict[tuple[int, int, int], Any] = OrderedDict()
-_cache_lock = threading.Lock()
+_STATE_CACHE: LruCache[tuple[int, int, int], Any] = LruCache(STATE_CACHE_SIZE)
 
 
 class StateUnloadable(ApplicationError):
@@ -137,17 +136,12 @@ def state_key(match: Match) -> tuple[int, int, int]:
 
 
 def _cache_put(key: tuple[int, int, int], state: Any) -> None:
-    with _cache_lock:
-        _STATE_CACHE[key] = state
-        _STATE_CACHE.move_to_end(key)
-        while len(_STATE_CACHE) > STATE_CACHE_SIZE:
-            _STATE_CACHE.popitem(last=False)
+    _STATE_CACHE.put(key, state)
 
 
 def clear_state_cache() -> None:
     """Forget every parsed state (a cold process; tests)."""
-    with _cache_lock:
-        _STATE_CACHE.clear()
+    _STATE_CACHE.clear()
 
 
 def parse_state(match_id: int, game: GameAdapter, data: Callable[[], JSON]) -> Any:
@@ -168,10 +162,7 @@ def load_state(match: Match, game: GameAdapter | None = None) -> Any:
     """
     game = game or get_game(match.kind)
     key = state_key(match)
-    with _cache_lock:
-        state = _STATE_CACHE.get(key)
-        if state is not None:
-            _STATE_CACHE.move_to_end(key)
+    state = _STATE_CACHE.get(key)
     if state is None:
         state = parse_state(match.pk, game, lambda: stored_state(match))
         _cache_put(key, state)
