@@ -531,8 +531,6 @@ class WesterosGame(EngineGame):
         """The house seat `player` plays."""
         return self._houses(state)[player]
 
-    _house = engine_player
-
     def _seat(self, state: Any, house: str) -> Player:
         return self._houses(state).index(house)
 
@@ -540,7 +538,7 @@ class WesterosGame(EngineGame):
         return [self._seat(state, h) for h in state.current_players()]
 
     def legal_actions(self, state: Any, player: Player) -> list[Any]:
-        house = self._house(state, player)
+        house = self.engine_player(state, player)
         return state.legal_actions(house) if house in state.current_players() else []
 
     def action_from_json(self, data: Any) -> Any:
@@ -553,7 +551,7 @@ class WesterosGame(EngineGame):
     def describe(self, state: Any, action: Any, viewer: Player | None) -> str:
         who = str(action.player).title()
         if self.action_is_secret(state, action) and (
-            viewer is None or self._house(state, viewer) != action.player
+            viewer is None or self.engine_player(state, viewer) != action.player
         ):
             hidden = {
                 "place_order": f"{who} places an order face down",
@@ -561,7 +559,7 @@ class WesterosGame(EngineGame):
                 "bid": f"{who} makes a secret bid",
                 "play_house_card": f"{who} chooses a house card",
             }
-            return hidden[action.kind] + "."
+            return hidden.get(action.kind, f"{who} makes a secret choice") + "."
         text = action.describe(state)
         return text if text.endswith(".") else text + "."
 
@@ -574,7 +572,7 @@ class WesterosGame(EngineGame):
 
     def player_view(self, state: Any, player: Player | None) -> JSON:
         """The engine's view for the seat's house (with castles, control, combat strength: W-8, W-9.3, W-18)."""
-        house = self._house(state, player) if player is not None else None
+        house = self.engine_player(state, player) if player is not None else None
         view = dict(state.player_view(house))
         log = view.get("log") or []
         view["log"], view["log_total"] = log[-WESTEROS_VIEW_LOG:], len(log)  # the table shows the tail only
