@@ -1,9 +1,9 @@
 """ASGI entry point: HTTP through Django's WSGI handler on a thread pool, WebSockets through Channels.
 
 Every view of this project is synchronous (DRF, admin, pages). Django's own ASGI handler runs such a
-request through per-request thread contexts and an async/sync switch per middleware: on the benchmark
-machine a trivial request cost 7.6 ms of CPU that way, 1.5 ms through `a2wsgi`'s WSGI bridge (Django's
-WSGI handler alone: 0.6 ms), see `bench/online_play.py`. So plain HTTP goes through the WSGI handler on
+request through per-request thread contexts and an async/sync switch per middleware, which costs a
+trivial request several times the CPU of `a2wsgi`'s WSGI bridge (`bench/online_play.py` measures both).
+So plain HTTP goes through the WSGI handler on
 a fixed pool of worker threads (each with its own database connection from the pool), and only the
 WebSocket protocol needs the async stack. One process, one port: `uvicorn config.asgi:application`,
 `daphne config.asgi:application` and `manage.py runserver` all serve both.

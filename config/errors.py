@@ -91,9 +91,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     from rest_framework.views import exception_handler  # not at import: DRF's views import the parser
 
     if isinstance(exc, ApplicationError):
-        return Response(
-            {"code": exc.code, "message": exc.message, "extra": exc.extra}, status=exc.status_code
-        )
+        return Response(error_body(exc.code, exc.message, exc.extra), status=exc.status_code)
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         exc = exceptions.ValidationError(detail=detail)
@@ -113,5 +111,5 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         code = codes if isinstance(codes, str) else getattr(exc, "default_code", "error")
         message = _flatten(getattr(exc, "detail", str(exc)))
         extra = dict(getattr(exc, "extra", {}))
-    response.data = {"code": code, "message": message, "extra": extra}
+    response.data = error_body(code, message, extra)
     return response

@@ -1,8 +1,8 @@
 """orjson for the large JSON on the hot path of online play, with the standard library as the fallback.
 
 Every action writes the match's engine snapshot (about 12 KB of JSON) and every answer carries a player's
-view of similar size. The standard library's encoder spent about 0.5 ms of CPU per action on the first
-and 0.3 ms on the second (`bench/online_play.py`); orjson does the same work several times faster and
+view of similar size. The standard library's encoder spends a noticeable share of an action's CPU on
+both (`bench/online_play.py` measures it); orjson does the same work several times faster and
 writes the same JSON: `OPT_NON_STR_KEYS` turns integer keys into strings as `json.dumps` does. What
 orjson refuses (an integer beyond 64 bits, say) goes through `json.dumps`, which still raises on what
 is not JSON at all.

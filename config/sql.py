@@ -1,9 +1,8 @@
 """Plain SQL for the few reads and writes on the hot path of online play, with model instances.
 
 Every submitted action and every state read needs the caller's API token with its user, and the match
-with its seats and their users. Through the ORM those reads cost 1-2 ms of CPU each, nearly all of it
-in compiling the same query again (on the benchmark machine: token 1.2 ms, match + prefetched seats
-3.7 ms, seats with users 1.9 ms, `bench/online_play.py`); as SQL written once they cost 0.2-0.4 ms.
+with its seats and their users. Through the ORM most of the CPU of those reads goes into compiling the
+same query again; as SQL written once they cost several times less (measure with `bench/online_play.py`).
 
 The SELECT lists come from the models' metadata (table and column names, quoted by the backend), and
 the rows come back through the documented `Model.from_db` with the same database converters the ORM
@@ -13,7 +12,7 @@ SQLite and PostgreSQL (`matches/tests/test_sql_reads.py`).
 
 The writes (`Writes`, `insert`, `update`) apply the fields' `pre_save` and database preparation as
 `save()` does. An action's writes go to PostgreSQL as one statement instead of one round trip each
-(`bench/online_play.py` went from 97-104 to 113-125 actions/s with this and orjson, `config/jsoncodec.py`).
+(the gain, with orjson in `config/jsoncodec.py`, is measured by `bench/online_play.py`).
 """
 
 from __future__ import annotations

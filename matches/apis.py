@@ -15,7 +15,8 @@ from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from config.errors import ApplicationError
-from matches import api_types, rules_api, seats, selectors, services
+from matches import api_types, rules_api, selectors, services
+from matches.agents import AGENT_NAMES, DEFAULT_AGENT
 from matches.games import game_kinds
 from matches.models import MatchStatus
 
@@ -119,7 +120,7 @@ class MatchListCreateApi(APIView):
             max_value=5,
             help_text="This many of the last seats are AI (3+ seat games)",
         )
-        ai_agent = serializers.ChoiceField(choices=services.AI_AGENTS, default="greedy")
+        ai_agent = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT)
         time_control = rules_api.TimeControlSerializer(
             required=False, help_text='{"initial_s": 300, "increment_s": 10} or {"per_move_s": 86400}'
         )
@@ -196,7 +197,9 @@ class MatchListCreateApi(APIView):
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 100:
             raise ApplicationError("invalid_parameter", "Idempotency-Key is at most 100 characters.")
-        match, created = seats.match_create_once(user=request.user, idempotency_key=key, **s.validated_data)
+        match, created = services.match_create_once(
+            user=request.user, idempotency_key=key, **s.validated_data
+        )
         match, you = selectors.match_get_for_viewer(match_id=match.pk, user=request.user)
         return Response(selectors.match_summary(match, you=you), status=201 if created else 200)
 

@@ -1,7 +1,7 @@
 """Game-kind registry: one online-play layer for every game, each game plugged in through an adapter.
 
 The services, consumers, tasks and pages never name a game. They ask `get_game(match.kind)` for a
-`GameAdapter`, which wraps one pure engine (Commandeer now, Westeros later) behind a small interface:
+`GameAdapter`, which wraps one pure engine (Commandeer, Westeros) behind a small interface:
 build a state, list legal actions, apply one, and give each player their own view. Engines are pure
 Python; adapters are the only place where a game meets Django (decks, users).
 """
@@ -12,10 +12,7 @@ import functools
 import importlib
 import os
 import random
-import threading
 from abc import ABC, abstractmethod
-from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from typing import Any
@@ -111,6 +108,11 @@ class GameAdapter(ABC):
         """The documented default taken for a player whose clock ran out: deterministic, always legal."""
         return self.legal_actions(state, player)[0]
 
+    def decision_step(self, state: Any) -> Any:
+        """The open decision step, as the engine names it (`decision_step()` of the game interface): a
+        timeout takes defaults until it changes. The default: every action closes its own step."""
+        return state.decision_step()
+
     def ai_action(self, state: Any, player: Player, *, rng: random.Random, agent: str) -> Any:
         """The AI seat's move; the default picks among legal actions with the seeded rng."""
         return rng.choice(self.legal_actions(state, player))
@@ -131,6 +133,49 @@ class GameAdapter(ABC):
         only `check_config` judges (test games).
         """
         return ()
+
+
+class EngineGame(GameAdapter):
+    """An adapter over an engine that implements the game interface (`matches.interface.Game`).
+
+    The rules questions — which actions are secret, the default on timeout, why an action is illegal,
+    the open decision step, the AI's move — are the engine's; the adapter only maps a seat to the
+    engine's player (`engine_player`) and back.
+    """
+
+    def engine_player(self, state: Any, player: Player) -> Any:
+        """The engine's name of seat `player` (Commandeer: the seat number itself)."""
+        return player
+
+    def clone(self, state: Any) -> Any:
+        return state.clone()
+
+    def action_to_json(self, action: Any) -> JSON:
+        return dict(action.to_json())
+
+    def apply(self, state: Any, action: Any) -> Any:
+        state.apply(action)
+        return state
+
+    def is_terminal(self, state: Any) -> bool:
+        return bool(state.is_terminal())
+
+    def action_is_secret(self, state: Any, action: Any) -> bool:
+        return bool(state.secret_action(action))
+
+    def illegal_reason(self, state: Any, player: Player, action: Any) -> str:
+        reason = str(state.explain_illegal(action))
+        return reason or f"{action.to_json()} is not among your legal actions now."
+
+    def timeout_action(self, state: Any, player: Player) -> Any:
+        """The engine's documented default for the seat (`timeout_action` of the game interface)."""
+        return state.timeout_action(self.engine_player(state, player))
+
+    def ai_action(self, state: Any, player: Player, *, rng: random.Random, agent: str) -> Any:
+        from matches.agents import AGENT_NAMES, DEFAULT_AGENT, make_agent
+
+        name = agent if agent in AGENT_NAMES else DEFAULT_AGENT
+        return make_agent(self.kind, name, rng).choose(state, self.engine_player(state, player))
 
 
 _REGISTRY: dict[str, GameAdapter] = {}
@@ -169,40 +214,6 @@ def get_game(kind: str) -> GameAdapter:
         ) from None
 
 
-_STATE_CACHE: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-_STATE_CACHE_SIZE = 256
-_cache_lock = threading.Lock()
-
-
-def cached_state(game: GameAdapter, *, key: tuple[Any, ...], data: Callable[[], JSON]) -> Any:
-    """The engine state of a stored snapshot, parsed once per (match, version, seed) in this process.
-
-    Every caller gets a private clone (cheap: engines share immutable card/map data), so a request
-    never sees another thread's work in progress. A version is never reused for other content, so the
-    key cannot go stale. `data` is called only on a miss (the JSON column may be deferred).
-    """
-    with _cache_lock:
-        state = _STATE_CACHE.get(key)
-        if state is not None:
-            _STATE_CACHE.move_to_end(key)
-    if state is None:
-        state = game.load(data())
-        with _cache_lock:
-            _STATE_CACHE[key] = state
-            while len(_STATE_CACHE) > _STATE_CACHE_SIZE:
-                _STATE_CACHE.popitem(last=False)
-    return game.clone(state)
-
-
-def remember_state(game: GameAdapter, *, key: tuple[Any, ...], state: Any) -> None:
-    """Put a freshly computed state in the cache (a clone: the caller may keep mutating its own)."""
-    copy = game.clone(state)
-    with _cache_lock:
-        _STATE_CACHE[key] = copy
-        while len(_STATE_CACHE) > _STATE_CACHE_SIZE:
-            _STATE_CACHE.popitem(last=False)
-
-
 def game_kinds() -> list[str]:
     """Kinds that can be played now."""
     _load_modules()
@@ -210,11 +221,9 @@ def game_kinds() -> list[str]:
 
 
 # ---- Commandeer TCG ---------------------------------------------------------------------------------
-SAMPLE_CARDS = "cards/data/sample_cards.json"
-SECRET_DECISIONS = frozenset({"bottom"})  # C-4.4: the cards put on the bottom stay secret (C-8)
 
 
-class CommandeerGame(GameAdapter):
+class CommandeerGame(EngineGame):
     """Commandeer TCG (matches.engine): decks from the deck builder, validated again at match start (C-3)."""
 
     kind = "commandeer"
@@ -265,7 +274,6 @@ class CommandeerGame(GameAdapter):
     def _catalog(self) -> dict[str, Any]:
         """Card definitions for AI decks: the card database, or the sample set when it is empty."""
         import json
-        from pathlib import Path
 
         from cards.services import card_to_dict
         from decks.selectors import card_queryset
@@ -280,8 +288,9 @@ class CommandeerGame(GameAdapter):
                 except (ValueError, KeyError, TypeError):
                     continue
             return out
-        base = Path(__file__).resolve().parent.parent
-        return load_card_file(json.loads((base / SAMPLE_CARDS).read_text()))
+        from matches.engine.decks import SAMPLE_CARDS
+
+        return load_card_file(json.loads(SAMPLE_CARDS.read_text()))
 
     def ai_deck_snapshot(self, *, rng: random.Random, opponent: JSON | None) -> JSON:
         from matches.engine import build_deck
@@ -326,9 +335,6 @@ class CommandeerGame(GameAdapter):
     def dump(self, state: Any) -> JSON:
         return state.to_dict(log=False)  # the action log holds the history; keeps snapshots small
 
-    def clone(self, state: Any) -> Any:
-        return state.clone()
-
     # -- rules
     def current_players(self, state: Any) -> list[Player]:
         return list(state.current_players())
@@ -339,19 +345,10 @@ class CommandeerGame(GameAdapter):
 
         return [a for a in state.legal_actions(player) if not isinstance(a, Concede)]
 
-    def action_to_json(self, action: Any) -> JSON:
-        return action.to_json()
-
     def action_from_json(self, data: Any) -> Any:
         from matches.engine import action_from_json
 
         return action_from_json(data)
-
-    def action_is_secret(self, state: Any, action: Any) -> bool:
-        from matches.engine.actions import ChooseCommander
-
-        decision = state.decision or {}
-        return isinstance(action, ChooseCommander) or decision.get("kind") in SECRET_DECISIONS
 
     def describe(self, state: Any, action: Any, viewer: Player | None) -> str:
         from matches.engine.actions import ChooseCommander
@@ -365,25 +362,6 @@ class CommandeerGame(GameAdapter):
         if not text.startswith("Player"):
             text = f"{who}: {text}"
         return text if text.endswith((".", ")")) else text + "."
-
-    def illegal_reason(self, state: Any, player: Player, action: Any) -> str:
-        from matches.engine import IllegalActionError
-
-        probe = state.clone()
-        try:
-            probe.apply(action)
-        except IllegalActionError as exc:
-            return str(exc)
-        except Exception as exc:  # the engine could not even judge it
-            return f"{action.to_json()} is not legal now: {exc}"
-        return f"{action.to_json()} is not among your legal actions now."
-
-    def apply(self, state: Any, action: Any) -> Any:
-        state.apply(action)
-        return state
-
-    def is_terminal(self, state: Any) -> bool:
-        return bool(state.is_terminal())
 
     def outcome(self, state: Any) -> JSON:
         out = state.outcome()
@@ -416,26 +394,6 @@ class CommandeerGame(GameAdapter):
         view["catalog"] = {n: _card_facts(by_name[n]) for n in sorted(names) if n in by_name}
         return view
 
-    def timeout_action(self, state: Any, player: Player) -> Any:
-        """Default on timeout: keep the hand (mulligan), no Commander, end the phase (Pass); else the first choice."""
-        from matches.engine.actions import ChooseCommander, Keep, Pass
-
-        legal = self.legal_actions(state, player)
-        for wanted in (Keep, Pass):
-            for a in legal:
-                if isinstance(a, wanted):
-                    return a
-        for a in legal:
-            if isinstance(a, ChooseCommander) and a.name is None:
-                return a
-        return legal[0]
-
-    def ai_action(self, state: Any, player: Player, *, rng: random.Random, agent: str) -> Any:
-        from matches.engine.agents import GreedyAgent, RandomAgent
-
-        bot = RandomAgent(rng) if agent == "random" else GreedyAgent(rng)
-        return bot.choose(state, player)
-
 
 def _card_facts(d: Any) -> JSON:
     """Public facts of a card definition (card database data, no game state)."""
@@ -447,7 +405,7 @@ def _card_facts(d: Any) -> JSON:
 
 # ---- A Game of Thrones: The Board Game (Westeros) -----------------------------------------------------
 # The Westeros rules (secret actions, timeout defaults, why an action is illegal, which house each seat
-# plays) live in the engine (boardgame.engine): this adapter only delegates to it.
+# plays) live in the engine (boardgame.engine): this adapter only delegates to it (`EngineGame`).
 HOUSE_CHOICES = ("random", "stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell")
 WESTEROS_VIEW_LOG = 150  # engine log entries sent with each view (the full game is in the match log/replay)
 
@@ -470,7 +428,7 @@ def _houses_in_play(count: int) -> tuple[str, ...]:
     return tuple(houses_in_play(load_default_game_data(), count))
 
 
-class WesterosGame(GameAdapter):
+class WesterosGame(EngineGame):
     """Westeros (boardgame.engine): 3–6 houses; which house each seat plays is fixed at the start.
 
     rules_config: `{"player_count": 3..6, "house": "random"|<house id>, ...engine RulesConfig fields}`.
@@ -564,15 +522,13 @@ class WesterosGame(GameAdapter):
     def dump(self, state: Any) -> JSON:
         return dict(state.to_dict())
 
-    def clone(self, state: Any) -> Any:
-        return state.clone()
-
     @staticmethod
     def _houses(state: Any) -> list[str]:
         """Seat i plays `_houses(state)[i]` (the engine's `players()`, fixed for the game)."""
         return list(state.players())
 
-    def _house(self, state: Any, player: Player) -> str:
+    def engine_player(self, state: Any, player: Player) -> str:
+        """The house seat `player` plays."""
         return self._houses(state)[player]
 
     def _seat(self, state: Any, house: str) -> Player:
@@ -582,11 +538,8 @@ class WesterosGame(GameAdapter):
         return [self._seat(state, h) for h in state.current_players()]
 
     def legal_actions(self, state: Any, player: Player) -> list[Any]:
-        house = self._house(state, player)
+        house = self.engine_player(state, player)
         return state.legal_actions(house) if house in state.current_players() else []
-
-    def action_to_json(self, action: Any) -> JSON:
-        return action.to_json()
 
     def action_from_json(self, data: Any) -> Any:
         from boardgame.engine import action_from_json
@@ -595,13 +548,10 @@ class WesterosGame(GameAdapter):
             raise ValueError("an action must be a JSON object")
         return action_from_json(data)
 
-    def action_is_secret(self, state: Any, action: Any) -> bool:
-        return bool(state.secret_action(action))  # W-20
-
     def describe(self, state: Any, action: Any, viewer: Player | None) -> str:
         who = str(action.player).title()
         if self.action_is_secret(state, action) and (
-            viewer is None or self._house(state, viewer) != action.player
+            viewer is None or self.engine_player(state, viewer) != action.player
         ):
             hidden = {
                 "place_order": f"{who} places an order face down",
@@ -609,20 +559,9 @@ class WesterosGame(GameAdapter):
                 "bid": f"{who} makes a secret bid",
                 "play_house_card": f"{who} chooses a house card",
             }
-            return hidden[action.kind] + "."
+            return hidden.get(action.kind, f"{who} makes a secret choice") + "."
         text = action.describe(state)
         return text if text.endswith(".") else text + "."
-
-    def illegal_reason(self, state: Any, player: Player, action: Any) -> str:
-        reason = str(state.explain_illegal(action))
-        return reason or f"{action.to_json()} is not among your legal actions now."
-
-    def apply(self, state: Any, action: Any) -> Any:
-        state.apply(action)
-        return state
-
-    def is_terminal(self, state: Any) -> bool:
-        return bool(state.is_terminal())
 
     def outcome(self, state: Any) -> JSON:
         out = state.outcome()
@@ -633,19 +572,8 @@ class WesterosGame(GameAdapter):
 
     def player_view(self, state: Any, player: Player | None) -> JSON:
         """The engine's view for the seat's house (with castles, control, combat strength: W-8, W-9.3, W-18)."""
-        house = self._house(state, player) if player is not None else None
+        house = self.engine_player(state, player) if player is not None else None
         view = dict(state.player_view(house))
         log = view.get("log") or []
         view["log"], view["log_total"] = log[-WESTEROS_VIEW_LOG:], len(log)  # the table shows the tail only
         return view  # castles, control and public combat_strength come from the engine's view
-
-    def timeout_action(self, state: Any, player: Player) -> Any:
-        """The engine's documented default for the seat's house (`boardgame.engine.timeouts.TIMEOUT_DEFAULTS`)."""
-        return state.timeout_action(self._house(state, player))
-
-    def ai_action(self, state: Any, player: Player, *, rng: random.Random, agent: str) -> Any:
-        from boardgame.engine.agents import make_agent
-
-        return make_agent(agent if agent in ("greedy", "random") else "greedy", rng).choose(
-            state, self._house(state, player)
-        )

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import secrets
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
 from django.db import models
 
 from config import jsoncodec
+from config.lru import LruCache
 
 FROM_BASE = "__from_base__"  # key of a stored snapshot: its top-level keys kept once in Match.state_base
-_BASES: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()  # (match id, seed) -> state_base
-_BASES_SIZE = 512
-_bases_lock = threading.Lock()
+_BASES: LruCache[tuple[int, int], dict[str, Any]] = LruCache(512)  # (match id, seed) -> state_base
 
 
 def new_invite_token() -> str:
@@ -35,16 +32,11 @@ class MatchStatus(models.TextChoices):
 
 def remember_base(match_id: int, seed: int, base: dict[str, Any]) -> None:
     """Keep a match's start snapshot in this process (it never changes once the match has started)."""
-    with _bases_lock:
-        _BASES[(match_id, seed)] = base
-        _BASES.move_to_end((match_id, seed))
-        while len(_BASES) > _BASES_SIZE:
-            _BASES.popitem(last=False)
+    _BASES.put((match_id, seed), base)
 
 
 def known_base(match_id: int, seed: int) -> dict[str, Any] | None:
-    with _bases_lock:
-        return _BASES.get((match_id, seed))
+    return _BASES.get((match_id, seed))
 
 
 def split_snapshot(state: dict[str, Any], base: dict[str, Any] | None) -> dict[str, Any]:
@@ -132,9 +124,13 @@ class Match(models.Model):
         null=True, blank=True, help_text="Back-off: the sweep does not run the match's tasks before then"
     )
     task_error = models.TextField(blank=True, default="", help_text="The last task failure (staff only)")
-    # A double submit of "create" returns the first match (seats.match_create_with_ai): the digest of the
+    # A double submit of "create" returns the first match (services.match_create_once): the digest of the
     # creator's settings, or of their Idempotency-Key.
     create_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
+
+    # Not a column: the seats read together with the match (`matches.storage` / `matches.queries`), so the
+    # reads of the same request need no second query; None when they were not read with it.
+    seats_loaded: list[Seat] | None = None
 
     class Meta:
         ordering = ["-created_at", "-id"]

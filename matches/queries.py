@@ -1,7 +1,7 @@
 """The match with its seats and their users in one query: the read of every action and state read.
 
-See `config.sql` for why these reads are SQL (measured: 3.7 ms of CPU through the ORM's prefetch,
-well under 1 ms here). The submit path takes it with `lock=True`: the match row is locked
+See `config.sql` for why these reads are SQL (the ORM's prefetch costs several times more CPU;
+`bench/online_play.py` measures it). The submit path takes it with `lock=True`: the match row is locked
 (`SELECT ... FOR UPDATE OF` the match only) before anything is checked (STYLE.md 10).
 """
 
@@ -72,17 +72,16 @@ def match_with_seats(match_id: int, *, lock: bool = False) -> tuple[Match, list[
 def attach_seats(match: Match, seats: list[Seat]) -> None:
     """Keep the seats read with the match on it, for `seats_of` (the selectors of the hot path).
 
-    A plain attribute: building the `prefetch_related`-style queryset that `match.seats.all()` would
-    answer from cost about 0.25 ms per request (the ORM compiles its filter), more than the read itself.
+    In the declared `Match.seats_loaded`, not a prefetch: building the `prefetch_related`-style queryset
+    that `match.seats.all()` would answer from costs more per request than the read itself.
     """
-    match._attached_seats = seats  # type: ignore[attr-defined]
+    match.seats_loaded = seats
 
 
 def seats_of(match: Match) -> list[Seat]:
     """The match's seats by position: those read with it (`attach_seats`), else `match.seats.all()`
     (prefetched by list views, else one query)."""
-    attached = match.__dict__.get("_attached_seats")
-    return attached if attached is not None else list(match.seats.all())
+    return match.seats_loaded if match.seats_loaded is not None else list(match.seats.all())
 
 
 STATE_COLUMNS = Columns(Match, "m", only=("state", "seed"))  # `Match.from_db` joins the split snapshot

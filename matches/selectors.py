@@ -14,8 +14,8 @@ from django.utils import timezone
 from rest_framework import status
 
 from config.errors import ApplicationError
-from matches import queries
-from matches.clocks import SeatClock, TimeControl
+from matches import queries, storage
+from matches.clocks import SeatClock
 from matches.games import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
 
@@ -24,9 +24,7 @@ LOG_TAIL = 200
 
 def _state(match: Match) -> Any:
     """The match's engine state through the per-process cache (a private copy)."""
-    from matches.services import load_state
-
-    return load_state(match, get_game(match.kind))
+    return storage.load_state(match, get_game(match.kind))
 
 
 def match_list(*, user: Any, status_filter: str | None = None, kind: str | None = None) -> QuerySet[Match]:
@@ -257,7 +255,7 @@ def replay_start(match: Match) -> Any:
     game = get_game(match.kind)
     base = match.snapshot_base()
     if isinstance(base, dict):
-        return game.load(base)
+        return storage.parse_state(match.pk, game, lambda: base)
     seats = list(Seat.objects.filter(match=match).order_by("position"))  # with their deck snapshots
     return game.new_state(decks=[s.deck_snapshot for s in seats], seed=match.seed, config=match.rules_config)
 
@@ -298,12 +296,3 @@ def match_replay(*, match: Match, you: Seat | None) -> dict[str, Any]:
         "you": viewer,
         "frames": frames,
     }
-
-
-def time_control_label(tc_json: dict[str, Any]) -> str:
-    """'5+10' or '24 h per move' for lobby lists."""
-    tc = TimeControl.from_json(tc_json)
-    if tc.per_move_s is not None:
-        hours = tc.per_move_s / 3600
-        return f"{hours:g} h per move" if hours >= 1 else f"{tc.per_move_s} s per move"
-    return f"{tc.initial_s // 60 if tc.initial_s >= 60 else tc.initial_s}{'' if tc.initial_s >= 60 else 's'}+{tc.increment_s}"

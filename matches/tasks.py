@@ -14,7 +14,7 @@ import time
 from celery import Task, shared_task
 
 from config.celery import app
-from matches import seats, services
+from matches import services
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ def enforce_deadline(match_id: int) -> list[str]:
     is recorded (`services.task_failed`) and retried by the sweep after its back-off, never at once.
     """
     try:
-        handed = seats.hand_over_timed_out_seats(match_id=match_id)
+        handed = services.hand_over_timed_out_seats(match_id=match_id)
         return [f"ai:{p}" for p in handed] + services.clock_enforce(match_id=match_id)
     except Exception as exc:
         _record_failure("clock", match_id, exc)

@@ -100,6 +100,10 @@ class CountingGame(GameAdapter):
             view["hand"] = list(state["hands"][player])
         return view
 
+    def decision_step(self, state: dict[str, Any]) -> Any:
+        """Every action closes its own step: the step is named by the running total."""
+        return ("ply", state["total"])
+
     def timeout_action(self, state: dict[str, Any], player: Player) -> dict[str, Any]:
         """Default on timeout: add 1 (always legal)."""
         return {"type": "add", "n": 1}

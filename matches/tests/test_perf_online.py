@@ -15,7 +15,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from matches import games, selectors, services
+from matches import selectors, services, storage
 from matches.engine import GameState, new_match
 from matches.games import get_game
 from matches.models import _BASES, FROM_BASE, Match, join_snapshot, split_snapshot
@@ -179,11 +179,11 @@ def test_a_cold_process_rebuilds_the_state_from_the_database(cmd_match: Match, a
     _play(cmd_match, users, 5, random.Random(1))
     game = get_game("commandeer")
     before = game.player_view(services.load_state(Match.objects.get(pk=cmd_match.pk), game), None)
-    games._STATE_CACHE.clear()
+    storage.clear_state_cache()
     _BASES.clear()
     match, _ = selectors.match_get_for_viewer(match_id=cmd_match.pk, user=alice)
     assert game.player_view(services.load_state(match, game), None) == before
-    games._STATE_CACHE.clear()
+    storage.clear_state_cache()
     _BASES.clear()
     assert len(_play(cmd_match, users, 3, random.Random(2))) == 3
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from matches import seats, selectors, services
+from matches import selectors, services
 from matches.clocks import TIMEOUTS_TO_FORFEIT
 from matches.games import get_game
 from matches.models import Match, MatchStatus, Seat
@@ -46,7 +46,7 @@ def test_replay_uses_the_start_snapshot_not_the_edited_curated_map(alice: Any) -
     from boardgame.models import Area
 
     board_services.westeros_load_bundled()
-    match = seats.match_create_with_ai(
+    match = services.match_create_with_ai(
         user=alice, kind="westeros", ai_seats=2, rules_config={"player_count": 3}
     )
     recorded = _play(match, alice, 25)

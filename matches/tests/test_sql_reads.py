@@ -15,7 +15,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from config.authentication import TokenAuthentication
-from matches import queries, seats, services
+from matches import queries, services
 from matches.models import Match, Seat
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +60,7 @@ def test_a_started_match_with_its_seats_and_users_equals_the_orm(started: Match)
 
 
 def test_ai_seats_without_user_and_a_finished_match_with_a_result(alice: Any) -> None:
-    match = seats.match_create_with_ai(user=alice, kind="counting", ai_seats=1)
+    match = services.match_create_with_ai(user=alice, kind="counting", ai_seats=1)
     services.match_concede(match_id=match.pk, user=alice)
     _, got = _assert_same_as_orm(match.pk)
     assert got[1].user is None and got[1].display_name == "AI (greedy)"

@@ -10,17 +10,18 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from matches import seats, services, tasks
+from matches import services, tasks
 from matches.clocks import TIMEOUTS_TO_FORFEIT
 from matches.games import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
+from matches.services import timeouts
 
 pytestmark = pytest.mark.django_db
 
 
 def _westeros_with_two_ai(alice: Any) -> Match:
     """A 3-house match (alice + 2 AI houses) in Planning, the AI houses' orders already placed."""
-    match = seats.match_create_with_ai(
+    match = services.match_create_with_ai(
         user=alice, kind="westeros", ai_seats=2, rules_config={"player_count": 3}
     )
     game = get_game("westeros")
@@ -48,10 +49,10 @@ def test_one_timeout_places_every_order_of_a_silent_house_and_the_step_moves_on_
     }
     _expire(match, 0, has_moved=True)
     broadcasts: list[int] = []
-    real = services._after_change_on_commit
+    real = timeouts.after_change_on_commit
     monkeypatch.setattr(
-        services,
-        "_after_change_on_commit",
+        timeouts,
+        "after_change_on_commit",
         lambda m, **kw: (broadcasts.append(m.state_version), real(m, **kw)),
     )
 
@@ -75,7 +76,7 @@ def test_one_timeout_places_every_order_of_a_silent_house_and_the_step_moves_on_
 
 def test_a_timeout_applies_at_most_the_safety_cap(alice: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     match = _westeros_with_two_ai(alice)
-    monkeypatch.setattr(services, "TIMEOUT_MAX_ACTIONS", 2)
+    monkeypatch.setattr(timeouts, "TIMEOUT_MAX_ACTIONS", 2)
     _expire(match, 0, has_moved=True)
     before = match.state_version
     services.clock_enforce(match_id=match.pk)
@@ -97,10 +98,12 @@ def test_the_third_timeout_in_a_row_still_hands_a_house_to_the_ai(
 def test_a_commandeer_like_game_keeps_one_default_per_timeout(started: Match) -> None:
     game = get_game("counting")
     turn = started.state["turn"]
+    step = services.timeout_step(game, services.load_state(started, game))
     _expire(started, turn, has_moved=True)
     done = services.clock_enforce(match_id=started.pk)
     assert done == [f"timeout:{turn}@1"]
-    assert services.timeout_step(game, services.load_state(started, game)) is None
+    after = Match.objects.get(pk=started.pk)
+    assert services.timeout_step(game, services.load_state(after, game)) != step  # one default, a new step
     assert ActionLog.objects.filter(match=started).count() == 1
 
 
@@ -130,7 +133,7 @@ def test_a_house_that_never_moved_is_handed_to_the_ai_and_the_others_play_on(
 
 
 def test_a_never_moved_seat_with_no_other_person_left_still_aborts(alice: Any) -> None:
-    match = seats.match_create_with_ai(
+    match = services.match_create_with_ai(
         user=alice, kind="westeros", ai_seats=2, rules_config={"player_count": 3}
     )
     _expire(match, 0)

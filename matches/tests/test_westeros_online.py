@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from boardgame.engine.timeouts import TIMEOUT_DEFAULTS
-from matches import seats, services, tasks
+from matches import services, tasks
 from matches.clocks import TIMEOUTS_TO_FORFEIT, SeatClock, TimeControl
 from matches.games import WesterosGame, get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
@@ -70,7 +70,7 @@ def test_a_house_not_in_a_game_of_that_size_is_refused_w_1_1(alice: Any) -> None
 
 # ---- AI seats from the lobby ------------------------------------------------------------------------------
 def test_some_ai_houses_leave_seats_open_for_people(alice: Any, bob: Any) -> None:
-    match = seats.match_create_with_ai(
+    match = services.match_create_with_ai(
         user=alice, kind="westeros", ai_seats=2, rules_config={"player_count": 4}
     )
     assert match.status == MatchStatus.WAITING
@@ -81,7 +81,7 @@ def test_some_ai_houses_leave_seats_open_for_people(alice: Any, bob: Any) -> Non
 
 
 def test_only_ai_opponents_start_at_once(alice: Any) -> None:
-    match = seats.match_create_with_ai(
+    match = services.match_create_with_ai(
         user=alice, kind="westeros", ai_seats=2, rules_config={"player_count": 3}
     )
     assert match.status == MatchStatus.ACTIVE and Seat.objects.filter(match=match).count() == 3
@@ -89,7 +89,9 @@ def test_only_ai_opponents_start_at_once(alice: Any) -> None:
 
 def test_more_ai_seats_than_fit_are_refused(alice: Any) -> None:
     with pytest.raises(Exception) as info:
-        seats.match_create_with_ai(user=alice, kind="westeros", ai_seats=3, rules_config={"player_count": 3})
+        services.match_create_with_ai(
+            user=alice, kind="westeros", ai_seats=3, rules_config={"player_count": 3}
+        )
     assert info.value.code == "invalid" and Match.objects.count() == 0  # nothing half-created
 
 
@@ -158,7 +160,7 @@ def test_a_first_or_second_timeout_is_not_handed_over(alice: Any, bob: Any, caro
     services.match_start(match_id=match.pk, user=alice)
     past = timezone.now() - timedelta(seconds=1)
     Seat.objects.filter(match=match, position=2).update(has_moved=True, deadline=past, clock_started_at=past)
-    assert seats.hand_over_timed_out_seats(match_id=match.pk) == []
+    assert services.hand_over_timed_out_seats(match_id=match.pk) == []
     assert not Seat.objects.get(match=match, position=2).is_ai
 
 
@@ -167,7 +169,7 @@ def test_two_seat_games_keep_their_forfeit(started: Match) -> None:
     Seat.objects.filter(match=started, position=0).update(
         has_moved=True, consecutive_timeouts=TIMEOUTS_TO_FORFEIT - 1, deadline=past
     )
-    assert seats.hand_over_timed_out_seats(match_id=started.pk) == []
+    assert services.hand_over_timed_out_seats(match_id=started.pk) == []
 
 
 # ---- per decision + bank clocks --------------------------------------------------------------------------

@@ -7,15 +7,11 @@ exercises the same data path as `manage.py load_sample_cards`.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
-
-from django.conf import settings
 
 from cards.records import card_record
 from cards.services import cards_import
-
-SAMPLE_CARDS = Path(settings.BASE_DIR) / "cards" / "data" / "sample_cards.json"
+from matches.engine.decks import SAMPLE_CARDS
 
 
 def _unit(

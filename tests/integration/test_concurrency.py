@@ -149,11 +149,11 @@ def test_hammering_players_leave_a_gap_free_log(pg: None) -> None:
 def test_ten_simultaneous_creates_of_one_user_make_one_match(pg: None) -> None:
     """A double (or tenfold) click on "Play against the AI" at the same instant: the user's row lock decides
     them one after the other, and all but the first find the match the first made (issue 11)."""
-    from matches import seats
+    from matches import services
 
     alice = get_user_model().objects.create_user("alice")
     settings = {"kind": "counting", "vs_ai": True, "time_control": {"initial_s": 300, "increment_s": 10}}
-    results = run_at_once([lambda: seats.match_create_once(user=alice, **settings) for _ in range(10)])
+    results = run_at_once([lambda: services.match_create_once(user=alice, **settings) for _ in range(10)])
     assert not [r for r in results if isinstance(r, Exception)], results
     assert sorted(created for _, created in results) == [False] * 9 + [True]
     assert len({m.pk for m, _ in results}) == 1 and Match.objects.filter(created_by=alice).count() == 1

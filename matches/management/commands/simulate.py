@@ -8,6 +8,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from matches.agents import AGENT_NAMES
+
 
 class Command(BaseCommand):
     help = "Play seeded bot matches (commandeer or westeros) and print a JSON summary."
@@ -16,12 +18,19 @@ class Command(BaseCommand):
         parser.add_argument("kind", choices=["commandeer", "westeros"])
         parser.add_argument("--games", type=int, default=10)
         parser.add_argument("--seed", type=int, default=0)
-        parser.add_argument("--agents", default="random,random", help="comma-separated agent names")
+        parser.add_argument(
+            "--agents",
+            default="random,random",
+            help=f"comma-separated agent names ({', '.join(AGENT_NAMES)})",
+        )
         parser.add_argument("--decks", nargs=2, metavar="FILE", help="two deck JSON files (commandeer)")
         parser.add_argument("--players", type=int, default=3, help="number of players (westeros)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         agents = [a.strip() for a in opts["agents"].split(",") if a.strip()]
+        unknown = [a for a in agents if a not in AGENT_NAMES]
+        if unknown:
+            raise CommandError(f"unknown agent(s) {', '.join(unknown)}; choose from {', '.join(AGENT_NAMES)}")
         if opts["games"] < 1:
             raise CommandError("--games must be at least 1")
         if opts["kind"] == "commandeer":

@@ -1,0 +1,306 @@
+"""The lobby: create, join, leave and start a match, concede it; AI seats at creation; double submits.
+
+Written like every write (STYLE.md 10): lock the match row, check, change, act after commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework import status
+
+from config.errors import ApplicationError
+from matches import storage
+from matches.agents import AGENT_NAMES, DEFAULT_AGENT
+from matches.clocks import SeatClock, TimeControl
+from matches.games import GameAdapter, get_game
+from matches.models import Match, MatchStatus, Seat, new_seed, remember_base
+from matches.services.ai_seats import hand_seat_to_ai
+from matches.services.notify import after_change_on_commit, notify_on_commit
+from matches.services.submit import finish, game_over, not_participant, store_clock
+
+MAX_OPEN_MATCHES = 20  # default of settings.MATCHES_MAX_OPEN_PER_USER: seats in waiting or running matches
+
+
+def max_open_matches() -> int:
+    """How many open (waiting or running) matches one user may sit in at once (a setting)."""
+    from django.conf import settings
+
+    return int(getattr(settings, "MATCHES_MAX_OPEN_PER_USER", MAX_OPEN_MATCHES))
+
+
+def check_open_matches(user: Any) -> None:
+    """Refuse a new seat to a user who already sits in the most open matches allowed (409 naming the limit).
+
+    Without a bound one request per match keeps a worker busy for days (issue 11: a 14-day clock each).
+    """
+    limit = max_open_matches()
+    count = Seat.objects.filter(
+        user=user, match__status__in=(MatchStatus.WAITING, MatchStatus.ACTIVE)
+    ).count()
+    if count >= limit:
+        raise ApplicationError(
+            "too_many_open_matches",
+            f"You already have {count} open matches (at most {limit}): finish, concede or leave one first.",
+            extra={"open_matches": count, "limit": limit},
+            status_code=status.HTTP_409_CONFLICT,
+        )
+
+
+@transaction.atomic
+def match_create(
+    *,
+    user: Any,
+    kind: str,
+    deck_id: int | None = None,
+    is_public: bool = True,
+    time_control: dict[str, Any] | None = None,
+    vs_ai: bool = False,
+    ai_agent: str = DEFAULT_AGENT,
+    rules_config: dict[str, Any] | None = None,
+    create_digest: str = "",
+) -> Match:
+    """Open a match with the creator in seat 0; `vs_ai` fills the other seats with AIs and starts at once.
+
+    `create_digest` marks the request it answers (`seats.match_create_with_ai` finds a double submit by it).
+    """
+    game = get_game(kind)
+    try:
+        tc = TimeControl.from_json(time_control)
+    except (ValueError, TypeError) as exc:
+        raise ApplicationError("invalid_time_control", str(exc)) from None
+    if vs_ai and ai_agent not in AGENT_NAMES:
+        raise ApplicationError(
+            "invalid", f"Unknown AI agent '{ai_agent}'; choose one of {', '.join(AGENT_NAMES)}."
+        )
+    try:
+        config = game.check_config(rules_config or {})
+    except (ValueError, TypeError) as exc:
+        raise ApplicationError("invalid_rules_config", str(exc)) from None
+    game.seat_deck_check(user=user, deck_id=deck_id)
+    check_open_matches(user)
+    match = Match.objects.create(
+        kind=kind,
+        created_by=user,
+        seed=new_seed(),
+        rules_config=config,
+        time_control=tc.to_json(),
+        is_public=is_public and not vs_ai,
+        create_digest=create_digest,
+    )
+    Seat.objects.create(match=match, position=0, user=user, deck_id=deck_id)
+    if vs_ai:
+        for pos in range(1, game.seat_count(config)):
+            Seat.objects.create(match=match, position=pos, ai_agent=ai_agent)
+        _start(match, game, user=user)
+    return match
+
+
+@transaction.atomic
+def match_join(*, match_id: int, user: Any, deck_id: int | None = None, invite_token: str = "") -> Seat:
+    """Take the first free seat of a waiting match (private matches need the invite token)."""
+    loaded = storage.load_for_update(match_id)
+    match, seats = loaded.match, loaded.seats
+    if loaded.seat_of(user) is not None:
+        raise ApplicationError("already_seated", "You already have a seat in this match.", status_code=409)
+    if not match.is_public and invite_token != match.invite_token:
+        raise ApplicationError(
+            "not_invited", "This match is private: join through its invite link.", status_code=403
+        )
+    if match.status != MatchStatus.WAITING:
+        raise ApplicationError("match_started", "This match has already started.", status_code=409)
+    game = get_game(match.kind)
+    free = sorted(set(range(game.seat_count(match.rules_config))) - {s.position for s in seats})
+    if not free:
+        raise ApplicationError("match_full", "Every seat of this match is taken.", status_code=409)
+    game.seat_deck_check(user=user, deck_id=deck_id)
+    check_open_matches(user)
+    try:
+        with transaction.atomic():
+            seat = Seat.objects.create(match=match, position=free[0], user=user, deck_id=deck_id)
+    except IntegrityError:
+        raise ApplicationError("match_full", "That seat was just taken.", status_code=409) from None
+    notify_on_commit(match)
+    return seat
+
+
+@transaction.atomic
+def match_leave(*, match_id: int, user: Any) -> None:
+    """Give up a seat before the start (the creator leaving cancels the match)."""
+    loaded = storage.load_for_update(match_id)
+    match = loaded.match
+    seat = loaded.seat_of(user)
+    if seat is None:
+        raise not_participant(match_id)
+    if match.status != MatchStatus.WAITING:
+        raise ApplicationError(
+            "match_started", "The match has started: concede instead of leaving.", status_code=409
+        )
+    if match.created_by_id == user.pk:
+        match.status = MatchStatus.ABORTED
+        match.result = {"winner": None, "reason": "cancelled", "text": "The creator cancelled the match."}
+        match.finished_at = timezone.now()
+        match.save(update_fields=["status", "result", "finished_at"])
+    else:
+        seat.delete()
+    notify_on_commit(match)
+
+
+@transaction.atomic
+def match_start(*, match_id: int, user: Any) -> Match:
+    """Start a waiting match whose seats are all taken; every deck is validated again now (C-3)."""
+    loaded = storage.load_for_update(match_id)
+    match = loaded.match
+    if loaded.seat_of(user) is None:
+        raise not_participant(match_id)
+    if match.status != MatchStatus.WAITING:
+        raise ApplicationError("match_started", "This match has already started.", status_code=409)
+    _start(match, get_game(match.kind), user=user)
+    return match
+
+
+def _start(match: Match, game: GameAdapter, *, user: Any) -> None:
+    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("position"))
+    needed = game.seat_count(match.rules_config)
+    if len(seats) < needed:
+        raise ApplicationError("seats_open", f"{needed - len(seats)} seat(s) still open.", status_code=409)
+    rng = random.Random(match.seed ^ 0x5EED)
+    decks: list[dict[str, Any]] = []
+    for seat in seats:
+        if seat.is_ai:
+            seat.deck_snapshot = game.ai_deck_snapshot(rng=rng, opponent=decks[0] if decks else None)
+        else:
+            seat.deck_snapshot = game.seat_deck_snapshot(user=seat.user, deck_id=seat.deck_id)
+        decks.append(seat.deck_snapshot)
+    state = game.new_state(decks=decks, seed=match.seed, config=match.rules_config)
+    now = timezone.now()
+    tc = TimeControl.from_json(match.time_control)
+    current = set(game.current_players(state))
+    for seat in seats:
+        clock = SeatClock(remaining_ms=tc.initial_ms())
+        if seat.position in current:
+            clock.start(tc, now)
+        store_clock(seat, clock)
+        seat.save()
+    snapshot = game.dump(state)
+    match.state_base = snapshot  # written once: later saves store only what differs from it
+    match.state = snapshot
+    match.state_version = 0
+    match.status = MatchStatus.ACTIVE
+    match.started_at = now
+    match.save()
+    remember_base(match.pk, match.seed, snapshot)  # keyed by the secret seed too: harmless if rolled back
+    storage.remember_on_commit(match, game, state)
+    after_change_on_commit(match, seats=seats)
+
+
+@transaction.atomic
+def match_concede(*, match_id: int, user: Any) -> Match:
+    """Concede (C-6.4): the other player wins at once; with 3+ players an AI takes the seat over."""
+    loaded = storage.load_for_update(match_id)
+    match, seats = loaded.match, loaded.seats
+    seat = loaded.seat_of(user)
+    if seat is None:
+        raise not_participant(match_id)
+    if match.status != MatchStatus.ACTIVE:
+        raise game_over(match)
+    if seat.is_ai:
+        raise ApplicationError("conceded", "You have already conceded this match.", status_code=409)
+    others = [s.position for s in seats if s.position != seat.position]
+    if len(others) > 1:  # 3+ players: the game goes on, an AI takes over the conceding seat
+        hand_seat_to_ai(loaded, seat, stop_clock=False)
+        return match
+    finish(
+        match,
+        seats,
+        {"winner": others[0], "reason": "concede", "text": f"{seat.display_name} conceded."},
+        timezone.now(),
+    )
+    match.save()
+    for s in seats:
+        s.save()
+    after_change_on_commit(match)
+    return match
+
+
+DEDUPE_WINDOW = timedelta(seconds=10)  # a second identical "create" this soon is the same click again
+KEYED_DEDUPE_WINDOW = timedelta(days=1)  # a client's Idempotency-Key names one match this long
+
+
+def create_digest(*, user: Any, idempotency_key: str | None, settings: dict[str, Any]) -> str:
+    """What identifies a create request: the client's Idempotency-Key, else the creator and every setting."""
+    if idempotency_key:
+        text = json.dumps(["key", user.pk, idempotency_key])
+    else:
+        text = json.dumps(["settings", user.pk, settings], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def recent_duplicate(*, user: Any, digest: str, keyed: bool, now: datetime | None = None) -> Match | None:
+    """The match this create request already made (a double click, a retry), if still open and recent."""
+    now = now or timezone.now()
+    since = now - (KEYED_DEDUPE_WINDOW if keyed else DEDUPE_WINDOW)
+    return (
+        Match.objects.defer("state", "state_base")
+        .filter(created_by=user, create_digest=digest, created_at__gte=since)
+        .exclude(status=MatchStatus.ABORTED, result__reason="cancelled")
+        .order_by("-id")
+        .first()
+    )
+
+
+@transaction.atomic
+def match_create_once(
+    *,
+    user: Any,
+    kind: str,
+    ai_seats: int = 0,
+    ai_agent: str = DEFAULT_AGENT,
+    idempotency_key: str | None = None,
+    **create: Any,
+) -> tuple[Match, bool]:
+    """`match_create_with_ai`, but a double submit creates ONE match: (the match, created?).
+
+    The same settings again within DEDUPE_WINDOW, or the same Idempotency-Key within a day, return the
+    first match (and False). The creator's user row is locked first, so two simultaneous requests of
+    one user are decided one after the other (PostgreSQL; SQLite serialises writers anyway).
+    """
+    settings = {"kind": kind, "ai_seats": ai_seats, "ai_agent": ai_agent, **create}
+    digest = create_digest(user=user, idempotency_key=idempotency_key, settings=settings)
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    found = recent_duplicate(user=user, digest=digest, keyed=bool(idempotency_key))
+    if found is not None:
+        return found, False
+    match = match_create_with_ai(
+        user=user, kind=kind, ai_seats=ai_seats, ai_agent=ai_agent, create_digest=digest, **create
+    )
+    return match, True
+
+
+@transaction.atomic
+def match_create_with_ai(
+    *, user: Any, kind: str, ai_seats: int, ai_agent: str = DEFAULT_AGENT, **create: Any
+) -> Match:
+    """Create a match whose last `ai_seats` seats are AI houses; when no seat is left open it starts at once."""
+    game = get_game(kind)
+    match = match_create(user=user, kind=kind, ai_agent=ai_agent, **create)
+    if ai_seats <= 0 or match.status != MatchStatus.WAITING:
+        return match
+    seats = game.seat_count(match.rules_config)
+    if ai_seats > seats - 1:
+        raise ApplicationError(
+            "invalid", f"At most {seats - 1} AI seat(s) fit a {seats}-seat match (one is yours)."
+        )
+    Match.objects.select_for_update().get(pk=match.pk)
+    for position in range(seats - ai_seats, seats):
+        Seat.objects.create(match=match, position=position, ai_agent=ai_agent)
+    if ai_seats == seats - 1:
+        return match_start(match_id=match.pk, user=user)
+    return match

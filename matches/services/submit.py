@@ -1,0 +1,300 @@
+"""The move pipeline: lock, check seat/turn/version/legality, apply through the engine, append to the log,
+save, notify on commit — and idempotency keys (a retried request gets the first answer).
+
+`advance` is the one place an action is applied to a stored match (players, AI seats and timeout
+defaults all go through it); `finish` ends a match and stops the clocks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework import status
+
+from config import sql
+from config.errors import ApplicationError
+from matches import storage
+from matches.clocks import SeatClock, TimeControl
+from matches.games import GameAdapter, get_game
+from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus, Seat
+from matches.selectors import describe_action
+from matches.services.notify import after_change_on_commit
+
+
+def not_participant(match_id: int) -> ApplicationError:
+    return ApplicationError(
+        "not_participant", f"You are not seated in match #{match_id}.", status_code=status.HTTP_403_FORBIDDEN
+    )
+
+
+def game_over(match: Match) -> ApplicationError:
+    return ApplicationError(
+        "game_over",
+        f"Match #{match.pk} is {match.get_status_display().lower()}; it accepts no further action.",
+        extra={"status": match.status, "result": match.result},
+        status_code=status.HTTP_409_CONFLICT,
+    )
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    """The answer to a submission (`to_json()` is stored as the idempotency record's response).
+
+    A freshly applied action also carries, outside its JSON, what the caller's new snapshot is built
+    from without another query (`selectors.submit_snapshot`): the match and seats as saved, the new
+    engine state and the new log entry.
+    """
+
+    state_version: int
+    status: str
+    result: dict[str, Any] | None
+    current_players: list[int] = field(default_factory=list)
+    replayed: bool = False
+    match: Match | None = field(default=None, compare=False, repr=False)
+    seats: list[Seat] | None = field(default=None, compare=False, repr=False)
+    state: Any = field(default=None, compare=False, repr=False)
+    entry: ActionLog | None = field(default=None, compare=False, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "state_version": self.state_version,
+            "status": self.status,
+            "result": self.result,
+            "current_players": list(self.current_players),
+        }
+
+
+def _request_hash(action_json: Any) -> str:
+    return hashlib.sha256(json.dumps(action_json, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class _KeyAlreadyUsed(Exception):
+    """Raised inside the submit transaction to roll it back: the idempotency key has a record already."""
+
+
+def action_submit(
+    *,
+    match_id: int,
+    user: Any,
+    action_json: Any,
+    state_version: int,
+    idempotency_key: str | None = None,
+) -> SubmitResult:
+    """Apply one player action: lock, check seat/turn/version/legality, apply, log, save, notify on commit.
+
+    A retried request with the same idempotency key returns the first answer and applies nothing. The
+    key is looked up only off the happy path: a retry of an applied action always arrives at a stale
+    version (or after the match ended), and a key reused at the current version is caught by the
+    record's unique constraint, which rolls the whole submission back.
+    """
+    digest = _request_hash(action_json)
+    try:
+        return _action_submit(match_id, user, action_json, state_version, idempotency_key, digest)
+    except _KeyAlreadyUsed:
+        replay = _replay_of(match_id, user, idempotency_key, digest)
+        assert replay is not None  # the unique constraint named a committed record
+        return replay
+
+
+def _replay_of(match_id: int, user: Any, key: str | None, digest: str) -> SubmitResult | None:
+    """The first answer to this idempotency key, if any (409 when the key named another action)."""
+    if not key:
+        return None
+    record = (
+        IdempotencyRecord.objects.filter(user=user, match_id=match_id, key=key)
+        .only("request_hash", "response")
+        .first()
+    )
+    if record is None:
+        return None
+    if record.request_hash != digest:
+        raise ApplicationError(
+            "idempotency_key_reused",
+            "This idempotency key was already used for a different action.",
+            status_code=409,
+        )
+    return SubmitResult(**record.response, replayed=True)
+
+
+@transaction.atomic
+def _action_submit(
+    match_id: int, user: Any, action_json: Any, state_version: int, key: str | None, digest: str
+) -> SubmitResult:
+    loaded = storage.load_for_update(match_id)
+    match = loaded.match
+    seat = loaded.seat_of(user)
+    if seat is None:
+        raise not_participant(match_id)
+    if seat.is_ai:
+        raise ApplicationError("conceded", "You conceded: an AI plays this seat now.", status_code=409)
+    if match.status != MatchStatus.ACTIVE or state_version != match.state_version:
+        replay = _replay_of(match_id, user, key, digest)
+        if replay is not None:
+            return replay
+    if match.status != MatchStatus.ACTIVE:
+        if match.status == MatchStatus.WAITING:
+            raise ApplicationError("not_started", "The match has not started yet.", status_code=409)
+        raise game_over(match)
+    if state_version != match.state_version:
+        raise ApplicationError(
+            "stale_state",
+            f"Your view is at version {state_version}; the match is at {match.state_version}. Reload and retry.",
+            extra={"state_version": match.state_version},
+            status_code=status.HTTP_409_CONFLICT,
+        )
+    game = get_game(match.kind)
+    state = storage.load_state(match, game)
+    if seat.position not in game.current_players(state):
+        raise ApplicationError(
+            "not_your_turn",
+            "It is not your turn to act.",
+            extra={"current_players": game.current_players(state)},
+            status_code=status.HTTP_409_CONFLICT,
+        )
+    try:
+        action = game.action_from_json(action_json)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ApplicationError(
+            "illegal_action", f"Malformed action: {exc}", extra={"action": action_json}
+        ) from None
+    legal = game.legal_actions(state, seat.position)
+    if action not in legal:
+        raise ApplicationError(
+            "illegal_action",
+            game.illegal_reason(state, seat.position, action),
+            extra={"action": action_json},
+        )
+    seat.consecutive_timeouts = 0
+    seat.has_moved = True
+    writes = sql.Writes()
+    result = advance(loaded, game, state, seat, action, source=ActionLog.Source.PLAYER, writes=writes)
+    if key:
+        writes.insert(
+            IdempotencyRecord(user=user, match=match, key=key, request_hash=digest, response=result.to_json())
+        )
+    try:  # no savepoint needed: an error leaves this atomic block at once and rolls it all back
+        writes.run()  # the log row, the match, the seats and the key: one statement on PostgreSQL
+    except IntegrityError as exc:
+        if _names_the_key_constraint(exc):
+            raise _KeyAlreadyUsed from None
+        raise
+    return result
+
+
+def _names_the_key_constraint(exc: IntegrityError) -> bool:
+    """Whether a unique violation is the idempotency key's (PostgreSQL names the constraint, SQLite the table)."""
+    text = str(exc)
+    return "idempotency_unique_key" in text or IdempotencyRecord._meta.db_table in text
+
+
+def advance(
+    loaded: storage.LoadedMatch,
+    game: GameAdapter,
+    state: Any,
+    seat: Seat,
+    action: Any,
+    *,
+    source: str,
+    now: datetime | None = None,
+    after_commit: bool = True,
+    writes: sql.Writes | None = None,
+) -> SubmitResult:
+    """Apply a checked action for `seat`, append the log, move the clocks, finish if terminal, save.
+
+    The log row, the match and the changed seats are written together (`config.sql.Writes`); given
+    `writes`, they are added to it and the caller runs it (with writes of its own). `after_commit=False`
+    leaves the cache update and the broadcast to the caller (a run of timeout defaults is broadcast
+    once, see `clock_enforce`).
+    """
+    now = now or timezone.now()
+    match, seats = loaded.match, loaded.seats
+
+    def words(viewer: int | None) -> str:
+        return describe_action(game, state, action, viewer, seats)
+
+    descriptions: dict[str, Any] = {str(s.position): words(s.position) for s in seats}
+    descriptions["spectator"] = words(None)
+    descriptions["secret"] = game.action_is_secret(state, action)
+    action_json = game.action_to_json(action)
+    state = game.apply(state, action)
+    match.state_version += 1
+    entry = ActionLog(
+        match=match,
+        version=match.state_version,
+        seat=seat.position,
+        source=source,
+        action=action_json,
+        descriptions=descriptions,
+    )
+    batch = writes if writes is not None else sql.Writes()
+    batch.insert(entry)  # the hot path's writes are plain SQL (config.sql), as its reads
+    match.state = game.dump(state)
+    current: set[int] = set()
+    if game.is_terminal(state):
+        finish(match, seats, game.outcome(state), now)
+    else:
+        move_clocks(match, game, seats, state, now)
+        current = set(game.current_players(state))
+    batch.update(match, storage.MATCH_ACTION_FIELDS)
+    new_deadline = loaded.save_changed_seats(batch)
+    if writes is None:
+        batch.run()
+    if after_commit:
+        storage.remember_on_commit(match, game, state)
+        wake_ai = source != ActionLog.Source.AI and any(s.is_ai and s.position in current for s in seats)
+        after_change_on_commit(match, seats=seats, wake_ai=wake_ai, timers_for=new_deadline)
+    return SubmitResult(
+        match.state_version,
+        match.status,
+        match.result,
+        sorted(current),
+        match=match,
+        seats=seats,
+        state=state,
+        entry=entry,
+    )
+
+
+def load_clock(seat: Seat) -> SeatClock:
+    return SeatClock(seat.clock_remaining_ms, seat.clock_started_at, seat.deadline)
+
+
+def store_clock(seat: Seat, clock: SeatClock) -> None:
+    seat.clock_remaining_ms = clock.remaining_ms
+    seat.clock_started_at = clock.started_at
+    seat.deadline = clock.deadline
+
+
+def move_clocks(match: Match, game: GameAdapter, seats: list[Seat], state: Any, now: datetime) -> None:
+    """Stop the clocks of seats that no longer act; start those that must act now."""
+    tc = TimeControl.from_json(match.time_control)
+    current = set(game.current_players(state))
+    for s in seats:
+        clock = load_clock(s)
+        if s.position in current:
+            clock.start(tc, now)
+        else:
+            clock.stop(tc, now)
+        store_clock(s, clock)
+
+
+def finish(
+    match: Match, seats: list[Seat], result: dict[str, Any], now: datetime, *, aborted: bool = False
+) -> None:
+    match.status = MatchStatus.ABORTED if aborted else MatchStatus.FINISHED
+    winner = result.get("winner")
+    names = {s.position: s.display_name for s in seats}
+    result = {**result}
+    if winner is not None and "winner_name" not in result:
+        result["winner_name"] = names.get(winner, "")
+    match.result = result
+    match.finished_at = now
+    for s in seats:
+        s.clock_started_at = None
+        s.deadline = None

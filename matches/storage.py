@@ -1,0 +1,197 @@
+"""Match storage: the one module that knows how a match is read and written.
+
+It hides the plain SQL of the hot path (`config.sql`, `matches.queries`), the split snapshot
+(`Match.state` / `state_base`) and the in-process cache of parsed engine states behind a few verbs:
+load a match for update (`load_for_update` → `LoadedMatch`), load its state (`load_state`), save the
+changes of an action (`LoadedMatch.save_changed_seats`, `remember_on_commit`).
+
+One cache policy (`config.lru.LruCache`, as the start snapshots of `matches.models`): parsed states
+keyed by (match id, version, seed) — a version never denotes two different states, so an entry can
+never go stale, only be evicted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from rest_framework import status
+
+from config import sql
+from config.errors import ApplicationError
+from config.lru import LruCache
+from matches import queries
+from matches.games import JSON, GameAdapter, get_game
+from matches.models import Match, MatchStatus, Seat
+
+# Columns a write path never needs: the snapshot (read through the cache) and its start part.
+SNAPSHOT_FIELDS = ("state", "state_base")
+# What an action changes: the match row and the seats' clocks (never their frozen deck snapshots).
+MATCH_ACTION_FIELDS = ["state", "state_version", "status", "result", "finished_at"]
+SEAT_ACTION_FIELDS = (
+    "clock_remaining_ms",
+    "clock_started_at",
+    "deadline",
+    "consecutive_timeouts",
+    "has_moved",
+)
+
+STATE_CACHE_SIZE = 256  # parsed engine states kept per process (least recently used goes first)
+
+
+def not_found(match_id: int) -> ApplicationError:
+    return ApplicationError("not_found", f"No match #{match_id}.", status_code=status.HTTP_404_NOT_FOUND)
+
+
+def _seat_values(seat: Seat) -> tuple[Any, ...]:
+    return tuple(getattr(seat, f) for f in SEAT_ACTION_FIELDS)
+
+
+@dataclass
+class LoadedMatch:
+    """A match row with its seats, as loaded, and what each seat's action fields were when loaded.
+
+    `save_changed_seats` writes only the fields that changed since (a typed value instead of attributes
+    pinned on model instances).
+    """
+
+    match: Match
+    seats: list[Seat]
+    loaded_values: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, match: Match, seats: list[Seat]) -> LoadedMatch:
+        return cls(match, seats, {s.position: _seat_values(s) for s in seats})
+
+    def seat_of(self, user: Any) -> Seat | None:
+        """The user's seat, if they sit here."""
+        if user is None or not getattr(user, "is_authenticated", False):
+            return None
+        return next((s for s in self.seats if s.user_id == user.pk), None)
+
+    def mark_saved(self, seat: Seat) -> None:
+        """The seat's action fields are in the database as they are now."""
+        self.loaded_values[seat.position] = _seat_values(seat)
+
+    def save_changed_seats(self, writes: sql.Writes) -> list[Seat]:
+        """An UPDATE (into `writes`) per seat whose clock/timeout fields changed, of those fields only; the
+        seats whose deadline changed (they need a timer; an unchanged deadline has one already)."""
+        new_deadline = []
+        for s in self.seats:
+            before = self.loaded_values.get(s.position)
+            now = _seat_values(s)
+            changed = [f for i, f in enumerate(SEAT_ACTION_FIELDS) if before is None or before[i] != now[i]]
+            if changed:
+                writes.update(s, changed)
+                self.loaded_values[s.position] = now
+            if "deadline" in changed:
+                new_deadline.append(s)
+        return new_deadline
+
+
+def load_for_update(match_id: int) -> LoadedMatch:
+    """The locked match row and its seats with their users, in one query (404 when there is none)."""
+    found = queries.match_with_seats(match_id, lock=True)
+    if found is None:
+        raise not_found(match_id)
+    match, seats = found
+    queries.attach_seats(match, seats)  # `queries.seats_of(match)` is these very instances, as they change
+    return LoadedMatch.of(match, seats)
+
+
+def lock_match(match_id: int) -> Match | None:
+    """The locked match row without its snapshot (None when there is none)."""
+    return Match.objects.select_for_update().defer(*SNAPSHOT_FIELDS).filter(pk=match_id).first()
+
+
+def load_seats(match: Match) -> LoadedMatch:
+    """The match with its seats and their users, without the (large, frozen) deck snapshots."""
+    seats = list(
+        Seat.objects.filter(match=match).select_related("user").defer("deck_snapshot").order_by("position")
+    )
+    return LoadedMatch.of(match, seats)
+
+
+# ---- engine states ---------------------------------------------------------------------------------
+_STATE_CACHE: LruCache[tuple[int, int, int], Any] = LruCache(STATE_CACHE_SIZE)
+
+
+class StateUnloadable(ApplicationError):
+    """A stored match whose snapshot today's engine refuses (e.g. rules settings that are no longer valid)."""
+
+    def __init__(self, match_id: int, problem: BaseException) -> None:
+        super().__init__(
+            "state_unloadable",
+            f"This match's stored state cannot be loaded: {problem}",
+            extra={"match_id": match_id},
+            status_code=status.HTTP_410_GONE,
+        )
+
+
+def state_key(match: Match) -> tuple[int, int, int]:
+    """Cache key of a match's stored state: a version never denotes two different states."""
+    return (match.pk, match.state_version, match.seed)
+
+
+def _cache_put(key: tuple[int, int, int], state: Any) -> None:
+    _STATE_CACHE.put(key, state)
+
+
+def clear_state_cache() -> None:
+    """Forget every parsed state (a cold process; tests)."""
+    _STATE_CACHE.clear()
+
+
+def parse_state(match_id: int, game: GameAdapter, data: Callable[[], JSON]) -> Any:
+    """`game.load` of a stored snapshot, or a clear 410 (`StateUnloadable`) when today's engine refuses it."""
+    try:
+        return game.load(data())
+    except ApplicationError:
+        raise
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise StateUnloadable(match_id, exc) from None
+
+
+def load_state(match: Match, game: GameAdapter | None = None) -> Any:
+    """The match's engine state, parsed once per (match, version, seed) in this process.
+
+    Every caller gets a private clone (cheap: engines share immutable card/map data), so a request never
+    sees another thread's work in progress.
+    """
+    game = game or get_game(match.kind)
+    key = state_key(match)
+    state = _STATE_CACHE.get(key)
+    if state is None:
+        state = parse_state(match.pk, game, lambda: stored_state(match))
+        _cache_put(key, state)
+    return game.clone(state)
+
+
+def stored_state(match: Match) -> Any:
+    """The full snapshot of a match row: one query for the (deferred) state, joined with its start part
+    (`Match.from_db`)."""
+    if "state" in match.__dict__:
+        return match.state
+    return queries.match_state(match.pk)
+
+
+def remember_state(game: GameAdapter, match: Match, state: Any) -> None:
+    """Put a freshly computed state in the cache now (a clone: the caller may keep mutating its own)."""
+    _cache_put(state_key(match), game.clone(state))
+
+
+def remember_on_commit(match: Match, game: GameAdapter, state: Any) -> None:
+    """Put the state in the cache once the transaction that saved it commits."""
+    key = state_key(match)
+    transaction.on_commit(lambda: _cache_put(key, game.clone(state)))
+
+
+def ai_seat_must_act(match: Match) -> bool:
+    """True when an AI seat is among the current players of an active match."""
+    if match.status != MatchStatus.ACTIVE or match.started_at is None:
+        return False
+    game = get_game(match.kind)
+    current = set(game.current_players(load_state(match, game)))
+    return Seat.objects.filter(match=match, position__in=current).exclude(ai_agent="").exists()
