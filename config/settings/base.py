@@ -350,3 +350,7 @@ if "drf_spectacular_sidecar" not in INSTALLED_APPS:
     INSTALLED_APPS.append("drf_spectacular_sidecar")
 for _key in ("SWAGGER_UI_DIST", "SWAGGER_UI_FAVICON_HREF", "REDOC_DIST"):
     SPECTACULAR_SETTINGS.setdefault(_key, "SIDECAR")
+
+# --- Abuse bounds of online play (matches/apis.py, matches/services/lobby.py) ----------------------------
+MATCHES_CREATE_RATE = os.environ.get("MATCHES_CREATE_RATE", "30/min")  # match creations per user
+MATCHES_MAX_OPEN_PER_USER = int(os.environ.get("MATCHES_MAX_OPEN_PER_USER", "20"))  # waiting or running
