@@ -10,6 +10,7 @@ import asyncio
 import logging
 import threading
 from concurrent.futures import Future
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -20,6 +21,8 @@ from matches.clocks import EAGER_TIMER_HORIZON
 from matches.models import Match, MatchStatus, Seat
 
 log = logging.getLogger(__name__)
+
+TIMER_GRACE = timedelta(seconds=60)  # a deadline timer older than this is dropped unrun (the sweep covers it)
 
 
 def notify_on_commit(match: Match) -> None:
@@ -57,7 +60,11 @@ def after_change_on_commit(
         horizon = timezone.now() + EAGER_TIMER_HORIZON
         for deadline in deadlines:
             if deadline is not None and deadline <= horizon:
-                tasks.enforce_deadline.apply_async(args=[match_id], eta=deadline)
+                # A timer not run soon after its deadline (a worker that was down) is dropped: the beat
+                # sweep enforces every passed deadline anyway, and stale timers would flood a restart.
+                tasks.enforce_deadline.apply_async(
+                    args=[match_id], eta=deadline, expires=deadline + TIMER_GRACE
+                )
         if wake_ai:
             tasks.ai_move.delay(match_id, version)
 

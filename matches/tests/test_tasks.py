@@ -15,6 +15,8 @@ from matches.models import Match, MatchStatus, Seat
 
 pytestmark = pytest.mark.django_db
 
+GRACE = timedelta(seconds=60)  # a timer left unrun this long past its deadline expires (sweep covers it)
+
 
 def test_the_sweep_runs_every_second_under_beat() -> None:
     entry = app.conf.beat_schedule["matches-sweep-deadlines"]
@@ -32,7 +34,7 @@ def test_near_deadlines_get_an_eta_task_at_the_deadline(
         with django_capture_on_commit_callbacks(execute=True):
             services.match_start(match_id=match.pk, user=alice)
     deadline = Seat.objects.get(match=match, deadline__isnull=False).deadline
-    armed.assert_called_once_with(args=[match.pk], eta=deadline)
+    armed.assert_called_once_with(args=[match.pk], eta=deadline, expires=deadline + GRACE)
 
 
 def test_far_deadlines_rest_on_the_stored_deadline_and_the_sweep(
@@ -119,5 +121,14 @@ def test_an_action_arms_a_timer_only_for_a_deadline_it_set(
         elif result.current_players:
             passed += 1
             deadline = Seat.objects.get(match=match, position=result.current_players[0]).deadline
-            armed.assert_called_once_with(args=[match.pk], eta=deadline)
+            armed.assert_called_once_with(args=[match.pk], eta=deadline, expires=deadline + GRACE)
     assert kept and passed, (kept, passed)
+
+
+def test_ai_moves_have_a_queue_of_their_own_that_a_plain_worker_consumes() -> None:
+    """A backlog of deadline timers must not starve the AI (soak of `make run`): separate queues."""
+    from config.celery import app
+
+    assert app.amqp.router.route({}, "matches.tasks.ai_move")["queue"].name == "ai"
+    assert app.amqp.router.route({}, "matches.tasks.enforce_deadline")["queue"].name == "celery"
+    assert {q.name for q in app.conf.task_queues} == {"celery", "ai"}  # a worker without -Q takes both
