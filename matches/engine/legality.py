@@ -265,25 +265,14 @@ def _attack_reason(g: GameState, a: Attack) -> str:
 _ACTION_CACHE: dict[tuple[Any, ...], Action] = {}
 
 
-def _move_action(p: int, uid: int, sq: int) -> Action:
-    """Interned Move (actions are values; the planning phase lists hundreds of them)."""
-    key = ("m", p, uid, sq)
+def _interned(kind: type[Move] | type[Deploy], p: int, x: int, sq: int) -> Action:
+    """An interned Move or Deploy (actions are values; the planning phase lists hundreds of them)."""
+    key = (kind, p, x, sq)
     a = _ACTION_CACHE.get(key)
     if a is None:
         if len(_ACTION_CACHE) > 200_000:
             _ACTION_CACHE.clear()
-        a = _ACTION_CACHE[key] = Move(p, uid, sq)
-    return a
-
-
-def _deploy_action(p: int, card: int, sq: int) -> Action:
-    """Interned Deploy."""
-    key = ("d", p, card, sq)
-    a = _ACTION_CACHE.get(key)
-    if a is None:
-        if len(_ACTION_CACHE) > 200_000:
-            _ACTION_CACHE.clear()
-        a = _ACTION_CACHE[key] = Deploy(p, card, sq)
+        a = _ACTION_CACHE[key] = kind(p, x, sq)
     return a
 
 
@@ -345,7 +334,7 @@ def _legal_planning(self: GameState, p: int) -> list[Action]:
         if d.type == "unit":
             if squares is None:
                 squares = self.deploy_squares()
-            acts.extend([_deploy_action(p, c, s) for s in squares])
+            acts.extend([_interned(Deploy, p, c, s) for s in squares])
         elif d.event_type == "planning":
             acts.append(PlayEvent(p, c, None))
         elif d.event_type == "ongoing":
@@ -356,7 +345,7 @@ def _legal_planning(self: GameState, p: int) -> list[Action]:
         counts = self._neighbour_counts()
         for uid in sorted(self.units):
             if self.units[uid].owner == p:
-                acts.extend([_move_action(p, uid, s) for s in self.move_squares(uid, counts)])
+                acts.extend([_interned(Move, p, uid, s) for s in self.move_squares(uid, counts)])
         if side.deck or not self.config.reinforce_needs_card_in_deck:
             acts.append(Reinforce(p))
     acts.extend(self._legal_activations(p, "planning_activated"))
