@@ -1,0 +1,131 @@
+"""How strong the AI levels are: seeded games between agents of both games, a table of results with 95%
+confidence intervals and the cost of each decision, then one JSON line.
+
+Each engine names its match-ups and plays one seeded game of one (``matches.engine.arena`` for
+Commandeer, ``boardgame.engine.arena`` for Westeros): Commandeer swaps seats and rotates the starter deck
+pairs; Westeros puts one house of the subject level against five of the other, every seat in turn on
+the same deals. The score counts a win 1, a draw 1/2; the interval is Wilson's score interval at 95%.
+Decision times are the subject agent's wall milliseconds per decision.
+
+Run: ``.venv/bin/python bench/ai_strength.py [--game commandeer|westeros|both] [--games N] [--jobs J]
+[--matchup "hard vs greedy" ...] [--budget-scale F] [--seed S]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import os
+import statistics
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+ARENAS = {"commandeer": "matches.engine.arena", "westeros": "boardgame.engine.arena"}
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's 95% score interval of a proportion `score / n` (draws count half)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = score / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _play(args: tuple[str, str, str, int, int, float]) -> dict[str, Any]:
+    game, subject, opponent, index, seed, scale = args
+    arena = importlib.import_module(ARENAS[game])
+    return dict(arena.play_one(subject, opponent, index, seed, scale))
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run_matchup(
+    pool: ProcessPoolExecutor | None, game: str, label: str, games: int, seed: int, scale: float
+) -> dict[str, Any]:
+    arena = importlib.import_module(ARENAS[game])
+    subject, opponent = arena.MATCHUPS[label]
+    jobs = [(game, subject, opponent, i, seed, scale) for i in range(games)]
+    start = time.perf_counter()
+    results = list(pool.map(_play, jobs)) if pool is not None else [_play(j) for j in jobs]
+    seconds = time.perf_counter() - start
+    score = sum(r["score"] for r in results)
+    wins = sum(1 for r in results if r["score"] == 1.0)
+    draws = sum(1 for r in results if r["score"] == 0.5)
+    times = [ms for r in results for ms in r["decision_ms"]]
+    low, high = wilson(score, games)
+    by_label: Counter[str] = Counter(r["label"] for r in results)
+    label_wins: Counter[str] = Counter(r["winner_label"] for r in results if r.get("winner_label"))
+    return {
+        "game": game,
+        "matchup": label,
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "score": round(score / games, 4) if games else 0.0,
+        "ci95": [round(low, 4), round(high, 4)],
+        "decisions": len(times),
+        "ms_mean": round(statistics.fmean(times), 2) if times else 0.0,
+        "ms_p95": round(percentile(times, 0.95), 2),
+        "ms_max": round(max(times), 2) if times else 0.0,
+        "winners": {k: label_wins[k] for k in sorted(by_label | label_wins)},
+        "seconds": round(seconds, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=["commandeer", "westeros", "both"], default="both")
+    parser.add_argument("--games", type=int, default=20, help="games per match-up (default 20)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    parser.add_argument("--budget-scale", type=float, default=1.0, help="multiply every level's budget by F")
+    parser.add_argument("--matchup", action="append", help="only these match-ups (repeatable)")
+    args = parser.parse_args()
+    if args.games < 1 or args.jobs < 1 or args.budget_scale <= 0:
+        parser.error("--games and --jobs must be at least 1 and --budget-scale positive")
+    games = ["commandeer", "westeros"] if args.game == "both" else [args.game]
+    rows: list[dict[str, Any]] = []
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    try:
+        for game in games:
+            arena = importlib.import_module(ARENAS[game])
+            labels = args.matchup or list(arena.MATCHUPS)
+            unknown = [m for m in labels if m not in arena.MATCHUPS]
+            if unknown:
+                parser.error(f"unknown match-up(s) for {game}: {unknown}; choose from {list(arena.MATCHUPS)}")
+            for label in labels:
+                row = run_matchup(pool, game, label, args.games, args.seed, args.budget_scale)
+                rows.append(row)
+                print(
+                    f"{game:10} {label:28} {row['games']:4} games  score {row['score']:.3f}"
+                    f"  95% [{row['ci95'][0]:.3f}, {row['ci95'][1]:.3f}]  wins {row['wins']:3} draws {row['draws']:3}"
+                    f"  ms/decision mean {row['ms_mean']:7.1f} p95 {row['ms_p95']:7.1f} max {row['ms_max']:7.1f}"
+                    f"  ({row['seconds']} s)",
+                    flush=True,
+                )
+                if row["winners"]:
+                    print(f"{'':10} {'':28} winners by seat/deck: {row['winners']}", flush=True)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    print(json.dumps({"bench": "ai_strength", "budget_scale": args.budget_scale, "seed": args.seed, "rows": rows}))
+
+
+if __name__ == "__main__":
+    main()
