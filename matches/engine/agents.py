@@ -1,34 +1,34 @@
-"""Bots for Commandeer: ``RandomAgent`` and a one-ply ``GreedyAgent``. Both choose only from legal_actions.
+"""Bots for Commandeer, by level: ``random`` and ``greedy`` (baselines), ``easy``, ``normal``, ``hard``, and
+``flatmc`` (the flat Monte Carlo baseline of the strength bench, not offered in the lobby).
 
-Bots take an injected ``rng`` (STYLE.md §1) and never concede.
+Every agent sees the match only through ``information.Information`` (C-8): its view, its own legal
+actions and determinized samples. Agents take an injected ``rng`` (STYLE.md §1), choose only legal
+actions and never concede. Constructor of every level:
+``Cls(rng, budget_s=None, *, iterations=None, opponent_deck_known=True)``; ``budget_s=None`` is the level's
+default from ``LEVEL_BUDGET_S`` (CPU seconds per searched decision), ``iterations`` a fixed number of
+simulations instead of a clock (deterministic choices, tests).
 """
 
 from __future__ import annotations
 
 from random import Random
 
-from .actions import (
-    Action,
-    Attack,
-    ChooseCard,
-    ChooseCommander,
-    Concede,
-    Deploy,
-    Keep,
-    Move,
-    Mulligan,
-    Pass,
-    Reinforce,
-)
-from .state import LINES, ROTATE, GameState, Reason
+from .actions import Action, Concede
+from .information import Information
+from .policy import evaluate, greedy_choice
+from .search import FlatMCAgent, PlanSearchAgent
+from .state import GameState, Reason
 
-
-def _candidates(state: GameState, player: int) -> list[Action]:
-    """Legal actions without Concede (the engine lists Concede last)."""
-    acts = state.legal_actions(player)
-    if acts and isinstance(acts[-1], Concede):
-        acts.pop()
-    return acts
+# CPU seconds per searched decision, by level (the one place; the play layer and the bench read it).
+# A decision with one legal action, a set-up rule of thumb or the next step of a turn plan costs nothing.
+LEVEL_BUDGET_S: dict[str, float] = {
+    "random": 0.0,
+    "greedy": 0.0,
+    "easy": 0.0,
+    "normal": 0.06,
+    "hard": 0.3,
+    "flatmc": 0.3,
+}
 
 
 class RandomAgent:
@@ -36,201 +36,110 @@ class RandomAgent:
 
     name = "random"
 
-    def __init__(self, rng: Random) -> None:
+    def __init__(
+        self,
+        rng: Random,
+        budget_s: float | None = None,
+        *,
+        iterations: int | None = None,
+        opponent_deck_known: bool = True,
+    ) -> None:
         self.rng = rng
+        self.opponent_deck_known = opponent_deck_known
 
     def choose(self, state: GameState, player: int) -> Action:
-        acts = _candidates(state, player)
+        acts = Information(state, player, opponent_deck_known=self.opponent_deck_known).legal_actions()
         return acts[self.rng.randrange(len(acts))] if acts else Concede(player)
 
 
-def evaluate(state: GameState, player: int) -> float:
-    """Static value of a state for ``player``: material on the board and the Defeated-zone race (C-6.1)."""
-    out = state.outcome()
-    if out is not None:
-        if out.winner is None:
-            return 0.0
-        return 1e9 if out.winner == player else -1e9
-    score = 0.0
-    for uid, u in state.units.items():
-        d = state.defs[uid]
-        worth = d.power + d.health - 2 * u.damage
-        score += worth if u.owner == player else -worth
-    me, opp = state.sides[player], state.sides[1 - player]
-    score += 8000.0 * (len(opp.defeated) - len(me.defeated))
-    score += 300.0 * (len(me.hand) - len(opp.hand)) + 500.0 * (len(me.energy) - len(opp.energy))
-    return score
-
-
 class GreedyAgent:
-    """One-ply heuristic: defeat units, place safely (no edges, out of enemy arrows), spend CP well."""
+    """One-ply heuristic (``policy.greedy_choice``) on a determinized sample of the match: defeat units,
+    place safely (no edges, out of enemy arrows), spend CP well."""
 
     name = "greedy"
 
-    def __init__(self, rng: Random) -> None:
+    def __init__(
+        self,
+        rng: Random,
+        budget_s: float | None = None,
+        *,
+        iterations: int | None = None,
+        opponent_deck_known: bool = True,
+    ) -> None:
         self.rng = rng
+        self.opponent_deck_known = opponent_deck_known
 
     def choose(self, state: GameState, player: int) -> Action:
-        acts = _candidates(state, player)
+        info = Information(state, player, opponent_deck_known=self.opponent_deck_known)
+        acts = info.legal_actions()
         if not acts:
             return Concede(player)
         if len(acts) == 1:
             return acts[0]
-        special = self._setup_or_card_choice(state, player, acts)
-        if special is not None:
-            return special
-        threat = self._threatened(state, player)
-        best: list[Action] = []
-        best_score = float("-inf")
-        base = None
-        for a in acts:
-            if isinstance(a, Deploy):
-                s = self._deploy_score(state, a, threat)
-            elif isinstance(a, Attack):
-                s = self._attack_score(state, a)
-            elif isinstance(a, Move):
-                s = self._move_score(state, a, threat)
-            elif isinstance(a, Pass):
-                s = self._pass_score(state, player)
-            elif isinstance(a, Reinforce):
-                side = state.sides[player]
-                s = 1500.0 if len(side.hand) < 4 or not side.energy else 200.0
-                if not any(u.owner == player for u in state.units.values()):
-                    s = 4000.0  # dig for a unit to deploy (C-5.4)
-            else:
-                if base is None:
-                    base = evaluate(state, player)
-                g = state.clone()
-                g.apply_unchecked(a)
-                s = evaluate(g, player) - base + 100.0
-            if s > best_score:
-                best_score, best = s, [a]
-            elif s == best_score:
-                best.append(a)
-        return best[self.rng.randrange(len(best))]
-
-    def _setup_or_card_choice(self, state: GameState, player: int, acts: list[Action]) -> Action | None:
-        """Take the strongest Commander (C-4.1); mulligan hands without an early unit (C-4.4);
-        bottom/discard/Energy the least useful card."""
-        by_name = {d.name: d for d in state.defs.values()} if isinstance(acts[0], ChooseCommander) else {}
-        commanders = [
-            (a, by_name[a.name]) for a in acts if isinstance(a, ChooseCommander) and a.name in by_name
-        ]
-        if commanders:
-            return max(commanders, key=lambda ad: (ad[1].power + ad[1].health, ad[1].name))[0]
-        if any(isinstance(a, Keep) for a in acts):
-            side = state.sides[player]
-            cheap = [
-                c
-                for c in side.hand
-                if state.defs[c].is_unit
-                and state.defs[c].command_cost <= 2
-                and state.defs[c].energy_cost == 0
-            ]
-            mull = [a for a in acts if isinstance(a, Mulligan)]
-            return mull[0] if (not cheap and mull) else next(a for a in acts if isinstance(a, Keep))
-        cards = [a for a in acts if isinstance(a, ChooseCard)]
-        if cards and state.choice is not None:
-            kind = state.choice.kind
-            if kind == "pay_energy" or kind == "retire_energy":
-                return cards[0]
-            units_on_board = any(u.owner == player for u in state.units.values())
-
-            def usefulness(a: ChooseCard) -> float:
-                d = state.defs[a.card]
-                cost = d.command_cost + d.energy_cost
-                if d.is_unit:
-                    early = not units_on_board and d.command_cost <= 3 and d.energy_cost == 0
-                    return (d.power + d.health) / 1000.0 - cost + (20.0 if early else 0.0)
-                return 3.0 - cost
-
-            return min(cards, key=lambda a: (usefulness(a), a.card))
-        return None
-
-    @staticmethod
-    def _threatened(state: GameState, player: int) -> set[int]:
-        """Squares an enemy unit could attack next turn (adjacent along its arrows, or any along a line if ranged)."""
-        out: set[int] = set()
-        for uid, u in state.units.items():
-            if u.owner == player:
-                continue
-            ranged = state.has_range(uid)
-            for a in state.arrows_of(uid):
-                line = LINES[u.sq][a]
-                if line:
-                    out.update(line if ranged else line[:1])
-        return out
-
-    @staticmethod
-    def _deploy_score(state: GameState, a: Deploy, threat: set[int]) -> float:
-        d = state.defs[a.card]
-        health = d.health - state._edge[a.square]
-        if health <= 0:
-            return -50000.0  # would be defeated at once (C-2.3)
-        score = 3000.0 + d.power + health
-        if state._edge[a.square]:
-            score -= 2000.0
-        if a.square in threat:
-            score -= 2500.0
-        # squares from which it can attack an enemy next turn are worth more
-        for arrow in d.arrows:
-            if state.config.rotate_second_player_arrows and a.player != state.first:
-                arrow = ROTATE[arrow]
-            line = LINES[a.square][arrow]
-            if line:
-                t = state.board[line[0]]
-                if t is not None and state.units[t].owner != a.player:
-                    score += 1500.0
-        return score
-
-    @staticmethod
-    def _attack_score(state: GameState, a: Attack) -> float:
-        power, _, ranged = state.stats(a.unit)
-        if ranged and a.target in state.marks:
-            power += state.config.marking_bonus * state.marks[a.target]
-        t = state.units[a.target]
-        _, health, _ = state.stats(a.target)
-        d = state.defs[a.target]
-        if t.damage + power >= health:
-            return 20000.0 + d.power + d.health
-        return 1000.0 + power
-
-    @staticmethod
-    def _move_score(state: GameState, a: Move, threat: set[int]) -> float:
-        u = state.units[a.unit]
-        d = state.defs[a.unit]
-        here = state._edge[u.sq] + (2500 if u.sq in threat else 0)
-        there = state._edge[a.square] + (2500 if a.square in threat else 0)
-        if d.health + u.hmod + u.thmod - state._edge[a.square] <= u.damage:
-            return -50000.0
-        return float(here - there) - 500.0
-
-    @staticmethod
-    def _pass_score(state: GameState, player: int) -> float:
-        if (
-            state.outcome() is None
-            and state.step.value == "planning"
-            and not any(u.owner == player for u in state.units.values())
-        ):
-            return -1e8  # passing now would lose at once (C-5.4)
-        return 0.0
+        return greedy_choice(info.determinize(self.rng), player, acts, self.rng)
 
 
-Agent = RandomAgent | GreedyAgent
-AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+class EasyAgent(GreedyAgent):
+    """A beginner's opponent: greedy, but a third of its decisions (when it has a choice) are random."""
+
+    name = "easy"
+    blunder = 0.35
+
+    def choose(self, state: GameState, player: int) -> Action:
+        info = Information(state, player, opponent_deck_known=self.opponent_deck_known)
+        acts = info.legal_actions()
+        if not acts:
+            return Concede(player)
+        if len(acts) == 1:
+            return acts[0]
+        if self.rng.random() < self.blunder:
+            return acts[self.rng.randrange(len(acts))]
+        return greedy_choice(info.determinize(self.rng), player, acts, self.rng)
 
 
-def make_agent(name: str, rng: Random) -> Agent:
-    """Agent by name (``random``, ``greedy``)."""
+class NormalAgent(PlanSearchAgent):
+    """The turn-plan search with a small budget and a greedy opponent model (one reply per simulation)."""
+
+    name = "normal"
+    replies = 1
+
+
+class HardAgent(PlanSearchAgent):
+    """The turn-plan search with the opponent replying by the best of three sampled turns."""
+
+    name = "hard"
+    replies = 3
+
+
+Agent = RandomAgent | GreedyAgent | EasyAgent | NormalAgent | HardAgent | FlatMCAgent
+AGENTS: dict[str, type[Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "easy": EasyAgent,
+    "normal": NormalAgent,
+    "hard": HardAgent,
+    "flatmc": FlatMCAgent,
+}
+LOBBY_LEVELS = ("easy", "normal", "hard")  # flatmc, random and greedy are benchmarks
+
+
+def make_agent(
+    name: str,
+    rng: Random,
+    budget_s: float | None = None,
+    *,
+    iterations: int | None = None,
+    opponent_deck_known: bool = True,
+) -> Agent:
+    """Agent by level name (see ``AGENTS``)."""
     try:
-        return AGENTS[name](rng)
+        cls = AGENTS[name]
     except KeyError:
         raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENTS)})") from None
+    return cls(rng, budget_s, iterations=iterations, opponent_deck_known=opponent_deck_known)
 
 
-def play_match(
-    state: GameState, agents: list[RandomAgent | GreedyAgent], *, max_actions: int = 100000
-) -> int:
+def play_match(state: GameState, agents: list[Agent], *, max_actions: int = 100000) -> int:
     """Play to the end with agents[player]; returns the number of actions applied."""
     n = 0
     while not state.is_terminal():
@@ -242,4 +151,19 @@ def play_match(
     return n
 
 
-__all__ = ["AGENTS", "GreedyAgent", "RandomAgent", "Reason", "evaluate", "make_agent", "play_match"]
+__all__ = [
+    "AGENTS",
+    "LEVEL_BUDGET_S",
+    "LOBBY_LEVELS",
+    "Agent",
+    "EasyAgent",
+    "FlatMCAgent",
+    "GreedyAgent",
+    "HardAgent",
+    "NormalAgent",
+    "RandomAgent",
+    "Reason",
+    "evaluate",
+    "make_agent",
+    "play_match",
+]

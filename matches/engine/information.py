@@ -76,7 +76,8 @@ def cards_seen_by(g: GameState, player: int) -> set[int]:
     to a hidden zone (a unit returned to its owner's hand) is still known to be there. A state loaded
     from a snapshot without its log (``to_dict(log=False)``) has forgotten these sightings.
     """
-    seen: set[int] = set()
+    known = g.seen_override[player]
+    seen: set[int] = set(known) if known is not None else set()
     for e in g.log:
         for ev in e["events"]:
             if ev.get("secret") and ev.get("player") != player:
@@ -105,7 +106,14 @@ def _own_bottom_count(g: GameState, player: int) -> int:
     return max(0, min(done, len(side.deck)))
 
 
-def determinize(g: GameState, player: int, rng: Random, *, opponent_deck_known: bool = True) -> GameState:
+def determinize(
+    g: GameState,
+    player: int,
+    rng: Random,
+    *,
+    opponent_deck_known: bool = True,
+    seen: set[int] | frozenset[int] | None = None,
+) -> GameState:
     """A full state consistent with everything ``player`` can know, every hidden part resampled by ``rng``.
 
     Kept: the player's own hand and deck contents, every public zone, the board, the pending decision
@@ -113,7 +121,11 @@ def determinize(g: GameState, player: int, rng: Random, *, opponent_deck_known: 
     (``cards_seen_by``). Resampled: the opponent's other hand cards, deck and face-down Commander (their
     hidden cards shuffled together and re-dealt in the same counts, a face-down Commander being one of
     their hidden Legendary units, C-4.1), the order of the player's own deck above the cards they
-    bottomed themselves, and the engine's RNG (reseeded from ``rng``). The log is left out (it holds
+    bottomed themselves, and the engine's RNG (reseeded from ``rng``). Canonical: each hidden pool is
+    sorted before ``rng`` shuffles it, so states that ``player`` cannot tell apart give the same result
+    for the same ``rng``; the result keeps ``player``'s sightings (``seen_override``) for the next
+    determinization. ``seen`` (``cards_seen_by(g, player)``, computed once by a caller that
+    determinizes often) saves reading the log again. The log is left out (it holds
     hidden card ids); ``log_length`` stays, so ``player_view(player)`` is unchanged.
 
     ``opponent_deck_known`` (default True) is the assumption that the opponent's deck list is known, so
@@ -127,17 +139,21 @@ def determinize(g: GameState, player: int, rng: Random, *, opponent_deck_known: 
             "determinize: only a known opponent deck list is supported (opponent_deck_known=True); "
             "the engine cannot invent the cards of an unknown deck"
         )
+    if seen is None:
+        seen = cards_seen_by(g, player)
     out = g.clone()
     out.rng = Random(rng.getrandbits(64))
     opp = 1 - player
-    seen = cards_seen_by(g, player)
 
+    # Canonical: every hidden pool is sorted before it is shuffled, so the result depends only on what
+    # ``player`` can know and on ``rng`` (two states with the same view give the same determinization).
     side = out.sides[opp]
     hidden_commander = side.commander is not None and not side.revealed
     pool = [c for c in side.hand if c not in seen] + list(side.deck)
     if hidden_commander:
         assert side.commander is not None
         pool.append(side.commander)
+    pool.sort()
     rng.shuffle(pool)
     if hidden_commander:
         legends = [c for c in pool if out._is_legendary_unit(c)]
@@ -151,10 +167,12 @@ def determinize(g: GameState, player: int, rng: Random, *, opponent_deck_known: 
 
     own = out.sides[player]
     k = _own_bottom_count(g, player)
-    upper = own.deck[k:]
+    upper = sorted(own.deck[k:])
     rng.shuffle(upper)
     own.deck = own.deck[:k] + upper
 
+    out.seen_override = [None, None]
+    out.seen_override[player] = frozenset(seen)
     out.log = []
     out.log_start = g.log_length
     return out
@@ -168,3 +186,49 @@ def decision_view(dec: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
     if dec["player"] == viewer or dec["kind"] not in PRIVATE_CHOICES:
         view.update({k: v for k, v in dec.items() if k not in ("kind", "player")})
     return view
+
+
+class Information:
+    """What one player may know of a match, and nothing else: the agents' only window on it (C-8).
+
+    An agent gets this object, never the state: ``view()`` (``player_view``), ``legal_actions()`` (the
+    player's own, Concede left out) and ``determinize(rng)`` samples (full states consistent with the
+    view, in simulation mode). Two states with the same view give the same answers for the same ``rng``
+    (``determinize`` is canonical), so an agent's choice cannot depend on what its player cannot see.
+    """
+
+    __slots__ = ("_state", "_seen", "_view", "_legal", "player", "opponent_deck_known")
+
+    def __init__(self, state: GameState, player: int, *, opponent_deck_known: bool = True) -> None:
+        if not opponent_deck_known:
+            raise ValueError(
+                "opponent_deck_known=False is not supported: the agents assume the opponent's deck list is "
+                "known (public decklists); determinize cannot invent the cards of an unknown deck"
+            )
+        self._state = state
+        self.player = player
+        self.opponent_deck_known = opponent_deck_known
+        self._seen: frozenset[int] | None = None
+        self._view: dict[str, Any] | None = None
+        self._legal: list[Action] | None = None
+
+    def view(self) -> dict[str, Any]:
+        """``player_view(player)`` (cached; do not mutate)."""
+        if self._view is None:
+            self._view = self._state.player_view(self.player)
+        return self._view
+
+    def legal_actions(self) -> list[Action]:
+        """The player's legal actions without Concede (a copy)."""
+        if self._legal is None:
+            acts = self._state.legal_actions(self.player)
+            self._legal = [a for a in acts if a.__class__.__name__ != "Concede"]
+        return list(self._legal)
+
+    def determinize(self, rng: Random) -> GameState:
+        """A full state consistent with the view, hidden parts drawn by ``rng``, in simulation mode."""
+        if self._seen is None:
+            self._seen = frozenset(cards_seen_by(self._state, self.player))
+        g = determinize(self._state, self.player, rng, seen=self._seen)
+        g.event_log = False
+        return g

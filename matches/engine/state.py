@@ -97,6 +97,12 @@ class GameState:
         self.log: list[dict[str, Any]] = []
         self.log_start = 0  # entries before log[0] that this state no longer holds (loaded without its log)
         self._events: list[dict[str, Any]] = []
+        # Simulation mode (search): False keeps no event log and records no events; the rules and the
+        # outcome are the same (``log_length`` still counts the actions). Not part of the position.
+        self.event_log = True
+        # Cards of the other player that each player has seen go back into a hidden zone (``cards_seen_by``),
+        # kept by a determinized state that no longer has the log they were read from; None: read the log.
+        self.seen_override: list[frozenset[int] | None] = [None, None]
         self._cont_cache: dict[int, list[int]] | None = None
         # `to_dict`'s "cards", built once per `defs` (shared by clones; never mutated), and the position's
         # own "cards" it was loaded from, which `to_dict` hands back when equal: a store that splits the
@@ -171,6 +177,11 @@ class GameState:
         """
         if self.outcome_ is not None:
             raise IllegalActionError(f"{action.to_json()} is illegal: the match is over (C-6.3)")
+        if not self.event_log:  # simulation mode: the same rules, no log
+            self._dispatch(action)
+            self._advance()
+            self.log_start += 1
+            return
         self._events = []
         dec = self.choice
         entry: dict[str, Any] = {
@@ -220,9 +231,11 @@ class GameState:
         g.marks = dict(self.marks)
         g.units_deployed = self.units_deployed
         g.outcome_ = self.outcome_
-        g.log = list(self.log)  # entries are never mutated after they are appended
+        g.log = list(self.log) if self.log else []  # entries are never mutated after they are appended
         g.log_start = self.log_start
         g._events = []
+        g.event_log = self.event_log
+        g.seen_override = list(self.seen_override)
         g._edge = self._edge
         g._nb = self._nb
         g._cont_cache = self._cont_cache  # read-only once built
@@ -282,7 +295,17 @@ class GameState:
         d = self.defs[c]
         return d.legendary and d.type == "unit"
 
+    def simulation(self) -> GameState:
+        """A clone in simulation mode (``event_log`` off) for search: same rules, no log or events."""
+        g = self.clone()
+        g.event_log = False
+        g.log_start = g.log_length
+        g.log = []
+        return g
+
     def _ev(self, kind: str, **data: Any) -> None:
+        if not self.event_log:
+            return
         data["type"] = kind
         self._events.append(data)
 

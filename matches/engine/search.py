@@ -1,0 +1,338 @@
+"""Search agents for Commandeer: determinized flat Monte Carlo (``FlatMCAgent``, the baseline) and the
+turn-plan search of the ``normal`` and ``hard`` levels (``PlanSearchAgent``).
+
+Both see the match only through ``Information`` (C-8): every simulation runs on a determinized sample in
+simulation mode (no event log). Budgets are CPU seconds (``time.process_time``), also cut at twice the
+budget in wall time and never more than ``MAX_WALL_S``; ``iterations`` replaces the clock by a fixed
+number of simulations, so a choice is a pure function of the view and the agent's ``rng``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from random import Random
+from typing import TYPE_CHECKING, Any
+
+from .actions import (
+    Action,
+    ChooseCommander,
+    Concede,
+    Keep,
+    Mulligan,
+    Reinforce,
+)
+from .information import Information
+from .policy import WIN, evaluate, greedy_choice, noisy_choice, setup_or_card_choice
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+MAX_WALL_S = 1.9  # no decision may take 2 s of wall time
+ROLLOUT_CAP = 400  # actions per simulation (a turn is far fewer; a guard only)
+
+
+class Budget:
+    """Anytime stop rule: ``iterations`` simulations, else ``seconds`` of CPU or 2x that of wall time."""
+
+    __slots__ = ("iterations", "cpu_end", "wall_end", "done")
+
+    def __init__(self, seconds: float, iterations: int | None) -> None:
+        self.iterations = iterations
+        self.cpu_end = time.process_time() + seconds
+        self.wall_end = time.perf_counter() + min(2 * seconds, MAX_WALL_S)
+        self.done = 0
+
+    def more(self) -> bool:
+        if self.iterations is not None:
+            return self.done < self.iterations
+        if self.done == 0:
+            return True
+        return time.process_time() < self.cpu_end and time.perf_counter() < self.wall_end
+
+
+def value(state: GameState, player: int) -> float:
+    """``evaluate`` squashed into [0, 1] (a win 1, a loss 0) for averaging."""
+    e = evaluate(state, player)
+    if e >= WIN:
+        return 1.0
+    if e <= -WIN:
+        return 0.0
+    return 0.5 + 0.5 * math.tanh(e / 12000.0)
+
+
+def acting(g: GameState) -> int:
+    return g.current_players()[0]
+
+
+def legal(g: GameState, player: int) -> list[Action]:
+    acts = g.legal_actions(player)
+    if acts and isinstance(acts[-1], Concede):
+        acts.pop()
+    return acts
+
+
+def play_greedy_until(g: GameState, player: int, turn0: int, rng: Random) -> None:
+    """Both players greedy until ``player``'s next turn starts (after ``turn0``) or the match ends."""
+    for _ in range(ROLLOUT_CAP):
+        if g.outcome_ is not None or (g.turn > turn0 and g.active == player):
+            return
+        p = acting(g)
+        g.apply_unchecked(greedy_choice(g, p, legal(g, p), rng))
+
+
+def is_setup(acts: list[Action]) -> bool:
+    return isinstance(acts[0], ChooseCommander | Keep | Mulligan)
+
+
+class FlatMCAgent:
+    """Determinized flat Monte Carlo: each legal action is tried in turn on a fresh determinization and
+    followed by greedy play of both players to our next turn; the best mean value wins (the issue's
+    baseline, not offered in the lobby)."""
+
+    name = "flatmc"
+
+    def __init__(
+        self,
+        rng: Random,
+        budget_s: float | None = None,
+        *,
+        iterations: int | None = None,
+        opponent_deck_known: bool = True,
+    ) -> None:
+        from .agents import LEVEL_BUDGET_S
+
+        self.rng = rng
+        self.budget_s = LEVEL_BUDGET_S[self.name] if budget_s is None else budget_s
+        self.iterations = iterations
+        self.opponent_deck_known = opponent_deck_known
+
+    def choose(self, state: GameState, player: int) -> Action:
+        info = Information(state, player, opponent_deck_known=self.opponent_deck_known)
+        acts = info.legal_actions()
+        if not acts:
+            return Concede(player)
+        if len(acts) == 1:
+            return acts[0]
+        budget = Budget(self.budget_s, self.iterations)
+        if is_setup(acts):
+            return greedy_choice(info.determinize(self.rng), player, acts, self.rng)
+        totals = [0.0] * len(acts)
+        counts = [0] * len(acts)
+        i = 0
+        while budget.more():
+            k = i % len(acts)
+            g = info.determinize(self.rng)
+            turn0 = g.turn
+            g.apply_unchecked(acts[k])
+            play_greedy_until(g, player, turn0, self.rng)
+            totals[k] += value(g, player)
+            counts[k] += 1
+            i += 1
+            budget.done += 1
+        best = max(range(len(acts)), key=lambda j: (totals[j] / counts[j] if counts[j] else -1.0, -j))
+        return acts[best]
+
+
+@dataclass
+class _Plan:
+    actions: tuple[Action, ...]
+    total: float = 0.0
+    visits: int = 0
+    views: list[dict[str, Any]] = field(default_factory=list)
+
+
+class PlanSearchAgent:
+    """Turn-plan search (determinized, open-loop): the ``hard`` and ``normal`` levels.
+
+    A *segment* is a run of our own consecutive decisions (the Planning phase up to Pass, a Combat phase,
+    a Defending phase, a chain of choices). Candidate plans for the segment are sampled by a noisy greedy
+    policy on determinized worlds, cut after the first action that draws a hidden card (Reinforce,
+    C-5.2) since the rest depends on the draw. UCB1 spreads simulations over the candidates; each
+    simulation replays a plan on a fresh determinization, finishes the segment greedily, lets the
+    opponent reply with the best for them of ``replies`` sampled turns (a min-node: the opponent model
+    is stronger than greedy), plays on to the start of our next turn and scores it with ``evaluate``.
+    The most visited plan is then executed decision by decision while the view stays the one the plan
+    expected; any surprise (a draw, an unexpected choice) triggers a new search.
+    """
+
+    name = "hard"
+    replies = 3  # opponent turns sampled per simulation (the opponent plays the best of them for itself)
+    noise = 0.35  # chance per decision that a generated plan departs from greedy
+    explore = 0.35  # UCB1 exploration constant (values in [0, 1])
+
+    def __init__(
+        self,
+        rng: Random,
+        budget_s: float | None = None,
+        *,
+        iterations: int | None = None,
+        opponent_deck_known: bool = True,
+    ) -> None:
+        from .agents import LEVEL_BUDGET_S
+
+        self.rng = rng
+        self.budget_s = LEVEL_BUDGET_S[self.name] if budget_s is None else budget_s
+        self.iterations = iterations
+        self.opponent_deck_known = opponent_deck_known
+        self.plan: list[tuple[Action, dict[str, Any]]] = []  # (action, view expected before it)
+        self.searches = 0
+
+    # -- the turn plan ---------------------------------------------------------------------------
+
+    def _from_plan(self, info: Information, acts: list[Action]) -> Action | None:
+        if not self.plan:
+            return None
+        action, view = self.plan[0]
+        if action in acts and view == info.view():
+            self.plan.pop(0)
+            return action
+        self.plan = []
+        return None
+
+    def choose(self, state: GameState, player: int) -> Action:
+        info = Information(state, player, opponent_deck_known=self.opponent_deck_known)
+        acts = info.legal_actions()
+        if not acts:
+            return Concede(player)
+        planned = self._from_plan(info, acts)
+        if planned is not None:
+            return planned
+        if len(acts) == 1:
+            return acts[0]
+        if is_setup(acts):  # C-4.1 Commander, C-4.4 mulligan: by rule of thumb
+            g = info.determinize(self.rng)
+            special = setup_or_card_choice(g, player, acts)
+            return special if special is not None else greedy_choice(g, player, acts, self.rng)
+        return self._search(info, acts, player)
+
+    # -- search ----------------------------------------------------------------------------------
+
+    def _segment(self, g: GameState, player: int, prefix: tuple[Action, ...] | None) -> tuple[Action, ...]:
+        """Play our segment on ``g``: replay ``prefix`` (while legal) or sample a new plan, then finish the
+        segment greedily. Returns the plan part (cut after a draw) when sampling, else ``prefix``."""
+        rng = self.rng
+        plan: list[Action] = []
+        recording = prefix is None
+        i = 0
+        for _ in range(ROLLOUT_CAP):
+            if g.outcome_ is not None or acting(g) != player:
+                break
+            acts = legal(g, player)
+            if prefix is not None and i < len(prefix) and prefix[i] in acts:
+                a = prefix[i]
+                i += 1
+            else:
+                if prefix is not None:
+                    i = len(prefix)  # off the plan: finish greedily
+                a = noisy_choice(g, player, acts, rng, self.noise) if recording else greedy_choice(
+                    g, player, acts, rng
+                )
+            if recording:
+                plan.append(a)
+                if isinstance(a, Reinforce):  # C-5.2 draws hidden cards: the rest of the plan waits
+                    recording = False
+            g.apply_unchecked(a)
+        return tuple(plan) if prefix is None else prefix
+
+    def _opponent_turns(self, g: GameState, player: int, turn0: int) -> GameState:
+        """Play on to ``player``'s next turn; at the opponent's turn, the best of ``replies`` sampled
+        continuations for the opponent (the first one pure greedy). Returns the final state."""
+        rng = self.rng
+        for _ in range(ROLLOUT_CAP):
+            if g.outcome_ is not None or (g.turn > turn0 and g.active == player):
+                return g
+            p = acting(g)
+            if p != player and g.active == p and self.replies > 1:
+                best: GameState | None = None
+                best_v = 2.0
+                for r in range(self.replies):
+                    h = g.clone()
+                    for _ in range(ROLLOUT_CAP):
+                        if h.outcome_ is not None or (h.turn > turn0 and h.active == player):
+                            break
+                        q = acting(h)
+                        acts = legal(h, q)
+                        if q == p and r > 0:
+                            h.apply_unchecked(noisy_choice(h, q, acts, rng, self.noise))
+                        else:
+                            h.apply_unchecked(greedy_choice(h, q, acts, rng))
+                    v = value(h, player)
+                    if v < best_v:
+                        best, best_v = h, v
+                assert best is not None
+                return best
+            g.apply_unchecked(greedy_choice(g, p, legal(g, p), rng))
+        return g
+
+    def _simulate(self, world: GameState, player: int, prefix: tuple[Action, ...] | None) -> tuple[
+        tuple[Action, ...], float
+    ]:
+        g = world.clone()
+        turn0 = g.turn
+        plan = self._segment(g, player, prefix)
+        end = self._opponent_turns(g, player, turn0)
+        return plan, value(end, player)
+
+    def _search(self, info: Information, acts: list[Action], player: int) -> Action:
+        self.searches += 1
+        budget = Budget(self.budget_s, self.iterations)
+        rng = self.rng
+        worlds: list[GameState] = []
+        max_worlds = 12
+        plans: dict[tuple[Action, ...], _Plan] = {}
+        n = 0
+        while budget.more():
+            if len(worlds) < max_worlds:
+                worlds.append(info.determinize(rng))
+            world = worlds[n % len(worlds)]
+            if n == 0:  # the pure greedy plan first
+                plan, v = self._simulate(world, player, self._greedy_plan(world, player))
+            elif n < 4 or n % 3 == 0 or len(plans) < 2:
+                plan, v = self._simulate(world, player, None)
+            else:
+                total = sum(c.visits for c in plans.values())
+                log_total = math.log(total + 1)
+                chosen = max(
+                    plans.values(),
+                    key=lambda c: c.total / c.visits + self.explore * math.sqrt(log_total / c.visits),
+                )
+                plan, v = self._simulate(world, player, chosen.actions)
+            if plan and plan[0] in acts:
+                c = plans.get(plan)
+                if c is None:
+                    c = plans[plan] = _Plan(plan)
+                c.total += v
+                c.visits += 1
+            n += 1
+            budget.done += 1
+        if not plans:
+            return greedy_choice(info.determinize(rng), player, acts, rng)
+        best = max(plans.values(), key=lambda c: (c.visits, c.total / c.visits))
+        self._adopt(info, player, best.actions)
+        action, _ = self.plan.pop(0)
+        return action
+
+    def _greedy_plan(self, world: GameState, player: int) -> tuple[Action, ...]:
+        g = world.clone()
+        plan: list[Action] = []
+        for _ in range(ROLLOUT_CAP):
+            if g.outcome_ is not None or acting(g) != player:
+                break
+            a = greedy_choice(g, player, legal(g, player), self.rng)
+            plan.append(a)
+            g.apply_unchecked(a)
+            if isinstance(a, Reinforce):
+                break
+        return tuple(plan)
+
+    def _adopt(self, info: Information, player: int, actions: tuple[Action, ...]) -> None:
+        """Keep ``actions`` as the turn plan with the view expected before each (replayed on a sample)."""
+        g = info.determinize(self.rng)
+        self.plan = []
+        for a in actions:
+            if g.outcome_ is not None or acting(g) != player or a not in legal(g, player):
+                break
+            self.plan.append((a, g.player_view(player) if self.plan else info.view()))
+            g.apply_unchecked(a)
