@@ -65,7 +65,9 @@ def setup_or_card_choice(state: GameState, player: int, acts: list[Action]) -> A
     first = acts[0]
     if isinstance(first, ChooseCommander):
         by_name = {d.name: d for d in state.defs.values()}
-        commanders = [(a, by_name[a.name]) for a in acts if isinstance(a, ChooseCommander) and a.name in by_name]
+        commanders = [
+            (a, by_name[a.name]) for a in acts if isinstance(a, ChooseCommander) and a.name in by_name
+        ]
         if commanders:
             return max(commanders, key=lambda ad: (ad[1].power + ad[1].health, ad[1].name))[0]
     if isinstance(first, Keep | Mulligan):

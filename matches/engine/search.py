@@ -226,8 +226,10 @@ class PlanSearchAgent:
             else:
                 if prefix is not None:
                     i = len(prefix)  # off the plan: finish greedily
-                a = noisy_choice(g, player, acts, rng, self.noise) if recording else greedy_choice(
-                    g, player, acts, rng
+                a = (
+                    noisy_choice(g, player, acts, rng, self.noise)
+                    if recording
+                    else greedy_choice(g, player, acts, rng)
                 )
             if recording:
                 plan.append(a)
@@ -266,9 +268,9 @@ class PlanSearchAgent:
             g.apply_unchecked(greedy_choice(g, p, legal(g, p), rng))
         return g
 
-    def _simulate(self, world: GameState, player: int, prefix: tuple[Action, ...] | None) -> tuple[
-        tuple[Action, ...], float
-    ]:
+    def _simulate(
+        self, world: GameState, player: int, prefix: tuple[Action, ...] | None
+    ) -> tuple[tuple[Action, ...], float]:
         g = world.clone()
         turn0 = g.turn
         plan = self._segment(g, player, prefix)

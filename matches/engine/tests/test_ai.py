@@ -1,0 +1,148 @@
+"""The AI levels (issue 13): legal on every decision, blind to what their player cannot see (C-8), a
+canonical determinization, the simulation mode, and the search beating the random bot.
+
+Strength and time targets are measured by ``bench/ai_strength.py``, never here; every search below runs
+a fixed number of iterations so its choices are deterministic.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+import pytest
+
+from matches.engine import GameState, new_match
+from matches.engine.agents import AGENTS, LEVEL_BUDGET_S, Agent, GreedyAgent, RandomAgent, make_agent
+from matches.engine.arena import MATCHUPS, play_one
+from matches.engine.decks import default_decks
+from matches.engine.information import Information
+
+DECKS = [d for _, d in sorted(default_decks().items())]
+pytestmark = pytest.mark.skipif(len(DECKS) < 2, reason="no sample card set")
+ITER = 4  # search iterations per decision in these tests
+
+
+def _agent(name: str, seed: int) -> Agent:
+    return make_agent(name, Random(seed), iterations=ITER)
+
+
+def _positions(seed: int, every: int = 7) -> list[tuple[GameState, int]]:
+    """Decision points of a seeded greedy-vs-random match (a copy of the state and who acts)."""
+    g = new_match(DECKS[seed % len(DECKS)], DECKS[(seed + 1) % len(DECKS)], seed=seed)
+    bots: list[Agent] = [GreedyAgent(Random(seed)), RandomAgent(Random(seed + 1))]
+    out = []
+    n = 0
+    while not g.is_terminal():
+        p = g.current_players()[0]
+        if n % every == 0:
+            out.append((g.clone(), p))
+        g.apply_unchecked(bots[p].choose(g, p))
+        n += 1
+    return out
+
+
+def test_every_level_has_a_default_budget_and_the_common_constructor() -> None:
+    assert set(LEVEL_BUDGET_S) == set(AGENTS)
+    for name, cls in AGENTS.items():
+        agent = cls(Random(0), None, iterations=2, opponent_deck_known=True)
+        assert agent.choose is not None, name
+    assert {"easy", "normal", "hard", "flatmc", "greedy", "random"} <= set(AGENTS)
+
+
+@pytest.mark.parametrize("level", sorted(AGENTS))
+def test_level_chooses_only_legal_actions_to_the_end_of_a_match(level: str) -> None:
+    g = new_match(DECKS[0], DECKS[1], seed=3)
+    bots = [_agent(level, 1), _agent("greedy", 2)]
+    while not g.is_terminal():
+        p = g.current_players()[0]
+        a = bots[p].choose(g, p)
+        assert a in g.legal_actions(p) and type(a).__name__ != "Concede", (level, a)
+        g.apply(a)
+
+
+def test_a_fresh_agent_per_decision_plays_legally() -> None:
+    """The play layer may build a new agent for every decision (no turn plan kept)."""
+    g = new_match(DECKS[1], DECKS[2], seed=5)
+    n = 0
+    while not g.is_terminal():
+        p = g.current_players()[0]
+        a = _agent("hard" if p == 0 else "greedy", n).choose(g, p)
+        assert a in g.legal_actions(p)
+        g.apply(a)
+        n += 1
+
+
+def test_determinize_is_canonical_given_what_the_player_knows_c_8() -> None:
+    """C-8: two states the player cannot tell apart determinize alike for the same rng."""
+    checked = 0
+    for seed in (1, 2):
+        for s, p in _positions(seed, every=5):
+            for viewer in (p, 1 - p):
+                s2 = s.determinize(viewer, Random(99))
+                assert s2.player_view(viewer) == s.player_view(viewer)
+                a = s.determinize(viewer, Random(7)).to_dict()
+                b = s2.determinize(viewer, Random(7)).to_dict()
+                assert a == b
+                checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize("level", sorted(AGENTS))
+def test_agents_choose_alike_in_states_their_player_cannot_tell_apart_c_8(level: str) -> None:
+    """The information property: a fresh agent with the same seed and a fixed iteration count chooses
+    the same action on a state and on a determinization of it for that player."""
+    for s, p in _positions(4, every=9)[:14]:
+        s2 = s.determinize(p, Random(11))
+        assert _agent(level, 5).choose(s, p) == _agent(level, 5).choose(s2, p), (level, s.turn)
+
+
+def test_unknown_opponent_deck_is_refused_clearly() -> None:
+    g = new_match(DECKS[0], DECKS[1], seed=1)
+    with pytest.raises(ValueError, match="opponent_deck_known"):
+        Information(g, 0, opponent_deck_known=False)
+
+
+def test_hard_beats_random_in_seeded_games() -> None:
+    score = 0.0
+    for i in range(4):
+        g = new_match(DECKS[i % len(DECKS)], DECKS[(i + 1) % len(DECKS)], seed=100 + i)
+        seat = i % 2
+        bots = [_agent("random", i), _agent("random", i)]
+        bots[seat] = _agent("hard", i)
+        while not g.is_terminal():
+            p = g.current_players()[0]
+            g.apply_unchecked(bots[p].choose(g, p))
+        out = g.outcome()
+        assert out is not None
+        score += 1.0 if out.winner == seat else 0.5 if out.winner is None else 0.0
+    assert score >= 4.0
+
+
+def _strip(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in d.items() if k not in ("log", "log_start", "log_length")}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_simulation_mode_plays_exactly_like_normal_mode_without_the_log(seed: int) -> None:
+    normal = new_match(DECKS[seed % 4], DECKS[(seed + 2) % 4], seed=seed)
+    sim = normal.simulation()
+    assert not sim.event_log
+    bots: list[list[Agent]] = [[GreedyAgent(Random(seed)), RandomAgent(Random(seed + 1))] for _ in range(2)]
+    while not normal.is_terminal():
+        p = normal.current_players()[0]
+        a = bots[0][p].choose(normal, p)
+        assert bots[1][p].choose(sim, p) == a
+        normal.apply_unchecked(a)
+        sim.apply_unchecked(a)
+        assert sim.log_length == normal.log_length
+        assert sim.log == []
+    assert sim.outcome() == normal.outcome()
+    assert _strip(sim.to_dict(log=False)) == _strip(normal.to_dict(log=False))
+
+
+def test_arena_plays_one_seeded_game_of_each_named_matchup_shape() -> None:
+    assert {"easy vs greedy", "hard vs greedy", "hard vs flatmc", "hard vs hard"} <= set(MATCHUPS)
+    r = play_one("easy", "random", 1, 1, 1.0)
+    assert r["score"] in (0.0, 0.5, 1.0)
+    assert r["decision_ms"] and r["label"]
