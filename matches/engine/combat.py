@@ -106,10 +106,15 @@ def _settle(self: GameState, cause: int | None) -> None:
     """C-6.3 / C-5.7: defeat every unit whose damage reaches its Health, then check C-6.1."""
     while self.units:
         cont = self._continuous()
-        if cont:
-            dead = [uid for uid in self.units if self.units[uid].damage >= self.stats(uid, cont)[1]]
+        defs, edge = self.defs, self._edge
+        if cont:  # the Health of ``stats`` (C-2.3), inlined: this check runs after every action
+            dead = []
+            for uid, u in self.units.items():
+                b = cont.get(uid)
+                bonus = b[1] if b else 0
+                if u.damage >= max(0, defs[uid].health + u.hmod + u.thmod + bonus) - edge[u.sq]:
+                    dead.append(uid)
         else:
-            defs, edge = self.defs, self._edge
             dead = [
                 uid
                 for uid, u in self.units.items()
