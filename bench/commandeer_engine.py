@@ -1,5 +1,6 @@
 """Benchmark of the Commandeer engine: full random-vs-random matches per second on one core, median
-microseconds of legal_actions and apply, the cost of clone, and a final JSON line.
+microseconds of legal_actions and apply, the cost of clone, the same clone and apply in simulation mode
+(``GameState.simulation()``: no event log, what the AI's search uses), and a final JSON line.
 
 Run: ``.venv/bin/python bench/commandeer_engine.py [--games N] [--seed S]``
 """
@@ -50,9 +51,12 @@ def main() -> None:
     la_times: list[float] = []
     ap_times: list[float] = []
     cl_times: list[float] = []
+    sim_cl_times: list[float] = []
+    sim_ap_times: list[float] = []
     clock = time.perf_counter
     for i in range(max(20, args.games // 10)):
         g = new_match(decks[i % n], decks[(i + 1) % n], seed=10_000 + i)
+        sim = g.simulation()
         rng = Random(i)
         while not g.is_terminal():
             p = g.current_players()[0]
@@ -69,6 +73,13 @@ def main() -> None:
             t0 = clock()
             g.apply_unchecked(a)
             ap_times.append(clock() - t0)
+            if len(sim_cl_times) < 5000:
+                t0 = clock()
+                sim.clone()
+                sim_cl_times.append(clock() - t0)
+            t0 = clock()
+            sim.apply_unchecked(a)
+            sim_ap_times.append(clock() - t0)
 
     result = {
         "bench": "commandeer_engine",
@@ -80,6 +91,8 @@ def main() -> None:
         "legal_actions_median_us": round(statistics.median(la_times) * 1e6, 1),
         "apply_median_us": round(statistics.median(ap_times) * 1e6, 1),
         "clone_median_us": round(statistics.median(cl_times) * 1e6, 1),
+        "sim_apply_median_us": round(statistics.median(sim_ap_times) * 1e6, 1),
+        "sim_clone_median_us": round(statistics.median(sim_cl_times) * 1e6, 1),
         "target_matches_per_second": 100,
     }
     print(f"random-vs-random matches/s (one core, wall clock): {result['matches_per_second']}")
@@ -88,6 +101,10 @@ def main() -> None:
     print(f"legal_actions median: {result['legal_actions_median_us']} µs")
     print(f"apply median: {result['apply_median_us']} µs")
     print(f"clone median: {result['clone_median_us']} µs")
+    print(
+        f"simulation mode (no event log): apply median {result['sim_apply_median_us']} µs, clone median "
+        f"{result['sim_clone_median_us']} µs"
+    )
     print(json.dumps(result))
 
 
