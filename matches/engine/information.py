@@ -8,6 +8,7 @@ layer's adapter asks ``GameState.secret_action``) and for a logged one (``GameSt
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from random import Random
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ from .actions import (
 )
 
 if TYPE_CHECKING:
+    from .cards import CardDef
     from .state import GameState
 
 # C-4.4 / C-8: the cards a player puts on the bottom of the deck after a mulligan stay secret.
@@ -113,6 +115,7 @@ def determinize(
     *,
     opponent_deck_known: bool = True,
     seen: set[int] | frozenset[int] | None = None,
+    catalog: Mapping[str, CardDef] | None = None,
 ) -> GameState:
     """A full state consistent with everything ``player`` can know, every hidden part resampled by ``rng``.
 
@@ -129,21 +132,20 @@ def determinize(
     hidden card ids); ``log_length`` stays, so ``player_view(player)`` is unchanged.
 
     ``opponent_deck_known`` (default True) is the assumption that the opponent's deck list is known, so
-    their hidden cards are exactly their deck list minus what is public; the engine has no model of an
-    unknown deck list, so False is refused with a ValueError.
+    their hidden cards are exactly their deck list minus what is public. False: the hidden cards are
+    drawn from ``catalog`` (default: the sample card set), from the cards of the opponent's faction
+    (C-3.4; a faction at random while none of their cards has been public) that their public cards leave
+    room for under C-3.2 / C-3.3, a face-down Commander being one of its Legendary units (C-4.1).
     """
     if player not in (0, 1):
         raise ValueError(f"determinize: player must be 0 or 1, not {player!r}")
-    if not opponent_deck_known:
-        raise ValueError(
-            "determinize: only a known opponent deck list is supported (opponent_deck_known=True); "
-            "the engine cannot invent the cards of an unknown deck"
-        )
     if seen is None:
         seen = cards_seen_by(g, player)
     out = g.clone()
     out.rng = Random(rng.getrandbits(64))
     opp = 1 - player
+    if not opponent_deck_known:
+        _invent_hidden_cards(out, opp, seen, rng, catalog)
 
     # Canonical: every hidden pool is sorted before it is shuffled, so the result depends only on what
     # ``player`` can know and on ``rng`` (two states with the same view give the same determinization).
@@ -155,8 +157,8 @@ def determinize(
         pool.append(side.commander)
     pool.sort()
     rng.shuffle(pool)
-    if hidden_commander:
-        legends = [c for c in pool if out._is_legendary_unit(c)]
+    legends = [c for c in pool if out._is_legendary_unit(c)] if hidden_commander else []
+    if legends:
         side.commander = legends[rng.randrange(len(legends))]
         pool.remove(side.commander)
     hand = []
@@ -176,6 +178,68 @@ def determinize(
     out.log = []
     out.log_start = g.log_length
     return out
+
+
+@lru_cache(maxsize=1)
+def _sample_catalog() -> tuple[CardDef, ...]:
+    from .cards import load_card_file
+    from .decks import load_sample
+
+    data = load_sample()
+    if data is None:
+        return ()
+    return tuple(sorted(load_card_file(data).values(), key=lambda d: d.name))
+
+
+def _invent_hidden_cards(
+    out: GameState, opp: int, seen: set[int] | frozenset[int], rng: Random, catalog: Mapping[str, CardDef] | None
+) -> None:
+    """Give the opponent's hidden cards (hand cards not seen, deck, face-down Commander) definitions drawn
+    from their faction's catalog cards, within C-3.2 / C-3.3 given their public cards."""
+    side = out.sides[opp]
+    hidden = sorted(
+        [c for c in side.hand if c not in seen]
+        + list(side.deck)
+        + ([side.commander] if side.commander is not None and not side.revealed else [])
+    )
+    if not hidden:
+        return
+    hidden_set = set(hidden)
+    cards = tuple(sorted(catalog.values(), key=lambda d: d.name)) if catalog is not None else _sample_catalog()
+    known = [out.defs[c] for c, o in sorted(out.owners.items()) if o == opp and c not in hidden_set]
+    factions = sorted({d.faction for d in cards})
+    if not factions:
+        raise ValueError("opponent_deck_known=False needs a card catalog (the sample card set is missing)")
+    known_factions = sorted({d.faction for d in known} & set(factions))
+    faction = known_factions[0] if known_factions else factions[rng.randrange(len(factions))]
+    pool = [d for d in cards if d.faction == faction]
+    used: dict[str, int] = {}
+    for d in known:
+        used[d.name] = used.get(d.name, 0) + 1
+    copies: list[CardDef] = []
+    for d in pool:
+        limit = 1 if (d.legendary and d.type == "unit") or d.unique else 4  # C-3.2, C-3.3
+        copies.extend([d] * max(0, limit - used.get(d.name, 0)))
+    rng.shuffle(copies)
+    drawn: list[CardDef] = []
+    if side.commander is not None and not side.revealed:  # C-4.1: a Legendary unit
+        legends = [d for d in copies if d.legendary and d.type == "unit"]
+        legend = legends[0] if legends else next((d for d in pool if d.legendary and d.type == "unit"), None)
+        if legend is not None:
+            drawn.append(legend)
+            if legend in copies:
+                copies.remove(legend)
+    while len(drawn) < len(hidden):
+        drawn.append(copies.pop() if copies else pool[rng.randrange(len(pool))])
+    defs = dict(out.defs)
+    order = list(hidden)
+    rng.shuffle(order)
+    for cid, d in zip(order, drawn, strict=True):
+        defs[cid] = d
+    out.defs = defs
+    out._cards_json = None
+    out._cards_source = None
+    out._cont_cache = None
 
 
 def decision_view(dec: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
@@ -200,11 +264,6 @@ class Information:
     __slots__ = ("_state", "_seen", "_view", "_legal", "player", "opponent_deck_known")
 
     def __init__(self, state: GameState, player: int, *, opponent_deck_known: bool = True) -> None:
-        if not opponent_deck_known:
-            raise ValueError(
-                "opponent_deck_known=False is not supported: the agents assume the opponent's deck list is "
-                "known (public decklists); determinize cannot invent the cards of an unknown deck"
-            )
         self._state = state
         self.player = player
         self.opponent_deck_known = opponent_deck_known
@@ -229,6 +288,8 @@ class Information:
         """A full state consistent with the view, hidden parts drawn by ``rng``, in simulation mode."""
         if self._seen is None:
             self._seen = frozenset(cards_seen_by(self._state, self.player))
-        g = determinize(self._state, self.player, rng, seen=self._seen)
+        g = determinize(
+            self._state, self.player, rng, seen=self._seen, opponent_deck_known=self.opponent_deck_known
+        )
         g.event_log = False
         return g

@@ -16,7 +16,6 @@ from matches.engine import GameState, new_match
 from matches.engine.agents import AGENTS, LEVEL_BUDGET_S, Agent, GreedyAgent, RandomAgent, make_agent
 from matches.engine.arena import MATCHUPS, play_one
 from matches.engine.decks import default_decks
-from matches.engine.information import Information
 
 DECKS = [d for _, d in sorted(default_decks().items())]
 pytestmark = pytest.mark.skipif(len(DECKS) < 2, reason="no sample card set")
@@ -97,10 +96,32 @@ def test_agents_choose_alike_in_states_their_player_cannot_tell_apart_c_8(level:
         assert _agent(level, 5).choose(s, p) == _agent(level, 5).choose(s2, p), (level, s.turn)
 
 
-def test_unknown_opponent_deck_is_refused_clearly() -> None:
-    g = new_match(DECKS[0], DECKS[1], seed=1)
-    with pytest.raises(ValueError, match="opponent_deck_known"):
-        Information(g, 0, opponent_deck_known=False)
+def test_an_unknown_opponent_deck_is_sampled_from_the_faction_within_the_deck_rules_c_3_2_c_3_4_c_8() -> None:
+    for s, p in _positions(6, every=11):
+        opp = 1 - p
+        faction = {s.defs[c].faction for c in s.owners if s.owners[c] == opp}  # C-3.4: one faction
+        g = s.determinize(p, Random(3), opponent_deck_known=False)
+        assert g.player_view(p) == s.player_view(p)
+        side = g.sides[opp]
+        hidden = list(side.deck) + list(side.hand)
+        if any(u.owner == opp for u in s.units.values()):  # their faction is public
+            assert {g.defs[c].faction for c in hidden} <= faction
+        names = [g.defs[c].name for c, o in g.owners.items() if o == opp]
+        counts = {n: names.count(n) for n in names}
+        assert max(counts.values()) <= 4
+        again = s.determinize(p, Random(3), opponent_deck_known=False).to_dict()
+        assert g.to_dict() == again
+
+
+@pytest.mark.parametrize("level", ["greedy", "hard", "flatmc"])
+def test_agents_play_legally_without_knowing_the_opponents_deck_list(level: str) -> None:
+    g = new_match(DECKS[2], DECKS[3], seed=8)
+    bots = [make_agent(level, Random(1), iterations=ITER, opponent_deck_known=False), _agent("greedy", 2)]
+    while not g.is_terminal():
+        p = g.current_players()[0]
+        a = bots[p].choose(g, p)
+        assert a in g.legal_actions(p)
+        g.apply(a)
 
 
 def test_hard_beats_random_in_seeded_games() -> None:
