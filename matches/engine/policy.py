@@ -234,9 +234,57 @@ def noisy_choice(state: GameState, player: int, acts: list[Action], rng: Random,
     return top[rng.randrange(len(top))]
 
 
+def evaluate_position(state: GameState, player: int) -> float:
+    """The search's static value for ``player``: ``evaluate`` with each unit at its current Power and
+    Health (modifiers, continuous abilities, the C-2.3 edge reduction), the C-6.1 race weighted more as
+    a player nears six Defeated cards, and the enemy units the side to move could defeat at once."""
+    out = state.outcome_
+    if out is not None:
+        if out.winner is None:
+            return 0.0
+        return WIN if out.winner == player else -WIN
+    cont = state._continuous()
+    score = 0.0
+    power: dict[int, int] = {}
+    health: dict[int, int] = {}
+    worth: dict[int, float] = {}
+    for uid, u in state.units.items():
+        p, h, _ = state.stats(uid, cont)
+        power[uid], health[uid] = p, h - u.damage
+        w = p + max(0, h - u.damage) + 1500.0  # a unit on the battlefield is worth more than its stats
+        worth[uid] = w
+        score += w if u.owner == player else -w
+    me, opp = state.sides[player], state.sides[1 - player]
+    lose = state.config.defeated_to_lose
+    nd_me, nd_opp = len(me.defeated), len(opp.defeated)
+    score += 8000.0 * (nd_opp - nd_me) + 1500.0 * (
+        max(0, nd_opp - lose + 3) ** 2 - max(0, nd_me - lose + 3) ** 2
+    )
+    score += 300.0 * (len(me.hand) - len(opp.hand)) + 500.0 * (len(me.energy) - len(opp.energy))
+    # the side to move strikes first: enemy units one of its units can defeat with one attack (C-5.6, C-5.7)
+    mover = state.active
+    if state.step in (Step.TURN_START, Step.START_CP, Step.PLANNING, Step.COMBAT):
+        killable: set[int] = set()
+        board, units = state.board, state.units
+        for uid, u in units.items():
+            if u.owner != mover or u.attacked:
+                continue
+            ranged = state.has_range(uid)
+            for a in state.arrows_of(uid):
+                line = LINES[u.sq][a]
+                for s in line if ranged else line[:1]:
+                    t = board[s]
+                    if t is not None and units[t].owner != mover and power[uid] >= health[t]:
+                        killable.add(t)
+        bonus = 0.5 * sum(8000.0 + worth[t] for t in killable)
+        score += bonus if mover == player else -bonus
+    return score
+
+
 __all__ = [
     "candidates",
     "evaluate",
+    "evaluate_position",
     "greedy_choice",
     "noisy_choice",
     "scored",

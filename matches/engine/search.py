@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +25,7 @@ from .actions import (
     Reinforce,
 )
 from .information import Information
-from .policy import WIN, evaluate, greedy_choice, noisy_choice, setup_or_card_choice
+from .policy import WIN, evaluate, evaluate_position, greedy_choice, noisy_choice, setup_or_card_choice
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -45,16 +46,21 @@ class Budget:
         self.done = 0
 
     def more(self) -> bool:
+        """Another simulation? (The first one always runs.)"""
         if self.iterations is not None:
             return self.done < self.iterations
-        if self.done == 0:
+        return self.done == 0 or self.time_left()
+
+    def time_left(self) -> bool:
+        """Time left (always, when counting iterations)."""
+        if self.iterations is not None:
             return True
         return time.process_time() < self.cpu_end and time.perf_counter() < self.wall_end
 
 
-def value(state: GameState, player: int) -> float:
-    """``evaluate`` squashed into [0, 1] (a win 1, a loss 0) for averaging."""
-    e = evaluate(state, player)
+def value(state: GameState, player: int, static: Callable[[GameState, int], float] = evaluate) -> float:
+    """A static evaluation squashed into [0, 1] (a win 1, a loss 0) for averaging."""
+    e = static(state, player)
     if e >= WIN:
         return 1.0
     if e <= -WIN:
@@ -140,7 +146,6 @@ class _Plan:
     actions: tuple[Action, ...]
     total: float = 0.0
     visits: int = 0
-    views: list[dict[str, Any]] = field(default_factory=list)
 
 
 class PlanSearchAgent:
@@ -160,7 +165,7 @@ class PlanSearchAgent:
     name = "hard"
     replies = 3  # opponent turns sampled per simulation (the opponent plays the best of them for itself)
     noise = 0.35  # chance per decision that a generated plan departs from greedy
-    explore = 0.35  # UCB1 exploration constant (values in [0, 1])
+    width = 10  # distinct candidate plans per search
 
     def __init__(
         self,
@@ -209,10 +214,11 @@ class PlanSearchAgent:
 
     # -- search ----------------------------------------------------------------------------------
 
-    def _segment(self, g: GameState, player: int, prefix: tuple[Action, ...] | None) -> tuple[Action, ...]:
-        """Play our segment on ``g``: replay ``prefix`` (while legal) or sample a new plan, then finish the
-        segment greedily. Returns the plan part (cut after a draw) when sampling, else ``prefix``."""
-        rng = self.rng
+    def _segment(
+        self, g: GameState, player: int, prefix: tuple[Action, ...] | None, rng: Random
+    ) -> tuple[Action, ...]:
+        """Play our segment on ``g``: replay ``prefix`` (while legal) or sample a new plan (noisy greedy),
+        then finish the segment greedily. Returns the plan (cut after a draw) when sampling, else ``prefix``."""
         plan: list[Action] = []
         recording = prefix is None
         i = 0
@@ -226,11 +232,10 @@ class PlanSearchAgent:
             else:
                 if prefix is not None:
                     i = len(prefix)  # off the plan: finish greedily
-                a = (
-                    noisy_choice(g, player, acts, rng, self.noise)
-                    if recording
-                    else greedy_choice(g, player, acts, rng)
-                )
+                if recording:
+                    a = noisy_choice(g, player, acts, rng, self.noise)
+                else:
+                    a = greedy_choice(g, player, acts, rng)
             if recording:
                 plan.append(a)
                 if isinstance(a, Reinforce):  # C-5.2 draws hidden cards: the rest of the plan waits
@@ -238,10 +243,9 @@ class PlanSearchAgent:
             g.apply_unchecked(a)
         return tuple(plan) if prefix is None else prefix
 
-    def _opponent_turns(self, g: GameState, player: int, turn0: int) -> GameState:
-        """Play on to ``player``'s next turn; at the opponent's turn, the best of ``replies`` sampled
-        continuations for the opponent (the first one pure greedy). Returns the final state."""
-        rng = self.rng
+    def _opponent_turns(self, g: GameState, player: int, turn0: int, rng: Random) -> GameState:
+        """Play on to ``player``'s next turn; at the opponent's turn, the best for the opponent of
+        ``replies`` sampled continuations (the first one pure greedy). Returns the final state."""
         for _ in range(ROLLOUT_CAP):
             if g.outcome_ is not None or (g.turn > turn0 and g.active == player):
                 return g
@@ -260,7 +264,7 @@ class PlanSearchAgent:
                             h.apply_unchecked(noisy_choice(h, q, acts, rng, self.noise))
                         else:
                             h.apply_unchecked(greedy_choice(h, q, acts, rng))
-                    v = value(h, player)
+                    v = value(h, player, evaluate_position)
                     if v < best_v:
                         best, best_v = h, v
                 assert best is not None
@@ -268,55 +272,64 @@ class PlanSearchAgent:
             g.apply_unchecked(greedy_choice(g, p, legal(g, p), rng))
         return g
 
-    def _simulate(
-        self, world: GameState, player: int, prefix: tuple[Action, ...] | None
-    ) -> tuple[tuple[Action, ...], float]:
+    def _simulate(self, world: GameState, player: int, plan: tuple[Action, ...], seed: int) -> float:
+        """One simulation of ``plan`` on ``world`` (its random choices seeded by ``seed``: every plan meets
+        the same opponent on the same world, common random numbers)."""
         g = world.clone()
+        rng = Random(seed)
         turn0 = g.turn
-        plan = self._segment(g, player, prefix)
-        end = self._opponent_turns(g, player, turn0)
-        return plan, value(end, player)
+        self._segment(g, player, plan, rng)
+        end = self._opponent_turns(g, player, turn0, rng)
+        return value(end, player, evaluate_position)
 
     def _search(self, info: Information, acts: list[Action], player: int) -> Action:
+        """Sample up to ``width`` distinct plans, then sequential halving: every surviving plan is
+        simulated on the same worlds, and the worse half is dropped after each round."""
         self.searches += 1
         budget = Budget(self.budget_s, self.iterations)
         rng = self.rng
-        worlds: list[GameState] = []
-        max_worlds = 12
+        worlds: list[tuple[GameState, int]] = []
+
+        def world(k: int) -> tuple[GameState, int]:
+            while len(worlds) <= k:
+                worlds.append((info.determinize(rng), rng.getrandbits(48)))
+            return worlds[k]
+
         plans: dict[tuple[Action, ...], _Plan] = {}
-        n = 0
-        while budget.more():
-            if len(worlds) < max_worlds:
-                worlds.append(info.determinize(rng))
-            world = worlds[n % len(worlds)]
-            if n == 0:  # the pure greedy plan first
-                plan, v = self._simulate(world, player, self._greedy_plan(world, player))
-            elif n < 4 or n % 3 == 0 or len(plans) < 2:
-                plan, v = self._simulate(world, player, None)
-            else:
-                total = sum(c.visits for c in plans.values())
-                log_total = math.log(total + 1)
-                chosen = max(
-                    plans.values(),
-                    key=lambda c: c.total / c.visits + self.explore * math.sqrt(log_total / c.visits),
-                )
-                plan, v = self._simulate(world, player, chosen.actions)
-            if plan and plan[0] in acts:
-                c = plans.get(plan)
-                if c is None:
-                    c = plans[plan] = _Plan(plan)
-                c.total += v
-                c.visits += 1
-            n += 1
-            budget.done += 1
+        first = self._greedy_plan(world(0)[0], player)
+        if first and first[0] in acts:
+            plans[first] = _Plan(first)
+        for attempt in range(3 * self.width):
+            if len(plans) >= self.width or not budget.time_left():
+                break
+            w, _ = world(attempt % 4)
+            plan = self._segment(w.clone(), player, None, rng)
+            if plan and plan[0] in acts and plan not in plans:
+                plans[plan] = _Plan(plan)
         if not plans:
-            return greedy_choice(info.determinize(rng), player, acts, rng)
-        best = max(plans.values(), key=lambda c: (c.visits, c.total / c.visits))
+            return greedy_choice(world(0)[0], player, acts, rng)
+        alive = list(plans.values())
+        k = 0
+        per_round = 2
+        while len(alive) > 1 and budget.more():
+            for c in alive:
+                w, seed = world(k)
+                c.total += self._simulate(w, player, c.actions, seed)
+                c.visits += 1
+                budget.done += 1
+                if not budget.more():
+                    break
+            k += 1
+            if k % per_round == 0 and len(alive) > 2:
+                alive.sort(key=lambda c: -(c.total / c.visits if c.visits else 0.0))
+                alive = alive[: (len(alive) + 1) // 2]
+        best = max(alive, key=lambda c: (c.visits > 0, c.total / c.visits if c.visits else 0.0))
         self._adopt(info, player, best.actions)
         action, _ = self.plan.pop(0)
         return action
 
     def _greedy_plan(self, world: GameState, player: int) -> tuple[Action, ...]:
+        """The pure greedy plan for our segment on ``world`` (cut after a draw)."""
         g = world.clone()
         plan: list[Action] = []
         for _ in range(ROLLOUT_CAP):
