@@ -177,16 +177,17 @@ def scored(state: GameState, player: int, acts: list[Action]) -> list[tuple[floa
     base: float | None = None
     side = state.sides[player]
     for a in acts:
-        if isinstance(a, Deploy):
+        kind = type(a)
+        if kind is Move:  # the most numerous by far: scored first
             if threat is None:
                 threat = threatened(state, player)
-            s = _deploy_score(state, a, threat)
+            s = _move_score(state, a, threat, here)  # type: ignore[arg-type]
+        elif kind is Deploy:
+            if threat is None:
+                threat = threatened(state, player)
+            s = _deploy_score(state, a, threat)  # type: ignore[arg-type]
         elif isinstance(a, Attack):
             s = _attack_score(state, a)
-        elif isinstance(a, Move):
-            if threat is None:
-                threat = threatened(state, player)
-            s = _move_score(state, a, threat, here)
         elif isinstance(a, Pass):
             s = _pass_score(state, player)
         elif isinstance(a, Reinforce):

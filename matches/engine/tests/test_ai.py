@@ -16,6 +16,7 @@ from matches.engine import GameState, new_match
 from matches.engine.agents import AGENTS, LEVEL_BUDGET_S, Agent, GreedyAgent, RandomAgent, make_agent
 from matches.engine.arena import MATCHUPS, play_one
 from matches.engine.decks import default_decks
+from matches.engine.search import PlanSearchAgent
 
 DECKS = [d for _, d in sorted(default_decks().items())]
 pytestmark = pytest.mark.skipif(len(DECKS) < 2, reason="no sample card set")
@@ -167,3 +168,17 @@ def test_arena_plays_one_seeded_game_of_each_named_matchup_shape() -> None:
     r = play_one("easy", "random", 1, 1, 1.0)
     assert r["score"] in (0.0, 0.5, 1.0)
     assert r["decision_ms"] and r["label"]
+
+
+def test_hard_keeps_its_turn_plan_across_the_decisions_of_a_turn() -> None:
+    """A turn is many decisions (C-5.2): the plan is searched once and replayed while the view matches."""
+    g = new_match(DECKS[0], DECKS[3], seed=12)
+    hard = make_agent("hard", Random(3), iterations=ITER)
+    bots = [hard, _agent("greedy", 4)]
+    decisions = 0
+    while not g.is_terminal():
+        p = g.current_players()[0]
+        decisions += p == 0
+        g.apply(bots[p].choose(g, p))
+    assert isinstance(hard, PlanSearchAgent)
+    assert 0 < hard.searches < decisions / 2
