@@ -25,7 +25,15 @@ from .actions import (
     Reinforce,
 )
 from .information import Information
-from .policy import WIN, evaluate, evaluate_position, greedy_choice, noisy_choice, setup_or_card_choice
+from .policy import (
+    WIN,
+    evaluate,
+    evaluate_position,
+    greedy_choice,
+    noisy_choice,
+    scored,
+    setup_or_card_choice,
+)
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -166,6 +174,8 @@ class PlanSearchAgent:
     replies = 3  # opponent turns sampled per simulation (the opponent plays the best of them for itself)
     noise = 0.35  # chance per decision that a generated plan departs from greedy
     width = 10  # distinct candidate plans per search
+    first = 6  # of which at most this many start with each of the best first actions (greedy score)
+    replan = 0.4  # budget share of a decision that has a plan in hand (0: replay the plan unchecked)
 
     def __init__(
         self,
@@ -186,13 +196,13 @@ class PlanSearchAgent:
 
     # -- the turn plan ---------------------------------------------------------------------------
 
-    def _from_plan(self, info: Information, acts: list[Action]) -> Action | None:
+    def _from_plan(self, info: Information, acts: list[Action]) -> tuple[Action, ...] | None:
+        """The rest of the turn plan when its next action is legal and the view is the one it expected."""
         if not self.plan:
             return None
         action, view = self.plan[0]
         if action in acts and view == info.view():
-            self.plan.pop(0)
-            return action
+            return tuple(a for a, _ in self.plan)
         self.plan = []
         return None
 
@@ -202,15 +212,19 @@ class PlanSearchAgent:
         if not acts:
             return Concede(player)
         planned = self._from_plan(info, acts)
-        if planned is not None:
-            return planned
         if len(acts) == 1:
+            if planned is not None:
+                self.plan.pop(0)
             return acts[0]
         if is_setup(acts):  # C-4.1 Commander, C-4.4 mulligan: by rule of thumb
             g = info.determinize(self.rng)
             special = setup_or_card_choice(g, player, acts)
             return special if special is not None else greedy_choice(g, player, acts, self.rng)
-        return self._search(info, acts, player)
+        if planned is not None and self.replan == 0.0:
+            self.plan.pop(0)
+            return planned[0]
+        # a plan in hand is checked against the alternatives of this decision with a smaller budget
+        return self._search(info, acts, player, planned)
 
     # -- search ----------------------------------------------------------------------------------
 
@@ -282,11 +296,20 @@ class PlanSearchAgent:
         end = self._opponent_turns(g, player, turn0, rng)
         return value(end, player, evaluate_position)
 
-    def _search(self, info: Information, acts: list[Action], player: int) -> Action:
-        """Sample up to ``width`` distinct plans, then sequential halving: every surviving plan is
-        simulated on the same worlds, and the worse half is dropped after each round."""
+    def _search(
+        self, info: Information, acts: list[Action], player: int, planned: tuple[Action, ...] | None
+    ) -> Action:
+        """Candidates: the plan in hand, the greedy plan, the ``first`` best first actions by the greedy
+        score each completed greedily, and noisy greedy plans, up to ``width``. Then sequential halving:
+        every surviving plan is simulated on the same worlds, the worse half dropped after each round."""
         self.searches += 1
-        budget = Budget(self.budget_s, self.iterations)
+        if planned is None:
+            budget = Budget(self.budget_s, self.iterations)
+        else:
+            budget = Budget(
+                self.budget_s * self.replan,
+                None if self.iterations is None else max(1, int(self.iterations * self.replan)),
+            )
         rng = self.rng
         worlds: list[tuple[GameState, int]] = []
 
@@ -296,9 +319,21 @@ class PlanSearchAgent:
             return worlds[k]
 
         plans: dict[tuple[Action, ...], _Plan] = {}
-        first = self._greedy_plan(world(0)[0], player)
-        if first and first[0] in acts:
-            plans[first] = _Plan(first)
+        if planned is not None:
+            plans[planned] = _Plan(planned)
+        w0 = world(0)[0]
+        greedy = self._greedy_plan(w0, player, None)
+        if greedy and greedy[0] in acts:
+            plans.setdefault(greedy, _Plan(greedy))
+        ranked = sorted(scored(w0, player, acts), key=lambda sa: -sa[0])
+        for _, a in ranked[: self.first]:
+            if len(plans) >= self.width:
+                break
+            if any(p[0] == a for p in plans):
+                continue
+            plan = self._greedy_plan(w0, player, a)
+            if plan:
+                plans.setdefault(plan, _Plan(plan))
         for attempt in range(3 * self.width):
             if len(plans) >= self.width or not budget.time_left():
                 break
@@ -328,14 +363,17 @@ class PlanSearchAgent:
         action, _ = self.plan.pop(0)
         return action
 
-    def _greedy_plan(self, world: GameState, player: int) -> tuple[Action, ...]:
-        """The pure greedy plan for our segment on ``world`` (cut after a draw)."""
+    def _greedy_plan(self, world: GameState, player: int, first: Action | None) -> tuple[Action, ...]:
+        """The greedy plan for our segment on ``world`` (after ``first``, if given), cut after a draw."""
         g = world.clone()
         plan: list[Action] = []
         for _ in range(ROLLOUT_CAP):
             if g.outcome_ is not None or acting(g) != player:
                 break
-            a = greedy_choice(g, player, legal(g, player), self.rng)
+            if first is not None and not plan:
+                a = first
+            else:
+                a = greedy_choice(g, player, legal(g, player), self.rng)
             plan.append(a)
             g.apply_unchecked(a)
             if isinstance(a, Reinforce):
