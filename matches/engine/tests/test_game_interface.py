@@ -298,10 +298,12 @@ def test_own_mulligan_bottom_stays_at_the_bottom_c_4_4() -> None:
         assert d.sides[p].deck[0] == bottom and d.player_view(p) == g.player_view(p)
 
 
-def test_an_unknown_opponent_deck_list_is_refused() -> None:
+def test_an_unknown_opponent_deck_list_is_invented_and_a_bad_player_refused() -> None:
+    """opponent_deck_known=False: the opponent's hidden cards are drawn from a catalog (matches/engine/tests
+    /test_ai.py checks the faction and copy limits); the view stays the same."""
     g = new_match(DECKS[0], DECKS[1], seed=3)
-    with pytest.raises(ValueError, match="known opponent deck list"):
-        g.determinize(0, Random(1), opponent_deck_known=False)
+    d = g.determinize(0, Random(1), opponent_deck_known=False)
+    assert d.player_view(0) == g.player_view(0)
     with pytest.raises(ValueError, match="player must be 0 or 1"):
         g.determinize(2, Random(1))
 
