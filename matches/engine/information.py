@@ -19,6 +19,7 @@ from .actions import (
     ChooseCard,
     ChooseCommander,
     ChooseTarget,
+    Concede,
     Deploy,
     Move,
     PlayEvent,
@@ -281,7 +282,7 @@ class Information:
         """The player's legal actions without Concede (a copy)."""
         if self._legal is None:
             acts = self._state.legal_actions(self.player)
-            self._legal = [a for a in acts if a.__class__.__name__ != "Concede"]
+            self._legal = [a for a in acts if not isinstance(a, Concede)]
         return list(self._legal)
 
     def determinize(self, rng: Random) -> GameState:
