@@ -105,10 +105,10 @@ class NormalAgent(PlanSearchAgent):
 
 
 class HardAgent(PlanSearchAgent):
-    """The turn-plan search with the opponent replying by the best of three sampled turns."""
+    """The turn-plan search with the opponent replying by the best of two sampled turns (greedy and noisy greedy)."""
 
     name = "hard"
-    replies = 3
+    replies = 2
 
 
 Agent = RandomAgent | GreedyAgent | EasyAgent | NormalAgent | HardAgent | FlatMCAgent

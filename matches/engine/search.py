@@ -171,10 +171,10 @@ class PlanSearchAgent:
     """
 
     name = "hard"
-    replies = 3  # opponent turns sampled per simulation (the opponent plays the best of them for itself)
+    replies = 2  # opponent turns sampled per simulation (the opponent plays the best of them for itself)
     noise = 0.35  # chance per decision that a generated plan departs from greedy
-    width = 10  # distinct candidate plans per search
-    first = 6  # of which at most this many start with each of the best first actions (greedy score)
+    width = 16  # distinct candidate plans per search
+    first = 14  # of which at most this many start with each of the best first actions (greedy score)
     replan = 0.4  # budget share of a decision that has a plan in hand (0: replay the plan unchecked)
 
     def __init__(
