@@ -160,14 +160,16 @@ class PlanSearchAgent:
     """Turn-plan search (determinized, open-loop): the ``hard`` and ``normal`` levels.
 
     A *segment* is a run of our own consecutive decisions (the Planning phase up to Pass, a Combat phase,
-    a Defending phase, a chain of choices). Candidate plans for the segment are sampled by a noisy greedy
-    policy on determinized worlds, cut after the first action that draws a hidden card (Reinforce,
-    C-5.2) since the rest depends on the draw. UCB1 spreads simulations over the candidates; each
-    simulation replays a plan on a fresh determinization, finishes the segment greedily, lets the
-    opponent reply with the best for them of ``replies`` sampled turns (a min-node: the opponent model
-    is stronger than greedy), plays on to the start of our next turn and scores it with ``evaluate``.
-    The most visited plan is then executed decision by decision while the view stays the one the plan
-    expected; any surprise (a draw, an unexpected choice) triggers a new search.
+    a Defending phase, a chain of choices). A plan for it is cut after the first action that draws a
+    hidden card (Reinforce, C-5.2), since the rest depends on the draw. Candidates: the plan in hand, the
+    greedy plan, the best ``first`` first actions by the greedy score each completed greedily, and noisy
+    greedy plans, up to ``width``. Sequential halving with common random numbers simulates the surviving
+    plans on the same determinized worlds: replay the plan, finish the segment greedily, let the
+    opponent reply with the best for them of ``replies`` sampled turns (a min node: the opponent model
+    is stronger than greedy), play on to the start of our next turn and score it with
+    ``evaluate_position``. The best plan is kept and executed decision by decision while the view stays
+    the one it expected; each such decision still checks it against its alternatives with ``replan``
+    of the budget, and any surprise (a draw, an unexpected choice) starts a fresh search.
     """
 
     name = "hard"
