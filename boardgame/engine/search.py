@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 WALL_CAP_S = 1.9
 # Share of the level's budget per kind of decision: spend where it matters (orders are one search per round).
 KIND_WEIGHT: dict[str, float] = {
-    "orders": 3.0,
+    "orders": 2.4,
     "march_move": 1.2,
     "march_select": 0.8,
     "house_card": 1.2,
