@@ -84,7 +84,12 @@ class EasyAgent(GreedyAgent):
 
 
 AgentClass = (
-    type[RandomAgent] | type[GreedyAgent] | type[EasyAgent] | type[SearchAgent] | type[NormalAgent] | type[FlatMCAgent]
+    type[RandomAgent]
+    | type[GreedyAgent]
+    | type[EasyAgent]
+    | type[SearchAgent]
+    | type[NormalAgent]
+    | type[FlatMCAgent]
 )
 AGENTS: dict[str, AgentClass] = {
     "random": RandomAgent,

@@ -45,7 +45,13 @@ def level_budget(name: str, budget_scale: float) -> float:
 
 
 def play_one(
-    subject: str, opponent: str, index: int, seed: int, budget_scale: float, *, config: RulesConfig | None = None
+    subject: str,
+    opponent: str,
+    index: int,
+    seed: int,
+    budget_scale: float,
+    *,
+    config: RulesConfig | None = None,
 ) -> dict[str, Any]:
     """Play one seeded game (see the module text); the subject's wall milliseconds per decision."""
     cfg = config or RulesConfig(event_log=False)

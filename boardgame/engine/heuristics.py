@@ -201,7 +201,9 @@ def _token_bonus(st: WesterosState, a: str, tok: str) -> float:
     return 0.3 * float(mod) if mod is not None else 0.0
 
 
-def plan_orders(st: WesterosState, h: str, areas: list[str], rng: Random, noise: float) -> list[tuple[str, str]]:
+def plan_orders(
+    st: WesterosState, h: str, areas: list[str], rng: Random, noise: float
+) -> list[tuple[str, str]]:
     """One order token for each of `areas` (sorted ids) for `h`: token counts, bans (W-5.3) and the ★ limit
     (W-5.2) respected given the orders `h` already has elsewhere. `noise` 0 is the plain best guess."""
     data = st.data
@@ -260,10 +262,12 @@ def house_scores(st: WesterosState) -> dict[str, float]:
     army = {h: 0.0 for h in st.houses}
     for u in st.units.values():
         if u["house"] in army:
-            army[u["house"]] += sum(UNIT_VALUE[x] for x in u["units"]) + 0.5 * sum(UNIT_VALUE[x] for x in u["routed"])
+            army[u["house"]] += sum(UNIT_VALUE[x] for x in u["units"]) + 0.5 * sum(
+                UNIT_VALUE[x] for x in u["routed"]
+            )
     for h in st.houses:
-        c = castles[h]
-        v = 3.0 * c + (1.5 * (c - 4) if c > 4 else 0.0) + (4.0 if late else 0.0) * c
+        k = castles[h]
+        v = 3.0 * k + (1.5 * (k - 4) if k > 4 else 0.0) + (4.0 if late else 0.0) * k
         v += 0.45 * lands[h] + 0.35 * st.supply[h] + 0.12 * st.power[h] + 0.3 * army[h]
         for t in ("iron_throne", "fiefdoms", "kings_court"):
             v += 0.25 * (n - 1 - st.tracks[t].index(h)) / max(1, n - 1) * (1.5 if t == "iron_throne" else 1.0)
@@ -327,7 +331,9 @@ def resample_hidden_orders(st: WesterosState, me: str, rng: Random, noise: float
     st.orders = {a: st.orders[a] for a in sorted(st.orders)}
 
 
-def rollout(st: WesterosState, me: str, rng: Random, *, horizon_rounds: int, max_decisions: int, noise: float) -> float:
+def rollout(
+    st: WesterosState, me: str, rng: Random, *, horizon_rounds: int, max_decisions: int, noise: float
+) -> float:
     """Play `st` on with the rollout policy for every house until `horizon_rounds` rounds later reach their
     Planning phase (or the end, or `max_decisions`), then `evaluate` for `me`."""
     stop_round = st.round + horizon_rounds

@@ -154,9 +154,9 @@ class SearchAgent:
         if not plans:
             return legal[0]
         best = self._search(info, plans, clock) if len(plans) > 1 else plans[0]
-        rest: list[PlaceOrder] = [a for a in best if isinstance(a, PlaceOrder)]
-        first = rest.pop(0)
-        self._plan = (self._next_key(key, first), rest)
+        todo: list[PlaceOrder] = [a for a in best if isinstance(a, PlaceOrder)]
+        first = todo.pop(0)
+        self._plan = (self._next_key(key, first), todo)
         return first
 
     @staticmethod
@@ -201,7 +201,12 @@ class SearchAgent:
         ):
             st.apply_unchecked(FinishOrders(me))
         return rollout(
-            st, me, r, horizon_rounds=self.horizon_rounds, max_decisions=self.max_rollout_decisions, noise=self.noise
+            st,
+            me,
+            r,
+            horizon_rounds=self.horizon_rounds,
+            max_decisions=self.max_rollout_decisions,
+            noise=self.noise,
         )
 
     def _search(self, info: Information, cands: list[Candidate], clock: Clock) -> Candidate:
