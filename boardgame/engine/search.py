@@ -248,7 +248,7 @@ class NormalAgent(SearchAgent):
 
 class FlatMCAgent:
     """The issue's baseline: every legal action, greedy rollouts to the end of the game, the win rate
-    (determinized; one sample per simulation, round robin over the actions)."""
+    (determinized; one sample per simulation, round robin over the actions in the greedy order)."""
 
     name = "flatmc"
 
@@ -272,6 +272,10 @@ class FlatMCAgent:
         if len(legal) == 1:
             return legal[0]
         clock = Clock(self.budget_s, self.iterations)
+        # Visit the actions in the greedy order: a short budget falls back on the greedy choice.
+        obs = info.observed()
+        prior = [greedy_score(obs, house, a) for a in legal]
+        legal = [legal[j] for j in sorted(range(len(legal)), key=lambda j: -prior[j])]
         sums = [0.0] * len(legal)
         counts = [0] * len(legal)
         i = 0
