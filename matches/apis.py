@@ -120,7 +120,12 @@ class MatchListCreateApi(APIView):
             max_value=5,
             help_text="This many of the last seats are AI (3+ seat games)",
         )
-        ai_agent = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT)
+        ai_agent = serializers.ChoiceField(
+            choices=AGENT_NAMES,
+            default=DEFAULT_AGENT,
+            help_text="The AI seats' level: easy, normal (default) or hard; random, greedy and flatmc are "
+            "baselines for tests and benchmarks",
+        )
         time_control = rules_api.TimeControlSerializer(
             required=False, help_text='{"initial_s": 300, "increment_s": 10} or {"per_move_s": 86400}'
         )
