@@ -11,8 +11,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIP_PARTS = {".venv", "node_modules", ".git", "migrations", "tests", "__pycache__"}
