@@ -17,11 +17,13 @@ LEVEL_DESCRIPTIONS = {
     "normal": "Normal — a fair opponent",
     "hard": "Hard — searches ~{budget} per move",
 }
-BASELINES = (
-    "random",
-    "greedy",
-    "flatmc",
-)  # accepted by the API and simulate (tests, benchmarks), not offered
+BASELINE_DESCRIPTIONS = {
+    "random": "baseline: a uniformly random legal action",
+    "greedy": "baseline: one-ply greedy, answers at once",
+    "flatmc": "baseline: flat Monte Carlo (benchmarks)",
+}
+# Accepted by the API and simulate (tests, benchmarks), never offered in the lobby.
+BASELINES = ("random", "greedy", "flatmc")
 AGENT_NAMES = LEVELS + BASELINES  # every name a seat may hold (matches stored with "greedy" keep working)
 DEFAULT_AGENT = "normal"  # the lobby's default level
 TAKEOVER_AGENT = "normal"  # the AI that takes over a seat whose player conceded or is gone (3+ seats)
@@ -134,3 +136,10 @@ def level_choices(kind: str = "commandeer") -> list[tuple[str, str]]:
         )
         out.append((name, text.format(budget=shown)))
     return out
+
+
+def agent_choices() -> list[tuple[str, str]]:
+    """(name, label) of every agent name, for the API's schema (the levels' search time left out)."""
+    hard = "Hard — searches longest per move"
+    labels = {**LEVEL_DESCRIPTIONS, "hard": hard, **BASELINE_DESCRIPTIONS}
+    return [(name, labels[name]) for name in AGENT_NAMES]

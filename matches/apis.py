@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from config.errors import ApplicationError
 from matches import api_types, rules_api, selectors, services
-from matches.agents import AGENT_NAMES, DEFAULT_AGENT
+from matches.agents import DEFAULT_AGENT, agent_choices
 from matches.games import game_kinds
 from matches.models import MatchStatus
 
@@ -121,7 +121,7 @@ class MatchListCreateApi(APIView):
             help_text="This many of the last seats are AI (3+ seat games)",
         )
         ai_agent = serializers.ChoiceField(
-            choices=AGENT_NAMES,
+            choices=agent_choices(),
             default=DEFAULT_AGENT,
             help_text="The AI seats' level: easy, normal (default) or hard; random, greedy and flatmc are "
             "baselines for tests and benchmarks",
