@@ -39,10 +39,11 @@ class LruCache(Generic[K, V]):
             while len(self._data) > self.size:
                 self._data.popitem(last=False)
 
-    def pop(self, key: K) -> None:
-        """Forget `key` (a no-op when absent): for values that DO go stale, e.g. an AI's plan."""
+    def pop(self, key: K) -> V | None:
+        """Take `key`'s value out (None when absent): for values that DO go stale or must not be shared
+        between threads, e.g. an AI's plan."""
         with self._lock:
-            self._data.pop(key, None)
+            return self._data.pop(key, None)
 
     def drop_where(self, stale: Callable[[K], bool]) -> None:
         """Forget every key for which `stale(key)` holds."""

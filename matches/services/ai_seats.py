@@ -91,6 +91,8 @@ class AiChoice:
     version: int
     action: Any
     fell_back: bool
+    match_id: int = 0
+    instance: Any = None  # the seat's agent, put back in this process's cache once the move is applied
 
 
 def _think(match_id: int, expected_version: int | None) -> AiChoice | None:
@@ -114,9 +116,8 @@ def _think(match_id: int, expected_version: int | None) -> AiChoice | None:
         action = game.ai_action(state, seat.position, rng=rng, agent=seat.ai_agent, instance=instance)
         if action not in game.legal_actions(state, seat.position):
             raise ApplicationError("illegal_action", game.illegal_reason(state, seat.position, action))
-        return AiChoice(seat.position, seat.ai_agent, match.state_version, action, fell_back=False)
+        return AiChoice(seat.position, seat.ai_agent, match.state_version, action, False, match_id, instance)
     except Exception as exc:  # includes Celery's SoftTimeLimitExceeded: the game must not stall
-        _AGENTS.pop((match_id, seat.position, seat.ai_agent))
         if seat.ai_agent == FALLBACK_AGENT:
             raise
         log.warning(
@@ -142,8 +143,7 @@ def _apply(match_id: int, choice: AiChoice) -> SubmitResult | None:
         forget_agents(match_id)
         return None
     if match.state_version != choice.version:
-        _AGENTS.pop((match_id, choice.position, choice.agent))  # its plan assumed this move was played
-        return None
+        return None  # the agent is not put back: its plan assumed this move was played
     game = get_game(match.kind)
     state = storage.load_state(match, game)
     loaded = storage.load_seats(match)
@@ -158,6 +158,8 @@ def _apply(match_id: int, choice: AiChoice) -> SubmitResult | None:
     task_succeeded(match)
     if result.status != MatchStatus.ACTIVE:
         forget_agents(match_id)
+    elif choice.instance is not None:
+        _AGENTS.put((match_id, choice.position, choice.agent), choice.instance)
     return result
 
 
@@ -170,14 +172,12 @@ _AGENTS: LruCache[tuple[int, int, str], Any] = LruCache(AI_AGENT_CACHE_SIZE)
 
 
 def _agent_for(game: Any, match_id: int, position: int, agent: str, rng: random.Random) -> Any | None:
-    """This process's agent for the seat (made on first use); its rng reseeded for this decision, so a move
-    depends on the match seed, version and seat as it always did, not on which worker thinks it."""
-    key = (match_id, position, agent)
-    instance = _AGENTS.get(key)
+    """This process's agent for the seat, taken out of the cache while it thinks (two threads never share
+    one; `_apply` puts it back once its move is stored), else a new one; its rng reseeded for this decision,
+    so a move depends on the match seed, version and seat as it always did, not on which worker thinks it."""
+    instance = _AGENTS.pop((match_id, position, agent))
     if instance is None:
         instance = game.make_ai(agent, rng)
-        if instance is not None:
-            _AGENTS.put(key, instance)
     elif isinstance(getattr(instance, "rng", None), random.Random):
         instance.rng.setstate(rng.getstate())
     return instance

@@ -243,3 +243,18 @@ def test_the_seat_shows_the_level(alice: Any) -> None:
     match = ai_to_move(alice)
     seat = Seat.objects.get(match=match, position=1)
     assert seat.display_name == "AI (hard)"
+
+
+def test_an_agent_is_out_of_the_cache_while_it_thinks_so_no_two_threads_share_it(alice: Any) -> None:
+    match = ai_to_move(alice, both_ai=True)
+    seen: list[bool] = []
+
+    class Watching(FakeAgent):
+        def choose(self, game: CountingGame, state: Any, player: int) -> Any:
+            seen.append(any(agent is self for agent in ai_seats._AGENTS._data.values()))
+            return super().choose(game, state, player)
+
+    with Levels() as levels, mock.patch.object(levels, "make_ai", lambda g, a, r: _made(levels, Watching(r))):
+        for _ in range(4):
+            assert services.ai_action_submit(match_id=match.pk) is not None
+    assert seen == [False] * 4 and len(levels.instances) == 2  # taken out, put back after each stored move
