@@ -12,6 +12,7 @@ import logging
 import time
 
 from celery import Task, shared_task
+from django.conf import settings
 
 from config.celery import app
 from matches import services
@@ -75,8 +76,8 @@ def ai_time_limits() -> tuple[float, float]:
     return soft, soft + AI_TIME_LIMIT_MARGIN_S
 
 
-AI_TASK_SLICE_S = 5.0  # one task plays moves for about this long, then queues its continuation
-AI_TIME_LIMIT_MARGIN_S = 10.0
+AI_TASK_SLICE_S = float(getattr(settings, "AI_TASK_SLICE_S", 5.0))  # one task's run of moves, then requeue
+AI_TIME_LIMIT_MARGIN_S = float(getattr(settings, "AI_TIME_LIMIT_MARGIN_S", 10.0))
 AI_SOFT_TIME_LIMIT_S, AI_TIME_LIMIT_S = ai_time_limits()
 
 

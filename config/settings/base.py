@@ -380,5 +380,9 @@ def env_float(name: str, default: float, low: float, high: float) -> float:
 
 # Multiplies every level's thinking time (the engines' LEVEL_BUDGET_S); CI and the tests use a small one.
 AI_BUDGET_SCALE = env_float("AI_BUDGET_SCALE", 1.0, 0.01, 10.0)
+# matches.tasks.ai_move: one task plays AI moves for about AI_TASK_SLICE_S, then queues the rest; Celery's
+# soft/hard time limits are that slice, plus twice the longest level budget, plus AI_TIME_LIMIT_MARGIN_S.
+AI_TASK_SLICE_S = env_float("AI_TASK_SLICE_S", 5.0, 0.1, 300.0)
+AI_TIME_LIMIT_MARGIN_S = env_float("AI_TIME_LIMIT_MARGIN_S", 10.0, 1.0, 300.0)
 # Commandeer's AI searches as if it knew the opponent's decklist (not the hand, not the order of the deck).
 AI_OPPONENT_DECKLIST_KNOWN = env_bool("AI_OPPONENT_DECKLIST_KNOWN", True)

@@ -721,7 +721,9 @@ def one_user_against_five_ai_houses(stack: Stack, browser: Any) -> None:
             "SELECT source, count(*) FROM matches_actionlog WHERE match_id = %s GROUP BY source", match_id
         )
     )
-    assert sources.get("player", 0) >= clicks * 0.9 and sources.get("ai", 0) > sources["player"]
+    # Searching AI houses act while the human clicks (simultaneous steps): a click on a version they just
+    # moved on from is refused (409 stale_state), the page resyncs and the human clicks again.
+    assert sources.get("player", 0) >= clicks * 0.75 and sources.get("ai", 0) > sources["player"]
     assert "matches.tasks.ai_move" in stack.worker_log()  # the AI houses moved in the Celery worker
     assert leaks(erin) == []
     print(f"\n1 vs 5 AI: {clicks} clicks, {sum(sources.values())} decisions, {elapsed:.1f}s ({clicking:.1f}s"
