@@ -13,6 +13,7 @@ import time
 
 from celery import Task, shared_task
 from django.conf import settings
+from django.core.cache import cache
 
 from config.celery import app
 from matches import services
@@ -55,8 +56,11 @@ def sweep_deadlines() -> int:
     for match_id in services.expired_match_ids():
         if enforce_deadline(match_id):
             done += 1
-    for match_id in services.stalled_ai_match_ids():
-        ai_move.delay(match_id, None)
+    for match_id, since in services.stalled_ai_seats():
+        # A searching AI may wait behind others on the `ai` queue for a while: one wake-up per wait and
+        # hard time limit, not one a second (each would think the same move again, then be dropped).
+        if cache.add(f"ai-wake:{match_id}:{since.isoformat()}", 1, timeout=AI_TIME_LIMIT_S):
+            ai_move.delay(match_id, None)
     return done
 
 

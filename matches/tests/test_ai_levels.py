@@ -258,3 +258,19 @@ def test_an_agent_is_out_of_the_cache_while_it_thinks_so_no_two_threads_share_it
         for _ in range(4):
             assert services.ai_action_submit(match_id=match.pk) is not None
     assert seen == [False] * 4 and len(levels.instances) == 2  # taken out, put back after each stored move
+
+
+def test_the_sweep_wakes_a_waiting_ai_once_per_wait_not_every_second(alice: Any) -> None:
+    """A searching AI may wait behind others on the `ai` queue: one more task, not one a second."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    match = ai_to_move(alice)
+    Seat.objects.filter(match=match, position=1).update(
+        clock_started_at=timezone.now() - timedelta(seconds=10)
+    )
+    with mock.patch.object(tasks.ai_move, "delay") as queued:
+        for _ in range(5):
+            tasks.sweep_deadlines()
+    queued.assert_called_once_with(match.pk, None)
