@@ -91,8 +91,7 @@ class AiChoice:
     version: int
     action: Any
     fell_back: bool
-    match_id: int = 0
-    instance: Any = None  # the seat's agent, put back in this process's cache once the move is applied
+    instance: Any = None  # the seat's agent, put back in this process's cache once the move is committed
 
 
 def _think(match_id: int, expected_version: int | None) -> AiChoice | None:
@@ -116,7 +115,7 @@ def _think(match_id: int, expected_version: int | None) -> AiChoice | None:
         action = game.ai_action(state, seat.position, rng=rng, agent=seat.ai_agent, instance=instance)
         if action not in game.legal_actions(state, seat.position):
             raise ApplicationError("illegal_action", game.illegal_reason(state, seat.position, action))
-        return AiChoice(seat.position, seat.ai_agent, match.state_version, action, False, match_id, instance)
+        return AiChoice(seat.position, seat.ai_agent, match.state_version, action, False, instance)
     except Exception as exc:  # includes Celery's SoftTimeLimitExceeded: the game must not stall
         if seat.ai_agent == FALLBACK_AGENT:
             raise
@@ -159,7 +158,8 @@ def _apply(match_id: int, choice: AiChoice) -> SubmitResult | None:
     if result.status != MatchStatus.ACTIVE:
         forget_agents(match_id)
     elif choice.instance is not None:
-        _AGENTS.put((match_id, choice.position, choice.agent), choice.instance)
+        key, instance = (match_id, choice.position, choice.agent), choice.instance
+        transaction.on_commit(lambda: _AGENTS.put(key, instance))
     return result
 
 
@@ -173,7 +173,7 @@ _AGENTS: LruCache[tuple[int, int, str], Any] = LruCache(AI_AGENT_CACHE_SIZE)
 
 def _agent_for(game: Any, match_id: int, position: int, agent: str, rng: random.Random) -> Any | None:
     """This process's agent for the seat, taken out of the cache while it thinks (two threads never share
-    one; `_apply` puts it back once its move is stored), else a new one; its rng reseeded for this decision,
+    one; `_apply` puts it back once its move is committed), else a new one; its rng reseeded for this decision,
     so a move depends on the match seed, version and seat as it always did, not on which worker thinks it."""
     instance = _AGENTS.pop((match_id, position, agent))
     if instance is None:

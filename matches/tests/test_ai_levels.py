@@ -157,14 +157,21 @@ def _made(levels: Levels, agent: FakeAgent) -> FakeAgent:
     return agent
 
 
-def test_a_seat_keeps_its_agent_between_decisions_and_the_match_end_forgets_it(alice: Any) -> None:
+def test_a_seat_keeps_its_agent_between_decisions_and_the_match_end_forgets_it(
+    alice: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     match = ai_to_move(alice, both_ai=True)
+
+    def move() -> Any:
+        with django_capture_on_commit_callbacks(execute=True):
+            return services.ai_action_submit(match_id=match.pk)
+
     with Levels() as levels:
-        assert services.ai_action_submit(match_id=match.pk) is not None
-        assert services.ai_action_submit(match_id=match.pk) is not None
-        assert services.ai_action_submit(match_id=match.pk) is not None
+        assert move() is not None
+        assert move() is not None
+        assert move() is not None
         assert len(levels.instances) == 2  # one per seat, kept across its decisions
-        while services.ai_action_submit(match_id=match.pk) is not None:
+        while move() is not None:
             pass
         assert Match.objects.get(pk=match.pk).status == MatchStatus.FINISHED
         assert not any(key[0] == match.pk for key in ai_seats._AGENTS._data)
@@ -245,7 +252,9 @@ def test_the_seat_shows_the_level(alice: Any) -> None:
     assert seat.display_name == "AI (hard)"
 
 
-def test_an_agent_is_out_of_the_cache_while_it_thinks_so_no_two_threads_share_it(alice: Any) -> None:
+def test_an_agent_is_out_of_the_cache_while_it_thinks_so_no_two_threads_share_it(
+    alice: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     match = ai_to_move(alice, both_ai=True)
     seen: list[bool] = []
 
@@ -256,7 +265,8 @@ def test_an_agent_is_out_of_the_cache_while_it_thinks_so_no_two_threads_share_it
 
     with Levels() as levels, mock.patch.object(levels, "make_ai", lambda g, a, r: _made(levels, Watching(r))):
         for _ in range(4):
-            assert services.ai_action_submit(match_id=match.pk) is not None
+            with django_capture_on_commit_callbacks(execute=True):
+                assert services.ai_action_submit(match_id=match.pk) is not None
     assert seen == [False] * 4 and len(levels.instances) == 2  # taken out, put back after each stored move
 
 
