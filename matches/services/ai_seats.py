@@ -104,34 +104,41 @@ def _think(match_id: int, expected_version: int | None) -> AiChoice | None:
         return None
     game = get_game(match.kind)
     state = storage.load_state(match, game)
-    current = set(game.current_players(state))
-    seat = next((s for s in storage.load_seats(match).seats if s.is_ai and s.position in current), None)
+    current = game.current_players(state)
+    seat = (
+        Seat.objects.filter(match_id=match_id, position__in=current)
+        .exclude(ai_agent="")
+        .order_by("position")
+        .values_list("position", "ai_agent")
+        .first()
+    )
     if seat is None:
         return None
-    key = f"{match.seed}:{match.state_version}:{seat.position}"
+    position, agent = seat
+    key = f"{match.seed}:{match.state_version}:{position}"
     rng = random.Random(key)
-    instance = _agent_for(game, match_id, seat.position, seat.ai_agent, rng)
+    instance = _agent_for(game, match_id, position, agent, rng)
     try:
-        action = game.ai_action(state, seat.position, rng=rng, agent=seat.ai_agent, instance=instance)
-        if action not in game.legal_actions(state, seat.position):
-            raise ApplicationError("illegal_action", game.illegal_reason(state, seat.position, action))
-        return AiChoice(seat.position, seat.ai_agent, match.state_version, action, False, instance)
+        action = game.ai_action(state, position, rng=rng, agent=agent, instance=instance)
+        if action not in game.legal_actions(state, position):
+            raise ApplicationError("illegal_action", game.illegal_reason(state, position, action))
+        return AiChoice(position, agent, match.state_version, action, False, instance)
     except Exception as exc:  # includes Celery's SoftTimeLimitExceeded: the game must not stall
-        if seat.ai_agent == FALLBACK_AGENT:
+        if agent == FALLBACK_AGENT:
             raise
         log.warning(
             "AI %s of match %s seat %s failed (%s: %s); playing the %s move instead",
-            seat.ai_agent,
+            agent,
             match_id,
-            seat.position,
+            position,
             type(exc).__name__,
             exc,
             FALLBACK_AGENT,
             exc_info=not isinstance(exc, SoftTimeLimitExceeded),
         )
     state = storage.load_state(match, game)  # the failed search may have left its state half-way
-    action = game.ai_action(state, seat.position, rng=random.Random(key), agent=FALLBACK_AGENT)
-    return AiChoice(seat.position, seat.ai_agent, match.state_version, action, fell_back=True)
+    action = game.ai_action(state, position, rng=random.Random(key), agent=FALLBACK_AGENT)
+    return AiChoice(position, agent, match.state_version, action, fell_back=True)
 
 
 @transaction.atomic
