@@ -109,11 +109,16 @@ def main() -> None:
     parser.add_argument("--budget-scale", type=float, default=1.0, help="times each level's budget")
     parser.add_argument("--players", type=int, default=6, help="Westeros houses (one human)")
     parser.add_argument("--human-s", type=float, default=10.0, help="a human's seconds per decision")
+    parser.add_argument(
+        "--move-overhead-ms", type=float, default=7.0, help="the play layer's CPU per stored AI move"
+    )
     args = parser.parse_args()
     if not 1 <= args.decisions <= 100_000:
         parser.error("--decisions must be in 1..100000")
     if not 0 < args.budget_scale <= 10:
         parser.error("--budget-scale must be in (0, 10]")
+    if not 0 <= args.move_overhead_ms <= 10_000:
+        parser.error("--move-overhead-ms must be in 0..10000")
     if not 3 <= args.players <= 6:
         parser.error("--players must be in 3..6")
     try:
@@ -129,9 +134,8 @@ def main() -> None:
         for level in levels:
             row = measure(kind, level, positions, args.budget_scale)
             row["ai_decisions_per_human_decision"] = round(k, 2)
-            row["games_per_core"] = (
-                args.human_s / (k * row["cpu_mean_ms"] / 1000) if row["cpu_mean_ms"] else None
-            )
+            per_move_s = (row["cpu_mean_ms"] + args.move_overhead_ms) / 1000
+            row["games_per_core"] = args.human_s / (k * per_move_s) if per_move_s > 0 else None
             rows.append(row)
     head = f"{'game':<11}{'level':<8}{'budget s':>9}{'dec/s/core':>11}{'mean ms':>9}{'p95 ms':>9}"
     head += f"{'wall ms':>9}{'max wall':>9}{'k':>6}{'games/core':>11}"
@@ -144,11 +148,11 @@ def main() -> None:
             f"{r['ai_decisions_per_human_decision']:>6}{r['games_per_core'] or 0:>11.1f}"
         )
     print(
-        f"(games/core: a human takes {args.human_s:g} s per decision; the AI makes k decisions per human one; "
-        f"Westeros: 1 human among {args.players} houses)"
+        f"(games/core: a human takes {args.human_s:g} s per decision; the AI makes k decisions per human one, "
+        f"each also costing {args.move_overhead_ms:g} ms of play layer; Westeros: 1 human among {args.players})"
     )
     print(json.dumps({"bench": "ai_throughput", "human_s": args.human_s, "budget_scale": args.budget_scale,
-                      "rows": rows}))  # fmt: skip
+                      "move_overhead_ms": args.move_overhead_ms, "rows": rows}))  # fmt: skip
 
 
 if __name__ == "__main__":
