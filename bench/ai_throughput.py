@@ -144,7 +144,7 @@ def main() -> None:
         budget = "-" if r["budget_s"] is None else f"{r['budget_s']:.3f}"
         print(
             f"{r['game']:<11}{r['level']:<8}{budget:>9}{r['decisions_per_s_per_core']:>11.1f}"
-            f"{r['cpu_mean_ms']:>9.1f}{r['cpu_p95_ms']:>9.1f}{r['wall_mean_ms']:>9.1f}{r['wall_max_ms']:>9.1f}"
+            f"{r['cpu_mean_ms']:>9.3f}{r['cpu_p95_ms']:>9.3f}{r['wall_mean_ms']:>9.3f}{r['wall_max_ms']:>9.2f}"
             f"{r['ai_decisions_per_human_decision']:>6}{r['games_per_core'] or 0:>11.1f}"
         )
     print(
