@@ -24,6 +24,7 @@ BASELINE_DESCRIPTIONS = {
 }
 # Accepted by the API and simulate (tests, benchmarks), never offered in the lobby.
 BASELINES = ("random", "greedy", "flatmc")
+INSTANT = ("random", "greedy")  # answer at once: no budget, no iterations
 AGENT_NAMES = LEVELS + BASELINES  # every name a seat may hold (matches stored with "greedy" keep working)
 DEFAULT_AGENT = "normal"  # the lobby's default level
 TAKEOVER_AGENT = "normal"  # the AI that takes over a seat whose player conceded or is gone (3+ seats)
@@ -96,8 +97,8 @@ def make_agent(
 
     `budget_s` None: the level's default (`level_budget_s`, scaled by AI_BUDGET_SCALE). `iterations` makes
     a searching agent's choice deterministic (a fixed number of iterations instead of time).
-    `opponent_deck_known` None: settings.AI_OPPONENT_DECKLIST_KNOWN. Only values that differ from the
-    contract's defaults are passed, so the instant baselines are built as `Cls(rng)`.
+    `opponent_deck_known` None: settings.AI_OPPONENT_DECKLIST_KNOWN. The INSTANT baselines are built as
+    `Cls(rng)`; the searching agents get the budget and only the options that differ from their defaults.
     """
     check_name(name)
     agents = _engine_agents(kind)
@@ -110,6 +111,8 @@ def make_agent(
     if iterations is not None and not 1 <= iterations <= 1_000_000:
         raise ValueError(f"iterations must be in [1, 1000000], not {iterations}")
     known = opponent_decklist_known() if opponent_deck_known is None else opponent_deck_known
+    if name in INSTANT:
+        return agents[name](rng)  # nothing to search, no information set to sample
     kwargs: dict[str, Any] = {}
     if iterations is not None:
         kwargs["iterations"] = iterations

@@ -17,12 +17,11 @@ from typing import Any
 
 import pytest
 
-from matches.agents import AGENT_NAMES, GAME_KINDS, make_agent
+from matches.agents import AGENT_NAMES, GAME_KINDS, INSTANT, make_agent
 
 DECISIONS = int(os.environ.get("AGENT_INFO_DECISIONS", "30"))  # sampled decisions per game
 EVERY = 7  # sample every 7th decision of a game
 ITERATIONS = 16  # a searching agent's fixed iterations (deterministic choice)
-INSTANT = {"random", "greedy"}  # they do not search: no iteration count to fix
 
 
 @cache

@@ -284,3 +284,31 @@ def test_the_sweep_wakes_a_waiting_ai_once_per_wait_not_every_second(alice: Any)
         for _ in range(5):
             tasks.sweep_deadlines()
     queued.assert_called_once_with(match.pk, None)
+
+
+def test_simulate_takes_a_budget_and_refuses_a_bad_one() -> None:
+    import json
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="--budget must be in"):
+        call_command("simulate", "commandeer", "--games", "1", "--budget", "-1", stdout=StringIO())
+    out = StringIO()
+    call_command(
+        "simulate", "commandeer", "--games", "1", "--agents", "greedy,random", "--budget", "0.01", stdout=out
+    )
+    assert json.loads(out.getvalue())["games"] == 1
+
+
+def test_a_budget_scale_outside_its_bounds_stops_the_process_with_one_line(monkeypatch: Any) -> None:
+    from config.settings.base import env_float
+
+    monkeypatch.setenv("AI_BUDGET_SCALE", "0")
+    with pytest.raises(SystemExit, match=r"AI_BUDGET_SCALE='0' is out of range \(expected 0.01..10.0\)"):
+        env_float("AI_BUDGET_SCALE", 1.0, 0.01, 10.0)
+    monkeypatch.setenv("AI_BUDGET_SCALE", "fast")
+    with pytest.raises(SystemExit, match="is not a number"):
+        env_float("AI_BUDGET_SCALE", 1.0, 0.01, 10.0)
+    monkeypatch.setenv("AI_BUDGET_SCALE", "0.05")
+    assert env_float("AI_BUDGET_SCALE", 1.0, 0.01, 10.0) == 0.05
