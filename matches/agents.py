@@ -124,25 +124,24 @@ def make_agent(
 
 
 def level_choices(kind: str = "commandeer") -> list[tuple[str, str]]:
-    """(name, one-line description) of the lobby's levels, the search time read from the engine."""
+    """(name, one-line description) of the lobby's levels, the search time (scaled) read from the engine."""
     out = []
     for name in LEVELS:
         try:
             budget = level_budget_s(kind, name)
         except ValueError:
             budget = None
-        text = LEVEL_DESCRIPTIONS[name]
-        shown = (
-            "a moment"
-            if budget is None
-            else (f"{budget:.1f} s" if budget >= 0.1 else f"{budget * 1000:.0f} ms")
-        )
-        out.append((name, text.format(budget=shown)))
+        if budget is None:
+            text = LEVEL_DESCRIPTIONS[name].replace("~{budget}", "longest")
+        else:
+            shown = f"{budget:.1f} s" if budget >= 0.1 else f"{budget * 1000:.0f} ms"
+            text = LEVEL_DESCRIPTIONS[name].format(budget=shown)
+        out.append((name, text))
     return out
 
 
 def agent_choices() -> list[tuple[str, str]]:
     """(name, label) of every agent name, for the API's schema (the levels' search time left out)."""
-    hard = "Hard — searches longest per move"
+    hard = LEVEL_DESCRIPTIONS["hard"].replace("~{budget}", "longest")
     labels = {**LEVEL_DESCRIPTIONS, "hard": hard, **BASELINE_DESCRIPTIONS}
     return [(name, labels[name]) for name in AGENT_NAMES]

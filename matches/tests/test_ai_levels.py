@@ -312,3 +312,12 @@ def test_a_budget_scale_outside_its_bounds_stops_the_process_with_one_line(monke
         env_float("AI_BUDGET_SCALE", 1.0, 0.01, 10.0)
     monkeypatch.setenv("AI_BUDGET_SCALE", "0.05")
     assert env_float("AI_BUDGET_SCALE", 1.0, 0.01, 10.0) == 0.05
+
+
+def test_the_lobby_page_offers_the_three_levels_with_normal_chosen(alice: Any, client: Any) -> None:
+    client.force_login(alice)
+    page = client.get("/play/").content.decode()
+    assert 'data-testid="ai-level"' in page
+    assert '<option value="normal" selected' in page and "Easy — for learning the game" in page
+    assert 'value="hard"' in page and "Hard — searches" in page
+    assert 'value="greedy"' not in page and 'value="flatmc"' not in page  # baselines are not offered
