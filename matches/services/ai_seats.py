@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -20,7 +21,7 @@ from django.utils import timezone
 from config.errors import ApplicationError
 from config.lru import LruCache
 from matches import storage
-from matches.agents import FALLBACK_AGENT, TAKEOVER_AGENT
+from matches.agents import FALLBACK_AGENT, TAKEOVER_AGENT, level_budget_s
 from matches.clocks import TIMEOUTS_TO_FORFEIT
 from matches.games import get_game
 from matches.models import ActionLog, MatchStatus, Seat
@@ -119,7 +120,9 @@ def _think(match_id: int, expected_version: int | None) -> AiChoice | None:
     rng = random.Random(key)
     instance = _agent_for(game, match_id, position, agent, rng)
     try:
+        started = time.monotonic()
         action = game.ai_action(state, position, rng=rng, agent=agent, instance=instance)
+        _check_budget(match.kind, agent, time.monotonic() - started, match_id)
         if action not in game.legal_actions(state, position):
             raise ApplicationError("illegal_action", game.illegal_reason(state, position, action))
         return AiChoice(position, agent, match.state_version, action, False, instance)
@@ -172,6 +175,7 @@ def _apply(match_id: int, choice: AiChoice) -> SubmitResult | None:
 
 # ---- the agents of this worker process ---------------------------------------------------------------
 AI_AGENT_CACHE_SIZE = 128  # (match, seat, agent) instances kept per process, least recently used first out
+AI_OVERRUN_SLACK_S = 0.25  # beyond twice its budget, an agent's decision is logged as an overrun
 AI_STALE_RETRIES = 3  # thinking again after the match moved on under us, before leaving it to the next wake
 
 
@@ -188,6 +192,16 @@ def _agent_for(game: Any, match_id: int, position: int, agent: str, rng: random.
     elif isinstance(getattr(instance, "rng", None), random.Random):
         instance.rng.setstate(rng.getstate())
     return instance
+
+
+def _check_budget(kind: str, agent: str, took_s: float, match_id: int) -> None:
+    """Log an agent that overran its budget (an agent keeps within twice it on the wall clock)."""
+    try:
+        budget = level_budget_s(kind, agent)
+    except ValueError:  # a game without agents of its own (test games)
+        return
+    if budget is not None and took_s > 2 * budget + AI_OVERRUN_SLACK_S:
+        log.warning("AI %s of match %s took %.2fs for a budget of %.2fs", agent, match_id, took_s, budget)
 
 
 def forget_agents(match_id: int | None = None) -> None:

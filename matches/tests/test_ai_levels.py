@@ -321,3 +321,14 @@ def test_the_lobby_page_offers_the_three_levels_with_normal_chosen(alice: Any, c
     assert '<option value="normal" selected' in page and "Easy — for learning the game" in page
     assert 'value="hard"' in page and "Hard — searches" in page
     assert 'value="greedy"' not in page and 'value="flatmc"' not in page  # baselines are not offered
+
+
+def test_an_agent_overrunning_twice_its_budget_is_logged(
+    alice: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    ai_seats._check_budget("commandeer", "greedy", 5.0, 7)  # no budget: nothing to overrun
+    with mock.patch.object(ai_seats, "level_budget_s", return_value=0.5):
+        ai_seats._check_budget("commandeer", "hard", 1.1, 7)
+        assert "took" not in caplog.text
+        ai_seats._check_budget("commandeer", "hard", 1.5, 7)
+    assert "AI hard of match 7 took 1.50s for a budget of 0.50s" in caplog.text
