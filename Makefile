@@ -47,7 +47,7 @@ web: data
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 worker: install
-	DEBUG=0 $(BIN)/celery -A config worker --beat --loglevel=INFO --schedule=var/celerybeat-schedule
+	DEBUG=0 $(BIN)/celery -A config worker -Q celery,ai --beat --loglevel=INFO --schedule=var/celerybeat-schedule
 
 # mypy --strict on the pure engines, the game interface and the conformance suite that binds them to it.
 TYPED := matches/engine boardgame/engine matches/interface.py tests/test_game_interface.py

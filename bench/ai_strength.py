@@ -89,11 +89,15 @@ def run_matchup(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--game", choices=["commandeer", "westeros", "both"], default="both")
     parser.add_argument("--games", type=int, default=20, help="games per match-up (default 20)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)"
+    )
     parser.add_argument("--budget-scale", type=float, default=1.0, help="multiply every level's budget by F")
     parser.add_argument("--matchup", action="append", help="only these match-ups (repeatable)")
     args = parser.parse_args()
@@ -124,7 +128,11 @@ def main() -> None:
     finally:
         if pool is not None:
             pool.shutdown()
-    print(json.dumps({"bench": "ai_strength", "budget_scale": args.budget_scale, "seed": args.seed, "rows": rows}))
+    print(
+        json.dumps(
+            {"bench": "ai_strength", "budget_scale": args.budget_scale, "seed": args.seed, "rows": rows}
+        )
+    )
 
 
 if __name__ == "__main__":

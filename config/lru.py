@@ -2,14 +2,15 @@
 
 Used for values that can never go stale because their key names an immutable thing (a match's start
 snapshot by match and seed; a parsed engine state by match, version and seed), so entries are only ever
-evicted, never invalidated. Thread-safe (web threads share a process).
+evicted, never invalidated (`pop`/`drop_where` serve the one exception, the AI seats' agents, whose plans
+go stale when a match moves on). Thread-safe (web threads share a process).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
@@ -37,6 +38,18 @@ class LruCache(Generic[K, V]):
             self._data.move_to_end(key)
             while len(self._data) > self.size:
                 self._data.popitem(last=False)
+
+    def pop(self, key: K) -> V | None:
+        """Take `key`'s value out (None when absent): for values that DO go stale or must not be shared
+        between threads, e.g. an AI's plan."""
+        with self._lock:
+            return self._data.pop(key, None)
+
+    def drop_where(self, stale: Callable[[K], bool]) -> None:
+        """Forget every key for which `stale(key)` holds."""
+        with self._lock:
+            for key in [k for k in self._data if stale(k)]:
+                del self._data[key]
 
     def clear(self) -> None:
         with self._lock:

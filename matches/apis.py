@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from config.errors import ApplicationError
 from matches import api_types, rules_api, selectors, services
-from matches.agents import AGENT_NAMES, DEFAULT_AGENT
+from matches.agents import DEFAULT_AGENT, agent_choices
 from matches.games import game_kinds
 from matches.models import MatchStatus
 
@@ -120,7 +120,12 @@ class MatchListCreateApi(APIView):
             max_value=5,
             help_text="This many of the last seats are AI (3+ seat games)",
         )
-        ai_agent = serializers.ChoiceField(choices=AGENT_NAMES, default=DEFAULT_AGENT)
+        ai_agent = serializers.ChoiceField(
+            choices=agent_choices(),
+            default=DEFAULT_AGENT,
+            help_text="The AI seats' level: easy, normal (default) or hard; random, greedy and flatmc are "
+            "baselines for tests and benchmarks",
+        )
         time_control = rules_api.TimeControlSerializer(
             required=False, help_text='{"initial_s": 300, "increment_s": 10} or {"per_move_s": 86400}'
         )

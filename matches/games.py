@@ -113,8 +113,16 @@ class GameAdapter(ABC):
         timeout takes defaults until it changes. The default: every action closes its own step."""
         return state.decision_step()
 
-    def ai_action(self, state: Any, player: Player, *, rng: random.Random, agent: str) -> Any:
-        """The AI seat's move; the default picks among legal actions with the seeded rng."""
+    def make_ai(self, agent: str, rng: random.Random) -> Any | None:
+        """A fresh AI player `agent` choosing with `rng`, which may keep a plan between decisions of its seat
+        (None: this game has no agents; `ai_action` picks with the rng)."""
+        return None
+
+    def ai_action(
+        self, state: Any, player: Player, *, rng: random.Random, agent: str, instance: Any | None = None
+    ) -> Any:
+        """The AI seat's move, by `instance` (from `make_ai`) when given; the default picks among legal
+        actions with the seeded rng."""
         return rng.choice(self.legal_actions(state, player))
 
     def action_is_secret(self, state: Any, action: Any) -> bool:
@@ -171,11 +179,16 @@ class EngineGame(GameAdapter):
         """The engine's documented default for the seat (`timeout_action` of the game interface)."""
         return state.timeout_action(self.engine_player(state, player))
 
-    def ai_action(self, state: Any, player: Player, *, rng: random.Random, agent: str) -> Any:
+    def make_ai(self, agent: str, rng: random.Random) -> Any:
         from matches.agents import AGENT_NAMES, DEFAULT_AGENT, make_agent
 
-        name = agent if agent in AGENT_NAMES else DEFAULT_AGENT
-        return make_agent(self.kind, name, rng).choose(state, self.engine_player(state, player))
+        return make_agent(self.kind, agent if agent in AGENT_NAMES else DEFAULT_AGENT, rng)
+
+    def ai_action(
+        self, state: Any, player: Player, *, rng: random.Random, agent: str, instance: Any | None = None
+    ) -> Any:
+        chooser = instance if instance is not None else self.make_ai(agent, rng)
+        return chooser.choose(state, self.engine_player(state, player))
 
 
 _REGISTRY: dict[str, GameAdapter] = {}

@@ -47,6 +47,22 @@ def _westeros_houses() -> list[dict[str, Any]]:
     return list(out.values())
 
 
+def _ai_levels() -> list[dict[str, Any]]:
+    """The lobby's AI levels, each with its one-line description per game (the search time is the engine's)."""
+    from matches.agents import DEFAULT_AGENT, GAME_KINDS, LEVELS, level_choices
+
+    texts = {kind: dict(level_choices(kind)) for kind in GAME_KINDS}
+    return [
+        {
+            "id": name,
+            "default": name == DEFAULT_AGENT,
+            "text": texts["commandeer"][name],
+            "texts": {kind: texts[kind][name] for kind in GAME_KINDS},
+        }
+        for name in LEVELS
+    ]
+
+
 @ensure_csrf_cookie
 def lobby(request: HttpRequest) -> HttpResponse:
     """Create a match (or play the AI in one click), join open ones, spectate public ones."""
@@ -58,6 +74,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "decks": _my_decks(request),
             "kinds": _kinds(),
             "westeros_houses": _westeros_houses(),
+            "ai_levels": _ai_levels(),
             "initial_kind": kind if kind in game_kinds() else None,
         },
     )

@@ -106,6 +106,11 @@ def lock_match(match_id: int) -> Match | None:
     return Match.objects.select_for_update().defer(*SNAPSHOT_FIELDS).filter(pk=match_id).first()
 
 
+def read_match(match_id: int) -> Match | None:
+    """The match row without its snapshot and without a lock (a read to think on; check its version later)."""
+    return Match.objects.defer(*SNAPSHOT_FIELDS).filter(pk=match_id).first()
+
+
 def load_seats(match: Match) -> LoadedMatch:
     """The match with its seats and their users, without the (large, frozen) deck snapshots."""
     seats = list(

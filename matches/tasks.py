@@ -12,6 +12,8 @@ import logging
 import time
 
 from celery import Task, shared_task
+from django.conf import settings
+from django.core.cache import cache
 
 from config.celery import app
 from matches import services
@@ -54,23 +56,61 @@ def sweep_deadlines() -> int:
     for match_id in services.expired_match_ids():
         if enforce_deadline(match_id):
             done += 1
-    for match_id in services.stalled_ai_match_ids():
-        ai_move.delay(match_id, None)
+    for match_id, since in services.stalled_ai_seats():
+        # A searching AI may wait behind others on the `ai` queue for a while: one wake-up per wait and
+        # hard time limit, not one a second (each would think the same move again, then be dropped).
+        if cache.add(f"ai-wake:{match_id}:{since.isoformat()}", 1, timeout=AI_TIME_LIMIT_S):
+            ai_move.delay(match_id, None)
     return done
 
 
-@shared_task(bind=True, acks_late=True, ignore_result=True, max_retries=services.TASK_MAX_FAILURES)
-def ai_move(self: Task, match_id: int, version: int | None) -> int:
-    """Play the AI seat's moves while it must act (each move its own transaction and broadcast).
+def ai_time_limits() -> tuple[float, float]:
+    """(soft, hard) Celery time limits of one `ai_move` task: its slice, plus the longest a level's last move
+    may take (each agent keeps within twice its budget on the wall clock), plus a margin."""
+    from matches.agents import AGENT_NAMES, GAME_KINDS, level_budget_s
 
-    When a move raises, the failure is recorded and the task retries after a growing back-off
+    longest = 0.0
+    for kind in GAME_KINDS:
+        for name in AGENT_NAMES:
+            try:
+                longest = max(longest, level_budget_s(kind, name) or 0.0)
+            except ValueError:
+                continue
+    soft = AI_TASK_SLICE_S + 2 * longest + AI_TIME_LIMIT_MARGIN_S
+    return soft, soft + AI_TIME_LIMIT_MARGIN_S
+
+
+AI_TASK_SLICE_S = float(getattr(settings, "AI_TASK_SLICE_S", 5.0))  # one task's run of moves, then requeue
+AI_TIME_LIMIT_MARGIN_S = float(getattr(settings, "AI_TIME_LIMIT_MARGIN_S", 10.0))
+AI_SOFT_TIME_LIMIT_S, AI_TIME_LIMIT_S = ai_time_limits()
+
+
+@shared_task(
+    bind=True,
+    acks_late=True,
+    ignore_result=True,
+    max_retries=services.TASK_MAX_FAILURES,
+    soft_time_limit=AI_SOFT_TIME_LIMIT_S,
+    time_limit=AI_TIME_LIMIT_S,
+)
+def ai_move(self: Task, match_id: int, version: int | None) -> int:
+    """Play the AI seats' moves while one must act (each move its own transaction and broadcast), for about
+    AI_TASK_SLICE_S; then queue the continuation, so a long run of AI moves (five AI houses) never holds a
+    worker away from the other matches.
+
+    A search that raises or runs into the soft time limit is replaced by the greedy move for that decision
+    (`services.ai_action_submit`); the hard limit kills the task (`acks_late`: redelivered, idempotent).
+    When a move still raises, the failure is recorded and the task retries after a growing back-off
     (`services.task_backoff_s`); the TASK_MAX_FAILURES-th failure in a row aborts the match instead.
     """
     moves = 0
     expected: int | None = version
     started = time.monotonic()
     try:
-        while moves < AI_MAX_ACTIONS_PER_TASK:
+        while True:
+            if moves >= AI_MAX_ACTIONS_PER_TASK or (moves and time.monotonic() - started >= AI_TASK_SLICE_S):
+                ai_move.delay(match_id, expected)  # the rest in a task of its own, behind the others
+                break
             result = services.ai_action_submit(match_id=match_id, expected_version=expected)
             if result is None:
                 break

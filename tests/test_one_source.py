@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIP_PARTS = {".venv", "node_modules", ".git", "migrations", "tests", "__pycache__"}
@@ -47,12 +48,33 @@ def test_ai_agent_names_have_one_registry_for_both_games() -> None:
     from matches.engine.agents import AGENTS as commandeer_agents
 
     assert set(commandeer_agents) == set(westeros_agents) == set(AGENT_NAMES)
-    literal = r"""["'](greedy|random)["']\s*,\s*["'](greedy|random)["']"""
+    literal = r"""["'](greedy|random|flatmc)["']\s*,\s*["'](greedy|random|flatmc)["']"""
     assert _files_matching(literal) == {"matches/agents.py"}
+    levels = r"""["'](easy|normal|hard)["']\s*,\s*["'](easy|normal|hard)["']"""
+    assert _files_matching(levels) <= {"matches/agents.py"} | ENGINE_AGENT_FILES
     assert _files_matching(r"\bAI_AGENTS\b") == set()
     import random
 
     assert type(make_agent("westeros", "random", random.Random(1))).__name__ == "RandomAgent"
+
+
+ENGINE_AGENT_FILES = {"matches/engine/agents.py", "boardgame/engine/agents.py"}
+
+
+def test_every_level_has_its_budget_in_each_engine_and_the_registry_scales_it(settings: Any) -> None:
+    """The levels' thinking times live in the engines (LEVEL_BUDGET_S); AI_BUDGET_SCALE multiplies them."""
+    from boardgame.engine import agents as westeros
+    from matches.agents import LEVELS, level_budget_s
+    from matches.engine import agents as commandeer
+
+    for module, kind in ((commandeer, "commandeer"), (westeros, "westeros")):
+        assert set(LEVELS) <= set(module.LEVEL_BUDGET_S)
+        budgets = [module.LEVEL_BUDGET_S[name] for name in LEVELS]
+        assert budgets == sorted(budgets) and budgets[0] > 0
+        settings.AI_BUDGET_SCALE = 0.5
+        assert level_budget_s(kind, "hard") == 0.5 * module.LEVEL_BUDGET_S["hard"]
+        settings.AI_BUDGET_SCALE = 1000.0  # clamped
+        assert level_budget_s(kind, "hard") == 10.0 * module.LEVEL_BUDGET_S["hard"]
 
 
 def test_one_function_hands_a_seat_to_the_ai() -> None:

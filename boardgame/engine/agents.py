@@ -1,23 +1,39 @@
-"""Westeros agents: they only ever pick among `legal_actions` (STYLE 3) and take an injected rng."""
+"""Westeros agents: they only ever pick among `legal_actions` (STYLE 3), take an injected rng and see the
+game only through `Information` (their house's view, legal actions and samples of the hidden parts, W-20).
+
+Levels (`AGENTS`): ``random`` and ``greedy`` (baselines), ``easy`` (greedy with blunders), ``normal`` and
+``hard`` (determinized Monte Carlo search, `search.py`), ``flatmc`` (the issue's flat Monte Carlo baseline,
+not offered in the lobby). Every class takes ``Cls(rng, budget_s=None, *, iterations=None,
+opponent_deck_known=True)``; ``budget_s=None`` means the level's `LEVEL_BUDGET_S`.
+"""
 
 from __future__ import annotations
 
 from random import Random
+from typing import TYPE_CHECKING, Protocol
 
-from .actions import (
-    Action,
-    Bid,
-    Choose,
-    DeclareSupport,
-    EndMarch,
-    MarchMove,
-    Muster,
-    PlaceOrder,
-    PlayHouseCard,
-    ResolveConsolidate,
-    ResolveRaid,
-)
-from .game import WesterosState
+from .actions import Action
+from .heuristics import greedy_score
+from .information import Information
+from .search import FlatMCAgent, NormalAgent, SearchAgent
+
+if TYPE_CHECKING:
+    from .game import WesterosState
+
+# CPU seconds per decision at weight 1 (`search.KIND_WEIGHT` scales it per kind of decision; forced
+# decisions take none). flatmc gets hard's budget: the baseline is compared at equal budget.
+LEVEL_BUDGET_S: dict[str, float] = {
+    "random": 0.0,
+    "greedy": 0.0,
+    "easy": 0.0,
+    "normal": 0.06,
+    "hard": 0.25,
+    "flatmc": 0.25,
+}
+
+
+class Agent(Protocol):
+    def choose(self, state: WesterosState, house: str) -> Action: ...
 
 
 class RandomAgent:
@@ -25,110 +41,71 @@ class RandomAgent:
 
     name = "random"
 
-    def __init__(self, rng: Random) -> None:
+    def __init__(
+        self, rng: Random, budget_s: float | None = None, *, iterations: int | None = None,
+        opponent_deck_known: bool = True,
+    ) -> None:  # fmt: skip
         self.rng = rng
 
     def choose(self, state: WesterosState, player: str) -> Action:
-        return self.rng.choice(state.legal_actions(player))
+        return self.rng.choice(Information(state, player).legal_actions())
 
 
 class GreedyAgent:
-    """One-step heuristic: takes castles, supports itself, bids what it can afford."""
+    """One-step heuristic (`heuristics.greedy_score`): takes castles, supports itself, bids what it can."""
 
     name = "greedy"
+    blunder = 0.0
 
-    def __init__(self, rng: Random) -> None:
+    def __init__(
+        self, rng: Random, budget_s: float | None = None, *, iterations: int | None = None,
+        opponent_deck_known: bool = True,
+    ) -> None:  # fmt: skip
         self.rng = rng
 
     def choose(self, state: WesterosState, player: str) -> Action:
-        scored = [(self._score(state, player, a), a) for a in state.legal_actions(player)]
+        info = Information(state, player)
+        legal = info.legal_actions()
+        if len(legal) == 1:
+            return self.rng.choice(legal)  # (the rng stream of the greedy level stays as it always was)
+        if self.blunder and self.rng.random() < self.blunder:
+            return self.rng.choice(legal)
+        obs = info.observed()
+        scored = [(greedy_score(obs, player, a), a) for a in legal]
         top = max(s for s, _ in scored)
         return self.rng.choice([a for s, a in scored if s >= top - 0.05])
 
-    def _score(self, st: WesterosState, p: str, a: Action) -> float:
-        data = st.data
-        if isinstance(a, PlaceOrder):
-            area = data.areas[a.area]
-            near_target = any(
-                data.kind(n) == "land" and data.areas[n]["castle"] != "none" and st.control(n) != p
-                for n in data.adj[a.area]
-            )
-            tok = a.token
-            if tok.startswith("march"):
-                return (4.0 if near_target else 1.0) + (0.5 if tok == "march_plus_one" else 0)
-            if tok.startswith("defense"):
-                return 2.5 if area["castle"] != "none" else 0.5
-            if tok.startswith("consolidate"):
-                return 1.5 + int(area.get("crowns", 0))
-            if tok.startswith("support"):
-                return 2.0
-            return 1.0
-        if isinstance(a, MarchMove):
-            dest = data.areas[a.dest]
-            s = len(a.units) * 0.3
-            if dest["kind"] == "land" and st.control(a.dest) != p:
-                s += 3.0 + (5.0 if dest["castle"] != "none" else 0.0)
-            if a.dest in st.neutral:
-                s += 2.0
-            enemy = st.units.get(a.dest)
-            hostile_garrison = a.dest in st.garrisons and dest.get("home_house") != p
-            if (enemy is not None and enemy["house"] != p) or hostile_garrison:
-                castle = dest["castle"] != "none"
-                mine = sum(
-                    4 if (u == "siege_engine" and castle) else {"knight": 2}.get(u, 1) for u in a.units
-                )
-                if st.march is not None:
-                    mine += int(data.tokens[st.march.token]["strength_modifier"])
-                theirs = st.garrisons.get(a.dest, 0) if hostile_garrison else 0
-                if enemy is not None and enemy["house"] != p:
-                    theirs += sum({"knight": 2, "siege_engine": 0}.get(u, 1) for u in enemy["units"])
-                    o = st.orders.get(a.dest)
-                    if o and o[1].startswith("defense"):
-                        theirs += int(data.tokens[o[1]]["strength_modifier"])
-                s += 2.0 if mine >= theirs else -6.0
-            return s
-        if isinstance(a, EndMarch):
-            return 1.0 if a.leave_power_token else 0.5
-        if isinstance(a, DeclareSupport):
-            return 10.0 if a.side == p else 0.0
-        if isinstance(a, PlayHouseCard):
-            info = data.house_cards[a.card]
-            return float(info["strength"] + info["swords"] * 0.5 + info["fortifications"] * 0.3)
-        if isinstance(a, Bid):
-            power = st.power[p]
-            want = (st.threat // max(1, len(st.houses))) + 1 if st.step == "wildling_attack" else power // 2
-            return -abs(a.amount - min(power, want))
-        if isinstance(a, Muster):
-            return {"knight": 3.0, "siege_engine": 2.0, "footman": 2.5, "ship": 1.5}[a.unit]
-        if isinstance(a, ResolveConsolidate):
-            return 2.0 if a.muster else 1.0
-        if isinstance(a, ResolveRaid):
-            if a.target is None:
-                return 0.0
-            o = st.orders.get(a.target)
-            return 2.0 if o and o[1].startswith("consolidate") else 1.0
-        if isinstance(a, Choose):
-            prefs = {
-                "blade": {"use": 1.0},
-                "tyrion": {"cancel": 1.0},
-                "aeron": {"keep": 1.0},
-                "muster_done": {"done": -1.0},
-                "throne_of_blades": {"mustering": 1.0},
-                "dark_wings": {"collect_power": 1.0},
-                "raven": {"look": 0.5},
-                "port_takeover": {"replace": 1.0},
-                "renly": {"none": -1.0},
-                "cersei": {"none": -1.0},
-            }
-            return prefs.get(a.decision, {}).get(a.option, 0.0)
-        return 0.0
+
+class EasyAgent(GreedyAgent):
+    """Greedy with blunders: one decision in four is a random legal action (a beginner can beat it)."""
+
+    name = "easy"
+    blunder = 0.25
 
 
-AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+AgentClass = (
+    type[RandomAgent]
+    | type[GreedyAgent]
+    | type[EasyAgent]
+    | type[SearchAgent]
+    | type[NormalAgent]
+    | type[FlatMCAgent]
+)
+AGENTS: dict[str, AgentClass] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "easy": EasyAgent,
+    "normal": NormalAgent,
+    "hard": SearchAgent,
+    "flatmc": FlatMCAgent,
+}
 
 
-def make_agent(name: str, rng: Random) -> RandomAgent | GreedyAgent:
+def make_agent(
+    name: str, rng: Random, budget_s: float | None = None, *, iterations: int | None = None
+) -> RandomAgent | GreedyAgent | SearchAgent | FlatMCAgent:
     try:
-        return AGENTS[name](rng)
+        cls = AGENTS[name]
     except KeyError as exc:
         raise ValueError(f"unknown agent {name!r}; choose from {sorted(AGENTS)}") from exc
+    return cls(rng, budget_s, iterations=iterations)

@@ -349,6 +349,7 @@ def t_combat_cleanup(st: WesterosState, task: Step) -> None:
             u = st.units.get(area)
             if u is not None and u["house"] != att:  # only if retreat left units (should not)
                 del st.units[area]
+                st._ctl_cache = None
             for x in units:
                 st._add_unit(area, att, x)
             if c.loras and units:

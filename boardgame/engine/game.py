@@ -312,9 +312,12 @@ class WesterosState(Board):
         return hidden.determinize(self, player, rng)
 
     def apply_unchecked(self, action: Action) -> None:
-        """Apply without the legality check (for search and replay of known-good actions)."""
+        """Apply without the legality check (for search and replay of known-good actions).
+
+        The control cache (W-8.1) is not dropped here: every change of who holds an area (units added or
+        removed, power tokens set or dropped) drops it where it happens (`Board._add_unit` and friends).
+        """
         assert self.pending is not None
-        self._ctl_cache = None
         self.decisions += 1
         dispatch.DO[self.pending.kind](self, action)
         self._run()
@@ -322,7 +325,6 @@ class WesterosState(Board):
     def _run(self) -> None:
         while self.pending is None and self.winner is None and self.agenda:
             task = self.agenda.pop()
-            self._ctl_cache = None
             dispatch.TASKS[task.t](self, task)
         if self.pending is not None and not self.pending.players:
             raise RuntimeError("pending decision without players")

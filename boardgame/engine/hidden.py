@@ -28,9 +28,13 @@ def secret_action(action: Action) -> bool:
 
 
 def _shuffle_unknown(deck: list[str], fixed: set[int], rng: Random) -> None:
-    """Shuffle in place the cards of `deck` whose index is not in `fixed` (those stay where they are)."""
+    """Shuffle in place the cards of `deck` whose index is not in `fixed` (those stay where they are).
+
+    The unknown cards are sorted first: the result depends only on which cards are unknown and on `rng`,
+    never on their real order (a searcher must not learn it from a sample).
+    """
     free = [i for i in range(len(deck)) if i not in fixed]
-    cards = [deck[i] for i in free]
+    cards = sorted(deck[i] for i in free)
     rng.shuffle(cards)
     for i, c in zip(free, cards, strict=True):
         deck[i] = c
@@ -44,6 +48,11 @@ def determinize(state: WesterosState, player: str, rng: Random) -> WesterosState
     the Westeros decks and the wildling deck that no house has seen since the last shuffle (a card the
     player looked at with the Messenger Raven stays, W-5.5), the private log entries of others, and the
     engine RNG. ``result.player_view(player) == state.player_view(player)``.
+
+    Canonical: the result depends only on what `player` can know and on `rng` (hidden parts are drawn
+    from sorted candidates in a fixed order), so ``determinize(determinize(s, p, r1), p, Random(k))`` and
+    ``determinize(s, p, Random(k))`` are the same state. An agent that reads the game only through its
+    samples (`information.Information`) cannot act on anything hidden from it.
     """
     st = state.clone()
     others = [h for h in st.turn_order() if h != player]
@@ -54,6 +63,7 @@ def determinize(state: WesterosState, player: str, rng: Random) -> WesterosState
                 del st.orders[a]
             for a in areas:
                 st.orders[a] = [h, rng.choice(st._unused_tokens(h))]
+        st.orders = {a: st.orders[a] for a in sorted(st.orders)}
     p = st.pending
     if p is not None:
         bids = p.bids

@@ -6,6 +6,7 @@ reached through the dispatch tables of `dispatch.py`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from . import rounds
@@ -161,34 +162,50 @@ def t_muster_all(st: WesterosState, task: Step) -> None:
 def start_muster(st: WesterosState, house: str, areas: list[str]) -> None:
     pts = {"stronghold": 2, "castle": 1}
     st._ask(PendingKind.MUSTER, [house], points={a: pts.get(st.data.areas[a]["castle"], 0) for a in areas})
-    if len(legal_muster(st, house)) <= 1:
+    if not can_muster(st, house):
         st.pending = None
 
 
 def legal_muster(st: WesterosState, p: str) -> list[Action]:
+    out: list[Action] = list(_muster_options(st, p))
+    out.append(Choose(p, "muster_done", "done"))
+    return out
+
+
+def can_muster(st: WesterosState, p: str) -> bool:
+    """Whether `p` has a Muster option left (`legal_muster` offers more than "done"), found lazily."""
+    return next(_muster_options(st, p), None) is not None
+
+
+def _muster_options(st: WesterosState, p: str) -> Iterator[Action]:
+    """W-13: the Muster actions of `p` in the pending mustering, in `legal_muster` order."""
     assert st.pending is not None
-    out: list[Action] = []
     avail = {t: st.available_units(p, t) for t in UNIT_TYPES}
+    sizes = st._army_sizes(p)  # W-12.3 checked per destination as `supply_ok(p, {dest: 1})` would
+
+    def fits(dest: str) -> bool:
+        sz = dict(sizes)
+        sz[dest] = sz.get(dest, 0) + 1
+        return st._fits(sorted((n for n in sz.values() if n >= 2), reverse=True), p)
+
     for area, pts in sorted(need(st.pending.points).items()):
         if pts <= 0:
             continue
-        if avail["footman"] and st.supply_ok(p, {area: 1}):
-            out.append(Muster(p, area, "footman", area))
+        if avail["footman"] and fits(area):
+            yield Muster(p, area, "footman", area)
         if pts >= 2:
             for t in ("knight", "siege_engine"):
-                if avail[t] and st.supply_ok(p, {area: 1}):
-                    out.append(Muster(p, area, t, area))
+                if avail[t] and fits(area):
+                    yield Muster(p, area, t, area)
         if avail["ship"]:
             for dest in ship_muster_targets(st, p, area):
-                if st.supply_ok(p, {dest: 1}):
-                    out.append(Muster(p, area, "ship", dest))
+                if fits(dest):
+                    yield Muster(p, area, "ship", dest)
         u = st.units.get(area)
         if u and u["house"] == p and ("footman" in u["units"] or "footman" in u["routed"]):
             for t in ("knight", "siege_engine"):
                 if avail[t]:
-                    out.append(Muster(p, area, t, area, True))
-    out.append(Choose(p, "muster_done", "done"))
-    return out
+                    yield Muster(p, area, t, area, True)
 
 
 def ship_muster_targets(st: WesterosState, p: str, area: str) -> list[str]:
@@ -218,7 +235,7 @@ def do_muster(st: WesterosState, a: Action) -> None:
         st._add_unit(a.dest, a.player, a.unit)
         need(st.pending.points)[a.area] -= 2 if a.unit in ("knight", "siege_engine") else 1
     st._event(a.describe(st))
-    if len(legal_muster(st, a.player)) <= 1:
+    if not can_muster(st, a.player):
         st.pending = None
 
 

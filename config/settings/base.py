@@ -361,3 +361,28 @@ for _key in ("SWAGGER_UI_DIST", "SWAGGER_UI_FAVICON_HREF", "REDOC_DIST"):
 # --- Abuse bounds of online play (matches/apis.py, matches/services/lobby.py) ----------------------------
 MATCHES_CREATE_RATE = os.environ.get("MATCHES_CREATE_RATE", "30/min")  # match creations per user
 MATCHES_MAX_OPEN_PER_USER = int(os.environ.get("MATCHES_MAX_OPEN_PER_USER", "20"))  # waiting or running
+
+
+# --- AI opponents (matches/agents.py) --------------------------------------------------------------------
+def env_float(name: str, default: float, low: float, high: float) -> float:
+    """A float from the environment within [low, high]; anything else stops the process with one line."""
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SystemExit(f"{name}={raw!r} is not a number (expected {low}..{high}).") from None
+    if not low <= value <= high:  # also refuses nan
+        raise SystemExit(f"{name}={raw!r} is out of range (expected {low}..{high}).")
+    return value
+
+
+# Multiplies every level's thinking time (the engines' LEVEL_BUDGET_S); CI and the tests use a small one.
+AI_BUDGET_SCALE = env_float("AI_BUDGET_SCALE", 1.0, 0.01, 10.0)
+# matches.tasks.ai_move: one task plays AI moves for about AI_TASK_SLICE_S, then queues the rest; Celery's
+# soft/hard time limits are that slice, plus twice the longest level budget, plus AI_TIME_LIMIT_MARGIN_S.
+AI_TASK_SLICE_S = env_float("AI_TASK_SLICE_S", 5.0, 0.1, 300.0)
+AI_TIME_LIMIT_MARGIN_S = env_float("AI_TIME_LIMIT_MARGIN_S", 10.0, 1.0, 300.0)
+# Commandeer's AI searches as if it knew the opponent's decklist (not the hand, not the order of the deck).
+AI_OPPONENT_DECKLIST_KNOWN = env_bool("AI_OPPONENT_DECKLIST_KNOWN", True)

@@ -13,3 +13,5 @@ CELERY_TASK_EAGER_PROPAGATES = True
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None, "signup": None}}  # noqa: F405
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 MATCHES_CREATE_RATE = None  # matches/apis.py: the create throttle is tested with its own rate
+# Searching AIs think 1/50 of their level's time in tests (eager Celery runs their moves inside requests).
+AI_BUDGET_SCALE = env_float("AI_BUDGET_SCALE", 0.02, 0.01, 10.0)  # noqa: F405

@@ -49,6 +49,7 @@ from matches.services.timeouts import (
     clock_enforce,
     expired_match_ids,
     stalled_ai_match_ids,
+    stalled_ai_seats,
     timeout_step,
 )
 from matches.storage import StateUnloadable, load_state, state_key, stored_state
@@ -85,6 +86,7 @@ __all__ = [
     "notify_match_changed",
     "recent_duplicate",
     "stalled_ai_match_ids",
+    "stalled_ai_seats",
     "state_key",
     "stored_state",
     "task_backoff_s",

@@ -183,6 +183,13 @@ def stalled_ai_match_ids(*, now: datetime | None = None, after_s: float = 5.0, l
     A match whose AI task failed is left to that task's own retry until `after_s` past its back-off, so a
     failing AI is never re-queued every second (issue 11: 294 failures of one match in five minutes).
     """
+    return list(dict.fromkeys(m for m, _ in stalled_ai_seats(now=now, after_s=after_s, limit=limit)))
+
+
+def stalled_ai_seats(
+    *, now: datetime | None = None, after_s: float = 5.0, limit: int = 100
+) -> list[tuple[int, datetime]]:
+    """(match id, since when its AI seat must act) of `stalled_ai_match_ids`: the pair names one wait."""
     now = now or timezone.now()
     return list(
         Seat.objects.filter(
@@ -191,6 +198,6 @@ def stalled_ai_match_ids(*, now: datetime | None = None, after_s: float = 5.0, l
             clock_started_at__lte=now - timedelta(seconds=after_s),
         )
         .exclude(ai_agent="")
-        .values_list("match_id", flat=True)
-        .distinct()[:limit]
+        .order_by("match_id", "clock_started_at")
+        .values_list("match_id", "clock_started_at")[:limit]
     )

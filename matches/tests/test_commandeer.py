@@ -161,7 +161,9 @@ def test_timeout_default_is_keep_at_mulligan_and_pass_in_a_phase(cmd_match: Matc
     assert game.is_terminal(state)  # passing every phase ends by C-5.4/C-6.2 or the turn limit
 
 
-def test_vs_ai_in_one_click_plays_greedy_moves(alice: Any, django_capture_on_commit_callbacks: Any) -> None:
+def test_vs_ai_in_one_click_plays_the_default_level_to_the_end(
+    alice: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     deck = legal_deck(alice, "cinder-legion")
     with django_capture_on_commit_callbacks(execute=True):
         r = client_for(alice).post(

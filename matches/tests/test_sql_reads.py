@@ -63,7 +63,7 @@ def test_ai_seats_without_user_and_a_finished_match_with_a_result(alice: Any) ->
     match = services.match_create_with_ai(user=alice, kind="counting", ai_seats=1)
     services.match_concede(match_id=match.pk, user=alice)
     _, got = _assert_same_as_orm(match.pk)
-    assert got[1].user is None and got[1].display_name == "AI (greedy)"
+    assert got[1].user is None and got[1].display_name == "AI (normal)"
     assert Match.objects.get(pk=match.pk).result is not None
 
 

@@ -91,7 +91,7 @@ def test_the_third_timeout_in_a_row_still_hands_a_house_to_the_ai(
     match = _westeros_with_two_ai(alice)
     _expire(match, 0, has_moved=True, consecutive_timeouts=TIMEOUTS_TO_FORFEIT - 1)
     done = tasks.enforce_deadline(match.pk)
-    assert done[0] == "ai:0" and Seat.objects.get(match=match, position=0).ai_agent == "greedy"
+    assert done[0] == "ai:0" and Seat.objects.get(match=match, position=0).ai_agent == "normal"
     assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
 
 

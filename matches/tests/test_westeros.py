@@ -77,7 +77,7 @@ def test_conceding_in_a_three_player_match_hands_the_seat_to_an_ai(alice: Any) -
     services.match_concede(match_id=match.pk, user=alice)
     match.refresh_from_db()
     assert match.status == MatchStatus.ACTIVE
-    assert Seat.objects.get(match=match, position=0).ai_agent == "greedy"
+    assert Seat.objects.get(match=match, position=0).ai_agent == services.TAKEOVER_AGENT
 
 
 def test_player_count_outside_3_to_6_is_refused_w_1_1(alice: Any) -> None:

@@ -149,7 +149,7 @@ def test_a_house_timing_out_again_and_again_is_handed_to_the_ai_and_the_game_goe
     assert "ai:1" in done
     match.refresh_from_db()
     assert match.status == MatchStatus.ACTIVE  # no forfeit: the others play on
-    assert Seat.objects.get(match=match, position=1).ai_agent == "greedy"
+    assert Seat.objects.get(match=match, position=1).ai_agent == services.TAKEOVER_AGENT
     assert ActionLog.objects.filter(match=match, seat=1, source="ai").exists()  # the AI moved for it
 
 

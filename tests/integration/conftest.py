@@ -23,7 +23,7 @@ import matches.tests.fakegame  # noqa: F401  (registers kind "counting" in this 
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("CELERY_TEST_REDIS_URL", "redis://127.0.0.1:6379/11")
-EXTRA_GAMES = "matches.tests.fakegame"  # the counting game; Commandeer is built in
+EXTRA_GAMES = "matches.tests.fakegame,matches.tests.slowgame"  # test games; Commandeer is built in
 
 
 def unavailable(reason: str) -> None:
@@ -81,15 +81,17 @@ def service_env(*, redis_url: str, database_url: str) -> dict[str, str]:
 class Worker:
     """A real `celery worker -B` subprocess (solo pool, embedded beat running the deadline sweep)."""
 
-    def __init__(self, env: dict[str, str], tmp: Path) -> None:
+    def __init__(self, env: dict[str, str], tmp: Path, pool: str = "solo") -> None:
+        """`pool` "prefork" (one child) enforces Celery's time limits, which the solo pool cannot."""
         self.env, self.tmp, self.proc = env, tmp, None  # type: ignore[var-annotated]
+        self.pool = pool
         self.n = 0
 
     def start(self) -> None:
         self.n += 1
         self.log = self.tmp / f"worker-{self.n}.log"
         cmd = [
-            sys.executable, "-m", "celery", "-A", "config", "worker", "-B", "-P", "solo",
+            sys.executable, "-m", "celery", "-A", "config", "worker", "-B", "-P", self.pool, "-c", "1",
             "-l", "info", "-s", str(self.tmp / f"beat-{self.n}"), "-n", f"matchtest{self.n}@%h",
         ]  # fmt: skip
         self.proc = subprocess.Popen(

@@ -44,6 +44,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
     )
+    env.setdefault(
+        "AI_BUDGET_SCALE", "0.05"
+    )  # eager AI moves run inside requests: searching levels think little
 
     redis_url = os.environ.get("BROWSER_TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
     if redis_reachable(redis_url):  # the production channel layer; in-memory otherwise
@@ -360,6 +363,6 @@ def test_conceding_shows_the_result_and_reason(server: str, browser: Any) -> Non
     page.on("dialog", lambda dialog: dialog.accept())
     page.click("[data-testid=concede]")
     page.wait_for_selector("[data-testid=result]:visible")
-    assert page.inner_text("[data-testid=result]") == "AI (greedy) wins — bob conceded."
+    assert page.inner_text("[data-testid=result]") == "AI (normal) wins — bob conceded."
     assert page.locator("[data-testid=replay-link]:visible").count() == 1
     bob.ctx.close()

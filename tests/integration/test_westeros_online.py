@@ -6,8 +6,9 @@ PostgreSQL, with Redis (channel layer + Celery broker) and a real Celery worker 
    a Westeros phase with bidding), each seeing the others' moves live, a fourth user spectating; nobody
    sees another house's face-down orders, bids or chosen house card before the reveal (W-20) — checked
    on the DOM after every step and on every WebSocket message received.
-2. One user plays a whole 6-player game against five AI houses (one lobby click) with a short time
-   control; the AI houses move through Celery; the finished game replays step by step.
+2. One user plays a whole 6-player game against five `hard` AI houses (one lobby click) with a short time
+   control; the AI houses move through Celery (their search time scaled by AI_BUDGET_SCALE, 0.05 unless
+   set); the seats name the level; the finished game replays step by step.
 
 Fails (never skips) under `CI` when Chromium, Redis or PostgreSQL is missing.
 """
@@ -80,7 +81,9 @@ for name in {users!r}:
 class Stack:
     """daphne + a Celery worker on a fresh PostgreSQL database; `sql()` reads it from the test."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, seed: tuple[tuple[str, ...], ...] | None = None) -> None:
+        """`seed`: the commands (python arguments) that fill the fresh database; default: Westeros' map and
+        cards and the users USERS."""
         import psycopg
 
         self.tmp = tmp
@@ -103,10 +106,14 @@ class Stack:
             LOG_LEVEL="WARNING",
             PYTHONUNBUFFERED="1",
         )
+        # Searching AI levels think 1/20 of their time (CI sets its own AI_BUDGET_SCALE).
+        self.env.setdefault("AI_BUDGET_SCALE", "0.05")
         self.procs: list[subprocess.Popen[bytes]] = []
         _run(self.env, "manage.py", "migrate", "--noinput")
-        _run(self.env, "manage.py", "load_westeros")
-        _run(self.env, "-c", SEED_USERS.format(users=USERS))
+        if seed is None:
+            seed = (("manage.py", "load_westeros"), ("-c", SEED_USERS.format(users=USERS)))
+        for args in seed:
+            _run(self.env, *args)
         port = free_port()
         self.url = f"http://127.0.0.1:{port}"
         self._spawn("daphne", [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
@@ -664,7 +671,7 @@ def click_simplest(page: Any) -> None:
         click_action(page, json.loads(items[0]["action"]))
 
 
-def test_one_user_plays_a_whole_game_against_five_ai_houses_moving_through_celery(stack: Stack) -> None:
+def test_one_user_plays_a_whole_game_against_five_hard_ai_houses_moving_through_celery(stack: Stack) -> None:
     in_browser(lambda browser: one_user_against_five_ai_houses(stack, browser))
 
 
@@ -675,9 +682,13 @@ def one_user_against_five_ai_houses(stack: Stack, browser: Any) -> None:
     page.select_option("[data-testid=player-count]", "6")
     page.select_option("[data-testid=house]", "random")
     page.select_option("[data-testid=time-control]", '{"per_move_s": 20, "bank_s": 60}')
+    page.select_option("[data-testid=ai-level]", "hard")
     page.click("[data-testid=westeros-play-ai]")
     page.wait_for_url(re.compile(r"/westeros/games/\d+/$"))
     match_id = int(page.url.rstrip("/").split("/")[-1])
+    agents = stack.sql("SELECT ai_agent FROM matches_seat WHERE match_id = %s AND ai_agent <> ''", match_id)
+    assert sorted(a for (a,) in agents) == ["hard"] * 5
+    page.wait_for_function("document.body.innerText.includes('AI (hard)')")  # the seats name the level
     erin.house = load_state(stack, match_id)[0].players()[0]
     started = time.monotonic()
     clicks = stalls = 0
@@ -710,7 +721,9 @@ def one_user_against_five_ai_houses(stack: Stack, browser: Any) -> None:
             "SELECT source, count(*) FROM matches_actionlog WHERE match_id = %s GROUP BY source", match_id
         )
     )
-    assert sources.get("player", 0) >= clicks * 0.9 and sources.get("ai", 0) > sources["player"]
+    # Searching AI houses act while the human clicks (simultaneous steps): a click on a version they just
+    # moved on from is refused (409 stale_state), the page resyncs and the human clicks again.
+    assert sources.get("player", 0) >= clicks * 0.75 and sources.get("ai", 0) > sources["player"]
     assert "matches.tasks.ai_move" in stack.worker_log()  # the AI houses moved in the Celery worker
     assert leaks(erin) == []
     print(f"\n1 vs 5 AI: {clicks} clicks, {sum(sources.values())} decisions, {elapsed:.1f}s ({clicking:.1f}s"

@@ -22,6 +22,8 @@ async function create(form, vsAi, kind = null) {
     time_control: JSON.parse(data.get("time_control")),
     vs_ai: vsAi,
   };
+  // The AI level of every AI seat (easy, normal, hard): "play against the AI" and Westeros' AI houses.
+  if (vsAi || Number(data.get("ai_seats") || 0) > 0) body.ai_agent = data.get("ai_agent") || "normal";
   const limit = data.get("turn_limit");
   if (limit && body.kind === "commandeer") body.rules_config = { turn_limit: Number(limit) };
   if (body.kind === "westeros") {
@@ -73,6 +75,8 @@ function syncKind(form) {
     if (opt.disabled && opt.selected) form.elements.house.value = "random";
   }
   for (const opt of form.elements.ai_seats.options) opt.disabled = Number(opt.value) > count - 1;
+  // Each level's line names its search time in the chosen game (the engines' budgets differ).
+  for (const opt of form.elements.ai_agent.options) opt.textContent = opt.dataset[kind] || opt.textContent;
   // Westeros decides per step, not per turn: its live control is the default until the user picks one.
   const tc = form.elements.time_control;
   if (!tc.dataset.touched) tc.selectedIndex = kind === "westeros" ? [...tc.options].findIndex((o) => o.value.includes("bank_s")) : 0;

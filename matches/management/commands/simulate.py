@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import importlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from random import Random
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches.agents import AGENT_NAMES
+from matches.agents import AGENT_NAMES, make_agent
 
 
 class Command(BaseCommand):
@@ -25,6 +28,13 @@ class Command(BaseCommand):
         )
         parser.add_argument("--decks", nargs=2, metavar="FILE", help="two deck JSON files (commandeer)")
         parser.add_argument("--players", type=int, default=3, help="number of players (westeros)")
+        parser.add_argument(
+            "--budget",
+            type=float,
+            default=None,
+            help="seconds of thought per decision of the searching agents (default: each level's own, "
+            "times AI_BUDGET_SCALE)",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         agents = [a.strip() for a in opts["agents"].split(",") if a.strip()]
@@ -33,10 +43,14 @@ class Command(BaseCommand):
             raise CommandError(f"unknown agent(s) {', '.join(unknown)}; choose from {', '.join(AGENT_NAMES)}")
         if opts["games"] < 1:
             raise CommandError("--games must be at least 1")
-        if opts["kind"] == "commandeer":
-            result = self._commandeer(opts, agents)
-        else:
-            result = self._westeros(opts, agents)
+        budget = opts["budget"]
+        if budget is not None and not 0 < budget <= 600:
+            raise CommandError("--budget must be in (0, 600] seconds")
+        with agents_from_registry(opts["kind"], budget):
+            if opts["kind"] == "commandeer":
+                result = self._commandeer(opts, agents)
+            else:
+                result = self._westeros(opts, agents)
         self.stdout.write(json.dumps(result))
 
     def _commandeer(self, opts: dict[str, Any], agents: list[str]) -> dict[str, Any]:
@@ -66,3 +80,29 @@ class Command(BaseCommand):
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
         return result
+
+
+@contextmanager
+def agents_from_registry(kind: str, budget_s: float | None) -> Iterator[None]:
+    """Let the engine's simulator build its bots through `matches.agents.make_agent` (levels' budgets scaled
+    by AI_BUDGET_SCALE, or `budget_s`), not its own constructor: one way to make an agent."""
+    try:
+        module = importlib.import_module(
+            "matches.engine.simulate" if kind == "commandeer" else "boardgame.engine.simulate"
+        )
+    except ImportError:  # reported by the command itself
+        yield
+        return
+
+    def build(name: str, rng: Random) -> Any:
+        return make_agent(kind, name, rng, budget_s)
+
+    before = getattr(module, "make_agent", None)
+    module.make_agent = build  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        if before is None:
+            del module.make_agent  # type: ignore[attr-defined]
+        else:
+            module.make_agent = before  # type: ignore[attr-defined]

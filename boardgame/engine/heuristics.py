@@ -1,0 +1,352 @@
+"""Westeros heuristics shared by the agents: one-step action scores, order plans, a static evaluation and
+the rollout policy of the search.
+
+Everything here reads a full `WesterosState`. An agent only ever passes states it may hold: a sample of
+what its house cannot tell apart (`Information.determinize` / `observed`) or a state inside its own
+simulation, so nothing hidden from the house reaches a decision (W-20).
+"""
+
+from __future__ import annotations
+
+import math
+from random import Random
+from typing import TYPE_CHECKING
+
+from .actions import (
+    Action,
+    Bid,
+    Choose,
+    DeclareSupport,
+    EndMarch,
+    FinishOrders,
+    MarchMove,
+    Muster,
+    PlaceOrder,
+    PlayHouseCard,
+    ResolveConsolidate,
+    ResolveRaid,
+)
+from .board import order_type
+from .structures import PendingKind
+
+if TYPE_CHECKING:
+    from .game import WesterosState
+
+CASTLE_VALUE = {"none": 0.0, "castle": 2.0, "stronghold": 3.0}
+UNIT_VALUE = {"footman": 1.0, "knight": 2.0, "siege_engine": 1.0, "ship": 0.7}
+CHOOSE_PREFS: dict[str, dict[str, float]] = {
+    "blade": {"use": 1.0},
+    "tyrion": {"cancel": 1.0},
+    "aeron": {"keep": 1.0},
+    "muster_done": {"done": -1.0},
+    "throne_of_blades": {"mustering": 1.0},
+    "dark_wings": {"collect_power": 1.0},
+    "raven": {"look": 0.5},
+    "port_takeover": {"replace": 1.0},
+    "renly": {"none": -1.0},
+    "cersei": {"none": -1.0},
+}
+
+
+# ---------------------------------------------------------------------------------------------- one step
+def greedy_score(st: WesterosState, p: str, a: Action) -> float:
+    """The one-step heuristic of the greedy level: takes castles, supports itself, bids what it can."""
+    data = st.data
+    if isinstance(a, PlaceOrder):
+        area = data.areas[a.area]
+        near_target = any(
+            data.kind(n) == "land" and data.areas[n]["castle"] != "none" and st.control(n) != p
+            for n in data.adj[a.area]
+        )
+        tok = a.token
+        if tok.startswith("march"):
+            return (4.0 if near_target else 1.0) + (0.5 if tok == "march_plus_one" else 0)
+        if tok.startswith("defense"):
+            return 2.5 if area["castle"] != "none" else 0.5
+        if tok.startswith("consolidate"):
+            return 1.5 + int(area.get("crowns", 0))
+        if tok.startswith("support"):
+            return 2.0
+        return 1.0
+    if isinstance(a, MarchMove):
+        dest = data.areas[a.dest]
+        s = len(a.units) * 0.3
+        if dest["kind"] == "land" and st.control(a.dest) != p:
+            s += 3.0 + (5.0 if dest["castle"] != "none" else 0.0)
+        if a.dest in st.neutral:
+            s += 2.0
+        enemy = st.units.get(a.dest)
+        hostile_garrison = a.dest in st.garrisons and dest.get("home_house") != p
+        if (enemy is not None and enemy["house"] != p) or hostile_garrison:
+            castle = dest["castle"] != "none"
+            mine = sum(4 if (u == "siege_engine" and castle) else {"knight": 2}.get(u, 1) for u in a.units)
+            if st.march is not None:
+                mine += int(data.tokens[st.march.token]["strength_modifier"])
+            theirs = st.garrisons.get(a.dest, 0) if hostile_garrison else 0
+            if enemy is not None and enemy["house"] != p:
+                theirs += sum({"knight": 2, "siege_engine": 0}.get(u, 1) for u in enemy["units"])
+                o = st.orders.get(a.dest)
+                if o and o[1].startswith("defense"):
+                    theirs += int(data.tokens[o[1]]["strength_modifier"])
+            s += 2.0 if mine >= theirs else -6.0
+        return s
+    if isinstance(a, EndMarch):
+        return 1.0 if a.leave_power_token else 0.5
+    if isinstance(a, DeclareSupport):
+        return 10.0 if a.side == p else 0.0
+    if isinstance(a, PlayHouseCard):
+        info = data.house_cards[a.card]
+        return float(info["strength"] + info["swords"] * 0.5 + info["fortifications"] * 0.3)
+    if isinstance(a, Bid):
+        power = st.power[p]
+        want = (st.threat // max(1, len(st.houses))) + 1 if st.step == "wildling_attack" else power // 2
+        return -abs(a.amount - min(power, want))
+    if isinstance(a, Muster):
+        return {"knight": 3.0, "siege_engine": 2.0, "footman": 2.5, "ship": 1.5}[a.unit]
+    if isinstance(a, ResolveConsolidate):
+        return 2.0 if a.muster else 1.0
+    if isinstance(a, ResolveRaid):
+        if a.target is None:
+            return 0.0
+        o = st.orders.get(a.target)
+        return 2.0 if o and o[1].startswith("consolidate") else 1.0
+    if isinstance(a, Choose):
+        return CHOOSE_PREFS.get(a.decision, {}).get(a.option, 0.0)
+    return 0.0
+
+
+# ---------------------------------------------------------------------------------------------- orders
+def _area_worth(st: WesterosState, a: str) -> float:
+    ar = st.data.areas[a]
+    return CASTLE_VALUE[ar["castle"]] + 0.5 * int(ar["supply"]) + 0.5 * int(ar["crowns"]) + 0.5
+
+
+def _strength(units: list[str], castle: bool) -> float:
+    return sum(4.0 if (u == "siege_engine" and castle) else (0.0 if u == "siege_engine" else UNIT_VALUE[u])
+               for u in units)  # fmt: skip
+
+
+def _defence(st: WesterosState, t: str, h: str) -> float:
+    """What stands in `t` against a march of `h` (units, garrison, neutral force: W-7.1.2, W-11)."""
+    d = 0.0
+    u = st.units.get(t)
+    if u is not None and u["house"] != h:
+        d += sum({"knight": 2.0, "siege_engine": 0.0}.get(x, 1.0) for x in u["units"])
+    if t in st.garrisons and st.data.areas[t].get("home_house") != h:
+        d += st.garrisons[t]
+    d += st.neutral.get(t, 0)
+    return d
+
+
+def _type_utilities(st: WesterosState, h: str, a: str) -> dict[str, float]:
+    """How useful each order type looks in `a` for `h` (W-5.1, W-7): a plain reading of the board."""
+    data = st.data
+    u = st.units[a]
+    units = u["units"]
+    kind = data.kind(a)
+    adj = data.adj[a]
+    enemy_near = 0.0
+    for n in adj:
+        o = st.units.get(n)
+        if o is not None and o["house"] != h and data.kind(n) != "port":
+            enemy_near = max(enemy_near, _strength(o["units"], False))
+    util = {"march": -0.5, "defense": 0.0, "support": 0.2, "raid": 0.0, "consolidate_power": 0.0}
+    if kind == "land":
+        worth = _area_worth(st, a)
+        for t in st._move_targets(h, a):
+            if data.kind(t) != "land":
+                continue
+            castle = data.areas[t]["castle"] != "none"
+            mine = _strength(units, castle)
+            gain = _area_worth(st, t) if st.control(t) != h else 0.0
+            d = _defence(st, t, h)
+            if d == 0:
+                v = gain
+            elif mine + 1.0 >= d:
+                v = gain + 0.5 + (1.0 if st.owner(t) is not None else 0.0)
+            else:
+                v = -1.0
+            util["march"] = max(util["march"], v)
+        if enemy_near > 0:
+            util["defense"] = 0.6 * worth * min(1.5, enemy_near / max(1.0, _strength(units, False))) + 0.3
+        util["consolidate_power"] = 0.7 + 1.0 * int(data.areas[a]["crowns"])
+        if data.areas[a]["castle"] != "none":
+            util["consolidate_power"] += 0.3
+    else:
+        util["consolidate_power"] = 0.3 if kind == "port" else -1.0
+        for n in adj:
+            if data.kind(n) == "sea" and kind == "sea":
+                o = st.units.get(n)
+                if o is not None and o["house"] != h and len(units) >= len(o["units"]):
+                    util["march"] = max(util["march"], 1.0)
+        util["defense"] = 0.5 if enemy_near > 0 else 0.0
+    for n in adj:
+        o = st.units.get(n)
+        if o is not None and o["house"] != h:
+            util["raid"] = max(util["raid"], 0.9)
+        if data.kind(n) == "land" and (st.control(n) != h or (o is not None and o["house"] != h)):
+            util["support"] = max(util["support"], 0.4 + 0.4 * _strength(units, False))
+        elif o is not None and o["house"] == h and data.kind(n) == "land":
+            util["support"] = max(util["support"], 0.3 + 0.2 * _strength(units, False))
+    return util
+
+
+def _token_bonus(st: WesterosState, a: str, tok: str) -> float:
+    info = st.data.tokens[tok]
+    mod = info["strength_modifier"]
+    if tok == "consolidate_power_special":
+        return 1.2 if st.data.areas[a]["castle"] != "none" else 0.3
+    if tok == "raid_special":
+        return 0.2
+    return 0.3 * float(mod) if mod is not None else 0.0
+
+
+def plan_orders(
+    st: WesterosState, h: str, areas: list[str], rng: Random, noise: float
+) -> list[tuple[str, str]]:
+    """One order token for each of `areas` (sorted ids) for `h`: token counts, bans (W-5.3) and the ★ limit
+    (W-5.2) respected given the orders `h` already has elsewhere. `noise` 0 is the plain best guess."""
+    data = st.data
+    used: dict[str, int] = {}
+    stars = 0
+    for oa, (oh, t) in st.orders.items():
+        if oh == h and oa not in areas:
+            used[t] = used.get(t, 0) + 1
+            stars += 1 if data.tokens[t]["special"] else 0
+    limit = st.star_limit(h)
+    utils = {a: _type_utilities(st, h, a) for a in areas}
+    if noise:
+        for a in areas:
+            for k in utils[a]:
+                utils[a][k] += noise * rng.random()
+    order = sorted(areas, key=lambda a: -max(utils[a].values()))
+    out: list[tuple[str, str]] = []
+    for a in order:
+        best: tuple[float, str] | None = None
+        for tok, info in data.tokens.items():
+            if used.get(tok, 0) >= info["count"] or tok in st.bans:
+                continue
+            if info["special"] and stars >= limit:
+                continue
+            v = utils[a][order_type(tok)] + _token_bonus(st, a, tok)
+            if best is None or v > best[0]:
+                best = (v, tok)
+        if best is None:
+            continue
+        tok = best[1]
+        used[tok] = used.get(tok, 0) + 1
+        stars += 1 if data.tokens[tok]["special"] else 0
+        out.append((a, tok))
+    out.sort()
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- value
+def house_scores(st: WesterosState) -> dict[str, float]:
+    """A static score per house: castles first (W-18), then land, supply, power, units, tracks, cards."""
+    data = st.data
+    ctl = st._controls()
+    n = len(st.houses)
+    late = st.round >= st.config.max_rounds - 1
+    out: dict[str, float] = {}
+    castles = {h: 0 for h in st.houses}
+    lands = {h: 0 for h in st.houses}
+    for a in data.land_areas:
+        c = ctl[a]
+        if c is not None and c in lands:
+            lands[c] += 1
+    for a in data.castle_areas:
+        c = ctl[a]
+        if c is not None and c in castles:
+            castles[c] += 1
+    army = {h: 0.0 for h in st.houses}
+    for u in st.units.values():
+        if u["house"] in army:
+            army[u["house"]] += sum(UNIT_VALUE[x] for x in u["units"]) + 0.5 * sum(
+                UNIT_VALUE[x] for x in u["routed"]
+            )
+    for h in st.houses:
+        k = castles[h]
+        v = 3.0 * k + (1.5 * (k - 4) if k > 4 else 0.0) + (4.0 if late else 0.0) * k
+        v += 0.45 * lands[h] + 0.35 * st.supply[h] + 0.12 * st.power[h] + 0.3 * army[h]
+        for t in ("iron_throne", "fiefdoms", "kings_court"):
+            v += 0.25 * (n - 1 - st.tracks[t].index(h)) / max(1, n - 1) * (1.5 if t == "iron_throne" else 1.0)
+        v += 0.04 * sum(int(data.house_cards[x]["strength"]) for x in st.hands[h])
+        out[h] = v
+    return out
+
+
+def evaluate(st: WesterosState, me: str, temperature: float = 2.0) -> float:
+    """`me`'s chance to win as the search sees it: 1/0 at the end, else a softmax of `house_scores`."""
+    if st.winner is not None:
+        return 1.0 if st.winner == me else 0.0
+    s = house_scores(st)
+    top = max(s.values())
+    z = {h: math.exp((v - top) / temperature) for h, v in s.items()}
+    return z[me] / sum(z.values())
+
+
+# ---------------------------------------------------------------------------------------------- rollouts
+def place_planned_orders(st: WesterosState, h: str, rng: Random, noise: float) -> None:
+    """Give `h` every order it still owes with `plan_orders` and finish (W-5.1), through `apply_unchecked`."""
+    need = sorted(a for a, u in st.units.items() if u["house"] == h and a not in st.orders)
+    for a, tok in plan_orders(st, h, need, rng, noise):
+        st.apply_unchecked(PlaceOrder(h, a, tok))
+    while st.pending is not None and st.pending.kind is PendingKind.ORDERS and h in st.pending.players:
+        acts = st.legal_actions(h)
+        fin = [x for x in acts if isinstance(x, FinishOrders)]
+        st.apply_unchecked(fin[0] if fin else acts[0])
+
+
+def policy_action(st: WesterosState, p: str, rng: Random, noise: float = 0.6) -> Action:
+    """The rollout policy's choice for `p` (not for orders: `place_planned_orders`): greedy scores with
+    noise, so simulated houses vary their play a little."""
+    acts = st.legal_actions(p)
+    if len(acts) == 1:
+        return acts[0]
+    best = acts[0]
+    top = -math.inf
+    for a in acts:
+        v = greedy_score(st, p, a) + noise * rng.random()
+        if v > top:
+            top, best = v, a
+    return best
+
+
+def resample_hidden_orders(st: WesterosState, me: str, rng: Random, noise: float) -> None:
+    """Replace the other houses' face-down orders of a sample (drawn uniformly by `determinize`) by orders
+    the rollout policy would give (W-5.1: same areas, same tokens budget): a better opponent model."""
+    if st.orders_revealed or not st.orders:
+        return
+    for h in st.turn_order():
+        if h == me:
+            continue
+        areas = sorted(a for a, (oh, _t) in st.orders.items() if oh == h)
+        if not areas:
+            continue
+        for a in areas:
+            del st.orders[a]
+        for a, tok in plan_orders(st, h, areas, rng, noise):
+            st.orders[a] = [h, tok]
+    st.orders = {a: st.orders[a] for a in sorted(st.orders)}
+
+
+def rollout(
+    st: WesterosState, me: str, rng: Random, *, horizon_rounds: int, max_decisions: int, noise: float
+) -> float:
+    """Play `st` on with the rollout policy for every house until `horizon_rounds` rounds later reach their
+    Planning phase (or the end, or `max_decisions`), then `evaluate` for `me`."""
+    stop_round = st.round + horizon_rounds
+    n = 0
+    while n < max_decisions:
+        if st.winner is not None or st.pending is None:
+            break
+        if st.round >= stop_round and st.phase == "planning":
+            break
+        p = st.pending.players[0]
+        if st.pending.kind is PendingKind.ORDERS:
+            place_planned_orders(st, p, rng, noise)
+        else:
+            st.apply_unchecked(policy_action(st, p, rng, noise))
+        n += 1
+    return evaluate(st, me)

@@ -1,0 +1,305 @@
+"""Search agents for Westeros houses: determinized Monte Carlo over the house's candidate decisions.
+
+`SearchAgent` (levels normal and hard): each simulation draws a sample of the hidden parts
+(`Information.determinize`, W-20), replaces the other houses' face-down orders by orders the rollout policy
+would give, applies one candidate, plays the rest of the round and the next Westeros phase with a noisy
+greedy policy for every house and scores the result with a static evaluation (castles, land, supply,
+power, units, tracks, cards; `heuristics.evaluate`). Candidates share samples (common random numbers) and
+the worse half is dropped after rounds 2, 4, 8, ... (successive halving). Planning orders (W-5.1) are
+searched as whole plans, one per house per round, and kept while the state matches.
+
+`FlatMCAgent` (level flatmc, the issue's baseline): every legal action, greedy rollouts to the end of
+the game, the win rate.
+
+Budgets are CPU seconds of this thread (load from other processes does not weaken the AI), with a wall
+cap at twice the budget and never above `WALL_CAP_S`; `iterations` replaces the clock with a fixed number
+of simulations so that a choice is deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from random import Random
+from typing import TYPE_CHECKING
+
+from .actions import Action, Bid, ChooseMarch, FinishOrders, PlaceOrder
+from .heuristics import (
+    evaluate,
+    greedy_score,
+    plan_orders,
+    resample_hidden_orders,
+    rollout,
+)
+from .information import Information
+from .structures import PendingKind
+
+if TYPE_CHECKING:
+    from .game import WesterosState
+
+WALL_CAP_S = 1.9
+# Share of the level's budget per kind of decision: spend where it matters (orders are one search per round).
+KIND_WEIGHT: dict[str, float] = {
+    "orders": 2.4,
+    "march_move": 1.2,
+    "march_select": 0.8,
+    "house_card": 1.2,
+    "bid": 1.0,
+    "raven": 0.6,
+    "support": 0.5,
+    "muster": 0.5,
+    "raid": 0.5,
+    "consolidate": 0.3,
+    "choose": 0.5,
+}
+
+
+class Clock:
+    """A decision's budget: CPU seconds of this thread, wall at most twice that (and `WALL_CAP_S`), or a
+    fixed number of simulations."""
+
+    def __init__(self, budget_s: float, iterations: int | None) -> None:
+        self.iterations = iterations
+        self.budget = budget_s
+        self.wall = min(2.0 * budget_s, WALL_CAP_S)
+        self.cpu0 = time.thread_time()
+        self.wall0 = time.perf_counter()
+        self.done = 0
+
+    def spent(self) -> bool:
+        if self.iterations is not None:
+            return self.done >= self.iterations
+        return time.thread_time() - self.cpu0 >= self.budget or time.perf_counter() - self.wall0 >= self.wall
+
+
+Candidate = tuple[Action, ...]
+
+
+class SearchAgent:
+    """Determinized Monte Carlo with successive halving and cut-off rollouts (see the module text)."""
+
+    name = "hard"
+    default_budget_s = 0.25
+    max_candidates = 8
+    plan_candidates = 10
+    horizon_rounds = 1
+    max_rollout_decisions = 260
+    noise = 0.6
+
+    def __init__(
+        self,
+        rng: Random,
+        budget_s: float | None = None,
+        *,
+        iterations: int | None = None,
+        opponent_deck_known: bool = True,  # Commandeer's switch: nothing to know in Westeros
+    ) -> None:
+        from .agents import LEVEL_BUDGET_S
+
+        self.rng = rng
+        self.budget_s = LEVEL_BUDGET_S[self.name] if budget_s is None else budget_s
+        self.iterations = iterations
+        self._plan: tuple[tuple[object, ...], list[PlaceOrder]] | None = None
+
+    # ------------------------------------------------------------------------------------------ entry
+    def choose(self, state: WesterosState, house: str) -> Action:
+        return self.decide(Information(state, house))
+
+    def decide(self, info: Information) -> Action:
+        legal = info.legal_actions()
+        if len(legal) == 1:  # forced: no search
+            return legal[0]
+        view = info.view()
+        kind = view["pending"]["kind"]
+        weight = KIND_WEIGHT.get(kind, 0.5)
+        iters = None if self.iterations is None else max(1, int(self.iterations * weight))
+        clock = Clock(self.budget_s * weight, iters)
+        if kind == PendingKind.ORDERS.value:
+            return self._orders(info, legal, clock)
+        cands = self._candidates(info, legal)
+        if len(cands) == 1:
+            return cands[0][0]
+        return self._search(info, cands, clock)[0]
+
+    # ------------------------------------------------------------------------------------------ orders
+    def _orders(self, info: Information, legal: list[Action], clock: Clock) -> Action:
+        """W-5.1: the whole plan is searched once; each call returns its next token while the plan holds."""
+        house = info.house
+        key = info.key()
+        if self._plan is not None:
+            pkey, rest = self._plan
+            if pkey == key:
+                while rest and rest[0] not in legal:
+                    rest.pop(0)
+                if rest:
+                    nxt = rest.pop(0)
+                    self._plan = (self._next_key(key, nxt), rest)
+                    return nxt
+            self._plan = None
+        if not any(isinstance(a, PlaceOrder) for a in legal):
+            return next(a for a in legal if isinstance(a, FinishOrders))
+        obs = info.observed()
+        areas = sorted({a.area for a in legal if isinstance(a, PlaceOrder)})
+        plans: list[Candidate] = []
+        seen: set[Candidate] = set()
+        gen = Random(self.rng.getrandbits(64))
+        tries = 0
+        while len(plans) < self.plan_candidates and tries < self.plan_candidates * 4:
+            noise = 0.0 if tries == 0 else 0.4 + 1.6 * gen.random()
+            plan = tuple(PlaceOrder(house, a, t) for a, t in plan_orders(obs, house, areas, gen, noise))
+            tries += 1
+            if plan and plan not in seen:
+                seen.add(plan)
+                plans.append(plan)
+        if not plans:
+            return legal[0]
+        best = self._search(info, plans, clock) if len(plans) > 1 else plans[0]
+        todo: list[PlaceOrder] = [a for a in best if isinstance(a, PlaceOrder)]
+        first = todo.pop(0)
+        self._plan = (self._next_key(key, first), todo)
+        return first
+
+    @staticmethod
+    def _next_key(key: tuple[object, ...], placed: Action) -> tuple[object, ...]:
+        assert isinstance(placed, PlaceOrder)
+        own = key[3]
+        assert isinstance(own, tuple)
+        return (*key[:3], tuple(sorted((*own, (placed.area, placed.token)))))
+
+    # ------------------------------------------------------------------------------------------ candidates
+    def _candidates(self, info: Information, legal: list[Action]) -> list[Candidate]:
+        """Legal actions worth simulating: all of them when few, else the best by the one-step prior
+        (bids: a spread of amounts, W-14.2 / W-16.3)."""
+        if len(legal) <= self.max_candidates:
+            return [(a,) for a in legal]
+        if isinstance(legal[0], Bid):
+            power = max(a.amount for a in legal if isinstance(a, Bid))
+            keep = sorted({0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, power} & set(range(power + 1)))
+            return [(Bid(info.house, n),) for n in keep]
+        obs = info.observed()
+        scored = sorted(((greedy_score(obs, info.house, a), i) for i, a in enumerate(legal)), reverse=True)
+        keep_i = [i for _s, i in scored[: self.max_candidates]]
+        if not any(isinstance(legal[i], ChooseMarch) for i in keep_i):
+            keep_i.sort()
+        return [(legal[i],) for i in keep_i]
+
+    # ------------------------------------------------------------------------------------------ search
+    def _simulate(self, info: Information, cand: Candidate, sample_seed: int) -> float:
+        me = info.house
+        st = info.determinize(Random(sample_seed))
+        r = Random(sample_seed ^ 0x9E3779B97F4A7C15)
+        resample_hidden_orders(st, me, r, self.noise)
+        for a in cand:
+            if st.pending is None or st.winner is not None:
+                break
+            st.apply_unchecked(a)
+        if (
+            st.pending is not None
+            and st.pending.kind is PendingKind.ORDERS
+            and me in st.pending.players
+            and any(isinstance(a, FinishOrders) for a in st.legal_actions(me))
+        ):
+            st.apply_unchecked(FinishOrders(me))
+        return rollout(
+            st,
+            me,
+            r,
+            horizon_rounds=self.horizon_rounds,
+            max_decisions=self.max_rollout_decisions,
+            noise=self.noise,
+        )
+
+    def _search(self, info: Information, cands: list[Candidate], clock: Clock) -> Candidate:
+        """Successive halving over `cands`; every candidate of a round meets the same sample."""
+        alive = list(range(len(cands)))
+        sums = [0.0] * len(cands)
+        counts = [0] * len(cands)
+        rounds = 0
+        while not clock.spent():
+            seed = self.rng.getrandbits(63)
+            vals: dict[int, float] = {}
+            for i in alive:
+                if vals and clock.spent():
+                    break
+                vals[i] = self._simulate(info, cands[i], seed)
+                clock.done += 1
+            if len(vals) < len(alive) and rounds > 0:
+                break  # an incomplete round would compare candidates on different samples
+            for i, v in vals.items():
+                sums[i] += v
+                counts[i] += 1
+            rounds += 1
+            if len(alive) > 2 and rounds & (rounds - 1) == 0 and rounds >= 2:
+                alive.sort(key=lambda i: -sums[i] / max(1, counts[i]))
+                alive = alive[: max(2, (len(alive) + 1) // 2)]
+        seen = [i for i in alive if counts[i]] or [i for i in range(len(cands)) if counts[i]]
+        if not seen:
+            return cands[0]
+        return cands[max(seen, key=lambda i: (sums[i] / counts[i], -i))]
+
+
+class NormalAgent(SearchAgent):
+    """Less time, fewer candidates, a noisier guess at the others' orders."""
+
+    name = "normal"
+    max_candidates = 5
+    plan_candidates = 5
+
+
+class FlatMCAgent:
+    """The issue's baseline: every legal action, greedy rollouts to the end of the game, the win rate
+    (determinized; one sample per simulation, round robin over the actions in the greedy order)."""
+
+    name = "flatmc"
+
+    def __init__(
+        self,
+        rng: Random,
+        budget_s: float | None = None,
+        *,
+        iterations: int | None = None,
+        opponent_deck_known: bool = True,
+    ) -> None:
+        from .agents import LEVEL_BUDGET_S
+
+        self.rng = rng
+        self.budget_s = LEVEL_BUDGET_S[self.name] if budget_s is None else budget_s
+        self.iterations = iterations
+
+    def choose(self, state: WesterosState, house: str) -> Action:
+        info = Information(state, house)
+        legal = info.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        clock = Clock(self.budget_s, self.iterations)
+        # Visit the actions in the greedy order: a short budget falls back on the greedy choice.
+        obs = info.observed()
+        prior = [greedy_score(obs, house, a) for a in legal]
+        legal = [legal[j] for j in sorted(range(len(legal)), key=lambda j: -prior[j])]
+        sums = [0.0] * len(legal)
+        counts = [0] * len(legal)
+        i = 0
+        while not clock.spent():
+            k = i % len(legal)
+            st = info.determinize(Random(self.rng.getrandbits(63)))
+            r = Random(self.rng.getrandbits(63))
+            st.apply_unchecked(legal[k])
+            n = 0
+            while st.winner is None and st.pending is not None and n < 3000:
+                p = st.pending.players[0]
+                acts = st.legal_actions(p)
+                if len(acts) == 1:
+                    st.apply_unchecked(acts[0])
+                else:
+                    scored = [(greedy_score(st, p, a), a) for a in acts]
+                    top = max(v for v, _a in scored)
+                    st.apply_unchecked(r.choice([a for v, a in scored if v >= top - 0.05]))
+                n += 1
+            sums[k] += evaluate(st, house) if st.winner is None else (1.0 if st.winner == house else 0.0)
+            counts[k] += 1
+            clock.done += 1
+            i += 1
+        if not any(counts):
+            return legal[0]
+        best = max(range(len(legal)), key=lambda j: (sums[j] / counts[j] if counts[j] else -math.inf, -j))
+        return legal[best]
