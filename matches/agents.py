@@ -72,9 +72,9 @@ def opponent_decklist_known() -> bool:
 
 def level_budget_s(kind: str, name: str) -> float | None:
     """The engine's default thinking time of agent `name` times AI_BUDGET_SCALE; None for agents that
-    answer at once (not in the engine's LEVEL_BUDGET_S)."""
+    answer at once (none or 0 in the engine's LEVEL_BUDGET_S)."""
     base = getattr(_engine_module(kind), "LEVEL_BUDGET_S", {}).get(name)
-    return None if base is None else float(base) * budget_scale()
+    return None if not base else float(base) * budget_scale()
 
 
 def check_name(name: str) -> str:

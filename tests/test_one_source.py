@@ -49,9 +49,10 @@ def test_ai_agent_names_have_one_registry_for_both_games() -> None:
 
     assert set(commandeer_agents) == set(westeros_agents) == set(AGENT_NAMES)
     literal = r"""["'](greedy|random|flatmc)["']\s*,\s*["'](greedy|random|flatmc)["']"""
-    assert _files_matching(literal) == {"matches/agents.py"}
+    # the benchmark arenas pair agents into match-ups ("hard", "greedy"): that is data, not a registry
+    assert _files_matching(literal) - ARENA_FILES == {"matches/agents.py"}
     levels = r"""["'](easy|normal|hard)["']\s*,\s*["'](easy|normal|hard)["']"""
-    assert _files_matching(levels) <= {"matches/agents.py"} | ENGINE_AGENT_FILES
+    assert _files_matching(levels) <= {"matches/agents.py"} | ENGINE_AGENT_FILES | ARENA_FILES
     assert _files_matching(r"\bAI_AGENTS\b") == set()
     import random
 
@@ -59,6 +60,7 @@ def test_ai_agent_names_have_one_registry_for_both_games() -> None:
 
 
 ENGINE_AGENT_FILES = {"matches/engine/agents.py", "boardgame/engine/agents.py"}
+ARENA_FILES = {"matches/engine/arena.py", "boardgame/engine/arena.py"}
 
 
 def test_every_level_has_its_budget_in_each_engine_and_the_registry_scales_it(settings: Any) -> None:
@@ -70,7 +72,7 @@ def test_every_level_has_its_budget_in_each_engine_and_the_registry_scales_it(se
     for module, kind in ((commandeer, "commandeer"), (westeros, "westeros")):
         assert set(LEVELS) <= set(module.LEVEL_BUDGET_S)
         budgets = [module.LEVEL_BUDGET_S[name] for name in LEVELS]
-        assert budgets == sorted(budgets) and budgets[0] > 0
+        assert budgets == sorted(budgets) and budgets[-1] > 0  # easy may answer at once (0: no search)
         settings.AI_BUDGET_SCALE = 0.5
         assert level_budget_s(kind, "hard") == 0.5 * module.LEVEL_BUDGET_S["hard"]
         settings.AI_BUDGET_SCALE = 1000.0  # clamped

@@ -193,7 +193,11 @@ def _sample_catalog() -> tuple[CardDef, ...]:
 
 
 def _invent_hidden_cards(
-    out: GameState, opp: int, seen: set[int] | frozenset[int], rng: Random, catalog: Mapping[str, CardDef] | None
+    out: GameState,
+    opp: int,
+    seen: set[int] | frozenset[int],
+    rng: Random,
+    catalog: Mapping[str, CardDef] | None,
 ) -> None:
     """Give the opponent's hidden cards (hand cards not seen, deck, face-down Commander) definitions drawn
     from their faction's catalog cards, within C-3.2 / C-3.3 given their public cards."""
@@ -206,7 +210,9 @@ def _invent_hidden_cards(
     if not hidden:
         return
     hidden_set = set(hidden)
-    cards = tuple(sorted(catalog.values(), key=lambda d: d.name)) if catalog is not None else _sample_catalog()
+    cards = (
+        tuple(sorted(catalog.values(), key=lambda d: d.name)) if catalog is not None else _sample_catalog()
+    )
     known = [out.defs[c] for c, o in sorted(out.owners.items()) if o == opp and c not in hidden_set]
     factions = sorted({d.faction for d in cards})
     if not factions:
