@@ -134,7 +134,7 @@ def level_choices(kind: str = "commandeer") -> list[tuple[str, str]]:
         if budget is None:
             text = LEVEL_DESCRIPTIONS[name].replace("~{budget}", "longest")
         else:
-            shown = f"{budget:.1f} s" if budget >= 0.1 else f"{budget * 1000:.0f} ms"
+            shown = f"{budget:.2g} s" if budget >= 0.1 else f"{budget * 1000:.0f} ms"
             text = LEVEL_DESCRIPTIONS[name].format(budget=shown)
         out.append((name, text))
     return out
