@@ -13,6 +13,8 @@ from random import Random
 from typing import TYPE_CHECKING, Protocol
 
 from .actions import Action
+from .agentbase import LEVEL_BUDGET_S as LEVEL_BUDGET_S  # re-exported: the registry reads it here
+from .agentbase import AgentBase
 from .heuristics import greedy_score
 from .information import Information
 from .search import FlatMCAgent, NormalAgent, SearchAgent
@@ -20,48 +22,25 @@ from .search import FlatMCAgent, NormalAgent, SearchAgent
 if TYPE_CHECKING:
     from .game import WesterosState
 
-# CPU seconds per decision at weight 1 (`search.KIND_WEIGHT` scales it per kind of decision; forced
-# decisions take none). flatmc gets hard's budget: the baseline is compared at equal budget.
-LEVEL_BUDGET_S: dict[str, float] = {
-    "random": 0.0,
-    "greedy": 0.0,
-    "easy": 0.0,
-    "normal": 0.06,
-    "hard": 0.25,
-    "flatmc": 0.25,
-}
-
 
 class Agent(Protocol):
     def choose(self, state: WesterosState, house: str) -> Action: ...
 
 
-class RandomAgent:
+class RandomAgent(AgentBase):
     """Uniformly random legal action."""
 
     name = "random"
-
-    def __init__(
-        self, rng: Random, budget_s: float | None = None, *, iterations: int | None = None,
-        opponent_deck_known: bool = True,
-    ) -> None:  # fmt: skip
-        self.rng = rng
 
     def choose(self, state: WesterosState, player: str) -> Action:
         return self.rng.choice(Information(state, player).legal_actions())
 
 
-class GreedyAgent:
+class GreedyAgent(AgentBase):
     """One-step heuristic (`heuristics.greedy_score`): takes castles, supports itself, bids what it can."""
 
     name = "greedy"
     blunder = 0.0
-
-    def __init__(
-        self, rng: Random, budget_s: float | None = None, *, iterations: int | None = None,
-        opponent_deck_known: bool = True,
-    ) -> None:  # fmt: skip
-        self.rng = rng
 
     def choose(self, state: WesterosState, player: str) -> Action:
         info = Information(state, player)

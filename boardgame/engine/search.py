@@ -24,6 +24,7 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from .actions import Action, Bid, ChooseMarch, FinishOrders, PlaceOrder
+from .agentbase import AgentBase
 from .heuristics import (
     evaluate,
     greedy_score,
@@ -75,11 +76,10 @@ class Clock:
 Candidate = tuple[Action, ...]
 
 
-class SearchAgent:
+class SearchAgent(AgentBase):
     """Determinized Monte Carlo with successive halving and cut-off rollouts (see the module text)."""
 
     name = "hard"
-    default_budget_s = 0.25
     max_candidates = 8
     plan_candidates = 10
     horizon_rounds = 1
@@ -94,11 +94,7 @@ class SearchAgent:
         iterations: int | None = None,
         opponent_deck_known: bool = True,  # Commandeer's switch: nothing to know in Westeros
     ) -> None:
-        from .agents import LEVEL_BUDGET_S
-
-        self.rng = rng
-        self.budget_s = LEVEL_BUDGET_S[self.name] if budget_s is None else budget_s
-        self.iterations = iterations
+        super().__init__(rng, budget_s, iterations=iterations, opponent_deck_known=opponent_deck_known)
         self._plan: tuple[tuple[object, ...], list[PlaceOrder]] | None = None
 
     # ------------------------------------------------------------------------------------------ entry
@@ -246,25 +242,11 @@ class NormalAgent(SearchAgent):
     plan_candidates = 5
 
 
-class FlatMCAgent:
+class FlatMCAgent(AgentBase):
     """The issue's baseline: every legal action, greedy rollouts to the end of the game, the win rate
     (determinized; one sample per simulation, round robin over the actions in the greedy order)."""
 
     name = "flatmc"
-
-    def __init__(
-        self,
-        rng: Random,
-        budget_s: float | None = None,
-        *,
-        iterations: int | None = None,
-        opponent_deck_known: bool = True,
-    ) -> None:
-        from .agents import LEVEL_BUDGET_S
-
-        self.rng = rng
-        self.budget_s = LEVEL_BUDGET_S[self.name] if budget_s is None else budget_s
-        self.iterations = iterations
 
     def choose(self, state: WesterosState, house: str) -> Action:
         info = Information(state, house)

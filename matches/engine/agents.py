@@ -14,60 +14,28 @@ from __future__ import annotations
 from random import Random
 
 from .actions import Action, Concede
+from .agentbase import LEVEL_BUDGET_S, AgentBase
 from .information import Information
 from .policy import evaluate, greedy_choice
 from .search import FlatMCAgent, PlanSearchAgent
 from .state import GameState, Reason
 
-# CPU seconds per searched decision, by level (the one place; the play layer and the bench read it).
-# A decision with one legal action, a set-up rule of thumb or the next step of a turn plan costs nothing.
-LEVEL_BUDGET_S: dict[str, float] = {
-    "random": 0.0,
-    "greedy": 0.0,
-    "easy": 0.0,
-    "normal": 0.06,
-    "hard": 0.3,
-    "flatmc": 0.3,
-}
 
-
-class RandomAgent:
+class RandomAgent(AgentBase):
     """Uniformly random among the legal actions (concession excluded)."""
 
     name = "random"
-
-    def __init__(
-        self,
-        rng: Random,
-        budget_s: float | None = None,
-        *,
-        iterations: int | None = None,
-        opponent_deck_known: bool = True,
-    ) -> None:
-        self.rng = rng
-        self.opponent_deck_known = opponent_deck_known
 
     def choose(self, state: GameState, player: int) -> Action:
         acts = Information(state, player, opponent_deck_known=self.opponent_deck_known).legal_actions()
         return acts[self.rng.randrange(len(acts))] if acts else Concede(player)
 
 
-class GreedyAgent:
+class GreedyAgent(AgentBase):
     """One-ply heuristic (``policy.greedy_choice``) on a determinized sample of the match: defeat units,
     place safely (no edges, out of enemy arrows), spend CP well."""
 
     name = "greedy"
-
-    def __init__(
-        self,
-        rng: Random,
-        budget_s: float | None = None,
-        *,
-        iterations: int | None = None,
-        opponent_deck_known: bool = True,
-    ) -> None:
-        self.rng = rng
-        self.opponent_deck_known = opponent_deck_known
 
     def choose(self, state: GameState, player: int) -> Action:
         info = Information(state, player, opponent_deck_known=self.opponent_deck_known)

@@ -24,6 +24,7 @@ from .actions import (
     Mulligan,
     Reinforce,
 )
+from .agentbase import AgentBase
 from .information import Information
 from .policy import (
     WIN,
@@ -100,27 +101,12 @@ def is_setup(acts: list[Action]) -> bool:
     return isinstance(acts[0], ChooseCommander | Keep | Mulligan)
 
 
-class FlatMCAgent:
+class FlatMCAgent(AgentBase):
     """Determinized flat Monte Carlo: each legal action is tried in turn on a fresh determinization and
     followed by greedy play of both players to our next turn; the best mean value wins (the issue's
     baseline, not offered in the lobby)."""
 
     name = "flatmc"
-
-    def __init__(
-        self,
-        rng: Random,
-        budget_s: float | None = None,
-        *,
-        iterations: int | None = None,
-        opponent_deck_known: bool = True,
-    ) -> None:
-        from .agents import LEVEL_BUDGET_S
-
-        self.rng = rng
-        self.budget_s = LEVEL_BUDGET_S[self.name] if budget_s is None else budget_s
-        self.iterations = iterations
-        self.opponent_deck_known = opponent_deck_known
 
     def choose(self, state: GameState, player: int) -> Action:
         info = Information(state, player, opponent_deck_known=self.opponent_deck_known)
@@ -156,7 +142,7 @@ class _Plan:
     visits: int = 0
 
 
-class PlanSearchAgent:
+class PlanSearchAgent(AgentBase):
     """Turn-plan search (determinized, open-loop): the ``hard`` and ``normal`` levels.
 
     A *segment* is a run of our own consecutive decisions (the Planning phase up to Pass, a Combat phase,
@@ -187,12 +173,7 @@ class PlanSearchAgent:
         iterations: int | None = None,
         opponent_deck_known: bool = True,
     ) -> None:
-        from .agents import LEVEL_BUDGET_S
-
-        self.rng = rng
-        self.budget_s = LEVEL_BUDGET_S[self.name] if budget_s is None else budget_s
-        self.iterations = iterations
-        self.opponent_deck_known = opponent_deck_known
+        super().__init__(rng, budget_s, iterations=iterations, opponent_deck_known=opponent_deck_known)
         self.plan: list[tuple[Action, dict[str, Any]]] = []  # (action, view expected before it)
         self.searches = 0
 
