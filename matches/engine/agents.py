@@ -36,6 +36,7 @@ class GreedyAgent(AgentBase):
     place safely (no edges, out of enemy arrows), spend CP well."""
 
     name = "greedy"
+    blunder = 0.0  # the share of decisions with a choice played at random (easy)
 
     def choose(self, state: GameState, player: int) -> Action:
         info = Information(state, player, opponent_deck_known=self.opponent_deck_known)
@@ -44,6 +45,8 @@ class GreedyAgent(AgentBase):
             return Concede(player)
         if len(acts) == 1:
             return acts[0]
+        if self.blunder and self.rng.random() < self.blunder:
+            return acts[self.rng.randrange(len(acts))]
         return greedy_choice(info.determinize(self.rng), player, acts, self.rng)
 
 
@@ -52,17 +55,6 @@ class EasyAgent(GreedyAgent):
 
     name = "easy"
     blunder = 0.35
-
-    def choose(self, state: GameState, player: int) -> Action:
-        info = Information(state, player, opponent_deck_known=self.opponent_deck_known)
-        acts = info.legal_actions()
-        if not acts:
-            return Concede(player)
-        if len(acts) == 1:
-            return acts[0]
-        if self.rng.random() < self.blunder:
-            return acts[self.rng.randrange(len(acts))]
-        return greedy_choice(info.determinize(self.rng), player, acts, self.rng)
 
 
 class NormalAgent(PlanSearchAgent):
