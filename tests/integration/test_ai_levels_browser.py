@@ -18,9 +18,8 @@ from typing import Any
 
 import pytest
 
-from tests.integration.conftest import redis_reachable, unavailable
 from tests.integration.test_browser_match import Player, hand_leaks, play_until_over
-from tests.integration.test_westeros_online import CHROMIUM, PG_URL, REDIS_URL, Stack, in_browser
+from tests.integration.test_westeros_online import Stack, in_browser, open_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
@@ -29,23 +28,7 @@ SEED = (("-m", "tests.integration.seed_browser"),)  # sample cards, alice/bob/ca
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is missing at {CHROMIUM}: the browser tests need it (they never skip)")
-    if not redis_reachable(REDIS_URL):
-        unavailable(f"Redis is unreachable at {REDIS_URL}")
-    try:
-        import psycopg
-
-        psycopg.connect(PG_URL, connect_timeout=2).close()
-    except Exception as exc:
-        unavailable(f"PostgreSQL is unreachable at {PG_URL}: {exc}")
-    import redis
-
-    redis.Redis.from_url(REDIS_URL).flushdb()
-    s = Stack(tmp_path_factory.mktemp("ai-levels"), seed=SEED)
-    yield s
-    s.close()
+    yield from open_stack(tmp_path_factory, "ai-levels", seed=SEED)
 
 
 def shoot(page: Any, name: str) -> None:

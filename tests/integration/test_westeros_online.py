@@ -171,8 +171,9 @@ class Stack:
             conn.execute(f'DROP DATABASE IF EXISTS "{self.db}" WITH (FORCE)')
 
 
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def open_stack(tmp_path_factory: pytest.TempPathFactory, name: str, **kwargs: Any) -> Iterator[Stack]:
+    """A live stack for a test module: fails (never skips) under CI when Chromium, Redis or PostgreSQL is
+    missing; Redis db flushed first; closed after the module."""
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium is missing at {CHROMIUM}: the browser tests need it (they never skip)")
@@ -187,9 +188,14 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     import redis
 
     redis.Redis.from_url(REDIS_URL).flushdb()
-    s = Stack(tmp_path_factory.mktemp("westeros-online"))
+    s = Stack(tmp_path_factory.mktemp(name), **kwargs)
     yield s
     s.close()
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    yield from open_stack(tmp_path_factory, "westeros-online")
 
 
 def in_browser(body: Any) -> None:
