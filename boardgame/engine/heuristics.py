@@ -138,8 +138,27 @@ def _defence(st: WesterosState, t: str, h: str) -> float:
     return d
 
 
-def _type_utilities(st: WesterosState, h: str, a: str) -> dict[str, float]:
-    """How useful each order type looks in `a` for `h` (W-5.1, W-7): a plain reading of the board."""
+def land_threats(st: WesterosState, h: str) -> dict[str, float]:
+    """The strongest army of another house that can march into each land area (W-7.1.1), by land or
+    carried by its ships (W-10.3): a landing from the sea threatens a coast as much as a neighbour."""
+    data = st.data
+    out: dict[str, float] = {}
+    for e, o in st.units.items():
+        if o["house"] == h or data.kind(e) != "land":
+            continue
+        for t in st._move_targets(o["house"], e):
+            if data.kind(t) == "land":
+                s = _strength(o["units"], data.areas[t]["castle"] != "none")
+                if s > out.get(t, 0.0):
+                    out[t] = s
+    return out
+
+
+def _type_utilities(
+    st: WesterosState, h: str, a: str, threats: dict[str, float] | None = None
+) -> dict[str, float]:
+    """How useful each order type looks in `a` for `h` (W-5.1, W-7): a plain reading of the board.
+    `threats` (`land_threats`) adds the armies that can reach `a` by sea to those next to it."""
     data = st.data
     u = st.units[a]
     units = u["units"]
@@ -150,6 +169,8 @@ def _type_utilities(st: WesterosState, h: str, a: str) -> dict[str, float]:
         o = st.units.get(n)
         if o is not None and o["house"] != h and data.kind(n) != "port":
             enemy_near = max(enemy_near, _strength(o["units"], False))
+    if threats is not None and kind == "land":
+        enemy_near = max(enemy_near, threats.get(a, 0.0))
     util = {"march": -0.5, "defense": 0.0, "support": 0.2, "raid": 0.0, "consolidate_power": 0.0}
     if kind == "land":
         worth = _area_worth(st, a)
@@ -160,12 +181,16 @@ def _type_utilities(st: WesterosState, h: str, a: str) -> dict[str, float]:
             mine = _strength(units, castle)
             gain = _area_worth(st, t) if st.control(t) != h else 0.0
             d = _defence(st, t, h)
-            if d == 0:
+            if threats is not None and castle and t not in st.units and st.control(t) == h:
+                v = 0.6 * _area_worth(st, t) if threats.get(t, 0.0) > 0 else gain
+            elif d == 0:
                 v = gain
             elif mine + 1.0 >= d:
                 v = gain + 0.5 + (1.0 if st.owner(t) is not None else 0.0)
             else:
                 v = -1.0
+            if threats is not None and v > 0 and threats.get(t, 0.0) > mine:
+                v = min(v, 0.0)  # another house's army can take it back at once (over land or by sea)
             util["march"] = max(util["march"], v)
         if enemy_near > 0:
             util["defense"] = 0.6 * worth * min(1.5, enemy_near / max(1.0, _strength(units, False))) + 0.3
@@ -214,7 +239,8 @@ def plan_orders(
             used[t] = used.get(t, 0) + 1
             stars += 1 if data.tokens[t]["special"] else 0
     limit = st.star_limit(h)
-    utils = {a: _type_utilities(st, h, a) for a in areas}
+    threats = land_threats(st, h)
+    utils = {a: _type_utilities(st, h, a, threats) for a in areas}
     if noise:
         for a in areas:
             for k in utils[a]:
@@ -298,16 +324,46 @@ def place_planned_orders(st: WesterosState, h: str, rng: Random, noise: float) -
         st.apply_unchecked(fin[0] if fin else acts[0])
 
 
+def _march_threats(st: WesterosState, p: str) -> dict[str, float] | None:
+    """`land_threats` against `p` while `p` moves the units of a March order (W-7.1), else None."""
+    m = st.march
+    if m is None or m.house != p or st.pending is None or st.pending.kind is PendingKind.ORDERS:
+        return None
+    return land_threats(st, p)
+
+
+def _guard_value(st: WesterosState, p: str, a: MarchMove, threats: dict[str, float]) -> float:
+    """What a move does to `p`'s castles that another house's army can reach (over land or by sea):
+    emptying the source costs the castle's worth, garrisoning an empty one of `p`'s gains it."""
+    assert st.march is not None
+    data = st.data
+    v = 0.0
+    src = st.march.source
+    castle = data.areas[src]["castle"]
+    if castle != "none" and data.kind(src) == "land" and threats.get(src, 0.0) > 0:
+        left = st.units.get(src)
+        if left is not None and len(a.units) >= len(left["units"]):
+            v -= 1.5 * CASTLE_VALUE[castle]
+    dest = data.areas[a.dest]
+    if (dest["castle"] != "none" and a.dest not in st.units and st.control(a.dest) == p
+            and threats.get(a.dest, 0.0) > 0):  # fmt: skip
+        v += 1.5 * CASTLE_VALUE[dest["castle"]]
+    return v
+
+
 def policy_action(st: WesterosState, p: str, rng: Random, noise: float = 0.6) -> Action:
     """The rollout policy's choice for `p` (not for orders: `place_planned_orders`): greedy scores with
     noise, so simulated houses vary their play a little."""
     acts = st.legal_actions(p)
     if len(acts) == 1:
         return acts[0]
+    threats = _march_threats(st, p)
     best = acts[0]
     top = -math.inf
     for a in acts:
         v = greedy_score(st, p, a) + noise * rng.random()
+        if threats is not None and isinstance(a, MarchMove) and st.march is not None:
+            v += _guard_value(st, p, a, threats)
         if v > top:
             top, best = v, a
     return best
