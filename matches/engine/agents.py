@@ -65,10 +65,13 @@ class NormalAgent(PlanSearchAgent):
 
 
 class HardAgent(PlanSearchAgent):
-    """The turn-plan search with the opponent replying by the best of two sampled turns (greedy and noisy greedy)."""
+    """Each decision searched on its own (``PlanSearchAgent._search_actions``): every legal action on the same
+    fresh determinized worlds, sequential halving, the opponent replying by the best of two sampled turns
+    (greedy and noisy greedy), scored by ``evaluate_position``. No turn plan is kept."""
 
     name = "hard"
     replies = 2
+    per_action = True
 
 
 Agent = RandomAgent | GreedyAgent | EasyAgent | NormalAgent | HardAgent | FlatMCAgent

@@ -143,7 +143,8 @@ class _Plan:
 
 
 class PlanSearchAgent(AgentBase):
-    """Turn-plan search (determinized, open-loop): the ``hard`` and ``normal`` levels.
+    """Turn-plan search (determinized, open-loop): the ``normal`` level; ``hard`` sets ``per_action`` and
+    searches each decision's actions instead (``_search_actions``) with the same simulation.
 
     A *segment* is a run of our own consecutive decisions (the Planning phase up to Pass, a Combat phase,
     a Defending phase, a chain of choices). A plan for it is cut after the first action that draws a
@@ -164,6 +165,7 @@ class PlanSearchAgent(AgentBase):
     width = 16  # distinct candidate plans per search
     first = 14  # of which at most this many start with each of the best first actions (greedy score)
     replan = 0.4  # budget share of a decision that has a plan in hand (0: replay the plan unchecked)
+    per_action = False  # search each decision's actions (flat, halving) instead of keeping a turn plan
 
     def __init__(
         self,
@@ -203,6 +205,8 @@ class PlanSearchAgent(AgentBase):
             g = info.determinize(self.rng)
             special = setup_or_card_choice(g, player, acts)
             return special if special is not None else greedy_choice(g, player, acts, self.rng)
+        if self.per_action:
+            return self._search_actions(info, acts, player)
         if planned is not None and self.replan == 0.0:
             self.plan.pop(0)
             return planned[0]
@@ -345,6 +349,35 @@ class PlanSearchAgent(AgentBase):
         self._adopt(info, player, best.actions)
         action, _ = self.plan.pop(0)
         return action
+
+    def _search_actions(self, info: Information, acts: list[Action], player: int) -> Action:
+        """Each decision on its own: every legal action is simulated on the same fresh determinized worlds
+        (common random numbers: a new world and seed per round), its segment finished greedily, the
+        opponent replying by the best for them of ``replies`` sampled turns, scored by
+        ``evaluate_position`` at our next turn; the worse half of the actions is dropped every
+        ``per_round`` rounds (sequential halving), the best mean wins."""
+        self.searches += 1
+        self.plan = []
+        budget = Budget(self.budget_s, self.iterations)
+        rng = self.rng
+        alive = [_Plan((a,)) for a in acts]
+        k = 0
+        per_round = 2
+        while len(alive) > 1 and budget.more():
+            w = info.determinize(rng)
+            seed = rng.getrandbits(48)
+            for c in alive:
+                c.total += self._simulate(w, player, c.actions, seed)
+                c.visits += 1
+                budget.done += 1
+                if not budget.more():
+                    break
+            k += 1
+            if k % per_round == 0 and len(alive) > 2:
+                alive.sort(key=lambda c: -(c.total / c.visits if c.visits else 0.0))
+                alive = alive[: (len(alive) + 1) // 2]
+        best = max(alive, key=lambda c: (c.visits > 0, c.total / c.visits if c.visits else 0.0))
+        return best.actions[0]
 
     def _greedy_plan(self, world: GameState, player: int, first: Action | None) -> tuple[Action, ...]:
         """The greedy plan for our segment on ``world`` (after ``first``, if given), cut after a draw."""

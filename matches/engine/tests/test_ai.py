@@ -170,17 +170,18 @@ def test_arena_plays_one_seeded_game_of_each_named_matchup_shape() -> None:
     assert r["decision_ms"] and r["label"]
 
 
-def test_hard_keeps_its_turn_plan_across_the_decisions_of_a_turn() -> None:
+def test_normal_keeps_its_turn_plan_across_the_decisions_of_a_turn() -> None:
     """A turn is many decisions (C-5.2): the plan is searched once and replayed while the view matches
-    (``replan=0``; by default a kept plan is still checked against this decision's alternatives)."""
+    (``replan=0``; by default a kept plan is still checked against this decision's alternatives).
+    ``hard`` keeps no plan (``per_action``): it searches every decision with a choice."""
     g = new_match(DECKS[0], DECKS[3], seed=12)
-    hard = make_agent("hard", Random(3), iterations=ITER)
-    assert isinstance(hard, PlanSearchAgent)
-    hard.replan = 0.0
-    bots = [hard, _agent("greedy", 4)]
+    planner = make_agent("normal", Random(3), iterations=ITER)
+    assert isinstance(planner, PlanSearchAgent) and not planner.per_action
+    planner.replan = 0.0
+    bots = [planner, _agent("greedy", 4)]
     decisions = 0
     while not g.is_terminal():
         p = g.current_players()[0]
         decisions += p == 0
         g.apply(bots[p].choose(g, p))
-    assert 0 < hard.searches < decisions / 2
+    assert 0 < planner.searches < decisions / 2
