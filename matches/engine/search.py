@@ -330,22 +330,7 @@ class PlanSearchAgent(AgentBase):
                 plans[plan] = _Plan(plan)
         if not plans:
             return greedy_choice(world(0)[0], player, acts, rng)
-        alive = list(plans.values())
-        k = 0
-        per_round = 2
-        while len(alive) > 1 and budget.more():
-            for c in alive:
-                w, seed = world(k)
-                c.total += self._simulate(w, player, c.actions, seed)
-                c.visits += 1
-                budget.done += 1
-                if not budget.more():
-                    break
-            k += 1
-            if k % per_round == 0 and len(alive) > 2:
-                alive.sort(key=lambda c: -(c.total / c.visits if c.visits else 0.0))
-                alive = alive[: (len(alive) + 1) // 2]
-        best = max(alive, key=lambda c: (c.visits > 0, c.total / c.visits if c.visits else 0.0))
+        best = self._halve(list(plans.values()), player, world, budget)
         self._adopt(info, player, best.actions)
         action, _ = self.plan.pop(0)
         return action
@@ -360,12 +345,26 @@ class PlanSearchAgent(AgentBase):
         self.plan = []
         budget = Budget(self.budget_s, self.iterations)
         rng = self.rng
-        alive = [_Plan((a,)) for a in acts]
+
+        def fresh(_round: int) -> tuple[GameState, int]:  # a new world and seed every round
+            return info.determinize(rng), rng.getrandbits(48)
+
+        return self._halve([_Plan((a,)) for a in acts], player, fresh, budget).actions[0]
+
+    def _halve(
+        self,
+        alive: list[_Plan],
+        player: int,
+        world: Callable[[int], tuple[GameState, int]],
+        budget: Budget,
+    ) -> _Plan:
+        """Sequential halving: round ``k`` simulates every surviving candidate on ``world(k)`` (the same
+        world and seed for all: common random numbers); the worse half is dropped every two rounds; the
+        best mean wins."""
         k = 0
         per_round = 2
         while len(alive) > 1 and budget.more():
-            w = info.determinize(rng)
-            seed = rng.getrandbits(48)
+            w, seed = world(k)
             for c in alive:
                 c.total += self._simulate(w, player, c.actions, seed)
                 c.visits += 1
@@ -376,8 +375,7 @@ class PlanSearchAgent(AgentBase):
             if k % per_round == 0 and len(alive) > 2:
                 alive.sort(key=lambda c: -(c.total / c.visits if c.visits else 0.0))
                 alive = alive[: (len(alive) + 1) // 2]
-        best = max(alive, key=lambda c: (c.visits > 0, c.total / c.visits if c.visits else 0.0))
-        return best.actions[0]
+        return max(alive, key=lambda c: (c.visits > 0, c.total / c.visits if c.visits else 0.0))
 
     def _greedy_plan(self, world: GameState, player: int, first: Action | None) -> tuple[Action, ...]:
         """The greedy plan for our segment on ``world`` (after ``first``, if given), cut after a draw."""
