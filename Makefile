@@ -14,7 +14,7 @@ HOST ?= 127.0.0.1
 export DJANGO_SETTINGS_MODULE ?= config.settings.dev
 export PYTHONFAULTHANDLER ?= 1
 
-.PHONY: run test install lint format migrate data web worker bench clean
+.PHONY: run test install lint format migrate data web worker bench screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,11 @@ bench: install
 	$(BIN)/python bench/decks.py
 	$(BIN)/python bench/commandeer_engine.py
 	$(BIN)/python bench/westeros_engine.py
+
+# docs/screenshots/: both game pages and the pages around them at 1400×900 and 390×844, on a throwaway
+# stack of its own (SQLite, filesystem broker); needs Debian's chromium.
+screenshots: install
+	$(BIN)/python docs/screenshots/take.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache

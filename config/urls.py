@@ -23,7 +23,9 @@ urlpatterns = [
     path("api/", include("decks.urls")),
     path("api/", include("matches.urls")),
     path("api/westeros/", include("boardgame.urls")),
+    path("api/", include("frontend.api_urls")),
     path("play/", include("matches.page_urls")),
+    path("", include("matches.player_page_urls")),  # /players/<username>/, /leaderboard/<kind>/
     path("", include("frontend.urls")),
 ]
 

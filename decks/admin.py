@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from decks.models import Deck, DeckCard, DeckRevision
+from decks.models import Deck, DeckCard, DeckLike, DeckRevision
 from decks.selectors import deck_legality
 
 
@@ -70,3 +70,13 @@ class DeckAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> Any:
         return super().get_queryset(request).prefetch_related("entries__card__faction")
+
+
+@admin.register(DeckLike)
+class DeckLikeAdmin(admin.ModelAdmin):
+    """Likes of public decks (one per player per deck); staff may remove abusive ones."""
+
+    list_display = ("deck", "user", "created_at")
+    list_select_related = ("deck", "user")
+    search_fields = ("deck__name", "user__username")
+    raw_id_fields = ("deck", "user")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, inline_serializer
@@ -17,6 +18,7 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from config.errors import ApplicationError
@@ -33,11 +35,19 @@ from decks.formats import (
     resolve,
 )
 from decks.models import Deck, DeckRevision, Visibility
-from decks.stats import HAND_SIZE, deck_stats, sample_hand
+from decks.stats import (
+    HAND_SIZE,
+    MAX_REINFORCES,
+    MAX_TURN,
+    deck_stats,
+    draw_odds,
+    max_mulligans,
+    sample_hand,
+)
 from decks.validation import validate_deck
 
 MAX_SEED = 2**63 - 1  # a sample hand's seed: any signed 64-bit value a client may store
-MAX_MULLIGANS = 10
+MAX_MULLIGANS = max_mulligans()  # C-4.4: 5 (the engine's limit; the hand never becomes empty)
 MAX_ENTRIES = 200  # distinct cards in one deck body (a legal deck has at most 50)
 MAX_SEARCH = 100  # ?search= of public decks matches the name (at most 100 characters)
 
@@ -134,6 +144,14 @@ class DeckSummarySerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     legality = LegalitySerializer()
+    like_count = serializers.IntegerField(help_text="Signed-in players who like this deck")
+    liked = serializers.BooleanField(help_text="Whether you like it (false when not signed in)")
+    copied_from = inline_serializer(
+        "DeckOrigin",
+        {"id": serializers.IntegerField(), "name": serializers.CharField(), "owner": serializers.CharField()},
+        allow_null=True,
+        help_text="The public deck this one was copied from, while it is still public",
+    )
 
 
 class DeckDetailSerializer(DeckSummarySerializer):
@@ -235,6 +253,18 @@ def _ref(obj: Any) -> dict[str, str] | None:
     return {"slug": obj.slug, "name": obj.name} if obj is not None else None
 
 
+def _annotated(deck: Deck, name: str, compute: Any) -> Any:
+    """A value the list selectors annotate (no query per row), computed for a single deck."""
+    return getattr(deck, name) if hasattr(deck, name) else compute(deck)
+
+
+def _origin(deck: Deck) -> dict[str, Any] | None:
+    source = deck.copied_from if deck.copied_from_id else None
+    if source is None or source.visibility != Visibility.PUBLIC:
+        return None
+    return {"id": source.pk, "name": source.name, "owner": source.owner.get_username()}
+
+
 def deck_output(deck: Deck, user: AbstractBaseUser | AnonymousUser, *, detail: bool = True) -> dict[str, Any]:
     entries = selectors.deck_entries(deck)
     is_owner = deck.owner_id == user.pk
@@ -251,6 +281,9 @@ def deck_output(deck: Deck, user: AbstractBaseUser | AnonymousUser, *, detail: b
         "created_at": deck.created_at,
         "updated_at": deck.updated_at,
         "legality": validate_deck(entries, commander=deck.commander, faction=deck.faction).to_dict(),
+        "like_count": _annotated(deck, "like_count", selectors.deck_like_count),
+        "liked": _annotated(deck, "liked", lambda d: selectors.deck_liked_by(d, user)),
+        "copied_from": _origin(deck),
     }
     if detail:
         data["notes"] = deck.notes
@@ -320,7 +353,7 @@ class DeckListCreateApi(APIView):
                     f"'search' is longer than {MAX_SEARCH} characters.",
                     extra={"parameter": "search"},
                 )
-            qs = selectors.deck_list_public(search=search)
+            qs = selectors.deck_list_public(search=search, viewer=request.user)
         elif request.user.is_authenticated:
             qs = selectors.deck_list_own(user=request.user)
         else:
@@ -416,11 +449,11 @@ class DeckValidateApi(APIView):
         commander = (
             services.resolve_card_slugs([(data["commander"], 1)])[0][0] if data.get("commander") else None
         )
-        faction = data.get("faction") or None
-        if faction and selectors.faction_by_slug(faction) is None:
-            raise ApplicationError(
-                "unknown_faction", f"Unknown faction: {faction}.", extra={"faction": faction}
-            )
+        slug = data.get("faction") or None
+        faction = selectors.faction_by_slug(slug) if slug else None
+        if slug and faction is None:
+            raise ApplicationError("unknown_faction", f"Unknown faction: {slug}.", extra={"faction": slug})
+        # the Faction row, not its slug: messages name "Cinder Legion", never "cinder-legion" (C-3.4)
         result = validate_deck(entries, commander=commander, faction=faction)
         return Response(LegalitySerializer(result.to_dict()).data)
 
@@ -549,7 +582,7 @@ class DeckSampleHandApi(DeckLookupMixin, APIView):
             OpenApiParameter(
                 "mulligans",
                 {"type": "integer", "minimum": 0, "maximum": MAX_MULLIGANS},
-                description=f"Draw again this many times (0 to {MAX_MULLIGANS})",
+                description=f"Mulligans taken (0 to {MAX_MULLIGANS}, C-4.4): the k-th puts k cards on the bottom",
             ),
         ],
         responses={
@@ -562,23 +595,129 @@ class DeckSampleHandApi(DeckLookupMixin, APIView):
                         "HandCard",
                         {"card": serializers.CharField(), "name": serializers.CharField()},
                         many=True,
+                        help_text="The cards drawn (6, C-4.3)",
+                    ),
+                    "bottom": serializers.IntegerField(
+                        help_text="How many of them go to the bottom of the deck (C-4.4: the k-th mulligan, k)"
+                    ),
+                    "upcoming": inline_serializer(
+                        "UpcomingCard",
+                        {"card": serializers.CharField(), "name": serializers.CharField()},
+                        many=True,
+                        help_text="The next cards on top of the deck, for Reinforce draws (C-5.2)",
                     ),
                 },
             ),
             **ERRORS,
         },
-        summary=f"A seeded sample opening hand of {HAND_SIZE}",
+        summary=f"A seeded sample opening hand of {HAND_SIZE}, with mulligans as in C-4.4",
     )
     def get(self, request: Request, **kwargs: Any) -> Response:
         deck = self.get_deck(request, **kwargs)
         seed = _int_param(request, "seed", secrets.randbelow(2**31), 0, MAX_SEED)
         mulligans = _int_param(request, "mulligans", 0, 0, MAX_MULLIGANS)
-        hand = sample_hand(
+        dealt = sample_hand(
             selectors.deck_entries(deck), seed=seed, mulligans=mulligans, commander=deck.commander
         )
         return Response(
-            {"seed": seed, "mulligans": mulligans, "hand": [{"card": c.slug, "name": c.name} for c in hand]}
+            {
+                "seed": seed,
+                "mulligans": mulligans,
+                "hand": [{"card": c.slug, "name": c.name} for c in dealt.drawn],
+                "bottom": dealt.bottom,
+                "upcoming": [{"card": c.slug, "name": c.name} for c in dealt.upcoming],
+            }
         )
+
+
+_ODDS_ROW = {
+    "probabilities": serializers.ListField(
+        child=serializers.FloatField(), help_text="Opening hand, then by your turn 1, 2, … (0 to 1)"
+    )
+}
+
+
+class DeckDrawOddsApi(DeckLookupMixin, APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "turns",
+                {"type": "integer", "minimum": 1, "maximum": MAX_TURN},
+                description=f"Columns up to your turn T (1 to {MAX_TURN}; default 5)",
+            ),
+            OpenApiParameter(
+                "reinforces",
+                {"type": "integer", "minimum": 0, "maximum": MAX_REINFORCES},
+                description="Reinforces (1 CP: draw 2, C-5.2) you make each turn (0 to 3; default 1)",
+            ),
+            OpenApiParameter(
+                "mulligans",
+                {"type": "integer", "minimum": 0, "maximum": MAX_MULLIGANS},
+                description="Mulligan up to this many times while the hand lacks the card (C-4.4; default 0)",
+            ),
+            OpenApiParameter(
+                "first",
+                {"type": "integer", "minimum": 0, "maximum": 1},
+                description="1: you go first (2 CP in your first turn, C-4.6); 0: second (default 1)",
+            ),
+        ],
+        responses={
+            200: inline_serializer(
+                "DrawOdds",
+                {
+                    "draw_pile": serializers.IntegerField(
+                        help_text="Cards in the deck once the Commander is out"
+                    ),
+                    "opening_hand": serializers.IntegerField(),
+                    "reinforce_draw": serializers.IntegerField(),
+                    "reinforces": serializers.IntegerField(),
+                    "mulligans": serializers.IntegerField(),
+                    "first": serializers.BooleanField(),
+                    "cards_seen": serializers.ListField(
+                        child=serializers.IntegerField(),
+                        help_text="Cards seen: opening, then by turn 1, 2, …",
+                    ),
+                    "cards": inline_serializer(
+                        "CardOdds",
+                        {
+                            "card": serializers.CharField(),
+                            "name": serializers.CharField(),
+                            "count": serializers.IntegerField(),
+                            "commander": serializers.BooleanField(
+                                help_text="In the Commander zone: always at hand"
+                            ),
+                            **_ODDS_ROW,
+                        },
+                        many=True,
+                    ),
+                    "units_by_cost": inline_serializer(
+                        "UnitCostOdds",
+                        {
+                            "max_cost": serializers.IntegerField(help_text="A unit of Command cost <= this"),
+                            "copies": serializers.IntegerField(),
+                            **_ODDS_ROW,
+                        },
+                        many=True,
+                    ),
+                },
+            ),
+            **ERRORS,
+        },
+        summary="Exact draw odds: each card, and a unit of cost <= N, by turn T (C-4.3, C-4.4, C-5.2)",
+    )
+    def get(self, request: Request, **kwargs: Any) -> Response:
+        deck = self.get_deck(request, **kwargs)
+        odds = draw_odds(
+            selectors.deck_entries(deck),
+            commander=deck.commander,
+            turns=_int_param(request, "turns", 5, 1, MAX_TURN),
+            reinforces=_int_param(request, "reinforces", 1, 0, MAX_REINFORCES),
+            mulligans=_int_param(request, "mulligans", 0, 0, MAX_MULLIGANS),
+            first=_int_param(request, "first", 1, 0, 1) == 1,
+        )
+        return Response(odds)
 
 
 def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
@@ -631,3 +770,140 @@ class DeckRevisionRestoreApi(APIView):
         deck = selectors.deck_get_writable(user=request.user, deck_id=pk)
         deck = services.deck_restore(deck=deck, number=number)
         return Response(DeckDetailSerializer(deck_output(deck, request.user)).data)
+
+
+# --- public decks: browse, like, copy (issue 14) ----------------------------------------------------
+
+PUBLIC_PAGE_SIZE = 24
+MAX_PUBLIC_PAGE_SIZE = 60
+SOCIAL_RATE = "120/min"
+
+
+class DeckSocialThrottle(UserRateThrottle):
+    """Likes and copies per user: `settings.DECKS_SOCIAL_RATE` (default 120/min; None switches it off)."""
+
+    scope = "deck_social"
+
+    def get_rate(self) -> str | None:
+        return getattr(settings, "DECKS_SOCIAL_RATE", SOCIAL_RATE)
+
+
+class PublicDeckPagination(PageNumberPagination):
+    page_size = PUBLIC_PAGE_SIZE
+    page_size_query_param = "page_size"
+    max_page_size = MAX_PUBLIC_PAGE_SIZE
+
+
+class PublicDeckFilterSerializer(serializers.Serializer):
+    q = serializers.CharField(
+        required=False, allow_blank=True, max_length=MAX_SEARCH, help_text="Words in the deck or card names"
+    )
+    card = serializers.SlugField(required=False, allow_blank=True, max_length=80, help_text="Has this card")
+    faction = serializers.SlugField(required=False, allow_blank=True, max_length=60, help_text="Faction slug")
+    owner = serializers.CharField(
+        required=False, allow_blank=True, max_length=150, help_text="Only this player's decks (username)"
+    )
+    sort = serializers.ChoiceField(choices=list(selectors.PUBLIC_SORTS), default="newest", required=False)
+
+
+class LikeOutputSerializer(serializers.Serializer):
+    liked = serializers.BooleanField()
+    like_count = serializers.IntegerField()
+
+
+class CopyInputSerializer(serializers.Serializer):
+    name = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=100,
+        help_text="Name of the copy; default '<name> (copy)'",
+    )
+
+
+class PublicDeckListApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            PublicDeckFilterSerializer,
+            OpenApiParameter(
+                "page", {"type": "integer", "minimum": 1}, description="Past the last page: 404"
+            ),
+            OpenApiParameter(
+                "page_size",
+                {"type": "integer", "minimum": 1, "maximum": MAX_PUBLIC_PAGE_SIZE},
+                description=f"Decks a page (default {PUBLIC_PAGE_SIZE}, at most {MAX_PUBLIC_PAGE_SIZE})",
+            ),
+        ],
+        operation_id="decks_public_list",
+        responses={200: DeckPageSerializer, **ERRORS},
+        summary="Browse public decks: search, filter by card or faction, sort (no sign-in needed)",
+    )
+    def get(self, request: Request) -> Response:
+        f = PublicDeckFilterSerializer(data=request.query_params.dict())
+        f.is_valid(raise_exception=True)
+        params = f.validated_data
+        faction = params.get("faction") or ""
+        if faction and selectors.faction_by_slug(faction) is None:
+            raise ApplicationError(
+                "unknown_faction", f"Unknown faction: {faction}.", extra={"faction": faction}
+            )
+        qs = selectors.public_decks(
+            owner=params.get("owner") or None,
+            search=params.get("q", ""),
+            card=params.get("card", ""),
+            faction=faction,
+            sort=params.get("sort", "newest"),
+            viewer=request.user,
+        )
+        paginator = PublicDeckPagination()
+        page = paginator.paginate_queryset(qs, request, view=self)
+        data = [deck_output(d, request.user, detail=False) for d in page or []]
+        return paginator.get_paginated_response(DeckSummarySerializer(data, many=True).data)
+
+
+class DeckLikeApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    def get_throttles(self) -> list[Any]:
+        return [DeckSocialThrottle()]
+
+    def _answer(self, request: Request, pk: int, *, liked: bool) -> Response:
+        deck = selectors.deck_get_readable(user=request.user, deck_id=pk)
+        services.deck_like_set(user=request.user, deck=deck, liked=liked)
+        return Response(
+            LikeOutputSerializer({"liked": liked, "like_count": selectors.deck_like_count(deck)}).data
+        )
+
+    @extend_schema(
+        request=None,
+        responses={200: LikeOutputSerializer, **WRITE_ERRORS},
+        summary="Like a public deck (once; liking again changes nothing; not your own)",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        return self._answer(request, pk, liked=True)
+
+    @extend_schema(responses={200: LikeOutputSerializer, **WRITE_ERRORS}, summary="Take your like back")
+    def delete(self, request: Request, pk: int) -> Response:
+        return self._answer(request, pk, liked=False)
+
+
+class DeckCopyApi(DeckLookupMixin, APIView):
+    permission_classes = [IsAuthenticated]
+
+    def get_throttles(self) -> list[Any]:
+        return [DeckSocialThrottle()]
+
+    @extend_schema(
+        request=CopyInputSerializer,
+        responses={201: DeckDetailSerializer, **WRITE_ERRORS},
+        summary="Copy a public deck (or your own, or an unlisted one by share id) into your private decks",
+    )
+    def post(self, request: Request, **kwargs: Any) -> Response:
+        source = self.get_deck(request, **kwargs)
+        body = CopyInputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        deck = services.deck_copy(owner=request.user, source=source, name=body.validated_data.get("name", ""))
+        return Response(
+            DeckDetailSerializer(deck_output(deck, request.user)).data, status=status.HTTP_201_CREATED
+        )

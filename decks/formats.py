@@ -29,7 +29,13 @@ SHARE_CODE_PREFIX = "CMD1"
 JSON_FORMAT = "commandeer-deck"
 JSON_VERSION = 1
 
-_ENTRY_RE = re.compile(r"^(\d+)[xX]?\s+(\S.*)$")
+# "3 Blazing Lancer", "3x Blazing Lancer", "3 x Blazing Lancer" (count first) ...
+_ENTRY_RE = re.compile(r"^(\d+)\s*[xX×]?\s+(\S.*)$")
+# ... and "Blazing Lancer x3", "Blazing Lancer x 3", "Blazing Lancer ×3" (count last, Moxfield/Arena style)
+_ENTRY_COUNT_LAST_RE = re.compile(r"^(\S.*?)\s+[xX×]\s*(\d+)$")
+# "# Deck: Name" names the deck (export_text writes it); other "#" lines are comments
+_DECK_NAME_RE = re.compile(r"^#\s*deck\s*:\s*(.*)$", re.IGNORECASE)
+ENTRY_EXAMPLES = "'3 Blazing Lancer', '3x Blazing Lancer' or 'Blazing Lancer x3'"
 _COMMANDER_RE = re.compile(r"^commander\s*:\s*(.*)$", re.IGNORECASE)
 
 
@@ -159,11 +165,17 @@ def _storable(text: str, what: str) -> str:
 
 
 def parse_text(text: str) -> ParsedDeck:
-    """Read `N Card Name` / `Nx Card Name` lines, one optional `Commander: Name`, `#` comments, blanks."""
+    """Read `N Card Name` / `Nx Card Name` / `Card Name xN` lines, one optional `Commander: Name`, a
+    `# Deck: Name` line (the deck's name), other `#` comments and blank lines."""
     entries: dict[str, DeckEntry] = {}
     parsed = ParsedDeck(entries=[])
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
+        deck_name = _DECK_NAME_RE.match(line)
+        if deck_name:
+            if not parsed.name:  # the first "# Deck:" line wins
+                parsed.name = _storable(" ".join(deck_name.group(1).split())[:100], f"line {number}")
+            continue
         if not line or line.startswith("#"):
             continue
         commander = _COMMANDER_RE.match(line)
@@ -184,12 +196,18 @@ def parse_text(text: str) -> ParsedDeck:
                 parsed.commander, parsed.commander_line = name, number
             continue
         match = _ENTRY_RE.match(line)
-        if not match:
-            parsed.errors.append(
-                LineError("bad_line", "expected 'N Card Name' (e.g. '3 Ember Scout')", number, raw)
-            )
-            continue
-        digits = match.group(1)
+        if match:
+            digits, card_name = match.group(1), match.group(2)
+        else:
+            match = _ENTRY_COUNT_LAST_RE.match(line)
+            if not match:
+                parsed.errors.append(
+                    LineError(
+                        "bad_line", f"expected a count and a card name, e.g. {ENTRY_EXAMPLES}", number, raw
+                    )
+                )
+                continue
+            card_name, digits = match.group(1), match.group(2)
         count = int(digits) if len(digits) <= 4 else MAX_COUNT + 1  # int() of 5,000 digits raises
         if not 1 <= count <= MAX_COUNT:
             parsed.errors.append(
@@ -198,7 +216,7 @@ def parse_text(text: str) -> ParsedDeck:
                 )
             )
             continue
-        _add_entry(entries, " ".join(match.group(2).split()), count, number, by="name")
+        _add_entry(entries, " ".join(card_name.split()), count, number, by="name")
     parsed.entries = list(entries.values())
     return parsed
 

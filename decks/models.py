@@ -41,6 +41,14 @@ class Deck(models.Model):
     notes = models.TextField(blank=True)
     visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.PRIVATE)
     share_id = models.CharField(max_length=32, unique=True, default=new_share_id, editable=False)
+    copied_from = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        related_name="copies",
+        null=True,
+        blank=True,
+        help_text="The public deck this one was copied from (kept as credit; cleared if it is deleted)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -49,6 +57,7 @@ class Deck(models.Model):
         indexes = [
             models.Index(fields=["owner", "-updated_at"]),
             models.Index(fields=["visibility", "-updated_at"]),
+            models.Index(fields=["visibility", "-created_at"]),
         ]
 
     def __str__(self) -> str:
@@ -90,3 +99,18 @@ class DeckRevision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deck_id} r{self.number}"
+
+
+class DeckLike(models.Model):
+    """A signed-in player's like of a public deck: one per player per deck (liking again changes nothing)."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="likes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="deck_likes")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["deck", "user"], name="decklike_one_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} likes {self.deck_id}"

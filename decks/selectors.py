@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Max, Prefetch, QuerySet
+from django.db.models import BooleanField, Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet, Value
 from django.db.models.functions import Lower
 from rest_framework import status
 
@@ -15,7 +15,7 @@ from cards import selectors as card_selectors
 from cards.models import Card, Faction
 from config.errors import ApplicationError
 from decks.cardfacts import CardFacts
-from decks.models import Deck, DeckCard, DeckRevision, Visibility
+from decks.models import Deck, DeckCard, DeckLike, DeckRevision, Visibility
 from decks.validation import DeckValidation, validate_deck
 
 User = AbstractBaseUser | AnonymousUser
@@ -28,7 +28,9 @@ def card_queryset() -> QuerySet[Card]:
 
 def deck_queryset() -> QuerySet[Deck]:
     """Decks with owner, faction, commander and every entry's card loaded (no N+1 in lists)."""
-    return Deck.objects.select_related("owner", "faction", "commander__faction").prefetch_related(
+    return Deck.objects.select_related(
+        "owner", "faction", "commander__faction", "copied_from__owner"
+    ).prefetch_related(
         Prefetch(
             "entries",
             queryset=DeckCard.objects.select_related("card__faction").prefetch_related("card__keywords"),
@@ -40,16 +42,74 @@ def _not_found() -> ApplicationError:
     return ApplicationError("not_found", "No such deck.", status_code=status.HTTP_404_NOT_FOUND)
 
 
+def with_likes(qs: QuerySet[Deck], viewer: User | None = None) -> QuerySet[Deck]:
+    """Annotate `like_count` and, for a signed-in viewer, `liked` (one query for a whole page)."""
+    qs = qs.annotate(like_count=Count("likes", distinct=True))
+    if viewer is not None and viewer.is_authenticated:
+        qs = qs.annotate(liked=Exists(DeckLike.objects.filter(deck_id=OuterRef("pk"), user_id=viewer.pk)))
+    else:
+        qs = qs.annotate(liked=Value(False, output_field=BooleanField()))
+    return qs
+
+
 def deck_list_own(*, user: User) -> QuerySet[Deck]:
-    return deck_queryset().filter(owner_id=user.pk)
+    return with_likes(deck_queryset().filter(owner_id=user.pk), user).order_by("-updated_at", "-id")
 
 
-def deck_list_public(*, search: str = "") -> QuerySet[Deck]:
+def deck_list_public(*, search: str = "", viewer: User | None = None) -> QuerySet[Deck]:
     """Every user's public decks, newest first; `search` matches the deck name."""
     qs = deck_queryset().filter(visibility=Visibility.PUBLIC)
     if search:
         qs = qs.filter(name__icontains=search)
-    return qs
+    return with_likes(qs, viewer).order_by("-updated_at", "-id")  # GROUP BY drops Meta.ordering
+
+
+PUBLIC_SORTS = {
+    # sort key -> (label, ordering); every ordering ends with -id so pages never overlap
+    "newest": ("Newest", ("-created_at", "-id")),
+    "liked": ("Most liked", ("-like_count", "-created_at", "-id")),
+    "faction": ("Faction", ("faction__name", "-created_at", "-id")),
+    "updated": ("Recently updated", ("-updated_at", "-id")),
+}
+
+
+def public_decks(
+    *,
+    owner: Any = None,
+    search: str = "",
+    card: str = "",
+    faction: str = "",
+    sort: str = "newest",
+    viewer: User | None = None,
+) -> QuerySet[Deck]:
+    """Public decks only (never private or unlisted), each annotated with `like_count` and `liked`.
+
+    owner: a user (or a username) whose public decks to list, e.g. on a profile page;
+    search: words that must each appear in the deck name or in the name of one of its cards;
+    card: a card slug the deck must contain; faction: a faction slug; sort: a key of PUBLIC_SORTS;
+    viewer: the signed-in user, for `liked` (False for anonymous viewers).
+    """
+    qs = deck_queryset().filter(visibility=Visibility.PUBLIC)
+    if owner is not None:
+        qs = qs.filter(owner__username=owner) if isinstance(owner, str) else qs.filter(owner_id=owner.pk)
+    for word in search.split()[:10]:
+        has_card = DeckCard.objects.filter(deck_id=OuterRef("pk"), card__name__icontains=word)
+        qs = qs.filter(Q(name__icontains=word) | Q(Exists(has_card)))
+    if card:
+        qs = qs.filter(Exists(DeckCard.objects.filter(deck_id=OuterRef("pk"), card__slug=card)))
+    if faction:
+        qs = qs.filter(faction__slug=faction)
+    qs = with_likes(qs, viewer)
+    _, ordering = PUBLIC_SORTS.get(sort, PUBLIC_SORTS["newest"])
+    return qs.order_by(*ordering)
+
+
+def deck_like_count(deck: Deck) -> int:
+    return DeckLike.objects.filter(deck=deck).count()
+
+
+def deck_liked_by(deck: Deck, user: User) -> bool:
+    return bool(user.is_authenticated and DeckLike.objects.filter(deck=deck, user_id=user.pk).exists())
 
 
 def deck_get_readable(*, user: User, deck_id: int) -> Deck:
@@ -278,3 +338,30 @@ def deck_match_snapshot(*, user: User, deck_id: int) -> dict[str, Any]:
             for card, count in deck_entries(deck)
         ],
     }
+
+
+def example_decklist() -> str:
+    """A short decklist of real cards (from the card database, read when a page renders) showing every
+    accepted line form, for import placeholders; empty when there are no cards."""
+    faction = card_selectors.faction_list().order_by("name").first()
+    if faction is None:
+        return ""
+    plain = list(
+        card_queryset()
+        .filter(faction=faction, legendary=False, unique=False)
+        .order_by("command_cost", "name")
+        .values_list("name", flat=True)[:3]
+    )
+    if not plain:
+        return ""
+    forms = ["4 {}", "3x {}", "{} x2"]
+    lines = [
+        f"# Deck: {faction.name} example",
+        *(form.format(n) for form, n in zip(forms, plain, strict=False)),
+    ]
+    legend = (
+        card_queryset().filter(faction=faction, legendary=True, card_type="unit").order_by("name").first()
+    )
+    if legend is not None:
+        lines += [f"1 {legend.name}", f"Commander: {legend.name}"]
+    return "\n".join(lines)

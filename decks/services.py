@@ -13,7 +13,7 @@ from rest_framework import status
 from cards.models import Card, Faction
 from config.errors import ApplicationError
 from decks.formats import MAX_COUNT, ResolvedDeck
-from decks.models import Deck, DeckCard, DeckRevision, Visibility
+from decks.models import Deck, DeckCard, DeckLike, DeckRevision, Visibility
 from decks.selectors import cards_by_slugs, deck_queryset, faction_by_slug
 
 _UNSET: Any = object()
@@ -218,3 +218,46 @@ def deck_create_from_import(
         visibility=visibility,
         cards=[(card.slug, count) for card, count in resolved.entries],
     )
+
+
+COPY_SUFFIX = " (copy)"
+
+
+def copy_name(name: str, *, max_length: int = 100) -> str:
+    """'Name (copy)', shortening the name so the whole stays within the field's length."""
+    return name[: max_length - len(COPY_SUFFIX)].rstrip() + COPY_SUFFIX
+
+
+@transaction.atomic
+def deck_copy(*, owner: AbstractBaseUser, source: Deck, name: str = "") -> Deck:
+    """A private copy of `source` (the caller checked the owner may read it): same cards, faction,
+    Commander and notes, named "<name> (copy)" unless a name is given; credits the source."""
+    entries = [(e.card, e.count) for e in source.entries.select_related("card")]
+    deck = Deck.objects.create(
+        owner=owner,
+        name=name or copy_name(source.name),
+        faction=source.faction,
+        commander=source.commander,
+        notes=source.notes,
+        visibility=Visibility.PRIVATE,
+        copied_from=source,
+    )
+    _set_entries(deck, entries)
+    _save_revision(deck, entries, f"copied from “{source.name}” by {source.owner.get_username()}"[:200])
+    return _fresh(deck.pk)
+
+
+def deck_like_set(*, user: AbstractBaseUser, deck: Deck, liked: bool) -> None:
+    """Like (once: liking again changes nothing) or unlike a public deck that is not the user's own."""
+    if deck.visibility != Visibility.PUBLIC:
+        raise ApplicationError(
+            "not_public", "Only public decks can be liked.", status_code=status.HTTP_400_BAD_REQUEST
+        )
+    if deck.owner_id == user.pk:
+        raise ApplicationError(
+            "own_deck", "You cannot like your own deck.", status_code=status.HTTP_403_FORBIDDEN
+        )
+    if liked:
+        DeckLike.objects.get_or_create(deck=deck, user=user)
+    else:
+        DeckLike.objects.filter(deck=deck, user=user).delete()

@@ -86,6 +86,8 @@ def validate_deck(
     pairs = [(facts, count) for facts, count in by_name.values()]
     names = {facts.faction: facts.faction_name for facts, _ in pairs if facts.faction_name}
     declared = faction_of(faction) if faction is not None else None
+    if declared is not None and declared[0] == declared[1] and declared[0] in names:
+        declared = (declared[0], names[declared[0]])  # a bare slug: its display name when a card knows it
     errors.extend(  # C-3.1 … C-3.4, the same rules the engine checks at match start
         Issue.of(i) for i in deck_issues(pairs, rules=rules, deck_faction=declared, faction_names=names)
     )

@@ -23,3 +23,37 @@ class FormSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.token}"
+
+
+class UserSettings(models.Model):
+    """A player's notification preferences and when they were last seen (one row per user, made lazily).
+
+    Read and written through `frontend.preferences` (settings_get / settings_update / seen), never here.
+    `last_seen_at` is written at most once a minute per user (`preferences.seen`), from any request or
+    match WebSocket; the your-turn e-mail (matches.services.emails) goes only to players absent longer
+    than NOTIFY_ABSENT_AFTER_S.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    browser_notifications = models.BooleanField(
+        default=False, help_text="Show a browser notification when it is your turn and the tab is hidden"
+    )
+    notifications_asked = models.BooleanField(
+        default=False, help_text="The game page has offered browser notifications once (asked only once)"
+    )
+    sound = models.BooleanField(default=True, help_text="A short sound when it becomes your turn")
+    low_time_warning = models.BooleanField(
+        default=True, help_text="Warn (and tick, with sound on) when your live clock runs low"
+    )
+    email_your_turn = models.BooleanField(
+        default=True,
+        help_text="E-mail me when a correspondence game waits for my move and I have been away",
+    )
+    last_seen_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        verbose_name = "user settings"
+        verbose_name_plural = "user settings"
+
+    def __str__(self) -> str:
+        return f"settings of user {self.user_id}"

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import notify_views, views
 from . import westeros_views as westeros_views
 
 urlpatterns = [
@@ -11,9 +11,13 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/settings/", notify_views.user_settings, name="user-settings"),
+    path("accounts/unsubscribe/<str:token>/", notify_views.unsubscribe, name="unsubscribe"),
+    path("play/mine/", notify_views.my_games_page, name="my-games"),  # after /play/'s routes: no clash
     path("cards/", views.card_list, name="card-list"),
     path("cards/<slug:slug>/", views.card_detail, name="card-detail"),
     path("decks/", views.deck_list, name="deck-list"),
+    path("decks/public/", views.deck_public, name="deck-public"),
     path("decks/shared/<str:share_id>/", views.deck_shared, name="deck-shared"),
     path("decks/<int:deck_id>/", views.deck_builder, name="deck-builder"),
     path("westeros/map/", westeros_views.map_explorer, name="westeros-map-page"),

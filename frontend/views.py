@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -25,9 +25,13 @@ from decks import selectors as deck_selectors
 from decks import services as deck_services
 from decks.accounts import SignupRateThrottle
 from decks.models import Deck
+from decks.stats import max_mulligans
 from decks.validation import DEFAULT_RULES
 from frontend.errors import error_page
+from frontend.forms import SignupForm
 from frontend.models import FormSubmission
+
+MAX_MULLIGANS = max_mulligans()  # C-4.4: the sample hand offers as many mulligans as a match allows
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:
@@ -47,12 +51,12 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account with Django's UserCreationForm and log the new user in (throttled per address)."""
+    """Create an account with Django's UserCreationForm (plus an optional e-mail) and log the new user in (throttled per address)."""
     if request.user.is_authenticated:
         return redirect(_safe_next(request, reverse("deck-list")))
     if request.method == "POST" and not SignupRateThrottle().allow_request(request, None):
         return error_page(request, 429, hint="Accounts are created at a limited rate per address.")
-    form = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -85,7 +89,12 @@ def deck_list(request: HttpRequest) -> HttpResponse:
 
 def _deck_list_page(request: HttpRequest, error: str = "", status: int = 200) -> HttpResponse:
     """The deck list with a fresh one-time token in its "new deck" form (see FormSubmission)."""
-    context = {"form_token": secrets.token_urlsafe(16), "new_deck_error": error, "new_deck": request.POST}
+    context = {
+        "form_token": secrets.token_urlsafe(16),
+        "new_deck_error": error,
+        "new_deck": request.POST,
+        "import_example": deck_selectors.example_decklist(),
+    }
     return render(request, "frontend/decks/list.html", context, status=status)
 
 
@@ -124,9 +133,26 @@ def _deck_or_404(loader: Callable[..., Deck], **kwargs: Any) -> Deck:
         raise Http404(error.message) from error
 
 
-@login_required
+def deck_public(request: HttpRequest) -> HttpResponse:
+    """Browse public decks (no sign-in needed): search, faction, card, sort, pages (from /api/decks/public/)."""
+    card = None
+    slug = request.GET.get("card", "")
+    if slug and len(slug) <= 80:
+        card = card_selectors.card_get(slug)
+    return render(
+        request,
+        "frontend/decks/public.html",
+        {"sorts": [(key, label) for key, (label, _) in deck_selectors.PUBLIC_SORTS.items()], "card": card},
+    )
+
+
 def deck_builder(request: HttpRequest, deck_id: int) -> HttpResponse:
-    """The builder for the owner; a read-only view of someone else's public deck; 404 otherwise (C-3)."""
+    """The builder for the owner; a read-only view of a public deck (also signed out); 404 otherwise (C-3)."""
+    if not request.user.is_authenticated:
+        try:
+            deck_selectors.deck_get_readable(user=request.user, deck_id=deck_id)
+        except ApplicationError:  # maybe their own private deck: sign in first
+            return redirect_to_login(request.get_full_path())
     deck = _deck_or_404(deck_selectors.deck_get_readable, user=request.user, deck_id=deck_id)
     editable = deck.owner_id == request.user.pk
     return render(
@@ -137,6 +163,8 @@ def deck_builder(request: HttpRequest, deck_id: int) -> HttpResponse:
             "editable": editable,
             "api_url": f"/api/decks/{deck.pk}/",
             "deck_rules": DEFAULT_RULES,  # C-3: the builder shows "n / min_cards" from the one source
+            "import_example": deck_selectors.example_decklist() if editable else "",
+            "max_mulligans": MAX_MULLIGANS,
         },
     )
 
@@ -147,5 +175,10 @@ def deck_shared(request: HttpRequest, share_id: str) -> HttpResponse:
     return render(
         request,
         "frontend/decks/view.html",
-        {"deck": deck, "editable": False, "api_url": f"/api/decks/shared/{share_id}/"},
+        {
+            "deck": deck,
+            "editable": False,
+            "api_url": f"/api/decks/shared/{share_id}/",
+            "max_mulligans": MAX_MULLIGANS,
+        },
     )

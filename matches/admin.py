@@ -7,7 +7,19 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 
-from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus, Seat
+from matches.chat import PRIVATE_PREFIX
+from matches.models import (
+    ActionLog,
+    ChatMessage,
+    ChatMute,
+    IdempotencyRecord,
+    Match,
+    MatchStatus,
+    PlayerRating,
+    RatingChange,
+    Seat,
+)
+from matches.services.chat import message_hide, message_unhide
 
 
 class SeatInline(admin.TabularInline):
@@ -86,7 +98,16 @@ class MatchAdmin(admin.ModelAdmin):
 class ActionLogAdmin(admin.ModelAdmin):
     list_display = ("match", "version", "seat", "source", "created_at")
     list_filter = ("source",)
-    readonly_fields = ("match", "version", "seat", "source", "action", "descriptions", "created_at")
+    readonly_fields = (
+        "match",
+        "version",
+        "seat",
+        "source",
+        "action",
+        "descriptions",
+        "consequences",
+        "created_at",
+    )
 
     def has_change_permission(self, request: Any, obj: Any = None) -> bool:
         return False  # append-only
@@ -99,3 +120,98 @@ class ActionLogAdmin(admin.ModelAdmin):
 class IdempotencyRecordAdmin(admin.ModelAdmin):
     list_display = ("user", "match", "key", "created_at")
     readonly_fields = ("user", "match", "key", "request_hash", "response", "created_at")
+
+
+class ChatChannelFilter(admin.SimpleListFilter):
+    """The public channels only (a filter by value would list the private channels' names)."""
+
+    title = "channel"
+    parameter_name = "channel"
+
+    def lookups(self, request: Any, model_admin: Any) -> list[tuple[str, str]]:
+        return [("table", "Table"), ("spectators", "Spectators")]
+
+    def queryset(self, request: Any, queryset: QuerySet[ChatMessage]) -> QuerySet[ChatMessage]:
+        return queryset.filter(channel=self.value()) if self.value() else queryset
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    """Moderation of the table and spectator chats. Private house-to-house channels are never listed:
+    only the two houses' players ever read them (docs/play-layer.md, "Chat")."""
+
+    list_display = ("id", "match", "channel", "author", "short_body", "created_at", "hidden", "hidden_by")
+    list_filter = ("hidden", ChatChannelFilter)
+    search_fields = ("body", "author__username", "match__id")
+    readonly_fields = (
+        "match",
+        "channel",
+        "author",
+        "seat",
+        "body",
+        "created_at",
+        "hidden",
+        "hidden_by",
+        "hidden_at",
+    )
+    actions = ["hide_messages", "unhide_messages"]
+    list_select_related = ("match", "author", "hidden_by")
+
+    def get_queryset(self, request: Any) -> QuerySet[ChatMessage]:
+        return super().get_queryset(request).exclude(channel__startswith=PRIVATE_PREFIX)
+
+    @admin.display(description="message")
+    def short_body(self, obj: ChatMessage) -> str:
+        return obj.body if len(obj.body) <= 80 else obj.body[:79] + "…"
+
+    @admin.action(description="Hide the selected messages (kept for review)")
+    def hide_messages(self, request: Any, queryset: QuerySet[ChatMessage]) -> None:
+        hidden = sum(
+            message_hide(message_id=pk, by=request.user) for pk in queryset.values_list("pk", flat=True)
+        )
+        self.message_user(request, f"{hidden} message(s) hidden.")
+
+    @admin.action(description="Show the selected hidden messages again")
+    def unhide_messages(self, request: Any, queryset: QuerySet[ChatMessage]) -> None:
+        shown = sum(message_unhide(message_id=pk) for pk in queryset.values_list("pk", flat=True))
+        self.message_user(request, f"{shown} message(s) shown again.")
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False  # read-only: hiding and showing again (the actions) are the only changes
+
+
+@admin.register(ChatMute)
+class ChatMuteAdmin(admin.ModelAdmin):
+    list_display = ("user", "muted", "created_at")
+    search_fields = ("user__username", "muted__username")
+    readonly_fields = ("user", "muted", "created_at")
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(admin.ModelAdmin):
+    """Ratings are written only by finished rated matches (services.ratings): staff read them."""
+
+    list_display = ("user", "kind", "rating", "deviation", "sigma", "games", "wins", "losses", "updated_at")
+    list_filter = ("kind",)
+    search_fields = ("user__username",)
+    readonly_fields = tuple(f.name for f in PlayerRating._meta.fields)
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(admin.ModelAdmin):
+    list_display = ("match", "user", "kind", "place", "before", "after", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("user__username",)
+    readonly_fields = tuple(f.name for f in RatingChange._meta.fields)
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False

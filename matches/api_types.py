@@ -12,6 +12,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.schema import ApiErrorSerializer
+from matches.games import SEATING_CHOICES
 from matches.models import ActionLog, MatchStatus
 
 
@@ -34,6 +35,14 @@ class SeatOut(serializers.Serializer):
     running = serializers.BooleanField()
     deadline = serializers.DateTimeField(allow_null=True)
     consecutive_timeouts = serializers.IntegerField(min_value=0)
+    auto_pass = serializers.BooleanField(
+        required=False,
+        help_text="Your own seat only: the phase's Pass is made for you when it is your only move",
+    )
+    house = serializers.CharField(
+        allow_blank=True, help_text="Westeros: the seat's house (W-1.1); '' until fixed"
+    )
+    left = serializers.BooleanField(help_text="The player left the running game: the AI plays the seat on")
 
 
 class ResultOut(serializers.Serializer):
@@ -43,8 +52,45 @@ class ResultOut(serializers.Serializer):
     reason = serializers.CharField(
         help_text="The engine's reason, or concede, timeout, aborted, cancelled, internal_error"
     )
-    text = serializers.CharField(required=False)
+    text = serializers.CharField(required=False, help_text='In plain words, e.g. "bob lost on time"')
     winner_name = serializers.CharField(required=False)
+    loser = serializers.IntegerField(required=False, help_text="reason timeout: the seat that lost on time")
+    rules_reason = serializers.CharField(
+        required=False,
+        help_text="reason timeout: the engine's own reason for the end the timeout default left behind "
+        "(e.g. no_units), never shown as the result",
+    )
+
+
+class SeatingOut(serializers.Serializer):
+    """How the seats of a table get their houses (services.seating) and who the creator removed."""
+
+    mode = serializers.CharField(
+        allow_blank=True,
+        help_text=f"One of {', '.join(SEATING_CHOICES)} (the rules_config `seating`; '' for a game without houses): "
+        "choose: each player picks a free house; random: drawn at the start; draft: in join order",
+    )
+    houses = serializers.ListField(
+        child=serializers.CharField(), help_text="The houses of this player count (W-1.1)"
+    )
+    free = serializers.ListField(child=serializers.CharField(), help_text="The houses nobody holds yet")
+    kicked = serializers.ListField(child=serializers.CharField(), help_text="Players the creator removed")
+    picking = serializers.IntegerField(
+        allow_null=True, min_value=0, help_text="Draft: the seat whose player picks now (join order)"
+    )
+
+
+class RematchOut(serializers.Serializer):
+    """A finished match's rematch (services.rematch): who asked, and the new match once every player did."""
+
+    offered_by = serializers.ListField(
+        child=serializers.IntegerField(min_value=0), help_text="Seats that asked"
+    )
+    offered_by_names = serializers.ListField(child=serializers.CharField())
+    players = serializers.ListField(
+        child=serializers.IntegerField(min_value=0), help_text="The seats whose players must ask"
+    )
+    match_id = serializers.IntegerField(allow_null=True, help_text="The rematch, once made")
 
 
 class MatchOut(serializers.Serializer):
@@ -54,6 +100,7 @@ class MatchOut(serializers.Serializer):
     kind = serializers.CharField()
     status = serializers.ChoiceField(choices=MatchStatus.choices)
     is_public = serializers.BooleanField()
+    rated = serializers.BooleanField(help_text="The result changes the players' ratings")
     created_by = serializers.CharField(help_text="The creator's user name")
     created_at = serializers.DateTimeField()
     time_control = ObjectField(help_text='{"initial_s", "increment_s"} or {"per_move_s"[, "bank_s"]}')
@@ -63,9 +110,22 @@ class MatchOut(serializers.Serializer):
     seats_needed = serializers.IntegerField(min_value=1)
     you = serializers.IntegerField(allow_null=True, help_text="Your seat, null when you do not sit here")
     invite_token = serializers.CharField(required=False, help_text="Only for the creator")
+    result_text = serializers.CharField(
+        allow_blank=True, help_text="The result in plain words ('' while open)"
+    )
+    seating = SeatingOut(allow_null=True, help_text="Houses to pick before the start; removed players")
+    rematch = RematchOut(allow_null=True, help_text="A finished match's rematch offer (null otherwise)")
+    rematch_of = serializers.IntegerField(allow_null=True, help_text="The finished match this one replays")
 
     class Meta:
         ref_name = "MatchSummary"
+
+
+class RematchAnswerOut(serializers.Serializer):
+    """The answer to a rematch request: the offer now, and the new match when this call made it."""
+
+    rematch = RematchOut()
+    match = MatchOut(allow_null=True, help_text="The new match (started), when this call made it")
 
 
 class MatchPageOut(serializers.Serializer):
@@ -80,6 +140,30 @@ class MatchPageOut(serializers.Serializer):
         ref_name = "MatchPage"
 
 
+class ConsequenceOut(serializers.Serializer):
+    """One thing an action caused (damage, a defeat, a draw, CP or Energy, a triggered ability ...), as
+    the caller may see it: a drawn card is named only to its owner."""
+
+    text = serializers.CharField()
+    kind = serializers.CharField(
+        help_text="damage, defeat, heal, modify, draw, cp, energy, ability, zone, turn (more may be added)"
+    )
+    square = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        min_length=2,
+        max_length=2,
+        allow_null=True,
+        help_text="[row, col] in engine coordinates (Commandeer: row = rank - 1, col = file; a1 = [0, 0]), "
+        "or null",
+    )
+    amount = serializers.IntegerField(
+        allow_null=True, help_text="damage dealt, health healed, cards drawn, CP/Energy change (signed)"
+    )
+
+    class Meta:
+        ref_name = "Consequence"
+
+
 class LogEntryOut(serializers.Serializer):
     """One action of the log in plain words, as the caller may read it."""
 
@@ -89,6 +173,7 @@ class LogEntryOut(serializers.Serializer):
     text = serializers.CharField(allow_blank=True)
     created_at = serializers.DateTimeField()
     action = ObjectField(required=False, help_text="The raw action, unless a part of it is hidden from you")
+    consequences = ConsequenceOut(many=True, help_text="What the action caused, as you may see it")
 
 
 class LegalActionOut(serializers.Serializer):
@@ -96,6 +181,58 @@ class LegalActionOut(serializers.Serializer):
 
     action = ObjectField(help_text="Submit exactly this object to /actions/")
     description = serializers.CharField()
+
+
+class ChatChannelOut(serializers.Serializer):
+    """One chat channel the caller may read: "table", "spectators" or "private:<a>-<b>"."""
+
+    id = serializers.CharField(
+        help_text='Pass as `?channel=` to /chat/: "table", "spectators", "private:<a>-<b>"'
+    )
+    label = serializers.CharField(help_text="What the page calls it (a private channel: the other house)")
+    write = serializers.BooleanField(help_text="Whether the caller may post in it")
+
+
+class ChatStateOut(serializers.Serializer):
+    """The chat channels of a match for the caller (docs/play-layer.md, "Chat")."""
+
+    channels = ChatChannelOut(many=True)
+    max_chars = serializers.IntegerField(help_text="The longest message accepted")
+
+    class Meta:
+        ref_name = "ChatState"
+
+
+class ChatMessageOut(serializers.Serializer):
+    """One chat message (plain text: render it as text, never as HTML)."""
+
+    id = serializers.IntegerField()
+    channel = serializers.CharField()
+    author = serializers.CharField(help_text="The author's user name")
+    seat = serializers.IntegerField(allow_null=True, help_text="The author's seat when they wrote it")
+    body = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "ChatMessage"
+
+
+class ChatHistoryOut(serializers.Serializer):
+    channel = serializers.CharField()
+    messages = ChatMessageOut(many=True, help_text="Oldest first")
+    has_more = serializers.BooleanField(
+        help_text="Older messages exist: ask again with `before=` the first id"
+    )
+
+    class Meta:
+        ref_name = "ChatHistory"
+
+
+class ChatMutesOut(serializers.Serializer):
+    muted = serializers.ListField(child=serializers.CharField(), help_text="User names you muted")
+
+    class Meta:
+        ref_name = "ChatMutes"
 
 
 class SnapshotOut(MatchOut):
@@ -110,6 +247,7 @@ class SnapshotOut(MatchOut):
         allow_null=True,
         help_text="null: `log` is the log's tail; a version: `log` holds only the entries after it",
     )
+    chat = ChatStateOut(help_text="The chat channels you may read and write")
 
     class Meta:
         ref_name = "MatchState"
@@ -155,6 +293,7 @@ class ReplayFrameOut(serializers.Serializer):
     source = serializers.ChoiceField(choices=ActionLog.Source.choices, required=False)
     created_at = serializers.DateTimeField(required=False)
     action = ObjectField(required=False)
+    consequences = ConsequenceOut(many=True, help_text="What the action caused, as you may see it")
     view = ObjectField()
 
 

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from config.errors import ApplicationError
 from matches import api_types, rules_api, selectors, services
-from matches.agents import DEFAULT_AGENT, agent_choices
+from matches.agents import DEFAULT_AGENT, agent_choices, level_choices
 from matches.games import game_kinds
 from matches.models import MatchStatus
 
@@ -112,8 +112,20 @@ class MatchListCreateApi(APIView):
     class MatchCreateInputSerializer(serializers.Serializer):
         kind = serializers.CharField(default="commandeer")
         deck_id = serializers.IntegerField(required=False, allow_null=True)
-        is_public = serializers.BooleanField(default=True)
+        starter_deck_id = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            min_value=1,
+            max_value=MAX_MATCH_ID,
+            help_text="A starter deck (owner 'starter'): copied into your decks and played (instead of deck_id)",
+        )
+        is_public = serializers.BooleanField(
+            default=True, help_text="Listed, and anyone may watch (AI matches too) and join while open"
+        )
         vs_ai = serializers.BooleanField(default=False, help_text="Every other seat is an AI; starts at once")
+        spectator_chat = serializers.BooleanField(
+            default=False, help_text="Spectators may write in the match's spectator chat channel"
+        )
         ai_seats = serializers.IntegerField(
             default=0,
             min_value=0,
@@ -131,6 +143,11 @@ class MatchListCreateApi(APIView):
         )
         rules_config = rules_api.RulesConfigField(
             required=False, help_text="The match kind's rules settings (see the RulesConfig variants)"
+        )
+        rated = serializers.BooleanField(
+            default=False,
+            help_text="The result changes ratings: only people (no AI seat) with a time control; else 400 "
+            "not_rateable",
         )
 
         def validate_kind(self, value: str) -> str:
@@ -231,6 +248,13 @@ class MatchJoinApi(MatchApiView):
     class MatchJoinInputSerializer(serializers.Serializer):
         deck_id = serializers.IntegerField(required=False, allow_null=True)
         invite_token = serializers.CharField(required=False, default="", allow_blank=True)
+        house = serializers.CharField(
+            required=False,
+            default="",
+            allow_blank=True,
+            max_length=20,
+            help_text="Westeros: the house you pick (free, of this player count, W-1.1); '' = the first free",
+        )
 
     @extend_schema(
         request=MatchJoinInputSerializer, responses={200: MatchOut, **errors(400, *SIGNED_IN, 404, 409)}
@@ -244,7 +268,9 @@ class MatchJoinApi(MatchApiView):
 
 
 class MatchLeaveApi(MatchApiView):
-    """Leave before the start (the creator leaving cancels the match)."""
+    """Leave before the start (the creator leaving cancels the match), or leave a running game of 3+ seats
+    (Westeros: an AI plays your house on under your name, marked "(AI, left)"; you may still watch). In a
+    running 2-player match leaving is conceding: 409, use concede."""
 
     permission_classes = [permissions.IsAuthenticated]
 
@@ -252,6 +278,98 @@ class MatchLeaveApi(MatchApiView):
     def post(self, request: Request, match_id: int) -> Response:
         services.match_leave(match_id=match_id, user=request.user)
         return Response(status=204)
+
+
+class MatchHouseApi(MatchApiView):
+    """Pick (or, in the "choose" seating, change) your house before the start (W-1.1)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    class HouseInputSerializer(serializers.Serializer):
+        house = serializers.CharField(max_length=20, help_text="A free house of this player count")
+
+    @extend_schema(
+        request=HouseInputSerializer, responses={200: MatchOut, **errors(400, *SIGNED_IN, 404, 409)}
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        s = self.HouseInputSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        services.match_pick_house(match_id=match_id, user=request.user, house=s.validated_data["house"])
+        match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
+        return Response(selectors.match_summary(match, you=you))
+
+
+class MatchKickApi(MatchApiView):
+    """The creator removes a player (or an AI) from the unstarted table; a removed player cannot rejoin it."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    class KickInputSerializer(serializers.Serializer):
+        position = serializers.IntegerField(min_value=0, max_value=5, help_text="The seat to free")
+
+    @extend_schema(
+        request=KickInputSerializer, responses={200: MatchOut, **errors(400, *SIGNED_IN, 404, 409)}
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        s = self.KickInputSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        services.match_kick(match_id=match_id, user=request.user, position=s.validated_data["position"])
+        match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
+        return Response(selectors.match_summary(match, you=you))
+
+
+class MatchFillAiApi(MatchApiView):
+    """The creator fills every empty seat of the unstarted table with an AI of one level."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    class FillInputSerializer(serializers.Serializer):
+        ai_agent = serializers.ChoiceField(
+            choices=level_choices(), default=DEFAULT_AGENT, help_text="The AI level: easy, normal or hard"
+        )
+
+    @extend_schema(
+        request=FillInputSerializer, responses={200: MatchOut, **errors(400, *SIGNED_IN, 404, 409)}
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        s = self.FillInputSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        services.match_fill_ai(match_id=match_id, user=request.user, agent=s.validated_data["ai_agent"])
+        match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
+        return Response(selectors.match_summary(match, you=you))
+
+
+class MatchRematchApi(MatchApiView):
+    """Offer (or accept) a rematch of a finished match: same settings, sides swapped (services.rematch).
+
+    The first player's call records the offer (201 never); once every human player has asked, the new
+    match is made, started and returned (201). Against AI only, the one call makes it. A call once it
+    exists: 409 `rematch_exists` with its id in `extra.match_id`.
+    """
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: OpenApiResponse(
+                api_types.RematchAnswerOut, description="Offer recorded; waiting for the others"
+            ),
+            201: OpenApiResponse(api_types.RematchAnswerOut, description="The rematch was made and started"),
+            **errors(*SIGNED_IN, 404),
+            409: OpenApiResponse(
+                ErrorOut, description="not_finished, or rematch_exists (extra.match_id: the rematch)"
+            ),
+        },
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        new, offer = services.match_rematch(match_id=match_id, user=request.user)
+        match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
+        body: dict[str, Any] = {"rematch": selectors.match_summary(match, you=you)["rematch"]}
+        if new is None:
+            return Response({**body, "match": None})
+        new_match, new_you = selectors.match_get_for_viewer(match_id=new.pk, user=request.user)
+        return Response({**body, "match": selectors.match_summary(new_match, you=new_you)}, status=201)
 
 
 class MatchStartApi(MatchApiView):
@@ -302,7 +420,9 @@ class MatchStateApi(MatchApiView):
     def get(self, request: Request, match_id: int) -> Response:
         log_since = _log_since(request)
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
-        return Response(selectors.match_snapshot(match=match, you=you, log_since=log_since))
+        return Response(
+            selectors.match_snapshot(match=match, you=you, log_since=log_since, user=request.user)
+        )
 
 
 class MatchLegalActionsApi(MatchApiView):
@@ -365,6 +485,33 @@ class MatchConcedeApi(MatchApiView):
         services.match_concede(match_id=match_id, user=request.user)
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         return Response(selectors.match_summary(match, you=you))
+
+
+class MatchSeatPreferencesApi(MatchApiView):
+    """The caller's own seat preferences in this match (only the seated player may change them)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    class SeatPreferencesInputSerializer(serializers.Serializer):
+        auto_pass = serializers.BooleanField(
+            help_text="Pass at once when the phase's Pass is your only legal action (default on)"
+        )
+
+    class SeatPreferencesOutSerializer(serializers.Serializer):
+        position = serializers.IntegerField(min_value=0)
+        auto_pass = serializers.BooleanField()
+
+    @extend_schema(
+        request=SeatPreferencesInputSerializer,
+        responses={200: SeatPreferencesOutSerializer, **errors(400, *SIGNED_IN, 404)},
+    )
+    def patch(self, request: Request, match_id: int) -> Response:
+        s = self.SeatPreferencesInputSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        seat = services.seat_preferences_update(
+            match_id=match_id, user=request.user, auto_pass=s.validated_data["auto_pass"]
+        )
+        return Response({"position": seat.position, "auto_pass": seat.auto_pass})
 
 
 class MatchLogApi(MatchApiView):

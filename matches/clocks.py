@@ -165,3 +165,44 @@ class SeatClock:
 
     def expired(self, now: datetime) -> bool:
         return self.deadline is not None and self.deadline <= now
+
+
+# The lobby's time controls, per game: Commandeer is turn based (Fischer, or correspondence per move);
+# Westeros decides per phase step, several houses at once (per decision with a bank, or correspondence per
+# step). The first of each game is its default. A game not named here (test games) is offered all of them.
+TIME_CONTROL_PRESETS: tuple[dict[str, Any], ...] = (
+    {
+        "label": "5 min + 10 s per turn",
+        "value": {"initial_s": 300, "increment_s": 10},
+        "kinds": ("commandeer",),
+    },
+    {
+        "label": "15 min + 15 s per turn",
+        "value": {"initial_s": 900, "increment_s": 15},
+        "kinds": ("commandeer",),
+    },
+    {"label": "Correspondence: 1 day per move", "value": {"per_move_s": 86400}, "kinds": ("commandeer",)},
+    {"label": "Correspondence: 3 days per move", "value": {"per_move_s": 259200}, "kinds": ("commandeer",)},
+    {
+        "label": "Live: 3 min per decision + 10 min bank",
+        "value": {"per_move_s": 180, "bank_s": 600},
+        "kinds": ("westeros",),
+    },
+    {
+        "label": "Quick: 20 s per decision + 1 min bank",
+        "value": {"per_move_s": 20, "bank_s": 60},
+        "kinds": ("westeros",),
+    },
+    {"label": "Correspondence: 1 day per phase step", "value": {"per_move_s": 86400}, "kinds": ("westeros",)},
+    {
+        "label": "Correspondence: 3 days per phase step",
+        "value": {"per_move_s": 259200},
+        "kinds": ("westeros",),
+    },
+)
+
+
+def time_control_choices(kind: str) -> list[dict[str, Any]]:
+    """The lobby's time controls of a game kind (its default first)."""
+    named = [p for p in TIME_CONTROL_PRESETS if kind in p["kinds"]]
+    return named or list(TIME_CONTROL_PRESETS)

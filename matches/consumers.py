@@ -25,9 +25,12 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
 
 from config.errors import ApplicationError
+from frontend import preferences
 from matches import selectors
-from matches.models import Match, Seat
+from matches.chat import PRIVATE_PREFIX
+from matches.models import ChatMute, Match, Seat
 from matches.services import match_group
+from matches.services.chat import chat_group
 
 LOCAL_POLL_SECONDS = 1.0
 
@@ -59,18 +62,33 @@ def _nesting(text: str) -> int:
 
 def _change_key(match_id: int) -> tuple[Any, ...] | None:
     """What changes when anything a viewer sees changes: version, status and who is seated."""
-    row = Match.objects.filter(pk=match_id).values_list("state_version", "status").first()
+    row = Match.objects.filter(pk=match_id).values_list("state_version", "status", "lobby").first()
     if row is None:
         return None
-    seats = tuple(
-        Seat.objects.filter(match_id=match_id).order_by("position").values_list("user_id", "ai_agent")
+    seats = tuple(  # the house picked and a player's leaving change the waiting room and the seat names
+        Seat.objects.filter(match_id=match_id)
+        .order_by("position")
+        .values_list("user_id", "ai_agent", "house")
     )
     return (*row, seats)
 
 
+def _delivers(user: Any, match_id: int, channel: str, author_id: Any) -> bool:
+    """Whether a chat message goes to this socket's user: not when they muted its author, and a private
+    channel's only while they still play their house (a seat handed to the AI loses it at once, even
+    before this socket's next snapshot)."""
+    signed_in = user is not None and getattr(user, "is_authenticated", False)
+    if channel.startswith(PRIVATE_PREFIX):
+        if not signed_in or not Seat.objects.filter(match_id=match_id, user=user, ai_agent="").exists():
+            return False
+    if not signed_in or author_id is None:
+        return True
+    return not ChatMute.objects.filter(user=user, muted_id=author_id).exists()
+
+
 def _snapshot(match_id: int, user: Any, log_since: int | None = None) -> dict[str, Any]:
     match, you = selectors.match_get_for_viewer(match_id=match_id, user=user)
-    return selectors.match_snapshot(match=match, you=you, log_since=log_since)
+    return selectors.match_snapshot(match=match, you=you, log_since=log_since, user=user)
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):
@@ -92,6 +110,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
         await self.accept()
         await self._send_snapshot(snapshot)
+        if self.user is not None and self.user.is_authenticated:  # presence (your-turn e-mails)
+            await database_sync_to_async(preferences.mark_seen)(self.user.pk)
         if isinstance(self.channel_layer, InMemoryChannelLayer):
             self._poller = asyncio.ensure_future(self._poll_local_changes())
 
@@ -113,6 +133,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
                 await poller
         if hasattr(self, "match_id"):
             await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
+            await self._join_chat_channels(set())
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
@@ -196,8 +217,42 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return
         await self._send_snapshot(snapshot, force=force)
 
+    async def _join_chat_channels(self, channels: set[str]) -> None:
+        """Be in the channel-layer group of exactly the chat channels this viewer may read now (from their
+        latest snapshot): a private channel's messages never reach another socket (matches.chat)."""
+        held: set[str] = getattr(self, "_chat_channels", set())
+        for channel in held - channels:
+            await self.channel_layer.group_discard(chat_group(self.match_id, channel), self.channel_name)
+        for channel in channels - held:
+            await self.channel_layer.group_add(chat_group(self.match_id, channel), self.channel_name)
+        self._chat_channels = channels
+
+    async def chat_message(self, event: dict[str, Any]) -> None:
+        """A chat message of a channel this socket reads (checked again), unless its viewer muted the author."""
+        channel = event.get("channel")
+        if channel not in getattr(self, "_chat_channels", set()):
+            return
+        if not await database_sync_to_async(_delivers)(
+            self.user, self.match_id, channel, event.get("author_id")
+        ):
+            return
+        await self.send_json({"type": "chat", "channel": channel, "message": event.get("message")})
+
+    async def chat_removed(self, event: dict[str, Any]) -> None:
+        """Staff hid a message: the page removes it."""
+        channel = event.get("channel")
+        if channel in getattr(self, "_chat_channels", set()):
+            await self.send_json({"type": "chat", "channel": channel, "removed": event.get("id")})
+
     async def _send_snapshot(self, snapshot: dict[str, Any], *, force: bool = True) -> None:
-        key = (snapshot["state_version"], snapshot["status"], tuple(s["name"] for s in snapshot["seats"]))
+        chat_state = snapshot.get("chat") or {}
+        await self._join_chat_channels({c["id"] for c in chat_state.get("channels", [])})
+        key = (
+            snapshot["state_version"],
+            snapshot["status"],
+            tuple((s["name"], s.get("house")) for s in snapshot["seats"]),
+        )
+        key += (repr(snapshot.get("seating")), repr(snapshot.get("rematch")))  # waiting room, rematch offers
         if not force and key == getattr(self, "_sent_key", None):
             return
         self._sent_key = key

@@ -30,11 +30,19 @@ class GameAdapter(ABC):
     label: str = ""
     players: int = 2
     needs_deck: bool = False
+    # True: a seat whose only legal action is the phase's Pass (action type "pass") passes at once when
+    # its player wants it (Seat.auto_pass; matches.services.submit.auto_pass_action)
+    auto_pass: bool = False
 
     # ---- seats and setup -------------------------------------------------------------------
     def seat_count(self, config: JSON) -> int:
         """How many seats a match with this rules config has."""
         return self.players
+
+    def houses(self, config: JSON) -> list[str]:
+        """The sides a seat picks before the start (Westeros: the houses of the player count, W-1.1), in set-up
+        order; empty for a game whose seats have no side to pick."""
+        return []
 
     def seat_deck_check(self, *, user: Any, deck_id: int | None) -> None:
         """Refuse a seat whose deck the game cannot use (called on create/join; again at start)."""
@@ -85,6 +93,33 @@ class GameAdapter(ABC):
     def describe(self, state: Any, action: Any, viewer: Player | None) -> str:
         """The action in plain words, as `viewer` may read it (None = spectator) — hidden parts stay hidden."""
 
+    def describe_timeout(self, state: Any, action: Any, viewer: Player | None, seat: Player) -> str:
+        """The log line of the default taken because `seat`'s clock ran out, as `viewer` may read it.
+
+        Every viewer reads that the time ran out (clocks are public); the default itself only as far as
+        `describe` shows it to them.
+        """
+        return f"Player {seat + 1}'s time ran out — automatic choice: {self.describe(state, action, viewer)}"
+
+    def consequences_basis(self, state: Any) -> Any:
+        """What `consequences` needs from the state BEFORE the action (taken just before it is applied)."""
+        return None
+
+    def consequences(self, state: Any, viewer: Player | None, basis: Any = None) -> list[JSON]:
+        """What the action just applied to `state` caused, as `viewer` may see it (None = spectator);
+        `basis` is `consequences_basis` of the state before it.
+
+        Each item: `{"text", "kind", "square": [row, col] | None, "amount": int | None}` (see
+        docs/play-layer.md). Nothing hidden from `viewer` may appear (hands, deck order, face-down
+        cards). The default: the game reports none.
+        """
+        return []
+
+    def timeout_loss(self, state: Any, outcome: JSON, seat: Player) -> bool:
+        """Whether the end `outcome`, reached by a timeout default of `seat`, is `seat` losing on time
+        (its engine reason only says what the default left behind). Default: never."""
+        return False
+
     @abstractmethod
     def apply(self, state: Any, action: Any) -> Any:
         """Apply a legal action; return the new state (may be the same object, mutated)."""
@@ -99,6 +134,17 @@ class GameAdapter(ABC):
     @abstractmethod
     def outcome(self, state: Any) -> JSON:
         """`{"winner": seat|None, "reason": str}` of a terminal state."""
+
+    def summary_facts(self, state: Any) -> JSON:
+        """Public facts of a state for the end-of-game summary (`matches.summary`): `turns` (the turn or
+        round number), `turns_label`, `by_round` (track the seats' facts round by round) and `seats`:
+        {seat: {fact: value}} — nothing hidden (no hand, no deck order)."""
+        return {"turns": 0, "turns_label": "turns", "by_round": False, "seats": {}}
+
+    def standing(self, state: Any) -> list[list[Player]] | None:
+        """The final standing of an ended game, best first, seats sharing a place grouped (ratings of 3+
+        player games); None: the result's winner says it all (two players)."""
+        return None
 
     @abstractmethod
     def player_view(self, state: Any, player: Player | None) -> JSON:
@@ -243,6 +289,7 @@ class CommandeerGame(EngineGame):
     label = "Commandeer TCG"
     players = 2
     needs_deck = True
+    auto_pass = True
 
     # -- decks (the only place that meets the decks/cards apps, through their selectors/services)
     def _deck(self, *, user: Any, deck_id: int | None, with_cards: bool = False) -> Any:
@@ -364,7 +411,7 @@ class CommandeerGame(EngineGame):
         return action_from_json(data)
 
     def describe(self, state: Any, action: Any, viewer: Player | None) -> str:
-        from matches.engine.actions import ChooseCommander
+        from matches.engine.actions import Attack, ChooseCommander
 
         who = f"Player {action.player + 1}"
         if viewer != action.player and self.action_is_secret(state, action):
@@ -372,9 +419,47 @@ class CommandeerGame(EngineGame):
                 return f"{who} decides about a Commander."
             return f"{who} puts a card on the bottom of the deck."
         text = action.describe(state)
+        if isinstance(action, Attack):  # the direction as this viewer sees the board (C-2.1)
+            text = text.replace(
+                f"({action.direction})", f"({_seen_direction(state, action.direction, viewer)})"
+            )
         if not text.startswith("Player"):
             text = f"{who}: {text}"
         return text if text.endswith((".", ")")) else text + "."
+
+    def describe_timeout(self, state: Any, action: Any, viewer: Player | None, seat: Player) -> str:
+        """The default named as the documented one ("Player 2's time ran out — automatic pass: …";
+        `timeout_action`: keep the hand, no Commander, end the phase, else the first legal choice)."""
+        from matches.engine.actions import Keep, Pass
+
+        who = f"Player {seat + 1}"
+        ran_out = f"{who}'s time ran out"
+        if isinstance(action, Pass):
+            return f"{ran_out} — automatic pass: the {state.phase_name()} phase ends."
+        if isinstance(action, Keep):
+            return f"{ran_out} — the hand is kept automatically."
+        if viewer != action.player and self.action_is_secret(state, action):
+            return f"{ran_out} — automatic choice."
+        text = self.describe(state, action, viewer)
+        for prefix in (f"{who}: ", f"{who} "):  # "Player 1: Pay …" / "Player 1 plays without a Commander."
+            text = text.removeprefix(prefix)
+        return f"{ran_out} — automatic choice: {text[:1].lower()}{text[1:]}"
+
+    def consequences_basis(self, state: Any) -> Any:
+        from matches.engine.consequences import squares_before
+
+        return squares_before(state)
+
+    def consequences(self, state: Any, viewer: Player | None, basis: Any = None) -> list[JSON]:
+        """The engine's events of the entry just logged, as `viewer` may see them (the engine's own
+        per-viewer filter, as in `log_view`: drawn and bottomed cards only to their owner, C-8)."""
+        from matches.engine.consequences import consequences
+
+        return consequences(state, viewer, basis)
+
+    def timeout_loss(self, state: Any, outcome: JSON, seat: Player) -> bool:
+        """C-5.4/C-5.10 (C-6.2): the automatic pass of a seat without a unit loses — on time."""
+        return outcome.get("reason") == "no_units" and outcome.get("winner") not in (None, seat)
 
     def outcome(self, state: Any) -> JSON:
         out = state.outcome()
@@ -386,6 +471,15 @@ class CommandeerGame(EngineGame):
             "concession": "concession (C-6.4)",
         }
         return {"winner": out.winner if out else None, "reason": reason, "text": texts.get(reason, reason)}
+
+    def summary_facts(self, state: Any) -> JSON:
+        """Turns played and each side's cards in the Defeated zone (C-6.1: six lose the match)."""
+        return {
+            "turns": state.turn,
+            "turns_label": "turns",
+            "by_round": False,
+            "seats": {p: {"defeated": len(side.defeated)} for p, side in enumerate(state.sides)},
+        }
 
     def player_view(self, state: Any, player: Player | None) -> JSON:
         """The engine's view plus the public card facts of every card named in it (for the page)."""
@@ -405,7 +499,30 @@ class CommandeerGame(EngineGame):
         walk(view)
         by_name = {d.name: d for d in state.defs.values()}
         view["catalog"] = {n: _card_facts(by_name[n]) for n in sorted(names) if n in by_name}
+        if player is not None and view["players"][player].get("hand") is not None:
+            view["unplayable"] = _unplayable(state, player)
         return view
+
+
+def _unplayable(state: Any, player: Player) -> dict[str, str]:
+    """Why each card of the viewer's hand (and their Commander) cannot be played now, by card id, in the
+    engine's own words (``GameState.unplayable_cards``, the reasons ``explain_illegal`` gives), as sentences."""
+    return {str(cid): _sentence(text) for cid, text in state.unplayable_cards(player).items()}
+
+
+def _sentence(text: str) -> str:
+    return (text[:1].upper() + text[1:]).rstrip(".") + "."
+
+
+def _seen_direction(state: Any, direction: str, viewer: Player | None) -> str:
+    """An engine direction as `viewer` sees the board: squares and arrows are named from the first
+    player's seat (C-2.1, C-1.2); the other player's board is drawn turned 180° (own side at the
+    bottom), so N/S and E/W swap for them. Spectators see the first player's orientation."""
+    from matches.engine.board import ROTATE
+
+    if viewer is None or viewer == state.first:
+        return direction
+    return ROTATE.get(direction, direction)
 
 
 def _card_facts(d: Any) -> JSON:
@@ -416,9 +533,30 @@ def _card_facts(d: Any) -> JSON:
     return {k: raw.get(k) for k in keys}
 
 
+def _printed_names(state: Any, text: str) -> str:
+    """An engine event's words as a player reads them: area and order-token ids ("the_shivering_sea",
+    "march_plus_one") become their printed names (W-1.6), as the action descriptions already say them."""
+    import re
+
+    from boardgame.engine.actions import ORDER_LABELS, order_label
+
+    areas = state.data.areas
+
+    def printed(m: re.Match[str]) -> str:
+        word = m.group(0)
+        if word in ORDER_LABELS:
+            return order_label(word)
+        if word in areas:
+            return str(areas[word].get("name") or word.replace("_", " ").title())
+        return word
+
+    return re.sub(r"\b[a-z][a-z0-9_]*\b", printed, text)
+
+
 # ---- A Game of Thrones: The Board Game (Westeros) -----------------------------------------------------
 # The Westeros rules (secret actions, timeout defaults, why an action is illegal, which house each seat
 # plays) live in the engine (boardgame.engine): this adapter only delegates to it (`EngineGame`).
+SEATING_CHOICES = ("choose", "random", "draft")
 HOUSE_CHOICES = ("random", "stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell")
 WESTEROS_VIEW_LOG = 150  # engine log entries sent with each view (the full game is in the match log/replay)
 
@@ -432,6 +570,9 @@ class WesterosSeating:
     # W-1.1: the creator's house (seat 0), one of that player count's houses, or "random" (seeded draw).
     # "" = the set-up order of the houses.
     house: str = field(default="", metadata={"rule": "W-1.1", "choices": HOUSE_CHOICES})
+    # How the other seats get their houses (services.lobby): "choose" (each joiner picks a free house),
+    # "random" (drawn at the start with the match seed) or "draft" (in join order, from those left).
+    seating: str = field(default="choose", metadata={"rule": "W-1.1", "choices": SEATING_CHOICES})
 
 
 @functools.cache
@@ -457,6 +598,9 @@ class WesterosGame(EngineGame):
     def seat_count(self, config: JSON) -> int:
         return int((config or {}).get("player_count", self.players))
 
+    def houses(self, config: JSON) -> list[str]:
+        return self.houses_in_play(self.seat_count(config))
+
     @staticmethod
     def houses_in_play(count: int) -> list[str]:
         """The houses of a `count`-player game in set-up order (W-1.1, W-2)."""
@@ -481,6 +625,11 @@ class WesterosGame(EngineGame):
         if not isinstance(house, str):
             raise ValueError("house must be a house id or 'random'")
         out: JSON = {"player_count": count}
+        seating_mode = config.pop("seating", "choose")
+        if seating_mode not in SEATING_CHOICES:
+            raise ValueError(f"seating must be one of {', '.join(SEATING_CHOICES)}")
+        if seating_mode != "choose":
+            out["seating"] = seating_mode
         if house:
             allowed = ["random", *self.houses_in_play(count)]
             if house not in allowed:
@@ -515,7 +664,8 @@ class WesterosGame(EngineGame):
     def new_state(self, *, decks: list[JSON], seed: int, config: JSON) -> Any:
         from boardgame.engine import RulesConfig, houses_in_play, new_game
 
-        engine_config = {k: v for k, v in (config or {}).items() if k not in ("player_count", "house")}
+        seating = ("player_count", "house", "seating", "seat_houses")  # the play layer's keys
+        engine_config = {k: v for k, v in (config or {}).items() if k not in seating}
         data = self._game_data()
         count = self.seat_count(config)
         houses = houses_in_play(data, count)  # W-1.1, in set-up order
@@ -524,7 +674,8 @@ class WesterosGame(EngineGame):
             player_count=count,
             seed=seed,
             config=RulesConfig.from_dict(engine_config) if engine_config else None,
-            seat_houses=self.seat_order(houses, house=(config or {}).get("house", ""), seed=seed),
+            seat_houses=list((config or {}).get("seat_houses") or [])  # fixed by the lobby at the start
+            or self.seat_order(houses, house=(config or {}).get("house", ""), seed=seed),
         )
 
     def load(self, data: JSON) -> Any:
@@ -582,6 +733,43 @@ class WesterosGame(EngineGame):
             return {"winner": None, "reason": "unknown"}
         winner = self._seat(state, out.winner) if out.winner in self._houses(state) else None
         return {"winner": winner, "reason": str(out.reason.value), "text": f"{str(out.winner).title()} wins"}
+
+    def summary_facts(self, state: Any) -> JSON:
+        """The round, and each house's castles/strongholds (W-18) and supply position (W-12) — public."""
+        return {
+            "turns": state.round,
+            "turns_label": "rounds",
+            "by_round": True,
+            "seats": {
+                seat: {"house": house, "castles": state.castle_count(house), "supply": state.supply[house]}
+                for seat, house in enumerate(self._houses(state))
+            },
+        }
+
+    def standing(self, state: Any) -> list[list[Player]] | None:
+        """Every seat by its house's final standing (W-18: the winner, then W-18.2's order and tie-breaks)."""
+        return [[self._seat(state, house)] for house in state.final_standing()]
+
+    def consequences_basis(self, state: Any) -> Any:
+        return state.log_length  # the engine's event log: what this action adds to it is what it caused
+
+    def consequences(self, state: Any, viewer: Player | None, basis: Any = None) -> list[JSON]:
+        """The engine's events made by the action, as the seat's house may read them (`log_view`: private
+        events only to their addressees, W-20); each is plain text, kind "event"."""
+        from boardgame.engine.views import log_view
+
+        if not isinstance(basis, int):
+            return []
+        house = self.engine_player(state, viewer) if viewer is not None else None
+        return [
+            {
+                "text": _printed_names(state, str(e["text"])).rstrip(".") + ".",
+                "kind": "event",
+                "square": None,
+                "amount": None,
+            }  # fmt: skip
+            for e in log_view(state, house, basis)
+        ]
 
     def player_view(self, state: Any, player: Player | None) -> JSON:
         """The engine's view for the seat's house (with castles, control, combat strength: W-8, W-9.3, W-18)."""

@@ -113,6 +113,12 @@ class Match(models.Model):
     state_version = models.PositiveIntegerField(default=0)
     time_control = models.JSONField(default=dict, blank=True)
     is_public = models.BooleanField(default=True, help_text="Anyone may join (while open) and spectate")
+    rated = models.BooleanField(
+        default=False, help_text="The result changes the players' ratings (humans only, a time control)"
+    )
+    spectator_chat = models.BooleanField(
+        default=False, help_text="Set at creation: spectators may write in the match's spectator chat channel"
+    )
     invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token)
     result = models.JSONField(null=True, blank=True, help_text='{"winner": seat|null, "reason": str}')
     # A failing AI/clock task (matches.tasks): counted, retried after a back-off, then the match is aborted
@@ -127,6 +133,15 @@ class Match(models.Model):
     # A double submit of "create" returns the first match (services.match_create_once): the digest of the
     # creator's settings, or of their Idempotency-Key.
     create_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
+    # The lobby's own facts (services.lobby / services.rematch): users the creator removed from the unstarted
+    # table {"kicked": [{"user_id", "name"}]}, and the rematch offers of a finished match {"rematch": [seat
+    # positions that asked]}. Public facts, shown in the snapshot.
+    lobby = models.JSONField(default=dict, blank=True)
+    # The finished match this one is the rematch of: one rematch per match (the unique key makes a double
+    # click create one match only).
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch", editable=False
+    )
 
     # Not a column: the seats read together with the match (`matches.storage` / `matches.queries`), so the
     # reads of the same request need no second query; None when they were not read with it.
@@ -187,6 +202,14 @@ class Seat(models.Model):
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     has_moved = models.BooleanField(default=False)
+    auto_pass = models.BooleanField(
+        default=True,
+        help_text="Pass at once for this seat when the phase's Pass is its only legal action (the player's choice)",
+    )
+    # Westeros: the house this seat plays (W-1.1), picked in the waiting room or drawn at the start.
+    house = models.CharField(max_length=20, blank=True, default="")
+    # The player left the running game and the AI plays their seat on (their name stays, marked).
+    left_at = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -207,8 +230,13 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
+        """The player's name; an AI seat that was a player's keeps their name, marked "(AI, left)" when they
+        left the game, "(AI)" when the AI took over otherwise (a concession, timeouts)."""
         if self.is_ai:
-            return f"AI ({self.ai_agent})"
+            if self.user_id is None:
+                return f"AI ({self.ai_agent})"
+            name = self.user.get_username() if self.user else "?"
+            return f"{name} (AI, left)" if self.left_at else f"{name} (AI)"
         return self.user.get_username() if self.user else "?"
 
 
@@ -219,6 +247,7 @@ class ActionLog(models.Model):
         PLAYER = "player", "Player"
         AI = "ai", "AI"
         TIMEOUT = "timeout", "Timeout default"
+        AUTO = "auto", "Automatic pass"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
     version = models.PositiveIntegerField()
@@ -227,6 +256,12 @@ class ActionLog(models.Model):
     action = models.JSONField()
     descriptions = models.JSONField(
         default=dict, help_text='Plain words per viewer: {"0": ..., "1": ..., "spectator": ...}'
+    )
+    consequences = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='What the action caused, per viewer: {"0": [...], "1": [...], "spectator": [...]}, '
+        'each item {"text", "kind", "square", "amount"} (docs/play-layer.md)',
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -260,3 +295,73 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.key}"
+
+
+class ChatMessage(models.Model):
+    """One chat message of a match channel (`matches.chat` decides who reads and writes which channel).
+
+    Never part of the action log. Staff hide a message from the admin: it stays here for review, marked
+    hidden, and no read returns it. Private channels ("private:<house>-<house>") are never shown in the
+    admin: only the two houses' players ever read them (docs/play-layer.md, "Chat").
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_messages")
+    channel = models.CharField(max_length=40, help_text='"table", "spectators" or "private:<a>-<b>"')
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The author's seat then, if any")
+    body = models.TextField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden = models.BooleanField(default=False, help_text="Hidden by staff: kept for review, never shown")
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    hidden_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "id"]
+        indexes = [models.Index(fields=["match", "channel", "id"], name="chat_channel_history")]
+
+    def __str__(self) -> str:
+        return f"#{self.match_id} {self.channel} {self.pk}"
+
+
+class ChatMute(models.Model):
+    """`user` no longer sees `muted`'s chat messages (in any match; filtered on the server)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "muted"], name="chat_mute_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} mutes {self.muted_id}"
+
+
+class YourTurnEmail(models.Model):
+    """One "your turn" e-mail sent for one seat's deadline (matches.services.emails).
+
+    The unique constraint is the at-most-once guarantee: the row is inserted in the same transaction
+    that sends the mail, so a retried task or a second worker finds it and sends nothing.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveSmallIntegerField()
+    deadline = models.DateTimeField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "position", "deadline"], name="your_turn_email_once_per_deadline"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"your-turn e-mail #{self.match_id} seat {self.position} ({self.deadline:%Y-%m-%d %H:%M})"
+
+
+# Ratings and end-of-game summaries (their own module, registered with this app's models).
+from matches.rating_models import MatchSummary, PlayerRating, RatingChange  # noqa: E402, F401

@@ -6,6 +6,7 @@ read everything else from the JSON API and the match WebSocket (one source of tr
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -29,6 +30,42 @@ def _my_decks(request: HttpRequest) -> list[dict[str, Any]]:
     out = []
     for deck in deck_selectors.deck_list_own(user=request.user):
         out.append({"id": deck.pk, "name": deck.name, "valid": deck_selectors.deck_legality(deck).valid})
+    return out
+
+
+def _starter_decks(request: HttpRequest) -> list[dict[str, Any]]:
+    """The published starter decks (`manage.py starter_decks`), offered to an account without a legal deck:
+    choosing one copies it into the account on create (`services.match_create`, starter_deck_id)."""
+    if not request.user.is_authenticated:
+        return []
+    from decks import selectors as deck_selectors
+    from matches.services.lobby import STARTER_OWNER
+
+    starters = deck_selectors.deck_queryset().filter(owner__username=STARTER_OWNER, visibility="public")
+    return [{"id": d.pk, "name": d.name} for d in starters.order_by("name")[:20]]
+
+
+def _time_controls() -> list[dict[str, Any]]:
+    """The lobby's time controls, each with the games it is offered for (matches.clocks)."""
+    from matches.clocks import TIME_CONTROL_PRESETS
+
+    defaults = {
+        k: next(p for p in TIME_CONTROL_PRESETS if k in p["kinds"])
+        for k in game_kinds()
+        if any(k in p["kinds"] for p in TIME_CONTROL_PRESETS)
+    }
+    named = {k for p in TIME_CONTROL_PRESETS for k in p["kinds"]}
+    out = []
+    for preset in TIME_CONTROL_PRESETS:
+        kinds = [*preset["kinds"], *(k for k in game_kinds() if k not in named)]  # test games: every preset
+        out.append(
+            {
+                "label": preset["label"],
+                "value": json.dumps(preset["value"]),
+                "kinds": " ".join(kinds),
+                "default_for": " ".join(k for k, d in defaults.items() if d is preset),
+            }
+        )
     return out
 
 
@@ -72,6 +109,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "frontend/matches/lobby.html",
         {
             "decks": _my_decks(request),
+            "starter_decks": _starter_decks(request),
+            "time_controls": _time_controls(),
             "kinds": _kinds(),
             "westeros_houses": _westeros_houses(),
             "ai_levels": _ai_levels(),
@@ -112,6 +151,8 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     if match is None:
         raise Http404("This invite link is not valid.")
     match, you = match_for_page(request, match.pk, token)
+    game = get_game(match.kind)
+    seating = selectors.match_summary(match, you=you)["seating"] or {}
     return render(
         request,
         "frontend/matches/invite.html",
@@ -119,8 +160,12 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
             "match": match,
             "you": you,
             "token": token,
-            "decks": _my_decks(request),
-            "kind_label": get_game(match.kind).label,
+            "decks": _my_decks(request) if game.needs_deck else [],
+            "needs_deck": game.needs_deck,
+            "free_houses": [{"id": h, "name": f"House {h.title()}"} for h in seating.get("free", [])]
+            if seating.get("mode") == "choose"
+            else [],
+            "kind_label": game.label,
         },
     )
 

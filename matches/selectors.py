@@ -14,7 +14,7 @@ from django.utils import timezone
 from rest_framework import status
 
 from config.errors import ApplicationError
-from matches import queries, storage
+from matches import chat, queries, storage
 from matches.clocks import SeatClock
 from matches.games import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
@@ -55,7 +55,8 @@ def viewer_seat(match: Match, user: Any) -> Seat | None:
     """The caller's seat in the match, if any."""
     if user is None or not user.is_authenticated:
         return None
-    return next((s for s in queries.seats_of(match) if s.user_id == user.pk), None)
+    # A player who left a running game watches it as a spectator (the AI plays their seat).
+    return next((s for s in queries.seats_of(match) if s.user_id == user.pk and s.left_at is None), None)
 
 
 def match_get_for_viewer(*, match_id: int, user: Any, invite_token: str = "") -> tuple[Match, Seat | None]:
@@ -76,12 +77,33 @@ def match_get_for_viewer(*, match_id: int, user: Any, invite_token: str = "") ->
     return match, seat
 
 
-def describe_action(game: Any, state: Any, action: Any, viewer: int | None, seats: Any) -> str:
-    """The engine's plain words for this viewer, with "Player N" replaced by the seated names."""
-    text = str(game.describe(state, action, viewer))
+def _named(text: str, seats: Any) -> str:
+    """The text with each "Player N" replaced by that seat's name."""
     for s in seats:
         text = text.replace(f"Player {s.position + 1}", s.display_name)
     return text
+
+
+def describe_action(
+    game: Any, state: Any, action: Any, viewer: int | None, seats: Any, *, timed_out: int | None = None
+) -> str:
+    """The engine's plain words for this viewer, with "Player N" replaced by the seated names; `timed_out`:
+    the seat whose clock ran out, this action being its default (`describe_timeout`)."""
+    if timed_out is not None:
+        return _named(str(game.describe_timeout(state, action, viewer, timed_out)), seats)
+    return _named(str(game.describe(state, action, viewer)), seats)
+
+
+def consequences_for(game: Any, state: Any, basis: Any, seats: Any) -> dict[str, list[dict[str, Any]]]:
+    """What the action just applied to `state` caused, per viewer ({"0": [...], ..., "spectator": [...]}),
+    each list as that viewer may see it (`GameAdapter.consequences`), with the seated names."""
+
+    def items(viewer: int | None) -> list[dict[str, Any]]:
+        return [{**c, "text": _named(str(c["text"]), seats)} for c in game.consequences(state, viewer, basis)]
+
+    out = {str(s.position): items(s.position) for s in seats}
+    out["spectator"] = items(None)
+    return out
 
 
 def _creator_name(match: Match, seats: list[Seat]) -> str:
@@ -110,9 +132,83 @@ def seats_summary(match: Match, *, you: Seat | None, now: Any = None) -> list[di
                 "running": clock.running and match.status == MatchStatus.ACTIVE,
                 "deadline": s.deadline.isoformat() if s.deadline else None,
                 "consecutive_timeouts": s.consecutive_timeouts,
+                "house": s.house,
+                "left": s.left_at is not None,
             }
         )
+        if out[-1]["is_you"]:
+            out[-1]["auto_pass"] = s.auto_pass  # the viewer's own preference only
     return out
+
+
+# The lobby's words for a result's reason (the adapters' `text` says more where it is stored).
+REASON_LABELS = {
+    "six_defeated": "six cards defeated",
+    "no_units": "no units left",
+    "turn_limit": "turn limit",
+    "concession": "concession",
+    "concede": "concession",
+    "timeout": "lost on time",
+    "seven_castles": "seven castles",
+    "round_limit": "end of round 10",
+    "cancelled": "cancelled",
+    "aborted": "abandoned",
+    "internal_error": "stopped by a server error",
+}
+
+
+def result_line(match: Match, seats: list[Seat]) -> str:
+    """A finished match's result in plain words: who won and why (the adapter's outcome text, else a label)."""
+    result = match.result or {}
+    if not result:
+        return ""
+    reason = str(result.get("reason", ""))
+    why = str(result.get("text") or REASON_LABELS.get(reason) or reason.replace("_", " "))
+    winner = result.get("winner")
+    name = next((s.display_name for s in seats if s.position == winner), None) if winner is not None else None
+    if name is None or why.lower().startswith(name.lower()):
+        return why[:1].upper() + why[1:]
+    label = REASON_LABELS.get(reason, "")
+    if reason in ("seven_castles", "round_limit"):
+        return f"{name} won ({label})"
+    return f"{name} won — {why}"
+
+
+def seating_summary(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
+    """The table's seating before the start (houses: W-1.1) and the players the creator removed."""
+    game = get_game(match.kind)
+    houses = game.houses(match.rules_config)
+    kicked = [k.get("name", "") for k in (match.lobby or {}).get("kicked", [])]
+    if not houses and not kicked:
+        return None
+    config = match.rules_config or {}
+    mode = "random" if config.get("house") == "random" else config.get("seating") or "choose"
+    humans = sorted((s for s in seats if not s.is_ai), key=lambda s: (s.joined_at, s.pk))
+    picking = next((s.position for s in humans if not s.house), None) if mode == "draft" else None
+    return {
+        "mode": mode if houses else "",
+        "houses": houses,
+        "free": [h for h in houses if h not in {s.house for s in seats}],
+        "kicked": kicked,
+        "picking": picking,
+    }
+
+
+def rematch_summary(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
+    """A finished match's rematch: who asked (positions and names), the new match's id once made."""
+    offer = (match.lobby or {}).get("rematch")
+    if match.status != MatchStatus.FINISHED:
+        return None
+    offer = offer or {}
+    asked = list(offer.get("offered_by", []))
+    names = {s.position: s.display_name for s in seats}
+    players = [s.position for s in seats if s.user_id is not None and s.left_at is None]
+    return {
+        "offered_by": asked,
+        "offered_by_names": [names.get(p, "?") for p in asked],
+        "players": players,
+        "match_id": offer.get("match_id"),
+    }
 
 
 def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
@@ -123,6 +219,7 @@ def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
         "kind": match.kind,
         "status": match.status,
         "is_public": match.is_public,
+        "rated": match.rated,
         "created_by": _creator_name(match, seats),
         "created_at": match.created_at.isoformat(),
         "time_control": match.time_control,
@@ -131,13 +228,17 @@ def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
         "seats": seats_summary(match, you=you),
         "seats_needed": get_game(match.kind).seat_count(match.rules_config),
         "you": you.position if you else None,
+        "result_text": result_line(match, seats),
+        "seating": seating_summary(match, seats),
+        "rematch": rematch_summary(match, seats),
+        "rematch_of": match.rematch_of_id,
     }
     if you is not None and match.created_by_id == you.user_id:
         data["invite_token"] = match.invite_token
     return data
 
 
-LOG_FIELDS = ("version", "seat", "source", "action", "descriptions", "created_at")
+LOG_FIELDS = ("version", "seat", "source", "action", "descriptions", "created_at", "consequences")
 
 
 def _log_entry(entry: ActionLog, you: Seat | None) -> dict[str, Any]:
@@ -152,17 +253,25 @@ def _log_item(
     action: Any,
     descriptions: dict[str, Any],
     created_at: Any,
+    consequences: dict[str, Any] | None = None,
     *,
     you: Seat | None,
 ) -> dict[str, Any]:
-    """One log line as the viewer may read it; the raw action only when nothing in it is hidden from them."""
+    """One log line as the viewer may read it; the raw action only when nothing in it is hidden from them.
+
+    `consequences`: what the action caused, stored per viewer; a viewer without a list of their own
+    (a seat added later) gets the spectator's.
+    """
     key = str(you.position) if you is not None else "spectator"
+    caused = consequences or {}
+    mine = caused.get(key)
     item: dict[str, Any] = {
         "version": version,
         "seat": seat,
         "source": source,
         "text": descriptions.get(key) or descriptions.get("spectator", ""),
         "created_at": created_at.isoformat(),
+        "consequences": list(mine if isinstance(mine, list) else caused.get("spectator") or []),
     }
     if (you is not None and you.position == seat) or not descriptions.get("secret"):
         item["action"] = action
@@ -202,6 +311,7 @@ def match_snapshot(
     log_since: int | None = None,
     state: Any = None,
     new_entries: list[ActionLog] | None = None,
+    user: Any = None,
 ) -> dict[str, Any]:
     """Everything one viewer's page shows: seats/clocks, their own view, their legal actions, the log.
 
@@ -209,16 +319,19 @@ def match_snapshot(
     `log_tail`; `"log_since"` in the answer tells the client to append them to the log it holds, not to
     replace it; nothing is read when the viewer is up to date). A caller that holds the state and the
     new log entries already (the submit path, whose match has its seats attached) passes them and
-    nothing is read at all.
+    nothing is read at all. `chat` lists the chat channels this viewer may read and write (`user`: the
+    signed-in caller without a seat, who may write in the spectator chat; seated callers need not pass it).
     """
     data = match_summary(match, you=you)
     data["server_time"] = timezone.now().isoformat()
     data["log_since"] = log_since
     if match.started_at is None:
         data.update(view=None, current_players=[], legal_actions=[], log=[])
+        data["chat"] = chat.chat_state(match=match, you=you, user=user)
         return data
     game = get_game(match.kind)
     state = state if state is not None else _state(match)
+    data["chat"] = chat.chat_state(match=match, you=you, user=user, state=state)
     data["current_players"] = [] if match.status != MatchStatus.ACTIVE else game.current_players(state)
     data["view"] = game.player_view(state, you.position if you else None)
     data["legal_actions"] = legal_actions_for(match, you, state)
@@ -234,14 +347,15 @@ def match_snapshot(
 def submit_snapshot(result: Any, *, you: Seat) -> dict[str, Any]:
     """The submitter's snapshot right after their action, built from what the submit holds (no query).
 
-    Its log is the one new entry (`log_since` = the version the action was made at).
+    Its log is the new entries (`log_since` = the version the action was made at).
     """
+    entries = result.entries or [result.entry]  # the action and the automatic passes that followed it
     return match_snapshot(
         match=result.match,
         you=you,
-        log_since=result.state_version - 1,
+        log_since=entries[0].version - 1,
         state=result.state,
-        new_entries=[result.entry],
+        new_entries=entries,
     )
 
 
@@ -283,7 +397,12 @@ def match_replay(*, match: Match, you: Seat | None) -> dict[str, Any]:
     frames = []
     for entry, state in replay_states(match):
         if entry is None:
-            item: dict[str, Any] = {"version": 0, "text": "The match begins.", "seat": None}
+            item: dict[str, Any] = {
+                "version": 0,
+                "text": "The match begins.",
+                "seat": None,
+                "consequences": [],
+            }
         else:
             item = _log_entry(entry, you)
         item["view"] = game.player_view(state, viewer)

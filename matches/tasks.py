@@ -27,6 +27,10 @@ AI_MAX_ACTIONS_PER_TASK = 500
 app.conf.beat_schedule = {
     **(app.conf.beat_schedule or {}),
     "matches-sweep-deadlines": {"task": "matches.tasks.sweep_deadlines", "schedule": SWEEP_EVERY_S},
+    "matches-your-turn-emails": {
+        "task": "matches.tasks.send_your_turn_emails",
+        "schedule": float(getattr(settings, "NOTIFY_EMAIL_SWEEP_S", 60.0)),
+    },
 }
 
 
@@ -62,6 +66,15 @@ def sweep_deadlines() -> int:
         if cache.add(f"ai-wake:{match_id}:{since.isoformat()}", 1, timeout=AI_TIME_LIMIT_S):
             ai_move.delay(match_id, None)
     return done
+
+
+@shared_task(acks_late=True, ignore_result=True, expires=300)
+def send_your_turn_emails() -> int:
+    """Periodic: e-mail absent players whose correspondence move is waiting, once per deadline
+    (`emails.your_turn_emails_send`: a run twice, or on two workers at once, sends nothing twice)."""
+    from matches.services import emails
+
+    return emails.your_turn_emails_send()
 
 
 def ai_time_limits() -> tuple[float, float]:

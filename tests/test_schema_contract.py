@@ -60,7 +60,8 @@ def test_card_reads_are_open_to_anonymous_users_and_writes_are_not(spec):
 def test_limits_the_server_enforces_are_in_the_schema(spec):
     hand = spec["paths"]["/api/decks/{id}/sample-hand/"]["get"]
     assert _param(hand, "seed")["schema"] == {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}
-    assert _param(hand, "mulligans")["schema"] == {"type": "integer", "minimum": 0, "maximum": 10}
+    # C-4.4: as many mulligans as a match allows (5: the 6-card hand is never emptied)
+    assert _param(hand, "mulligans")["schema"] == {"type": "integer", "minimum": 0, "maximum": 5}
     assert _param(spec["paths"]["/api/cards/"]["get"], "q")["schema"]["maxLength"] == MAX_QUERY_LENGTH
     assert _param(spec["paths"]["/api/decks/"]["get"], "search")["schema"]["maxLength"] == 100
     deck_in = spec["components"]["schemas"]["DeckInputRequest"]["properties"]
@@ -78,3 +79,32 @@ def test_the_token_endpoint_documents_its_refusals(spec):
 def test_the_westeros_reads_document_their_404(spec):
     assert "404" in spec["paths"]["/api/westeros/house-cards/"]["get"]["responses"]
     assert "404" in spec["paths"]["/api/westeros/setups/{player_count}/"]["get"]["responses"]
+
+
+def test_public_decks_likes_copies_and_draw_odds_state_their_limits_and_callers_issue_14(spec):
+    paths = spec["paths"]
+    browse = paths["/api/decks/public/"]["get"]
+    assert {} in browse["security"]  # no sign-in needed to browse
+    assert _param(browse, "q")["schema"]["maxLength"] == 100
+    assert _param(browse, "page_size")["schema"]["maximum"] == 60
+    assert set(_param(browse, "sort")["schema"]["enum"]) >= {"newest", "liked", "faction"}
+    for path in ("/api/decks/{id}/like/", "/api/decks/{id}/copy/", "/api/decks/shared/{share_id}/copy/"):
+        for method in ("post", "delete") if "like" in path else ("post",):
+            operation = paths[path][method]
+            assert {} not in operation["security"], (method, path)  # signed-in players only
+            assert {"401", "403", "404", "429"} <= set(operation["responses"]), (method, path)
+    odds = paths["/api/decks/{id}/draw-odds/"]["get"]
+    assert _param(odds, "turns")["schema"] == {"type": "integer", "minimum": 1, "maximum": 15}
+    assert _param(odds, "reinforces")["schema"] == {"type": "integer", "minimum": 0, "maximum": 3}
+    assert _param(odds, "mulligans")["schema"] == {"type": "integer", "minimum": 0, "maximum": 5}
+
+
+def test_my_settings_are_documented_for_signed_in_users_only(spec):
+    item = spec["paths"]["/api/me/settings/"]
+    for method in ("get", "patch"):
+        assert {} not in item[method]["security"]
+        assert {"200", "400", "401", "403"} <= set(item[method]["responses"])
+    assert {"413", "415"} <= set(item["patch"]["responses"])
+    props = spec["components"]["schemas"]["PatchedUserSettingsRequest"]["properties"]
+    assert props["email_your_turn"]["type"] == "boolean"
+    assert {"type": "string", "format": "email", "maxLength": 254} in props["email"]["oneOf"]

@@ -109,6 +109,8 @@ def world(cards, django_user_model) -> dict[str, Any]:  # noqa: F811
             "code": "range_attack",
             "number": 1,
             "player_count": 3,
+            "username": "rival",
+            "kind": "commandeer",  # a leaderboard (GET /api/leaderboard/<kind>/)
         },
     }
 

@@ -20,6 +20,39 @@ def _name(area: str | None) -> str:
     return "nowhere" if area is None else area.replace("_", " ").title()
 
 
+# W-1.6: the printed face of each order token ("March +1", "Consolidate Power ★"), for every log line.
+ORDER_LABELS: dict[str, str] = {
+    "march_minus_one": "March −1",
+    "march": "March +0",
+    "march_plus_one": "March +1 ★",
+    "defense_plus_one": "Defense +1",
+    "defense_plus_two": "Defense +2 ★",
+    "support": "Support +0",
+    "support_plus_one": "Support +1 ★",
+    "raid": "Raid",
+    "raid_special": "Raid ★",
+    "consolidate_power": "Consolidate Power",
+    "consolidate_power_special": "Consolidate Power ★",
+}
+
+
+# Menu options whose words name order tokens (Put to the Sword, W-4.5): said with the printed names.
+OPTION_WORDS: dict[str, str] = {
+    "no_march_plus_one": "no March +1 ★ orders",
+    "no_defense_orders": "no Defense orders",
+}
+
+
+def option_words(option: str) -> str:
+    """A menu option in words ("no_march_plus_one" → "no March +1 ★ orders", else underscores as spaces)."""
+    return OPTION_WORDS.get(option, option.replace("_", " "))
+
+
+def order_label(token: str) -> str:
+    """The printed name of an order token (W-1.6), never its id ("march_plus_one" → "March +1 ★")."""
+    return ORDER_LABELS.get(token, token.replace("_", " ").title())
+
+
 @dataclass(frozen=True)
 class Action:
     """Base: every action names the house (player) taking it."""
@@ -47,7 +80,19 @@ class PlaceOrder(Action):
     kind: ClassVar[str] = "place_order"
 
     def describe(self, state: WesterosState | None = None) -> str:
-        return f"{self.player.title()} places {self.token.replace('_', ' ')} in {_name(self.area)}"
+        return f"{self.player.title()} places {order_label(self.token)} in {_name(self.area)}"
+
+
+@dataclass(frozen=True)
+class RemoveOrder(Action):
+    """W-5.1: take back one's own face-down order from `area` while still placing (before declaring the
+    orders complete), to place another there; the token returns to the house's unused tokens."""
+
+    area: str = ""
+    kind: ClassVar[str] = "remove_order"
+
+    def describe(self, state: WesterosState | None = None) -> str:
+        return f"{self.player.title()} takes back the order in {_name(self.area)}"
 
 
 @dataclass(frozen=True)
@@ -69,7 +114,7 @@ class RavenSwap(Action):
     kind: ClassVar[str] = "raven_swap"
 
     def describe(self, state: WesterosState | None = None) -> str:
-        return f"{self.player.title()} uses the Messenger Raven to swap the order in {_name(self.area)} for {self.token.replace('_', ' ')}"
+        return f"{self.player.title()} uses the Messenger Raven to swap the order in {_name(self.area)} for {order_label(self.token)}"
 
 
 @dataclass(frozen=True)
@@ -195,7 +240,7 @@ class Choose(Action):
 
     def describe(self, state: WesterosState | None = None) -> str:
         text = DECISIONS.get(self.decision, self.decision.replace("_", " "))
-        return f"{self.player.title()} — {text}: {self.option.replace('_', ' ').replace(':', ' ')}"
+        return f"{self.player.title()} — {text}: {option_words(self.option).replace(':', ' ')}"
 
 
 DECISIONS: dict[str, str] = {
@@ -238,6 +283,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
         PlaceOrder,
+        RemoveOrder,
         FinishOrders,
         RavenSwap,
         ResolveRaid,

@@ -286,6 +286,16 @@ class Board:
         self.agenda = []
         self._event(f"{winner.title()} wins ({reason.replace('_', ' ')})")
 
+    def final_standing(self) -> list[str]:
+        """Every house, best first: the winner (W-18.1 or W-18.2), then the others by W-18.2's order and
+        tie-breaks (castles, land areas, supply, Iron Throne). A strict order: the Iron Throne track
+        separates every tie. Before the end it is the standing as the game stands."""
+        order = self._final_ranking()
+        if self.winner in order:
+            order.remove(self.winner)
+            order.insert(0, self.winner)
+        return order
+
     def _final_ranking(self) -> list[str]:
         """W-18.2: castles, then land areas, then supply, then Iron Throne position."""
         it = self.tracks["iron_throne"]

@@ -6,10 +6,10 @@ reached through the dispatch tables of `dispatch.py`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import marches
-from .actions import Action, DeclareSupport, PlayHouseCard
+from .actions import Action, DeclareSupport, PlayHouseCard, order_label
 from .structures import Combat, Decision, Pending, PendingKind, Step, Task, need
 
 if TYPE_CHECKING:
@@ -123,8 +123,13 @@ def supported(st: WesterosState, h: str) -> bool:
     return any(c.support.get(sh) == h for _a, sh, _t in st._support_orders(c.area))
 
 
-def combat_numbers(st: WesterosState) -> dict[str, dict[str, int]]:
-    """W-9.3 / W-9.7: strength, swords and fortifications of both sides right now."""
+def combat_numbers(
+    st: WesterosState, parts: dict[str, list[list[Any]]] | None = None
+) -> dict[str, dict[str, int]]:
+    """W-9.3 / W-9.7: strength, swords and fortifications of both sides right now. With `parts`, each
+    side's contributions are added to it as ``[label, strength]`` rows (units, order, garrison, support,
+    house card, Valyrian Steel Blade) so a player sees where the final strengths come from."""
+    rows: dict[str, list[list[Any]]] = {} if parts is None else parts
     c = st.combat
     assert c is not None
     if c.neutral:  # W-11.1: the marcher's strength so far against the neutral force's token
@@ -160,24 +165,33 @@ def combat_numbers(st: WesterosState) -> dict[str, dict[str, int]]:
                 v = m
         return v
 
-    s = {att: sum(val(u, att, True) for u in c.att_units), dfn: 0}
-    s[att] += int(st.data.tokens[c.token]["strength_modifier"])
+    rows[att], rows[dfn] = [], []
+
+    def add(h: str, label: str, n: int) -> None:
+        s[h] += n
+        rows[h].append([label, n])
+
+    s = {att: 0, dfn: 0}
+    add(att, "Attacking units", sum(val(u, att, True) for u in c.att_units))
+    add(att, order_label(c.token), int(st.data.tokens[c.token]["strength_modifier"]))
     du = st.units.get(area)
     if du is not None and du["house"] == dfn:
-        s[dfn] += sum(val(u, dfn, False) for u in du["units"])
+        add(dfn, "Defending units", sum(val(u, dfn, False) for u in du["units"]))
     o = st.orders.get(area)
     if o and o[0] == dfn and o[1].startswith("defense"):
         bonus = int(st.data.tokens[o[1]]["strength_modifier"])
-        s[dfn] += bonus * (2 if cards.get(dfn) == "catelyn_stark" else 1)
+        add(dfn, order_label(o[1]), bonus * (2 if cards.get(dfn) == "catelyn_stark" else 1))
     if area in st.garrisons and st.data.areas[area].get("home_house") == dfn:
-        s[dfn] += st.garrisons[area]
+        add(dfn, "Garrison", st.garrisons[area])
     for a, sh, tok in st._support_orders(area):
         side = c.support.get(sh)
         if side not in (att, dfn):
             continue
         # Kevan / Victarion count supporting own-house units when supporting their own attack.
-        s[side] += sum(val(u, sh, side == att) for u in st.units[a]["units"])
-        s[side] += 1 if tok == "support_plus_one" else 0
+        n = sum(val(u, sh, side == att) for u in st.units[a]["units"]) + (
+            1 if tok == "support_plus_one" else 0
+        )
+        add(side, f"Support: {sh.title()} from {st.data.areas[a]['name']}", n)
     sw = {att: 0, dfn: 0}
     fo = {att: 0, dfn: 0}
     for h in (att, dfn):
@@ -207,9 +221,9 @@ def combat_numbers(st: WesterosState) -> dict[str, dict[str, int]]:
                 sw[h] += 1
             else:
                 fo[h] += 1
-        s[h] += printed
+        add(h, f"House card: {info['name']}", printed)
     if c.blade in s:
-        s[c.blade] += 1
+        add(c.blade, "Valyrian Steel Blade", 1)
     return {h: {"strength": max(0, s[h]), "swords": sw[h], "forts": fo[h]} for h in (att, dfn)}
 
 
@@ -217,7 +231,8 @@ def t_combat_resolve(st: WesterosState, task: Step) -> None:
     """W-9.8: the victor; ties go to the higher Fiefdoms position."""
     c = st.combat
     assert c is not None
-    nums = combat_numbers(st)
+    parts: dict[str, list[list[Any]]] = {}
+    nums = combat_numbers(st, parts)
     att, dfn = c.attacker, c.defender
     sa, sd = nums[att]["strength"], nums[dfn]["strength"]
     if sa != sd:
@@ -228,7 +243,10 @@ def t_combat_resolve(st: WesterosState, task: Step) -> None:
     lo = dfn if w == att else att
     c.winner, c.loser = w, lo
     c.casualties = 0 if c.cards.get(lo) == "the_blackfish" else max(0, nums[w]["swords"] - nums[lo]["forts"])
-    st._event(f"{w.title()} wins the combat in {c.area} ({sa} to {sd})", numbers=[sa, sd])
+    # W-9.3 / W-9.8: the revealed cards and every contribution, public once the cards are face up (W-9.4)
+    summary = {"area": c.area, "attacker": att, "defender": dfn, "cards": dict(c.cards), "parts": parts,
+               "numbers": nums, "winner": w}  # fmt: skip
+    st._event(f"{w.title()} wins the combat in {c.area} ({sa} to {sd})", numbers=[sa, sd], combat=summary)
     st._push(*AFTER_VICTORY)
 
 

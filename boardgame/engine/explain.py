@@ -18,6 +18,7 @@ from .actions import (
     PlaceOrder,
     PlayHouseCard,
     RavenSwap,
+    RemoveOrder,
     ResolveConsolidate,
     ResolveRaid,
 )
@@ -64,6 +65,10 @@ def _detail(st: WesterosState, a: Action) -> str:
             + ("" if st.combat.neutral else f", {st.combat.defender}")
             + " or none (W-9.2)"
         )
+    if isinstance(a, RemoveOrder):
+        o = st.orders.get(a.area)
+        if o is None or o[0] != p:
+            return f"{p} has no order in {a.area} to take back (W-5.1)"
     if isinstance(a, ResolveRaid | ResolveConsolidate | ChooseMarch):
         o = st.orders.get(a.area)
         if o is None or o[0] != p:

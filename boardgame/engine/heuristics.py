@@ -23,6 +23,7 @@ from .actions import (
     Muster,
     PlaceOrder,
     PlayHouseCard,
+    RemoveOrder,
     ResolveConsolidate,
     ResolveRaid,
 )
@@ -52,6 +53,8 @@ CHOOSE_PREFS: dict[str, dict[str, float]] = {
 def greedy_score(st: WesterosState, p: str, a: Action) -> float:
     """The one-step heuristic of the greedy level: takes castles, supports itself, bids what it can."""
     data = st.data
+    if isinstance(a, RemoveOrder):
+        return -100.0  # W-5.1: rollouts never take a placed order back (the placement or finish is better)
     if isinstance(a, PlaceOrder):
         area = data.areas[a.area]
         near_target = any(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import combat
+from .actions import order_label
 from .data import TRACKS
 from .structures import Decision, Pending, PendingKind, Step, Task, need
 
@@ -116,7 +117,7 @@ def mace(st: WesterosState, h: str, opp: str) -> None:
 
 def on_queen_of_thorns(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     h, tok = st.orders.pop(option)
-    st._event(f"Queen of Thorns removes {h.title()}'s {tok.replace('_', ' ')} in {option}")
+    st._event(f"Queen of Thorns removes {h.title()}'s {order_label(tok)} in {option}")
 
 
 def t_combat_win_effects(st: WesterosState, task: Step) -> None:
@@ -153,7 +154,7 @@ def t_combat_win_effects(st: WesterosState, task: Step) -> None:
 def on_cersei(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option != "none":
         h, tok = st.orders.pop(option)
-        st._event(f"Cersei Lannister removes {h.title()}'s {tok.replace('_', ' ')} in {option}")
+        st._event(f"Cersei Lannister removes {h.title()}'s {order_label(tok)} in {option}")
 
 
 def on_renly(st: WesterosState, p: str, option: str, ctx: Pending) -> None:

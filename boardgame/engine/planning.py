@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import rounds
-from .actions import Action, Choose, FinishOrders, PlaceOrder, RavenSwap
+from .actions import Action, Choose, FinishOrders, PlaceOrder, RavenSwap, RemoveOrder, order_label
 from .structures import Decision, Pending, PendingKind, Step
 
 if TYPE_CHECKING:
@@ -26,11 +26,15 @@ def t_assign_orders(st: WesterosState, task: Step) -> None:
 
 
 def legal_orders(st: WesterosState, p: str) -> list[Action]:
+    """W-5.1: an order for every area with own units; until the house declares its orders complete it may
+    take any of them back (like rearranging face-down tokens at the table before the reveal, W-5.4).
+    Take-backs come last, so "the first legal action" stays a placement or the finish."""
     need = sorted(a for a, u in st.units.items() if u["house"] == p and a not in st.orders)
     toks = st._unused_tokens(p) if need else []
     out: list[Action] = [PlaceOrder(p, a, t) for a in need for t in toks]
     if not need or not toks:
         out.append(FinishOrders(p))
+    out.extend(RemoveOrder(p, a) for a, (h, _t) in sorted(st.orders.items()) if h == p)
     return out
 
 
@@ -40,6 +44,11 @@ def do_orders(st: WesterosState, a: Action) -> None:
         st.orders[a.area] = [a.player, a.token]
         st._event(f"{a.player.title()} places an order in {a.area}")
         st._event(a.describe(st), to=[a.player])
+    elif isinstance(a, RemoveOrder):
+        # W-5.1 / W-20: the others learn only that the face-down token left the area, never what it was.
+        token = st.orders.pop(a.area)[1]
+        st._event(f"{a.player.title()} takes back the order in {a.area}")
+        st._event(f"{a.player.title()} takes back {order_label(token)} from {a.area}", to=[a.player])
     else:
         st.pending.players.remove(a.player)
         st._event(f"{a.player.title()} has placed all orders")
@@ -52,7 +61,7 @@ def t_reveal_orders(st: WesterosState, task: Step) -> None:
     rounds.enter(st, task)
     st.orders_revealed = True
     for a, (h, t) in sorted(st.orders.items()):
-        st._event(f"{h.title()}: {t.replace('_', ' ')} in {a}", order=[a, h, t])
+        st._event(f"{h.title()}: {order_label(t)} in {a}", order=[a, h, t])
 
 
 def t_messenger_raven(st: WesterosState, task: Step) -> None:
@@ -76,7 +85,9 @@ def do_raven(st: WesterosState, a: Action) -> None:
         old = st.orders[a.area][1]
         st.orders[a.area] = [a.player, a.token]
         st.raven_used = True
-        st._event(f"Messenger Raven: {a.player.title()} replaces {old} with {a.token} in {a.area}")
+        st._event(
+            f"Messenger Raven: {a.player.title()} replaces {order_label(old)} with {order_label(a.token)} in {a.area}"
+        )
         return
     assert isinstance(a, Choose)
     if a.option == "look":

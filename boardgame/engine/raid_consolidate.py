@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import westeros_phase
-from .actions import Action, ResolveConsolidate, ResolveRaid
+from .actions import Action, ResolveConsolidate, ResolveRaid, order_label
 from .board import order_type
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def do_raid(st: WesterosState, a: Action) -> None:
         st._event(a.describe(st))
         return
     victim, tok = st.orders.pop(a.target)
-    st._event(f"{a.describe(st)}, removing {victim.title()}'s {tok.replace('_', ' ')}")
+    st._event(f"{a.describe(st)}, removing {victim.title()}'s {order_label(tok)}")
     if order_type(tok) == "consolidate_power":  # W-7.2.3 pillage
         st._gain_power(a.player, 1)
         if st.power[victim] > 0:

@@ -111,7 +111,9 @@ def player_view(st: WesterosState, player: str | None = None) -> dict[str, Any]:
     # W-9.3: combat numbers use only what is on the table: the house cards are revealed by then).
     d["castles"] = {h: st.castle_count(h) for h in st.houses}
     d["control"] = {a: h for a in st.data.land_areas if (h := st.control(a)) is not None}
-    d["combat_strength"] = combat.combat_numbers(st) if st.combat is not None else None
+    parts: dict[str, list[list[Any]]] = {}
+    d["combat_strength"] = combat.combat_numbers(st, parts) if st.combat is not None else None
+    d["combat_parts"] = parts or None  # each side's contributions to its strength (W-9.3)
     d["player"] = player
     d["current_players"] = st.current_players()
     return d

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from . import rounds
-from .actions import Action, Bid, Choose, Muster
+from .actions import Action, Bid, Choose, Muster, option_words
 from .data import TRACKS, UNIT_TYPES
 from .structures import Decision, Pending, PendingKind, Step, Task, need
 
@@ -95,7 +95,7 @@ def on_dark_wings(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
 
 
 def on_put_to_the_sword(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
-    st._event(f"Put to the Sword: {p.title()} chooses {option.replace('_', ' ')}")
+    st._event(f"Put to the Sword: {p.title()} chooses {option_words(option)}")
     if option == "no_defense_orders":
         st.bans.extend(["defense_plus_one", "defense_plus_two"])
     elif option == "no_march_plus_one":

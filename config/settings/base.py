@@ -61,6 +61,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "frontend.preferences.PresenceMiddleware",  # last seen, for the your-turn e-mails (throttled)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -386,3 +387,22 @@ AI_TASK_SLICE_S = env_float("AI_TASK_SLICE_S", 5.0, 0.1, 300.0)
 AI_TIME_LIMIT_MARGIN_S = env_float("AI_TIME_LIMIT_MARGIN_S", 10.0, 1.0, 300.0)
 # Commandeer's AI searches as if it knew the opponent's decklist (not the hand, not the order of the deck).
 AI_OPPONENT_DECKLIST_KNOWN = env_bool("AI_OPPONENT_DECKLIST_KNOWN", True)
+
+
+# --- Your-turn notices (frontend/preferences.py, matches/services/emails.py) -----------------------------
+# E-mail: SMTP from the environment in production; `make run` prints mails on the console
+# (config/settings/dev.py) and the tests keep them in memory (locmem).
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "20"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Commandeer <noreply@localhost>")
+# The site's address as players reach it, for links in e-mails (no trailing slash).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+# A correspondence move waits on a player: e-mail them once they have been away this long.
+NOTIFY_ABSENT_AFTER_S = int(env_float("NOTIFY_ABSENT_AFTER_S", 600, 0, 7 * 86400))
+NOTIFY_EMAIL_SWEEP_S = env_float("NOTIFY_EMAIL_SWEEP_S", 60, 1, 3600)  # how often the e-mail task looks

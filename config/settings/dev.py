@@ -12,3 +12,7 @@ from .base import *  # noqa: F403
 # Static files straight from the apps' folders through WhiteNoise, so `DEBUG=0 make run` (the site as
 # production shows it: the branded error pages, no debug data) works without `collectstatic`.
 WHITENOISE_USE_FINDERS = True
+
+# E-mails (your-turn notices) are printed by the worker on the console unless EMAIL_BACKEND says otherwise.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+SITE_URL = os.environ.get("SITE_URL", f"http://{os.environ.get('WEB_ADDR', '127.0.0.1:8000')}").rstrip("/")

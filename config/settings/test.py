@@ -15,3 +15,5 @@ STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.s
 MATCHES_CREATE_RATE = None  # matches/apis.py: the create throttle is tested with its own rate
 # Searching AIs think 1/50 of their level's time in tests (eager Celery runs their moves inside requests).
 AI_BUDGET_SCALE = env_float("AI_BUDGET_SCALE", 0.02, 0.01, 10.0)  # noqa: F405
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+SITE_URL = "http://testserver"

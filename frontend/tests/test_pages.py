@@ -158,11 +158,28 @@ def test_deck_list_requires_login(client: Client) -> None:
     assert "next=/decks/" in response.url
 
 
-def test_deck_builder_requires_login(client: Client, alice: User) -> None:
-    deck = deck_of(alice, Visibility.PUBLIC)
+@pytest.mark.parametrize("visibility", [Visibility.PRIVATE, Visibility.UNLISTED])
+def test_deck_builder_requires_login_for_a_deck_that_is_not_public(
+    client: Client, alice: User, visibility: str
+) -> None:
+    deck = deck_of(alice, visibility)
     response = client.get(reverse("deck-builder", args=[deck.pk]))
     assert response.status_code == 302
     assert response.url.startswith(reverse("login"))
+
+
+def test_a_public_deck_is_shown_read_only_without_signing_in_issue_14(client: Client, alice: User) -> None:
+    deck = deck_of(alice, Visibility.PUBLIC)
+    response = client.get(reverse("deck-builder", args=[deck.pk]))
+    assert response.status_code == 200
+    assert [t.name for t in response.templates][0] == "frontend/decks/view.html"
+    assert b'data-testid="copy-deck"' not in response.content  # copying needs an account
+
+
+def test_the_public_deck_browser_needs_no_sign_in_issue_14(client: Client) -> None:
+    response = client.get(reverse("deck-public"))
+    assert response.status_code == 200
+    assert b"data-public-browser" in response.content and b"Most liked" in response.content
 
 
 def test_deck_list_renders_for_a_user(alice: User) -> None:

@@ -94,6 +94,36 @@ def explain(g: GameState, a: Action) -> str:
     return f"{head} is illegal: {_reason(g, a)}"
 
 
+def unplayable_cards(g: GameState, player: int) -> dict[int, str]:
+    """Why each card ``player`` could play from hand or the Commander zone cannot be played now, by card
+    id (a hint for a player's hand: ``legal_actions`` decides, so a card some legal action plays gets no
+    reason). Only while ``player`` has the move in the Planning or Defending phase with no choice open,
+    where cards are played (C-5.2, C-5.5). The reason is ``explain``'s for the simplest play of the card:
+    a unit to a free square, an event on its own or, Ongoing, onto a unit (own units first, C-1.3)."""
+    if player not in g.current_players() or g.decision is not None:
+        return {}
+    if g.step.value not in ("planning", "defending"):
+        return {}
+    side = g.sides[player]
+    cards = list(side.hand) + ([side.commander] if side.commander is not None else [])
+    playable = {getattr(a, "card", None) for a in g.legal_actions(player)}
+    squares = g.deploy_squares()
+    targets = sorted(g.units, key=lambda u: g.units[u].owner != player)  # own units first
+    out: dict[int, str] = {}
+    for card in cards:
+        if card in playable:
+            continue
+        d = g.defs[card]
+        simplest: Deploy | PlayEvent
+        if d.type == "unit":
+            simplest = Deploy(player, card, squares[0] if squares else 0)
+        else:
+            target = targets[0] if d.event_type == "ongoing" and targets else None
+            simplest = PlayEvent(player, card, target)
+        out[card] = _reason(g, simplest)
+    return out
+
+
 def _reason(g: GameState, a: Action) -> str:
     if g.outcome_ is not None:
         return "the match is over (C-6.3)"

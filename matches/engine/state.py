@@ -275,6 +275,11 @@ class GameState:
         """Why ``action`` is not legal now (phase, turn, missing CP or Energy, no legal square …)."""
         return legality.explain(self, action)
 
+    def unplayable_cards(self, player: int) -> dict[int, str]:
+        """Why each card of ``player``'s hand (and Commander) cannot be played now, by card id (see
+        ``legality.unplayable_cards``): the same reasons ``explain_illegal`` gives."""
+        return legality.unplayable_cards(self, player)
+
     def determinize(self, player: int, rng: Random, *, opponent_deck_known: bool = True) -> GameState:
         """A full state consistent with what ``player`` can know, hidden parts resampled (see
         ``information.determinize``): ``result.player_view(player) == self.player_view(player)``."""

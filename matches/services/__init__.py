@@ -1,6 +1,8 @@
 """Writes of the online-play layer, by topic (like Zulip's `zerver/actions/<topic>.py`).
 
 - `lobby`: create, join, leave, start, concede; AI seats at creation; double submits.
+- `seating`: houses at an unstarted table (choose, random, draft), kick, fill with AI, leaving a running game.
+- `rematch`: a finished match's rematch (offer, accept, sides swapped).
 - `submit`: the move pipeline — lock, check the version, apply, append to the log, idempotency keys.
 - `timeouts`: deadlines, clock enforcement, timeout defaults, the sweep's work lists.
 - `ai_seats`: AI moves and the one function that hands a seat to the AI.
@@ -43,7 +45,16 @@ from matches.services.lobby import (
     recent_duplicate,
 )
 from matches.services.notify import match_group, notify_match_changed
-from matches.services.submit import SubmitResult, action_submit
+from matches.services.rematch import match_rematch
+from matches.services.seating import (
+    SEATING_MODES,
+    match_fill_ai,
+    match_kick,
+    match_leave_running,
+    match_pick_house,
+    seating_mode,
+)
+from matches.services.submit import SubmitResult, action_submit, seat_preferences_update
 from matches.services.timeouts import (
     TIMEOUT_MAX_ACTIONS,
     clock_enforce,
@@ -58,12 +69,14 @@ __all__ = [
     "AGENT_NAMES",
     "INTERNAL_ERROR_TEXT",
     "MAX_OPEN_MATCHES",
+    "SEATING_MODES",
     "TAKEOVER_AGENT",
     "TASK_BACKOFF_S",
     "TASK_MAX_FAILURES",
     "TIMEOUT_MAX_ACTIONS",
     "StateUnloadable",
     "SubmitResult",
+    "seat_preferences_update",
     "action_submit",
     "ai_action_submit",
     "ai_seat_must_act",
@@ -78,13 +91,19 @@ __all__ = [
     "match_create",
     "match_create_once",
     "match_create_with_ai",
+    "match_fill_ai",
     "match_group",
     "match_join",
+    "match_kick",
     "match_leave",
+    "match_leave_running",
+    "match_pick_house",
+    "match_rematch",
     "match_start",
     "max_open_matches",
     "notify_match_changed",
     "recent_duplicate",
+    "seating_mode",
     "stalled_ai_match_ids",
     "stalled_ai_seats",
     "state_key",

@@ -24,6 +24,14 @@ from matches.games import GameAdapter, get_game
 from matches.models import Match, MatchStatus, Seat, new_seed, remember_base
 from matches.services.ai_seats import hand_seat_to_ai
 from matches.services.notify import after_change_on_commit, notify_on_commit
+from matches.services.ratings import refuse_unrateable
+from matches.services.seating import (
+    assign_houses,
+    check_not_kicked,
+    house_at_join,
+    match_leave_running,
+    seating_mode,
+)
 from matches.services.submit import finish, game_over, not_participant, store_clock
 
 MAX_OPEN_MATCHES = 20  # default of settings.MATCHES_MAX_OPEN_PER_USER: seats in waiting or running matches
@@ -42,8 +50,8 @@ def check_open_matches(user: Any) -> None:
     Without a bound one request per match keeps a worker busy for days (issue 11: a 14-day clock each).
     """
     limit = max_open_matches()
-    count = Seat.objects.filter(
-        user=user, match__status__in=(MatchStatus.WAITING, MatchStatus.ACTIVE)
+    count = Seat.objects.filter(  # a game the user left (the AI plays on) is no longer theirs
+        user=user, match__status__in=(MatchStatus.WAITING, MatchStatus.ACTIVE), left_at__isnull=True
     ).count()
     if count >= limit:
         raise ApplicationError(
@@ -66,11 +74,20 @@ def match_create(
     ai_agent: str = DEFAULT_AGENT,
     rules_config: dict[str, Any] | None = None,
     create_digest: str = "",
+    starter_deck_id: int | None = None,
+    rematch_of: Match | None = None,
+    rated: bool = False,
+    spectator_chat: bool = False,
 ) -> Match:
     """Open a match with the creator in seat 0; `vs_ai` fills the other seats with AIs and starts at once.
 
     `create_digest` marks the request it answers (`seats.match_create_with_ai` finds a double submit by it).
+    `is_public` holds for AI matches too: a public one is listed and anyone may watch it.
+    `starter_deck_id`: a starter deck (`decks.services.starter_deck_copy`) copied into the creator's account
+    and played (a new account has no deck yet).
     """
+    if starter_deck_id is not None:
+        deck_id = _starter_copy(user=user, starter_deck_id=starter_deck_id)
     game = get_game(kind)
     try:
         tc = TimeControl.from_json(time_control)
@@ -84,6 +101,10 @@ def match_create(
         config = game.check_config(rules_config or {})
     except (ValueError, TypeError) as exc:
         raise ApplicationError("invalid_rules_config", str(exc)) from None
+    if rated:  # only games between people, with a time control (services.ratings)
+        refuse_unrateable(
+            kind=kind, ai_seats=game.seat_count(config) - 1 if vs_ai else 0, time_control=tc.to_json()
+        )
     game.seat_deck_check(user=user, deck_id=deck_id)
     check_open_matches(user)
     match = Match.objects.create(
@@ -92,20 +113,77 @@ def match_create(
         seed=new_seed(),
         rules_config=config,
         time_control=tc.to_json(),
-        is_public=is_public and not vs_ai,
+        is_public=is_public,
         create_digest=create_digest,
+        rematch_of=rematch_of,
+        rated=rated,
+        spectator_chat=spectator_chat,
     )
-    Seat.objects.create(match=match, position=0, user=user, deck_id=deck_id)
+    seats = [Seat.objects.create(match=match, position=0, user=user, deck_id=deck_id)]
+    seats[0].house = house_at_join(
+        match, [], config.get("house", "") if config.get("house") != "random" else ""
+    )
+    if seats[0].house:
+        seats[0].save(update_fields=["house"])
     if vs_ai:
         for pos in range(1, game.seat_count(config)):
-            Seat.objects.create(match=match, position=pos, ai_agent=ai_agent)
+            seats.append(_ai_seat(match, pos, ai_agent, seats))
         _start(match, game, user=user)
     return match
 
 
+def _ai_seat(match: Match, position: int, agent: str, seats: list[Seat]) -> Seat:
+    """An AI seat added at creation; in "choose" seating it takes the first free house (W-1.1)."""
+    house = house_at_join(match, seats, "") if seating_mode(match) == "choose" else ""
+    seat = Seat.objects.create(match=match, position=position, ai_agent=agent, house=house)
+    seats.append(seat)
+    return seat
+
+
+def _starter_copy(*, user: Any, starter_deck_id: int) -> int:
+    """Copy a starter deck into the user's account (once: an existing copy of the same name is reused)."""
+    from decks import selectors as deck_selectors
+    from decks import services as deck_services
+    from decks.models import Deck
+
+    starter = (
+        deck_selectors.deck_queryset()
+        .filter(pk=starter_deck_id, owner__username=STARTER_OWNER, visibility="public")
+        .first()
+    )
+    if starter is None:
+        raise ApplicationError(
+            "invalid_deck",
+            f"Deck #{starter_deck_id} is not a starter deck.",
+            extra={"deck_id": starter_deck_id},
+        )
+    own = Deck.objects.filter(owner=user, name=starter.name).order_by("-id").first()
+    if own is not None and deck_selectors.deck_legality(own).valid:
+        return own.pk
+    entries = deck_selectors.deck_entries(starter)
+    copy = deck_services.deck_create(
+        owner=user,
+        name=starter.name,
+        faction=starter.faction.slug if starter.faction else None,
+        commander=starter.commander.slug if starter.commander else None,
+        notes=starter.notes,
+        cards=[(card.slug, count) for card, count in entries],
+    )
+    return copy.pk
+
+
+STARTER_OWNER = "starter"  # the account `manage.py starter_decks` publishes the starter decks under
+
+
 @transaction.atomic
-def match_join(*, match_id: int, user: Any, deck_id: int | None = None, invite_token: str = "") -> Seat:
-    """Take the first free seat of a waiting match (private matches need the invite token)."""
+def match_join(
+    *, match_id: int, user: Any, deck_id: int | None = None, invite_token: str = "", house: str = ""
+) -> Seat:
+    """Take the first free seat of a waiting match (private matches need the invite token).
+
+    `house` (Westeros): the house the joiner picks, free and in the set-up of the player count (W-1.1);
+    see `services.seating` for the seating modes.
+    """
     loaded = storage.load_for_update(match_id)
     match, seats = loaded.match, loaded.seats
     if loaded.seat_of(user) is not None:
@@ -116,15 +194,19 @@ def match_join(*, match_id: int, user: Any, deck_id: int | None = None, invite_t
         )
     if match.status != MatchStatus.WAITING:
         raise ApplicationError("match_started", "This match has already started.", status_code=409)
+    check_not_kicked(match, user)
     game = get_game(match.kind)
     free = sorted(set(range(game.seat_count(match.rules_config))) - {s.position for s in seats})
     if not free:
         raise ApplicationError("match_full", "Every seat of this match is taken.", status_code=409)
+    picked = house_at_join(match, seats, house)
     game.seat_deck_check(user=user, deck_id=deck_id)
     check_open_matches(user)
     try:
         with transaction.atomic():
-            seat = Seat.objects.create(match=match, position=free[0], user=user, deck_id=deck_id)
+            seat = Seat.objects.create(
+                match=match, position=free[0], user=user, deck_id=deck_id, house=picked
+            )
     except IntegrityError:
         raise ApplicationError("match_full", "That seat was just taken.", status_code=409) from None
     notify_on_commit(match)
@@ -133,12 +215,16 @@ def match_join(*, match_id: int, user: Any, deck_id: int | None = None, invite_t
 
 @transaction.atomic
 def match_leave(*, match_id: int, user: Any) -> None:
-    """Give up a seat before the start (the creator leaving cancels the match)."""
+    """Give up a seat before the start (the creator leaving cancels the match); leave a running game of 3+
+    seats (an AI plays the seat on: `seating.match_leave_running`)."""
     loaded = storage.load_for_update(match_id)
     match = loaded.match
     seat = loaded.seat_of(user)
     if seat is None:
         raise not_participant(match_id)
+    if match.status == MatchStatus.ACTIVE:
+        match_leave_running(match_id=match_id, user=user)
+        return
     if match.status != MatchStatus.WAITING:
         raise ApplicationError(
             "match_started", "The match has started: concede instead of leaving.", status_code=409
@@ -171,6 +257,7 @@ def _start(match: Match, game: GameAdapter, *, user: Any) -> None:
     needed = game.seat_count(match.rules_config)
     if len(seats) < needed:
         raise ApplicationError("seats_open", f"{needed - len(seats)} seat(s) still open.", status_code=409)
+    assign_houses(match, game, seats)
     rng = random.Random(match.seed ^ 0x5EED)
     decks: list[dict[str, Any]] = []
     for seat in seats:
@@ -244,16 +331,21 @@ def create_digest(*, user: Any, idempotency_key: str | None, settings: dict[str,
 
 
 def recent_duplicate(*, user: Any, digest: str, keyed: bool, now: datetime | None = None) -> Match | None:
-    """The match this create request already made (a double click, a retry), if still open and recent."""
+    """The match this create request already made (a double click, a retry), if still open and recent.
+
+    A client's retry with the same Idempotency-Key gets its match back whatever became of it; without a
+    key, a match that has already ended is no double click: the player asks for a new game (a quick loss,
+    then "Play against the AI" again)."""
     now = now or timezone.now()
     since = now - (KEYED_DEDUPE_WINDOW if keyed else DEDUPE_WINDOW)
-    return (
+    found = (
         Match.objects.defer("state", "state_base")
         .filter(created_by=user, create_digest=digest, created_at__gte=since)
         .exclude(status=MatchStatus.ABORTED, result__reason="cancelled")
-        .order_by("-id")
-        .first()
     )
+    if not keyed:
+        found = found.exclude(status__in=(MatchStatus.FINISHED, MatchStatus.ABORTED))
+    return found.order_by("-id").first()
 
 
 @transaction.atomic
@@ -290,6 +382,8 @@ def match_create_with_ai(
 ) -> Match:
     """Create a match whose last `ai_seats` seats are AI houses; when no seat is left open it starts at once."""
     game = get_game(kind)
+    if create.get("rated") and ai_seats > 0:
+        refuse_unrateable(kind=kind, ai_seats=ai_seats, time_control=create.get("time_control") or {})
     match = match_create(user=user, kind=kind, ai_agent=ai_agent, **create)
     if ai_seats <= 0 or match.status != MatchStatus.WAITING:
         return match
@@ -299,8 +393,9 @@ def match_create_with_ai(
             "invalid", f"At most {seats - 1} AI seat(s) fit a {seats}-seat match (one is yours)."
         )
     Match.objects.select_for_update().get(pk=match.pk)
+    taken = list(Seat.objects.filter(match=match))
     for position in range(seats - ai_seats, seats):
-        Seat.objects.create(match=match, position=position, ai_agent=ai_agent)
+        _ai_seat(match, position, ai_agent, taken)
     if ai_seats == seats - 1:
         return match_start(match_id=match.pk, user=user)
     return match

@@ -23,8 +23,9 @@ from matches import storage
 from matches.clocks import SeatClock, TimeControl
 from matches.games import GameAdapter, get_game
 from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus, Seat
-from matches.selectors import describe_action
+from matches.selectors import consequences_for, describe_action
 from matches.services.notify import after_change_on_commit
+from matches.services.ratings import rate_finished_match
 
 
 def not_participant(match_id: int) -> ApplicationError:
@@ -60,6 +61,7 @@ class SubmitResult:
     seats: list[Seat] | None = field(default=None, compare=False, repr=False)
     state: Any = field(default=None, compare=False, repr=False)
     entry: ActionLog | None = field(default=None, compare=False, repr=False)
+    entries: list[ActionLog] = field(default_factory=list, compare=False, repr=False)  # with automatic passes
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -210,34 +212,24 @@ def advance(
     The log row, the match and the changed seats are written together (`config.sql.Writes`); given
     `writes`, they are added to it and the caller runs it (with writes of its own). `after_commit=False`
     leaves the cache update and the broadcast to the caller (a run of timeout defaults is broadcast
-    once, see `clock_enforce`).
+    once, see `clock_enforce`). The automatic passes the action leads to (`auto_pass_action`) follow
+    at once, each with its own log row, so a correspondence player need not open the page to pass.
     """
     now = now or timezone.now()
     match, seats = loaded.match, loaded.seats
-
-    def words(viewer: int | None) -> str:
-        return describe_action(game, state, action, viewer, seats)
-
-    descriptions: dict[str, Any] = {str(s.position): words(s.position) for s in seats}
-    descriptions["spectator"] = words(None)
-    descriptions["secret"] = game.action_is_secret(state, action)
-    action_json = game.action_to_json(action)
-    state = game.apply(state, action)
-    match.state_version += 1
-    entry = ActionLog(
-        match=match,
-        version=match.state_version,
-        seat=seat.position,
-        source=source,
-        action=action_json,
-        descriptions=descriptions,
-    )
+    timed_out = source == ActionLog.Source.TIMEOUT
     batch = writes if writes is not None else sql.Writes()
-    batch.insert(entry)  # the hot path's writes are plain SQL (config.sql), as its reads
+    state, entry = _apply_logged(match, seats, game, state, seat, action, source, batch)
+    auto = _auto_passes(match, seats, game, state, batch)
+    state = auto.state
+    entries = [entry, *auto.entries]
     match.state = game.dump(state)
     current: set[int] = set()
     if game.is_terminal(state):
-        finish(match, seats, game.outcome(state), now)
+        outcome = game.outcome(state)
+        if timed_out and game.timeout_loss(state, outcome, seat.position):
+            outcome = lost_on_time(outcome, seat)
+        finish(match, seats, outcome, now, state=state)
     else:
         move_clocks(match, game, seats, state, now)
         current = set(game.current_players(state))
@@ -257,8 +249,95 @@ def advance(
         match=match,
         seats=seats,
         state=state,
-        entry=entry,
+        entry=entries[-1],
+        entries=entries,
     )
+
+
+def _apply_logged(
+    match: Match, seats: list[Seat], game: GameAdapter, state: Any, seat: Seat, action: Any, source: str,
+    batch: sql.Writes,
+) -> tuple[Any, ActionLog]:  # fmt: skip
+    """Apply one checked action and add its log row (plain words and consequences per viewer) to `batch`;
+    the new state."""
+    timed_out = source == ActionLog.Source.TIMEOUT
+
+    def words(viewer: int | None) -> str:
+        return describe_action(
+            game, state, action, viewer, seats, timed_out=seat.position if timed_out else None
+        )
+
+    descriptions: dict[str, Any] = {str(s.position): words(s.position) for s in seats}
+    descriptions["spectator"] = words(None)
+    if source == ActionLog.Source.AUTO:  # every reader (log, replay, e-mail) sees that nobody chose it
+        descriptions = {
+            k: f"{v.rstrip('.')} (automatic pass: nothing else to do)." for k, v in descriptions.items()
+        }
+    descriptions["secret"] = game.action_is_secret(state, action)
+    action_json = game.action_to_json(action)
+    basis = game.consequences_basis(state)
+    state = game.apply(state, action)
+    match.state_version += 1
+    entry = ActionLog(
+        match=match,
+        version=match.state_version,
+        seat=seat.position,
+        source=source,
+        action=action_json,
+        descriptions=descriptions,
+        consequences=consequences_for(game, state, basis, seats),
+    )
+    batch.insert(entry)  # the hot path's writes are plain SQL (config.sql), as its reads
+    return state, entry
+
+
+AUTO_PASS_LIMIT = 8  # at most this many automatic passes follow one action (a turn has four phases)
+
+
+def auto_pass_action(game: GameAdapter, state: Any, seat: Seat) -> Any | None:
+    """The phase's Pass when it is the ONLY legal action of a human seat that wants automatic passes, else None.
+
+    A seat with anything else to do (a Defensive event, an attack, a card to choose) is never passed for.
+    """
+    if not game.auto_pass or seat.is_ai or not seat.auto_pass or game.is_terminal(state):
+        return None
+    if seat.position not in game.current_players(state):
+        return None
+    legal = game.legal_actions(state, seat.position)
+    if len(legal) != 1 or game.action_to_json(legal[0]).get("type") != "pass":
+        return None
+    return legal[0]
+
+
+@dataclass
+class _AutoPasses:
+    state: Any
+    entries: list[ActionLog]
+
+
+def _auto_passes(
+    match: Match, seats: list[Seat], game: GameAdapter, state: Any, batch: sql.Writes
+) -> _AutoPasses:
+    """Apply the automatic passes now due (logged with source `auto`, not as the player's choice)."""
+    entries: list[ActionLog] = []
+    for _ in range(AUTO_PASS_LIMIT):
+        found = next(((s, a) for s in seats if (a := auto_pass_action(game, state, s)) is not None), None)
+        if found is None:
+            break
+        passer, action = found
+        state, entry = _apply_logged(match, seats, game, state, passer, action, ActionLog.Source.AUTO, batch)
+        entries.append(entry)
+    return _AutoPasses(state, entries)
+
+
+def lost_on_time(outcome: dict[str, Any], seat: Seat, *, detail: str = "") -> dict[str, Any]:
+    """The result of `seat` losing on time: reason "timeout", whatever the game's rules called the end
+    its timeout default left behind (kept as `rules_reason`)."""
+    text = f"{seat.display_name} lost on time" + (f" ({detail})" if detail else "")
+    out = {"winner": outcome.get("winner"), "reason": "timeout", "text": text, "loser": seat.position}
+    if outcome.get("reason") not in (None, "timeout"):
+        out["rules_reason"] = outcome["reason"]
+    return out
 
 
 def load_clock(seat: Seat) -> SeatClock:
@@ -285,8 +364,16 @@ def move_clocks(match: Match, game: GameAdapter, seats: list[Seat], state: Any, 
 
 
 def finish(
-    match: Match, seats: list[Seat], result: dict[str, Any], now: datetime, *, aborted: bool = False
+    match: Match,
+    seats: list[Seat],
+    result: dict[str, Any],
+    now: datetime,
+    *,
+    aborted: bool = False,
+    state: Any = None,
 ) -> None:
+    """End the match (every way a match ends comes here): status, result, clocks stopped — and, for a
+    finished rated match, the ratings, in the same transaction (`services.ratings`)."""
     match.status = MatchStatus.ABORTED if aborted else MatchStatus.FINISHED
     winner = result.get("winner")
     names = {s.position: s.display_name for s in seats}
@@ -298,3 +385,24 @@ def finish(
     for s in seats:
         s.clock_started_at = None
         s.deadline = None
+    if not aborted:
+        rate_finished_match(match, seats, state=state)
+
+
+@transaction.atomic
+def seat_preferences_update(*, match_id: int, user: Any, auto_pass: bool) -> Seat:
+    """Set the caller's own seat preference; turning automatic passes on passes at once when it is due."""
+    loaded = storage.load_for_update(match_id)
+    seat = loaded.seat_of(user)
+    if seat is None:
+        raise not_participant(match_id)
+    seat.auto_pass = auto_pass
+    Seat.objects.filter(pk=seat.pk).update(auto_pass=auto_pass)
+    match = loaded.match
+    if auto_pass and match.status == MatchStatus.ACTIVE and match.started_at is not None:
+        game = get_game(match.kind)
+        state = storage.load_state(match, game)
+        action = auto_pass_action(game, state, seat)
+        if action is not None:
+            advance(loaded, game, state, seat, action, source=ActionLog.Source.AUTO)
+    return seat

@@ -22,7 +22,7 @@ from matches.models import ActionLog, MatchStatus, Seat
 from matches.services.ai_seats import hand_seat_to_ai
 from matches.services.failures import task_succeeded
 from matches.services.notify import after_change_on_commit
-from matches.services.submit import advance, finish, load_clock, store_clock
+from matches.services.submit import advance, finish, load_clock, lost_on_time, store_clock
 
 # The most default actions one timeout may take (a Westeros Planning step needs one per area + finish).
 TIMEOUT_MAX_ACTIONS = 200
@@ -76,16 +76,9 @@ def clock_enforce(*, match_id: int, now: datetime | None = None) -> list[str]:
         seat.consecutive_timeouts += 1
         if seat.consecutive_timeouts >= TIMEOUTS_TO_FORFEIT:
             others = [s.position for s in seats if s.position != seat.position]
-            finish(
-                match,
-                seats,
-                {
-                    "winner": others[0] if len(others) == 1 else None,
-                    "reason": "timeout",
-                    "text": f"{seat.display_name} ran out of time {TIMEOUTS_TO_FORFEIT} turns in a row.",
-                },
-                now,
-            )
+            outcome = {"winner": others[0] if len(others) == 1 else None}
+            detail = f"out of time {TIMEOUTS_TO_FORFEIT} turns in a row"
+            finish(match, seats, lost_on_time(outcome, seat, detail=detail), now)
             match.save()
             for s in seats:
                 s.save()

@@ -82,6 +82,16 @@ def test_a_double_click_on_play_against_the_ai_creates_one_match(alice: Any) -> 
     )  # other settings: a new match
 
 
+def test_the_same_create_after_the_match_ended_is_a_new_game_not_a_double_click(alice: Any) -> None:
+    body = {"kind": "counting", "vs_ai": True, "time_control": {"initial_s": 300, "increment_s": 10}}
+    first = client_for(alice).post("/api/matches/", body, format="json")
+    assert first.status_code == 201
+    conceded = client_for(alice).post(f"/api/matches/{first.json()['id']}/concede/", {}, format="json")
+    assert conceded.status_code == 200 and Match.objects.get(pk=first.json()["id"]).status == "finished"
+    again = client_for(alice).post("/api/matches/", body, format="json")  # within the 10 s window
+    assert again.status_code == 201 and again.json()["id"] != first.json()["id"]
+
+
 def test_the_same_idempotency_key_names_one_match_and_a_new_key_a_new_one(alice: Any) -> None:
     c = client_for(alice)
     a = c.post("/api/matches/", {"kind": "counting"}, format="json", HTTP_IDEMPOTENCY_KEY="k1")

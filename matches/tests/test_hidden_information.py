@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -92,6 +93,26 @@ def _greedy_move(
     return after.state_version, after.state
 
 
+HIDDEN_DRAW = re.compile(r"^\S+ draws (a card|\d+ cards)\.$")
+
+
+def _check_consequences(msg: dict[str, Any], viewer: int | None, names: dict[int, str]) -> int:
+    """What each log entry caused, as this viewer reads it: another player's draw never names the cards
+    (C-8); returns how many such hidden draws the message held."""
+    hidden = 0
+    for entry in msg.get("log") or []:
+        for c in entry["consequences"]:
+            assert set(c) == {"text", "kind", "square", "amount"}
+            assert "#" not in c["text"]  # no card ids in words
+            if c["kind"] != "draw":
+                continue
+            drawer = next(p for p, n in names.items() if c["text"].startswith(f"{n} "))
+            if drawer != viewer:
+                assert HIDDEN_DRAW.match(c["text"]), f"viewer {viewer} reads {c['text']!r}"
+                hidden += 1
+    return hidden
+
+
 @async_to_sync
 async def _record_match(match_id: int, users: dict[int, Any]) -> dict[str, int]:
     viewers: dict[int | None, Any] = {0: users[0], 1: users[1], None: AnonymousUser()}
@@ -106,7 +127,8 @@ async def _record_match(match_id: int, users: dict[int, Any]) -> dict[str, int]:
     # compared with v5 (a card in a hand at v4 may be back in the deck after a mulligan at v5).
     states = {start.state_version: start.state}
     rng = random.Random(7)
-    checked = {"messages": 0, "actions": 0, "hand_views": 0}
+    checked = {"messages": 0, "actions": 0, "hand_views": 0, "draws_hidden": 0}
+    names = {0: users[0].get_username(), 1: users[1].get_username()}
     while True:
         for viewer, comm in comms.items():
             while not await comm.receive_nothing(timeout=0.05):
@@ -122,6 +144,7 @@ async def _record_match(match_id: int, users: dict[int, Any]) -> dict[str, int]:
                 for i, side in enumerate((msg.get("view") or {}).get("players", [])):
                     assert ("hand" in side) == (i == viewer)
                     checked["hand_views"] += i == viewer
+                checked["draws_hidden"] += _check_consequences(msg, viewer, names)
         moved = await sync_to_async(_greedy_move)(match_id, users, rng)
         if moved is None:
             break
@@ -138,3 +161,4 @@ def test_no_websocket_message_of_a_whole_match_leaks_a_hand_or_deck_c_8(alice: A
     assert Match.objects.get(pk=match_id).status == MatchStatus.FINISHED
     assert checked["actions"] > 10 and checked["messages"] >= 3 * checked["actions"]
     assert checked["hand_views"] > 0
+    assert checked["draws_hidden"] > 0  # the other player's and the spectator's log saw draws, unnamed

@@ -193,7 +193,7 @@ def test_a_new_rules_field_reaches_the_api_and_the_schema_from_its_metadata() ->
     assert (hand.min_value, hand.max_value) == (1, 20) and "C-4.3" in hand.help_text
     westeros = rules_api.rules_config_serializer("westeros")
     assert westeros is not None
-    assert set(westeros().fields) == {"player_count", "house"} | {
+    assert set(westeros().fields) == {"player_count", "house", "seating"} | {
         f.name for f in fields(WesterosRules) if f.name != "event_log"
     }
 

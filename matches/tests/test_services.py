@@ -239,7 +239,7 @@ def test_vs_ai_starts_at_once_and_the_ai_answers_each_move(
     alice: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        match = services.match_create(user=alice, kind="counting", vs_ai=True)
+        match = services.match_create(user=alice, kind="counting", vs_ai=True, is_public=False)
     match.refresh_from_db()
     assert match.status == MatchStatus.ACTIVE and not match.is_public
     assert match.state["turn"] == 0  # if the AI went first it has already moved

@@ -115,7 +115,7 @@ def test_game_page_plays_through_the_matches_api_w_5_1_w_20_1(live_server: Any, 
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
     page.goto(f"{live_server.url}/westeros/games/{match.pk}/")
     page.locator("[data-testid=map-hint]").wait_for()
-    assert "Place your orders" in page.locator("#wx-decide-title").text_content()
+    assert "Place an order in each of your areas" in page.locator("#wx-decide-title").text_content()
     assert "Stark" in page.locator("[data-testid=you]").text_content()
     # The AI houses have placed their orders: face down for us (W-20.1), and marked as done.
     assert page.locator('svg .wx-order[data-house="lannister"][data-face=down]').count() > 0

@@ -6,6 +6,7 @@ Locally (no `CI`) they skip with the reason, so the fast suite stays runnable on
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -167,3 +168,35 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def daphne(env: dict[str, str], tmp: Path) -> Iterator[str]:
+    """A daphne server (HTTP and WebSockets, `config.asgi`) run with `env` on a free port: its URL once
+    `/api/health/` answers; stopped on exit. Its output goes to `tmp/daphne.log`."""
+    import urllib.request
+
+    port = free_port()
+    log = (tmp / "daphne.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"{url}/api/health/", timeout=1)
+                break
+            except Exception:
+                if proc.poll() is not None:
+                    raise RuntimeError((tmp / "daphne.log").read_text()) from None
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:  # a busy machine: the server is stopped either way
+            proc.kill()
+            proc.wait(10)

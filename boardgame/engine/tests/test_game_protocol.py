@@ -231,9 +231,9 @@ def test_determinize_keeps_the_wildling_card_seen_with_the_raven_w_5_5(gd: GameD
 def test_determinize_hides_the_others_private_log_entries_w_20_1(gd: GameData) -> None:
     st = new_game(gd, player_count=3, seed=0)
     do(st, PlaceOrder("lannister", "lannisport", "march_plus_one"))
-    assert any("march plus one" in str(e.get("text")) for e in st.log if e.get("to") == ["lannister"])
+    assert any("March +1" in str(e.get("text")) for e in st.log if e.get("to") == ["lannister"])
     d = st.determinize("stark", Random(0))
-    assert not any("march plus one" in str(e.get("text")) for e in d.log if e.get("to") == ["lannister"])
+    assert not any("March +1" in str(e.get("text")) for e in d.log if e.get("to") == ["lannister"])
     assert d.log_view("stark") == st.log_view("stark")
 
 

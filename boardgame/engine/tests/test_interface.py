@@ -49,7 +49,7 @@ def test_every_action_type_round_trips_through_json_and_describes_itself(gd: Gam
     for a in samples:
         assert action_from_json(json.loads(json.dumps(a.to_json()))) == a
         assert a.describe(st) and "Stark" in a.describe(st)
-    assert len(ACTION_TYPES) == 13
+    assert len(ACTION_TYPES) == 14  # W-5.1 take-back (remove_order) is the 14th
     with pytest.raises(ValueError):
         action_from_json({"type": "teleport"})
 
@@ -189,6 +189,6 @@ def test_log_view_shows_private_events_only_to_their_addressee_w_20(gd: GameData
     st = new_game(gd, player_count=3, seed=0)
     do(st, PlaceOrder("stark", "winterfell", "march_plus_one"))
     start = len(st.log) - 2
-    assert any("march plus one" in e["text"] for e in st.log_view("stark", start))
-    assert not any("march plus one" in e["text"] for e in st.log_view("lannister", start))
-    assert not any("march plus one" in e["text"] for e in st.log_view(None))
+    assert any("March +1" in e["text"] for e in st.log_view("stark", start))
+    assert not any("March +1" in e["text"] for e in st.log_view("lannister", start))
+    assert not any("March +1" in e["text"] for e in st.log_view(None))

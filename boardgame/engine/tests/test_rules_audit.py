@@ -821,6 +821,7 @@ def test_no_action_transfers_anything_between_houses_w_19_2() -> None:
 
     assert set(ACTION_TYPES) == {
         "place_order",
+        "remove_order",
         "finish_orders",
         "raven_swap",
         "resolve_raid",
@@ -880,7 +881,7 @@ def test_raven_swap_is_public_once_done_w_20_3() -> None:
     do(st, FinishOrders("lannister"))
     do(st, RavenSwap("stark", "winterfell", "defense_plus_one"))
     text = " ".join(e["text"] for e in st.log_view("lannister"))
-    assert "replaces march with defense_plus_one in winterfell" in text
+    assert "replaces March +0 with Defense +1 in winterfell" in text
 
 
 def test_winter_is_coming_reshuffles_the_used_cards_too_w_22_2_w_4_2() -> None:

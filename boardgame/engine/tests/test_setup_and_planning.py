@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from boardgame.engine.actions import Choose, FinishOrders, PlaceOrder, RavenSwap
+from boardgame.engine.actions import Choose, FinishOrders, PlaceOrder, RavenSwap, RemoveOrder
 from boardgame.engine.data import DEFAULT_DATA_DIR, FILE_STEMS, GameData, GameDataError
 from boardgame.engine.game import ROUND_STRUCTURE, IllegalActionError, WesterosState, houses_in_play, new_game
 
@@ -132,7 +132,8 @@ def test_banned_orders_cannot_be_placed_and_short_houses_leave_areas_empty_w_5_3
     acts = st.legal_actions("stark")
     assert {a.token for a in acts if isinstance(a, PlaceOrder)} == {"march"}
     do(st, PlaceOrder("stark", "winterfell", "march"))
-    assert st.legal_actions("stark") == [FinishOrders("stark")]  # W-5.3 Decision: the rest stay empty
+    # W-5.3 Decision: the rest stay empty (the placed order may still be taken back, W-5.1)
+    assert st.legal_actions("stark") == [FinishOrders("stark"), RemoveOrder("stark", "winterfell")]
 
 
 def test_orders_are_hidden_until_revealed_w_20_1_w_5_4(gd: GameData) -> None:

@@ -15,10 +15,11 @@ from boardgame.engine.structures import Combat, Decision, March, Pending, Pendin
 
 # Recorded with the engine whose records were plain dicts (commit 3a87c62): 3 houses, seed 11, a random
 # agent. An intended rules change changes them (regenerate with `_play_and_hash`, as for the golden file).
+# Regenerated for the W-5.1 order take-back, printed order names and the combat summary (W-9.3) in the log.
 RECORDED = {
     "decisions": 433,
-    "snapshots": "7e87880e3645ea1776e7f05a4293c8ea8c894dc32d9093a96403f5806d0d6ef7",
-    "views": "060a434b34e181a83e8c0388f10f13461fc4b0937ac5b9f808a17eeb619aecf2",
+    "snapshots": "53b6d097104d5c8bd8989257cb8c2deea7556759db0ad86cc7eaf9ebccfa4b5c",
+    "views": "9f166b29eb79d6f7f56ea66d38d58ae90e07bcfc74a5f6cbd7cd4e55124beb01",
 }
 
 

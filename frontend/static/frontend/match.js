@@ -1,8 +1,12 @@
-// The live match page: WebSocket view updates (resync on reconnect), legal-action clicking, clocks.
+// The live match page: WebSocket view updates (resync on reconnect), legal-action clicking with a decision
+// panel that says what to do now, attack confirmation, automatic passes, keyboard use, clocks, the log
+// with each action's consequences (animated on the board when they arrive live).
 import { api } from "./js/api.js";
+import { hideCard, loadCardData, showCard } from "./js/card_component.js";
 import { h } from "./js/dom.js";
 import { LiveMatch, newKey } from "./js/live.js";
-import { outcomeText, renderView } from "./match_render.js";
+import { logLine } from "./js/match_log.js";
+import { cardOf, dirLabel, k, orientation, outcomeText, renderView, squareName } from "./match_render.js";
 
 const root = document.getElementById("match-app");
 const matchId = root.dataset.match;
@@ -11,8 +15,11 @@ const $ = (id) => document.getElementById(id);
 
 let match = null; // the latest snapshot from the server
 let picks = []; // clicked tokens narrowing the legal actions
+let confirming = null; // an attack waiting for its confirmation
 let submitting = false;
 let clockBase = 0;
+const ONE_CLICK_KEY = "commandeer.oneClickAttacks";
+const oneClick = () => localStorage.getItem(ONE_CLICK_KEY) === "1";
 
 // ---- actions ------------------------------------------------------------------------------------
 function tokensOf(action) {
@@ -28,11 +35,38 @@ function matching() {
   return legal.filter((a) => picks.every((t) => tokensOf(a.action).includes(t)));
 }
 
+function seated() {
+  return match && (match.you === 0 || match.you === 1);
+}
+
+function unitById(id) {
+  return ((match.view && match.view.board) || []).find((u) => u.id === id);
+}
+
+/** An action in words as this viewer sees the board: an attack names its direction as drawn. */
+function labelOf(a) {
+  const act = a.action;
+  if (act.type === "attack" && match.view) {
+    const orient = orientation(match.view, match.you);
+    const unit = unitById(act.unit), target = unitById(act.target);
+    return `${unit ? unit.card : "Unit"} attacks ${target ? target.card : "a unit"} (${dirLabel(act.direction, orient)})`;
+  }
+  if (act.type === "pass" && match.view) return `End the ${match.view.phase} phase`;
+  const me = seated() ? names()[match.you] : "";
+  let text = a.description.replace(/^[^:]+: /, "");
+  if (me && text.startsWith(`${me} `)) text = text.slice(me.length + 1);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 async function submit(action) {
   if (submitting || !match) return;
   submitting = true;
   $("action-error").hidden = true;
   picks = [];
+  confirming = null;
+  hideCard();
+  $("selection").replaceChildren(); // the choice is made: no button of it stays clickable while it is sent
+  for (const b of $("actions").querySelectorAll("button")) b.disabled = true;
   const body = { action, state_version: match.state_version, idempotency_key: newKey() };
   document.body.dataset.submitting = "1";
   try {
@@ -51,11 +85,84 @@ async function submit(action) {
   }
 }
 
-function actionButton(a) {
+function actionButton(a, { primary = false, key = "" } = {}) {
   return h("button", {
-    class: "button button-small action", type: "button", "data-testid": "action", "data-type": a.action.type,
-    onclick: () => submit(a.action),
-  }, a.description);
+    class: `button button-small action${primary ? "" : " button-secondary"}`, type: "button", "data-testid": "action", "data-type": a.action.type,
+    "aria-keyshortcuts": key || null, onclick: () => choose(a),
+  }, labelOf(a), key ? h("kbd", { class: "key" }, key) : null);
+}
+
+/** A chosen action: an attack waits for its confirmation unless one-click attacks are on. */
+function choose(a) {
+  if (a.action.type === "attack" && !oneClick() && confirming !== a) {
+    confirming = a;
+    picks = tokensOf(a.action);
+    renderActions();
+    return;
+  }
+  submit(a.action);
+}
+
+// ---- what to do now ---------------------------------------------------------------------------------
+const DECISION_HINTS = {
+  reinforce_energy: "Click a card in your hand (highlighted) to put it into your Energy zone.",
+  pay_energy: "Pay the Energy cost: click a card in your Energy zone (highlighted) to move it to your Retired zone (C-5.3).",
+  discard: "Click a card in your hand (highlighted) to discard it to your Retired zone.",
+  bottom: "Click a card in your hand (highlighted) to put it on the bottom of your deck (C-4.4).",
+  retire_energy: "Click a card in your Energy zone (highlighted) to retire it.",
+  target: "Click the unit to target (highlighted on the board).",
+  move_square: "Click the square to move the unit to (highlighted on the board).",
+  order: "Choose which triggered ability resolves first.",
+};
+
+const DECISION_TITLES = {
+  reinforce_energy: "Reinforce: put a card into Energy",
+  pay_energy: "Pay Energy",
+  discard: "Discard",
+  bottom: "Put a card on the bottom of your deck",
+  retire_energy: "Retire a card from Energy",
+  target: "Choose a target",
+  move_square: "Choose a square",
+  order: "Order triggered abilities",
+};
+
+function promptText(view, mine) {
+  const dec = view.decision;
+  if (dec) {
+    const n = dec.count && dec.count > 1 ? ` (${dec.count} left)` : "";
+    const title = DECISION_TITLES[dec.kind] || dec.kind.replace(/_/g, " ");
+    return mine ? `${title}${n}` : `${names()[dec.player] || "Opponent"} decides: ${title.toLowerCase()}`;
+  }
+  if (!mine) return "";
+  const legal = match.legal_actions || [];
+  const types = new Set(legal.map((a) => a.action.type));
+  if (types.has("choose_commander")) return "Set-up: choose your Commander (C-4.1)";
+  if (types.has("keep")) return "Set-up: keep this hand or take a mulligan (C-4.4)";
+  const cp = view.players[match.you].cp;
+  if (view.step === "planning") return `Your Planning phase — ${cp} CP to spend`;
+  if (view.step === "defending") return "Your Defending phase";
+  if (view.step === "combat") return "Your Combat phase";
+  return `Your move (${view.phase})`;
+}
+
+function hintText(view, mine) {
+  const dec = view.decision;
+  if (dec && mine) return DECISION_HINTS[dec.kind] || "Choose one of the options below.";
+  if (!mine) return "";
+  const legal = match.legal_actions || [];
+  const types = new Set(legal.map((a) => a.action.type));
+  if (view.step === "planning") {
+    const parts = [];
+    if (types.has("deploy")) parts.push("deploy a unit (click a highlighted card, then a square)");
+    if (types.has("play_event")) parts.push("play an event");
+    if (types.has("move")) parts.push("move a unit (1 CP: click it, then a square)");
+    if (types.has("reinforce")) parts.push("reinforce (1 CP: draw 2, then put 1 into Energy)");
+    if (types.has("activate")) parts.push("use an ability");
+    return parts.length ? `You may ${parts.join(", ")} — or end the phase.` : "Nothing left to do: end the phase.";
+  }
+  if (view.step === "defending") return types.has("play_event") || types.has("activate") ? "Play a Defensive event or use an ability, or pass." : "No Defensive event to play: pass.";
+  if (view.step === "combat") return types.has("attack") ? "Click one of your units (highlighted) to attack with it, then confirm — or end combat." : "No attack possible: end combat.";
+  return "";
 }
 
 function renderActions() {
@@ -63,46 +170,79 @@ function renderActions() {
   const sel = $("selection");
   box.replaceChildren();
   sel.replaceChildren();
-  for (const n of document.querySelectorAll(".selectable, .picked")) n.classList.remove("selectable", "picked");
-  if (!match || match.status !== "active") return;
+  for (const n of root.querySelectorAll(".selectable, .picked, .confirm-target")) n.classList.remove("selectable", "picked", "confirm-target");
+  if (!match || match.status !== "active" || !match.view || kind !== "commandeer") {
+    $("prompt").textContent = "";
+    $("hint").textContent = "";
+    if (match && match.status === "active" && !seated()) box.append(h("p", { class: "muted", "data-testid": "spectating" }, "You are watching: hands stay hidden."));
+    return;
+  }
+  const view = match.view;
   const legal = match.legal_actions || [];
-  if (match.you === null || match.you === undefined) {
+  const mine = legal.length > 0;
+  $("decision").dataset.mine = mine ? "1" : "0";
+  $("prompt").textContent = promptText(view, mine);
+  $("hint").textContent = hintText(view, mine);
+  if (!seated()) {
     box.append(h("p", { class: "muted", "data-testid": "spectating" }, "You are watching: hands stay hidden."));
     return;
   }
-  if (!legal.length) {
+  if (!mine) {
     box.append(h("p", { class: "muted", "data-testid": "no-moves" }, "Waiting for the other player…"));
+    return;
+  }
+  if (confirming) {
+    const act = confirming.action;
+    for (const t of tokensOf(act)) markToken(t, "picked", true);
+    markToken(`c:${act.target}`, "confirm-target", true);
+    sel.append(h("p", { class: "confirm-text", "data-testid": "confirm-text" }, `${labelOf(confirming)}?`),
+      h("div", { class: "button-row" },
+        h("button", { class: "button button-small", type: "button", "data-testid": "confirm", "aria-keyshortcuts": "Enter", onclick: () => submit(act) }, "Attack", h("kbd", { class: "key" }, "Enter")),
+        h("button", { class: "button button-small button-secondary", type: "button", "data-testid": "cancel", "aria-keyshortcuts": "Escape", onclick: cancel }, "Cancel", h("kbd", { class: "key" }, "Esc"))));
     return;
   }
   const cands = matching();
   for (const a of legal) for (const t of tokensOf(a.action)) if (!picks.includes(t)) markToken(t, "selectable", picks.length ? cands.includes(a) : true);
   for (const t of picks) markToken(t, "picked", true);
+  for (const z of root.querySelectorAll("details.zone")) if (z.querySelector(".selectable, .picked")) z.open = true;
   if (picks.length) {
-    sel.append(h("p", {}, "Choose: "), h("div", { class: "button-row" }, cands.map(actionButton)),
-      h("button", { class: "link-button", type: "button", onclick: () => { picks = []; renderActions(); } }, "cancel"));
+    const picked = picks.map((t) => root.querySelector(`[data-token="${t}"]`)).find((n) => n && n.dataset.name);
+    const buttons = h("div", { class: "button-row" }, cands.map((a) => actionButton(a)));
+    sel.append(h("p", {}, picked ? `${picked.dataset.name}: choose` : "Choose", cands.length > 1 ? " a highlighted square or target, or:" : ":"),
+      cands.length > 4 ? h("details", { class: "all-moves" }, h("summary", {}, `choose from a list (${cands.length})`), buttons) : buttons,
+      h("button", { class: "link-button", type: "button", "data-testid": "cancel", onclick: cancel }, "cancel (Esc)"),
+      picked ? h("button", { class: "link-button", type: "button", onclick: () => showCard(picked, cardOf(view, picked.dataset.name), {}, true) }, "read the card") : null);
   }
   const plain = legal.filter((a) => tokensOf(a.action).length === 0);
-  box.append(h("div", { class: "button-row" }, plain.map(actionButton)));
+  const pass = plain.find((a) => a.action.type === "pass");
+  box.append(h("div", { class: "button-row" }, plain.map((a) => actionButton(a, { primary: a === pass || plain.length === 1, key: a === pass ? "E" : "" }))));
   const withTokens = legal.filter((a) => tokensOf(a.action).length > 0);
   if (withTokens.length) {
-    box.append(h("p", { class: "muted hint" }, "Click a card or unit, then a square or target."));
-    box.append(h("details", { class: "all-moves" }, h("summary", {}, `All ${withTokens.length} moves`),
-      h("div", { class: "button-row" }, withTokens.map(actionButton))));
+    box.append(h("details", { class: "all-moves" }, h("summary", {}, `All ${withTokens.length} moves as a list`),
+      h("div", { class: "button-row" }, withTokens.map((a) => actionButton(a)))));
   }
+  rovingFocus();
+}
+
+function cancel() {
+  picks = [];
+  confirming = null;
+  renderActions();
 }
 
 function markToken(token, cls, on) {
   if (!on) return;
-  for (const n of document.querySelectorAll(`[data-token="${token}"]`)) n.classList.add(cls);
+  for (const n of root.querySelectorAll(`[data-token="${token}"]`)) n.classList.add(cls);
 }
 
-root.addEventListener("click", (ev) => {
-  const node = ev.target.closest("[data-token]");
-  if (!node || !match || match.status !== "active" || submitting) return;
-  const token = node.dataset.token;
+function pick(token) {
   const legal = match.legal_actions || [];
-  if (!legal.some((a) => tokensOf(a.action).includes(token))) return;
-  ev.preventDefault();
+  if (!legal.some((a) => tokensOf(a.action).includes(token))) return false;
+  if (confirming) {
+    if (tokensOf(confirming.action).includes(token)) return true; // a click on the attack's own cards
+    confirming = null;
+    picks = [];
+  }
   picks = picks.includes(token) ? picks : [...picks, token];
   let cands = matching();
   if (!cands.length) {
@@ -111,10 +251,88 @@ root.addEventListener("click", (ev) => {
   }
   const complete = cands.filter((a) => tokensOf(a.action).every((t) => picks.includes(t)));
   if (cands.length === 1 || (complete.length === 1 && cands.length === complete.length)) {
-    submit(cands[0].action);
-    return;
+    choose(cands[0]);
+    return true;
   }
   renderActions();
+  return true;
+}
+
+root.addEventListener("click", (ev) => {
+  const node = ev.target.closest("[data-token]");
+  if (!node || !match || match.status !== "active" || submitting) return;
+  // a unit sits on its square: a click on it is the unit unless only the square is wanted
+  let token = node.dataset.token;
+  const legal = match.legal_actions || [];
+  const wanted = (t) => legal.some((a) => tokensOf(a.action).includes(t));
+  if (!wanted(token)) {
+    const square = node.closest(".square");
+    if (square && wanted(square.dataset.token)) token = square.dataset.token;
+    else return;
+  }
+  ev.preventDefault();
+  pick(token);
+});
+
+// ---- keyboard ----------------------------------------------------------------------------------------
+function rovingFocus() {
+  const squares = [...root.querySelectorAll(".board .square")];
+  if (!squares.length) return;
+  const current = squares.find((s) => s.tabIndex === 0) || squares.find((s) => s.querySelector(".selectable") || s.classList.contains("selectable")) || squares[14];
+  for (const s of squares) s.tabIndex = s === current ? 0 : -1;
+}
+
+function moveFocus(from, dx, dy) {
+  const squares = [...root.querySelectorAll(".board .square")];
+  const i = squares.indexOf(from);
+  if (i < 0) return;
+  const x = (i % 6) + dx, y = Math.floor(i / 6) + dy;
+  if (x < 0 || x > 5 || y < 0 || y > 5) return;
+  const next = squares[y * 6 + x];
+  for (const s of squares) s.tabIndex = -1;
+  next.tabIndex = 0;
+  next.focus();
+}
+
+document.addEventListener("keydown", (ev) => {
+  if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const t = ev.target;
+  if (t && (t.closest("input, textarea, select, [contenteditable]") || (t.closest("#card-pop")))) return;
+  if (!match || match.status !== "active") return;
+  const square = t && t.closest && t.closest(".board .square");
+  const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  if (square && arrows[ev.key]) {
+    ev.preventDefault();
+    moveFocus(square, ...arrows[ev.key]);
+    return;
+  }
+  const onButton = t && t.closest && t.closest("button, a, summary");
+  if ((ev.key === "Enter" || ev.key === " ") && !onButton) {
+    const tokenNode = t && t.closest && t.closest("[data-token]");
+    if (tokenNode && root.contains(tokenNode)) {
+      ev.preventDefault();
+      const unit = tokenNode.querySelector(".unit");
+      const token = unit && (match.legal_actions || []).some((a) => tokensOf(a.action).includes(unit.dataset.token)) ? unit.dataset.token : tokenNode.dataset.token;
+      pick(token);
+      return;
+    }
+    if (confirming) {
+      ev.preventDefault();
+      submit(confirming.action);
+    }
+    return;
+  }
+  if (ev.key === "Escape" && (picks.length || confirming)) {
+    cancel();
+    return;
+  }
+  if ((ev.key === "e" || ev.key === "E") && !submitting) {
+    const pass = (match.legal_actions || []).find((a) => a.action.type === "pass");
+    if (pass) {
+      ev.preventDefault();
+      submit(pass.action);
+    }
+  }
 });
 
 // ---- rendering ---------------------------------------------------------------------------------------
@@ -124,16 +342,23 @@ function names() {
   return out;
 }
 
+function clockText(ms) {
+  const total = Math.ceil(ms / 1000);
+  return total >= 3600 ? `${Math.floor(total / 3600)}h ${Math.floor((total % 3600) / 60)}m` : `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+}
+
 function renderClocks() {
   const box = $("clocks");
   if (!match) return;
   const elapsed = performance.now() - clockBase;
   box.replaceChildren(...match.seats.map((s) => {
     const ms = Math.max(0, s.clock_ms - (s.running ? elapsed : 0));
-    const total = Math.ceil(ms / 1000);
-    const text = total >= 3600 ? `${Math.floor(total / 3600)}h ${Math.floor((total % 3600) / 60)}m` : `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+    for (const n of root.querySelectorAll(`[data-clock="${s.position}"]`)) {
+      n.textContent = clockText(ms);
+      n.classList.toggle("running", s.running);
+    }
     return h("div", { class: `clock${s.running ? " running" : ""}${s.is_you ? " mine" : ""}`, "data-testid": `clock-${s.position}` },
-      h("span", {}, s.name), h("b", {}, text), s.consecutive_timeouts ? h("small", {}, ` timeouts: ${s.consecutive_timeouts}`) : null);
+      h("span", {}, s.name), h("b", {}, clockText(ms)), s.consecutive_timeouts ? h("small", {}, ` timeouts: ${s.consecutive_timeouts}`) : null);
   }));
 }
 
@@ -141,11 +366,11 @@ function renderWaiting() {
   $("waiting").hidden = false;
   $("table").hidden = true;
   $("seat-list").replaceChildren(...match.seats.map((s) => h("li", { "data-testid": "seat" }, `Seat ${s.position + 1}: ${s.name}${s.is_you ? " (you)" : ""}`)));
-  const seated = match.you !== null && match.you !== undefined;
+  const isSeated = match.you !== null && match.you !== undefined;
   const full = match.seats.length >= match.seats_needed;
-  $("start").hidden = !(seated && full);
-  $("leave").hidden = !seated;
-  $("join-here").hidden = seated || full || !root.dataset.user;
+  $("start").hidden = !(isSeated && full);
+  $("leave").hidden = !isSeated;
+  $("join-here").hidden = isSeated || full || !root.dataset.user;
   if (match.invite_token) {
     $("invite-box").hidden = false;
     $("invite-link").value = `${location.origin}/play/join/${match.invite_token}/`;
@@ -154,8 +379,23 @@ function renderWaiting() {
 
 function renderLog() {
   const log = $("log");
-  log.replaceChildren(...(match.log || []).map((e) => h("li", { "data-version": e.version, class: `log-${e.source}` }, e.text)));
+  const catalog = (match.view && match.view.catalog) || null; // card names in the log show their card
+  log.replaceChildren(...(match.log || []).map((e) => logLine(e, {}, catalog)));
   log.scrollTop = log.scrollHeight;
+}
+
+function renderSettings() {
+  const me = match.seats.find((s) => s.is_you);
+  $("play-settings").hidden = !me;
+  if (me && typeof me.auto_pass === "boolean") $("auto-pass").checked = me.auto_pass;
+  $("one-click").checked = oneClick();
+}
+
+/** Focus stays on the card or square it was on when a new view is drawn. */
+function focusKey() {
+  const a = document.activeElement;
+  if (!a || !root.contains(a)) return null;
+  return a.dataset.square ? `[data-square="${a.dataset.square}"].square` : a.dataset.token ? `[data-token="${a.dataset.token}"]` : null;
 }
 
 function render() {
@@ -163,6 +403,7 @@ function render() {
     location.href = `/westeros/games/${matchId}/`; // the Westeros table lives in the frontend app
     return;
   }
+  root.dataset.you = seated() ? String(match.you) : ""; // a seat taken after the page loaded counts too
   document.body.dataset.version = String(match.state_version);
   document.body.dataset.status = match.status;
   $("result").hidden = !match.result;
@@ -172,32 +413,86 @@ function render() {
     renderWaiting();
     return;
   }
+  const keep = focusKey();
   $("waiting").hidden = true;
   $("table").hidden = false;
   $("version").textContent = String(match.state_version);
   const viewer = match.you;
   renderView(root, match.view, viewer, names());
   const current = match.current_players || [];
+  const mine = current.includes(viewer);
   $("whose").textContent = match.status === "active"
-    ? (current.includes(viewer) ? "Your move" : `Waiting for ${current.map((p) => names()[p]).join(", ")}`)
-    : "";
-  $("whose").dataset.mine = current.includes(viewer) ? "1" : "0";
-  const dec = match.view && match.view.decision;
-  $("prompt").textContent = dec ? `Decision: ${dec.kind.replace("_", " ")}${dec.player === viewer ? " — yours" : ""}` : "";
-  $("prompt").hidden = !dec;
-  $("concede").hidden = !(match.status === "active" && viewer !== null && viewer !== undefined);
+    ? (mine ? "Your move" : `Waiting for ${current.map((p) => names()[p]).join(", ")}`)
+    : match.status === "finished" ? "The match is over" : "";
+  $("whose").dataset.mine = mine ? "1" : "0";
+  $("concede").hidden = !(match.status === "active" && seated());
   renderLog();
+  renderSettings();
   renderActions();
+  rovingFocus();
   renderClocks();
+  if (keep) {
+    const node = root.querySelector(keep);
+    if (node) {
+      if (node.classList.contains("square")) {
+        for (const s of root.querySelectorAll(".board .square")) s.tabIndex = -1;
+        node.tabIndex = 0;
+      }
+      node.focus({ preventScroll: true });
+    }
+  }
+  fitPhone();
 }
+
+// ---- consequences on the board (damage numbers, defeated units fading) ---------------------------------
+function animateConsequences(entries, previousView) {
+  if (!match.view || match.view.format !== "commandeer-view" || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const board = $("board");
+  for (const e of entries) {
+    for (const c of Array.isArray(e.consequences) ? e.consequences : []) {
+      if (!Array.isArray(c.square) || c.square.length !== 2) continue;
+      const sq = squareName(c.square[0], c.square[1]);
+      const cell = board.querySelector(`.square[data-square="${sq}"]`);
+      if (!cell) continue;
+      if (c.kind === "defeat") {
+        const old = previousView && (previousView.board || []).find((u) => u.square === sq);
+        const ghost = h("div", { class: `unit ghost ${old && old.owner === orientation(match.view, match.you).bottom ? "mine" : "theirs"}`, "aria-hidden": "true", "data-testid": "defeated-ghost" },
+          h("div", { class: "unit-name" }, old ? old.card : "Defeated"), h("div", { class: "unit-stats" }, "defeated"));
+        cell.append(ghost);
+        setTimeout(() => ghost.remove(), 1600);
+      }
+      if (c.kind === "defeat" || c.amount === null || c.amount === undefined) continue; // the fading unit says it
+      const sign = c.kind === "heal" ? "+" : c.kind === "damage" ? "−" : c.amount > 0 ? "+" : "";
+      const text = `${sign}${k(Math.abs(c.amount))}`;
+      const stacked = cell.querySelectorAll(".float").length; // several numbers on one square: one above the other
+      const float = h("div", { class: `float float-${c.kind || "other"}`, "aria-hidden": "true", "data-testid": `float-${c.kind}`, style: { marginTop: `${-18 * stacked}px` } }, text);
+      cell.append(float);
+      setTimeout(() => float.remove(), 1600);
+    }
+  }
+}
+
+// ---- phone layout: the decision bar is fixed at the bottom; the page leaves room for it ---------------
+function fitPhone() {
+  const bar = $("decision");
+  const phone = window.matchMedia("(max-width: 700px)").matches;
+  document.body.style.paddingBottom = phone && !$("table").hidden ? `${bar.offsetHeight + 8}px` : "";
+}
+window.addEventListener("resize", fitPhone);
 
 // ---- live connection (js/live.js: reconnect with back-off, resync, log deltas merged) ------------------
 /** Every accepted snapshot (socket push, REST resync, submit answer) comes in here, its log already merged. */
 function onSnapshot(snapshot, previous) {
-  if (!previous || snapshot.state_version !== previous.state_version) picks = [];
+  if (!previous || snapshot.state_version !== previous.state_version) {
+    picks = [];
+    confirming = null;
+  }
   match = snapshot;
   clockBase = performance.now();
   render();
+  if (previous && snapshot.state_version > previous.state_version) {
+    animateConsequences((snapshot.log || []).filter((e) => e.version > previous.state_version), previous.view);
+  }
 }
 
 const live = new LiveMatch({
@@ -205,7 +500,7 @@ const live = new LiveMatch({
 });
 window.matchConnection = live; // for tests: drop(ms) the socket to see the reconnect resync
 
-// ---- waiting-room buttons ------------------------------------------------------------------------------
+// ---- waiting-room buttons and settings ---------------------------------------------------------------
 async function post(path, body) {
   try {
     return await api(path, { method: "POST", body: body || {} });
@@ -238,6 +533,23 @@ $("join-here").addEventListener("submit", (ev) => {
 $("concede").addEventListener("click", () => {
   if (confirm("Concede this match?")) post(`/api/matches/${matchId}/concede/`);
 });
+$("auto-pass").addEventListener("change", async (ev) => {
+  const on = ev.target.checked;
+  try {
+    await api(`/api/matches/${matchId}/seat/`, { method: "PATCH", body: { auto_pass: on } });
+    live.sync();
+  } catch (err) {
+    ev.target.checked = !on;
+    $("action-error").textContent = err.message;
+    $("action-error").hidden = false;
+  }
+});
+$("one-click").addEventListener("change", (ev) => {
+  localStorage.setItem(ONE_CLICK_KEY, ev.target.checked ? "1" : "0");
+  confirming = null;
+  if (match) renderActions();
+});
 
 setInterval(renderClocks, 250);
+loadCardData();
 live.start();

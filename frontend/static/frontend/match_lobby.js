@@ -14,22 +14,34 @@ function showError(id, err) {
 
 async function create(form, vsAi, kind = null) {
   const data = new FormData(form);
-  const deck = data.get("deck_id");
+  const deck = String(data.get("deck_id") || "");
+  const starter = deck.startsWith("starter:"); // a starter deck: the server copies it into your decks
   const body = {
     kind: kind || data.get("kind"),
-    deck_id: deck ? Number(deck) : null,
+    deck_id: deck && !starter ? Number(deck) : null,
     is_public: data.get("is_public") === "on",
+    spectator_chat: data.get("spectator_chat") === "on",
     time_control: JSON.parse(data.get("time_control")),
     vs_ai: vsAi,
+    rated: !vsAi && data.get("rated") === "on", // a game against the AI is never rated
   };
   // The AI level of every AI seat (easy, normal, hard): "play against the AI" and Westeros' AI houses.
   if (vsAi || Number(data.get("ai_seats") || 0) > 0) body.ai_agent = data.get("ai_agent") || "normal";
+  if (starter) body.starter_deck_id = Number(deck.slice("starter:".length));
   const limit = data.get("turn_limit");
   if (limit && body.kind === "commandeer") body.rules_config = { turn_limit: Number(limit) };
   if (body.kind === "westeros") {
-    // Westeros (W-1.1): 3-6 houses, your house or a random draw, any number of AI houses; no deck.
+    // Westeros (W-1.1): 3-6 houses; how seats get houses (pick, random draw, draft); AI houses; no deck.
     body.deck_id = null;
-    body.rules_config = { player_count: Number(data.get("player_count") || 3), house: data.get("house") || "random" };
+    delete body.starter_deck_id;
+    const seating = data.get("house") === "random" ? "random" : data.get("seating") || "choose";
+    body.rules_config = { player_count: Number(data.get("player_count") || 3), seating };
+    if (seating !== "random" && data.get("house")) body.rules_config.house = data.get("house");
+    if (kind === "westeros" && form.elements.kind.value !== "westeros") {
+      // "Westeros: play against AI houses" from the Commandeer form: its own live clock, not Commandeer's.
+      const tc = [...form.elements.time_control.options].find((o) => (o.dataset.defaultFor || "").split(" ").includes("westeros"));
+      if (tc) body.time_control = JSON.parse(tc.value);
+    }
     if (!vsAi) body.ai_seats = Number(data.get("ai_seats") || 0);
   }
   try {
@@ -40,12 +52,17 @@ async function create(form, vsAi, kind = null) {
   }
 }
 
+const KIND_LABELS = { commandeer: "Commandeer", westeros: "Westeros" };
+
 function matchItem(m, action) {
-  const seats = m.seats.map((s) => s.name).join(" vs ");
+  const houses = m.seats.some((s) => s.house); // Westeros: "Stark: alice, Lannister: AI (easy), ..."
+  const seats = m.seats.map((s) => (s.house ? `${s.house[0].toUpperCase()}${s.house.slice(1)}: ${s.name}` : s.name)).join(houses ? ", " : " vs ");
+  const open = m.status === "waiting" ? ` · ${m.seats.length}/${m.seats_needed} seated` : "";
   return h("li", { "data-testid": "match-item", "data-match": m.id },
-    h("a", { href: `/play/${m.id}/` }, `#${m.id} ${m.kind}`), ` — ${seats || "empty"} `,
-    h("span", { class: "muted" }, m.status === "finished" && m.result ? (m.result.winner_name ? `${m.result.winner_name} won` : m.result.reason) : ""),
-    action);
+    h("a", { href: `/play/${m.id}/` }, `#${m.id} ${KIND_LABELS[m.kind] || m.kind}`), ` — ${seats || "empty"}${open} `,
+    // The result in plain words (the server's result_text: who won and why), never a reason slug.
+    h("span", { class: "muted", "data-testid": "match-result" }, m.status === "finished" ? (m.result_text || "") : ""),
+    " ", action);
 }
 
 async function lists() {
@@ -72,14 +89,19 @@ function syncKind(form) {
   const count = Number(form.elements.player_count.value || 3);
   for (const opt of form.elements.house.options) {
     opt.disabled = Number(opt.dataset.minPlayers || 0) > count;
-    if (opt.disabled && opt.selected) form.elements.house.value = "random";
+    if (opt.disabled && opt.selected) form.elements.house.value = "";
   }
   for (const opt of form.elements.ai_seats.options) opt.disabled = Number(opt.value) > count - 1;
   // Each level's line names its search time in the chosen game (the engines' budgets differ).
   for (const opt of form.elements.ai_agent.options) opt.textContent = opt.dataset[kind] || opt.textContent;
-  // Westeros decides per step, not per turn: its live control is the default until the user picks one.
+  // Only the chosen game's time controls (Commandeer per turn, Westeros per decision); its default first.
   const tc = form.elements.time_control;
-  if (!tc.dataset.touched) tc.selectedIndex = kind === "westeros" ? [...tc.options].findIndex((o) => o.value.includes("bank_s")) : 0;
+  const offered = (o) => (o.dataset.kinds || "").split(" ").includes(kind);
+  for (const opt of tc.options) opt.hidden = opt.disabled = !offered(opt);
+  if (!offered(tc.options[tc.selectedIndex]) || !tc.dataset.touched) {
+    const preferred = [...tc.options].find((o) => (o.dataset.defaultFor || "").split(" ").includes(kind)) || [...tc.options].find(offered);
+    if (preferred) tc.selectedIndex = preferred.index;
+  }
   if (Number(form.elements.ai_seats.value) > count - 1) form.elements.ai_seats.value = String(count - 1);
 }
 
@@ -88,6 +110,15 @@ if (form) {
   const initial = JSON.parse(($("initial-kind") || {}).textContent || "null");
   if (initial && [...form.elements.kind.options].some((o) => o.value === initial)) form.elements.kind.value = initial;
   form.elements.time_control.addEventListener("change", () => { form.elements.time_control.dataset.touched = "1"; });
+  // "Random draw for every house" as your house is the random seating, and the other way round.
+  form.elements.house.addEventListener("change", () => {
+    const random = form.elements.house.value === "random";
+    if (random || form.elements.seating.value === "random") form.elements.seating.value = random ? "random" : "choose";
+  });
+  form.elements.seating.addEventListener("change", () => {
+    const random = form.elements.seating.value === "random";
+    if (random || form.elements.house.value === "random") form.elements.house.value = random ? "random" : "";
+  });
   form.addEventListener("change", () => syncKind(form));
   syncKind(form);
   form.addEventListener("submit", (ev) => {
@@ -101,10 +132,11 @@ const join = $("join-form");
 if (join) {
   join.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const deck = new FormData(join).get("deck_id");
+    const data = new FormData(join);
+    const deck = data.get("deck_id");
     try {
       await api(`/api/matches/${join.dataset.match}/join/`, {
-        method: "POST", body: { deck_id: deck ? Number(deck) : null, invite_token: join.dataset.token },
+        method: "POST", body: { deck_id: deck ? Number(deck) : null, invite_token: join.dataset.token, house: data.get("house") || "" },
       });
       location.href = `/play/${join.dataset.match}/`;
     } catch (err) {

@@ -1,75 +1,154 @@
 // Rendering of one viewer's game view (shared by the live match page and the replay page).
-// Commandeer views get a 6×6 board, zones and hand; other game kinds fall back to a JSON view.
+// Commandeer views get a 6×6 board drawn from the viewer's side, zones and hand, every card with its full
+// text on hover, focus and tap (js/card_component.js); other game kinds fall back to a JSON view.
+import { withCardText } from "./js/card_component.js";
 import { h } from "./js/dom.js";
 
 const FILES = "abcdef";
 const ROTATE = { N: "S", NE: "SW", E: "W", SE: "NW", S: "N", SW: "NE", W: "E", NW: "SE" };
 const ARROW = { N: "↑", NE: "↗", E: "→", SE: "↘", S: "↓", SW: "↙", W: "←", NW: "↖" };
+const WORD = { N: "up", NE: "up-right", E: "right", SE: "down-right", S: "down", SW: "down-left", W: "left", NW: "up-left" };
 
-const k = (n) => (n === null || n === undefined ? "–" : n >= 1000 && n % 100 === 0 ? `${n / 1000}k` : String(n));
+export const k = (n) => (n === null || n === undefined ? "–" : n >= 1000 && n % 100 === 0 ? `${n / 1000}k` : String(n));
 
-/** Who sits at the bottom of the board: the viewer, or the first player for spectators (C-2.1). */
+/** Who sits at the bottom of the board: the viewer, or the first player for spectators (rank 1 at the
+ * bottom, C-2.1, as the log names their directions). */
 export function bottomPlayer(view, viewer) {
   if (viewer === 0 || viewer === 1) return viewer;
   return view.first_player ?? 0;
 }
 
-function squareOrder(view, viewer) {
-  // rank 1 is the first player's side (C-2.1); the bottom player sees their own side below
-  const first = view.first_player ?? 0;
-  const flip = bottomPlayer(view, viewer) !== first;
+/** How the viewer sees the board: `bottom` seat, and `flip` when rank 1 (the first player's side, C-2.1) is on top. */
+export function orientation(view, viewer) {
+  const bottom = bottomPlayer(view, viewer);
+  return { bottom, flip: bottom !== (view.first_player ?? 0) };
+}
+
+/** An engine direction (absolute, C-1.2: N toward rank 6) as drawn on this viewer's screen. */
+export function screenDir(dir, orient) {
+  return orient.flip ? ROTATE[dir] : dir;
+}
+
+/** "↑ up": the way an engine direction points on the viewer's screen, in a glyph and a word. */
+export function dirLabel(dir, orient) {
+  const d = screenDir(dir, orient);
+  return `${ARROW[d]} ${WORD[d]}`;
+}
+
+export function squareName(row, col) {
+  return `${FILES[col]}${row + 1}`;
+}
+
+/** Whose side a seat is on for this viewer: "mine"/"theirs" (spectators: bottom/top colours alike). */
+export function sideClass(owner, orient) {
+  return owner === orient.bottom ? "mine" : "theirs";
+}
+
+function squareOrder(orient) {
   const rows = [];
   for (let r = 6; r >= 1; r--) {
     const row = [];
     for (let f = 0; f < 6; f++) row.push(`${FILES[f]}${r}`);
     rows.push(row);
   }
-  if (flip) return rows.reverse().map((row) => row.reverse());
+  if (orient.flip) return rows.reverse().map((row) => row.reverse());
   return rows;
 }
 
-function cardChip(ref, view, { zone = "", owner = null } = {}) {
-  const facts = (view.catalog || {})[ref.card] || {};
-  const chip = h("span", {
-    class: `chip chip-${facts.type || "card"}`,
-    "data-token": ref.id !== undefined ? `c:${ref.id}` : null,
-    "data-testid": zone ? `${zone}-card` : null,
-    title: facts.rules_text || ref.card,
-  }, ref.card || "?");
-  if (owner !== null) chip.dataset.owner = owner;
-  return chip;
+/** The public facts of a named card (from the view's catalog) as a card object for the card component. */
+export function cardOf(view, name) {
+  const facts = (view.catalog || {})[name];
+  return facts ? { name, ...facts } : { name: name || "?" };
 }
 
-function handCard(ref, view) {
+function ownerName(owner, orient, names, viewer) {
+  if (owner === viewer) return "your";
+  return `${names[owner] || `Player ${owner + 1}`}'s`;
+}
+
+/** "C3, your Blazing Lancer, power 2000, health 1000 of 3000, attacks up, right" — a unit as read aloud. */
+export function unitLabel(u, view, orient, names, viewer) {
+  const left = (u.health ?? 0) - (u.damage ?? 0);
+  const dirs = (u.arrows || []).map((a) => WORD[screenDir(a, orient)]).join(", ");
+  const attached = (u.attached || []).map((e) => e.card).join(", ");
+  return [
+    `${u.square.toUpperCase()}, ${ownerName(u.owner, orient, names, viewer)} ${u.card}`,
+    u.power !== undefined ? `power ${u.power}` : null,
+    u.health !== undefined ? `health ${left} of ${u.health}` : null,
+    dirs ? `attacks ${dirs}` : null,
+    u.range_attack ? "range attack" : null,
+    attached ? `attached: ${attached}` : null,
+    u.attacked ? "has attacked" : null,
+  ].filter(Boolean).join(", ");
+}
+
+function chip(ref, view, { zone = "", owner = null } = {}) {
+  const node = h("span", {
+    class: `chip chip-${((view.catalog || {})[ref.card] || {}).type || "card"}`,
+    "data-token": ref.id !== undefined ? `c:${ref.id}` : null,
+    "data-testid": zone ? `${zone}-card` : null,
+    "data-name": ref.card,
+    role: "button",
+    "aria-label": ref.card,
+  }, ref.card || "?");
+  if (owner !== null) node.dataset.owner = owner;
+  withCardText(node, () => cardOf(view, ref.card));
+  return node;
+}
+
+function handCard(ref, view, note) {
   const f = (view.catalog || {})[ref.card] || {};
+  const isUnit = f.type === "unit";
   const arrows = (f.arrows || []).map((a) => ARROW[a]).join("");
-  return h("div", { class: `hand-card hand-${f.type || "card"}`, "data-token": `c:${ref.id}`, "data-testid": "hand-card", "data-name": ref.card },
+  const label = [
+    ref.card, `${f.command_cost ?? "?"} CP, ${f.energy_cost ?? 0} Energy`,
+    isUnit ? `power ${f.power}, health ${f.health}` : `${f.event_type || ""} event`,
+    note ? `cannot be played: ${note}` : null,
+  ].filter(Boolean).join("; ");
+  const node = h("div", {
+    class: `hand-card hand-${f.type || "card"}${note ? " unplayable" : ""}`, "data-token": `c:${ref.id}`,
+    "data-testid": "hand-card", "data-name": ref.card, role: "button", "aria-label": label, style: { "--faction": f.faction_color || null },
+  },
+    h("div", { class: "hc-top" },
+      h("span", { class: "cost cost-command", "aria-hidden": "true" }, String(f.command_cost ?? "?")),
+      h("span", { class: "cost cost-energy", "aria-hidden": "true" }, String(f.energy_cost ?? 0))),
     h("div", { class: "hc-name" }, ref.card),
     h("div", { class: "hc-costs" }, `CP ${f.command_cost ?? "?"} · En ${f.energy_cost ?? 0}`),
-    f.type === "unit" ? h("div", { class: "hc-stats" }, `${k(f.power)} / ${k(f.health)} ${arrows}`) : h("div", { class: "hc-stats" }, f.event_type || "event"),
+    isUnit ? h("div", { class: "hc-stats" }, h("b", { class: "p" }, k(f.power)), " / ", h("b", { class: "hp" }, k(f.health)), ` ${arrows}`)
+      : h("div", { class: "hc-stats" }, `${f.event_type || ""} event`),
+    f.rules_text ? h("div", { class: "hc-text" }, f.rules_text) : null,
+    note ? h("div", { class: "hc-note", "data-testid": "unplayable-reason" }, note) : null,
   );
+  withCardText(node, () => cardOf(view, ref.card));
+  return node;
 }
 
 function zoneLine(label, cards, view, zone, owner) {
-  const list = h("span", { class: "zone-cards" }, cards.map((c) => cardChip(c, view, { zone, owner })));
-  return h("details", { class: "zone", "data-testid": `zone-${zone}-${owner}` },
+  const list = h("span", { class: "zone-cards" }, cards.map((c) => chip(c, view, { zone, owner })));
+  return h("details", { class: "zone", "data-testid": `zone-${zone}-${owner}`, "data-zone": zone },
     h("summary", {}, `${label} `, h("b", { "data-testid": `count-${zone}-${owner}` }, String(cards.length))), list);
 }
 
-function sidePanel(view, p, names, viewer) {
+function sidePanel(view, p, names, viewer, orient) {
   const side = view.players[p];
   const cmd = side.commander;
   let cmdNode;
   if (!cmd) cmdNode = h("span", { class: "muted" }, "none");
   else if (cmd.face_down) cmdNode = h("span", { class: "muted" }, "face down");
-  else cmdNode = cardChip(cmd, view, { zone: "commander", owner: p });
-  return h("div", { class: `side-panel owner-${p}`, "data-testid": `side-${p}` },
-    h("div", { class: "side-name" }, names[p] || `Player ${p + 1}`, p === viewer ? " (you)" : ""),
+  else cmdNode = chip(cmd, view, { zone: "commander", owner: p });
+  const who = p === viewer ? "You" : names[p] || `Player ${p + 1}`;
+  const role = viewer === 0 || viewer === 1 ? (p === viewer ? "" : " (opponent)") : ` (player ${p + 1})`;
+  const active = view.active === p && view.phase !== "setup" && !view.outcome;
+  return h("div", { class: `side-panel ${sideClass(p, orient)}${active ? " active" : ""}`, "data-testid": `side-${p}`, "data-owner": p },
+    h("div", { class: "side-name" }, h("span", { class: "swatch", "aria-hidden": "true" }), who, p === viewer && names[p] ? ` (${names[p]})` : role,
+      active ? h("span", { class: "badge" }, "their turn".replace("their", p === viewer ? "your" : "their")) : null,
+      h("span", { class: "side-clock", "data-clock": p })),
     h("div", { class: "side-stats" },
-      h("span", {}, "CP ", h("b", { "data-testid": `cp-${p}` }, String(side.cp))),
-      h("span", {}, "Hand ", h("b", { "data-testid": `hand-count-${p}` }, String(side.hand_count))),
-      h("span", {}, "Deck ", h("b", {}, String(side.deck_count))),
-      h("span", {}, "Commander ", cmdNode)),
+      h("span", { title: "Command Points" }, "CP ", h("b", { "data-testid": `cp-${p}` }, String(side.cp))),
+      h("span", { title: "Cards in hand" }, "Hand ", h("b", { "data-testid": `hand-count-${p}` }, String(side.hand_count))),
+      h("span", { title: "Cards in deck" }, "Deck ", h("b", {}, String(side.deck_count))),
+      h("span", { title: "Six defeated cards lose the match (C-6.1)" }, "Defeated ", h("b", {}, `${side.defeated.length}/6`)),
+      h("span", { class: `cmd${cmd && !cmd.face_down ? "" : " cmd-none"}` }, "Commander ", cmdNode)),
     h("div", { class: "zones" },
       zoneLine("Energy", side.energy, view, "energy", p),
       zoneLine("Retired", side.retired, view, "retired", p),
@@ -78,16 +157,49 @@ function sidePanel(view, p, names, viewer) {
   );
 }
 
-function unitNode(u, view, viewer) {
-  const rotate = bottomPlayer(view, viewer) !== (view.first_player ?? 0);
-  const arrows = (u.arrows || []).map((a) => h("span", { class: `arrow arrow-${rotate ? ROTATE[a] : a}` }, ARROW[rotate ? ROTATE[a] : a]));
+function unitExtra(u, view, orient) {
+  return () => {
+    const left = (u.health ?? 0) - (u.damage ?? 0);
+    const mods = [];
+    if (u.power_mod || u.turn_power_mod) mods.push(`Power ${u.power_mod + u.turn_power_mod > 0 ? "+" : ""}${u.power_mod + u.turn_power_mod}`);
+    if (u.health_mod || u.turn_health_mod) mods.push(`Health ${u.health_mod + u.turn_health_mod > 0 ? "+" : ""}${u.health_mod + u.turn_health_mod}`);
+    return h("div", { class: "unit-live" },
+      h("p", {}, h("b", {}, "On the board: "), `${u.square.toUpperCase()} · Power ${u.power ?? "–"} · Health ${left} of ${u.health ?? "–"}`,
+        u.damage ? ` (${u.damage} damage)` : "", mods.length ? ` · ${mods.join(", ")}` : "",
+        u.range_attack ? " · Range Attack" : "", u.attacked ? " · has attacked this turn" : ""),
+      (u.arrows || []).length ? h("p", {}, h("b", {}, "Attacks: "), u.arrows.map((a) => dirLabel(a, orient)).join(", ")) : null,
+      (u.attached || []).length
+        ? h("div", { class: "attached-list" }, h("b", {}, "Attached Ongoing events:"),
+          u.attached.map((e) => {
+            const c = cardOf(view, e.card);
+            return h("div", { class: "attached-text", "data-testid": "attached-text" }, h("b", {}, e.card), c.rules_text ? ` — ${c.rules_text}` : "");
+          }))
+        : null,
+    );
+  };
+}
+
+function unitNode(u, view, orient, names, viewer) {
+  const arrows = (u.arrows || []).map((a) => {
+    const d = screenDir(a, orient);
+    return h("span", { class: `arrow arrow-${d}`, "data-dir": d, "data-engine-dir": a, "aria-hidden": "true" }, ARROW[d]);
+  });
   const left = (u.health ?? 0) - (u.damage ?? 0);
-  return h("div", { class: `unit owner-${u.owner}${u.attacked ? " attacked" : ""}`, "data-token": `c:${u.id}`, "data-testid": "unit", "data-name": u.card, "data-owner": u.owner },
+  const node = h("div", {
+    class: `unit ${sideClass(u.owner, orient)}${u.attacked ? " attacked" : ""}`, "data-token": `c:${u.id}`, "data-testid": "unit",
+    "data-name": u.card, "data-owner": u.owner, "data-square": u.square, role: "button", "aria-label": unitLabel(u, view, orient, names, viewer),
+  },
     h("div", { class: "unit-name" }, u.card),
-    h("div", { class: "unit-stats" }, h("span", { title: "Power" }, `⚔${k(u.power)}`), " ", h("span", { title: "Health left / Health", "data-testid": "unit-health" }, `♥${k(left)}/${k(u.health)}`)),
+    h("div", { class: "unit-stats" }, h("span", { class: "p", title: "Power" }, `⚔${k(u.power)}`), " ", h("span", { class: "hp", title: "Health left / Health", "data-testid": "unit-health" }, `♥${k(left)}/${k(u.health)}`)),
     u.damage ? h("div", { class: "unit-damage", "data-testid": "unit-damage" }, `−${k(u.damage)}`) : null,
+    (u.attached || []).length ? h("div", { class: "unit-attached" }, u.attached.map((e) => {
+      const c = h("span", { class: "attached-chip", "data-testid": "attached", "data-name": e.card, title: e.card }, "◆", h("span", {}, e.card));
+      return c;
+    })) : null,
     h("div", { class: "arrows" }, arrows),
   );
+  withCardText(node, () => cardOf(view, u.card), { extra: unitExtra(u, view, orient) });
+  return node;
 }
 
 /** Render a view into the page's table elements; returns nothing. `names` maps seat -> display name. */
@@ -95,28 +207,41 @@ export function renderView(root, view, viewer, names) {
   const $ = (id) => root.querySelector(`#${id}`);
   const generic = $("generic-view");
   if (!view || view.format !== "commandeer-view") {
-    for (const id of ["board", "side-top", "side-bottom", "hand"]) $(id).replaceChildren();
+    for (const id of ["board", "side-top", "side-bottom", "hand"]) if ($(id)) $(id).replaceChildren();
     generic.hidden = false;
     generic.textContent = JSON.stringify(view, null, 2);
     if ($("turn")) $("turn").textContent = view && view.turn !== undefined ? String(view.turn) : "";
     return;
   }
   generic.hidden = true;
-  $("turn").textContent = String(view.turn);
-  $("phase").textContent = `${view.phase}${view.step !== view.phase ? ` (${view.step.replace("_", " ")})` : ""}`;
-  const bottom = bottomPlayer(view, viewer);
-  const top = 1 - bottom;
-  $("side-top").replaceChildren(sidePanel(view, top, names, viewer));
-  $("side-bottom").replaceChildren(sidePanel(view, bottom, names, viewer));
+  const limit = view.turn_limit ? 2 * view.turn_limit : null; // C-6.5: the limit counts each player's turns
+  $("turn").textContent = limit ? `${view.turn} of ${limit}` : String(view.turn);
+  if ($("turns-left")) {
+    const left = limit ? Math.max(0, limit - view.turn) : null;
+    $("turns-left").textContent = left === null ? "" : `${left} turn${left === 1 ? "" : "s"} left · then fewer Defeated cards wins (C-6.5)`;
+  }
+  $("phase").textContent = `${view.phase}${view.step !== view.phase ? ` (${view.step.replace(/_/g, " ")})` : ""}`;
+  const orient = orientation(view, viewer);
+  const top = 1 - orient.bottom;
+  $("side-top").replaceChildren(sidePanel(view, top, names, viewer, orient));
+  $("side-bottom").replaceChildren(sidePanel(view, orient.bottom, names, viewer, orient));
   const units = {};
   for (const u of view.board) units[u.square] = u;
   const board = $("board");
   board.replaceChildren();
-  for (const row of squareOrder(view, viewer)) {
+  board.setAttribute("role", "group");
+  const bottomName = viewer === orient.bottom ? "your" : `${names[orient.bottom] || "player 1"}'s`;
+  board.setAttribute("aria-label", `Battlefield, ${bottomName} side at the bottom`);
+  board.dataset.flip = orient.flip ? "1" : "0";
+  board.dataset.bottom = String(orient.bottom);
+  for (const row of squareOrder(orient)) {
     for (const sq of row) {
-      const cell = h("div", { class: "square", "data-square": sq, "data-token": `s:${sq}`, "data-testid": `square-${sq}` },
-        h("span", { class: "sq-name" }, sq));
-      if (units[sq]) cell.append(unitNode(units[sq], view, viewer));
+      const u = units[sq];
+      const cell = h("div", {
+        class: "square", "data-square": sq, "data-token": `s:${sq}`, "data-testid": `square-${sq}`,
+        role: "button", tabindex: "-1", "aria-label": u ? unitLabel(u, view, orient, names, viewer) : `${sq.toUpperCase()}, empty`,
+      }, h("span", { class: "sq-name", "aria-hidden": "true" }, sq));
+      if (u) cell.append(unitNode(u, view, orient, names, viewer));
       board.append(cell);
     }
   }
@@ -124,8 +249,9 @@ export function renderView(root, view, viewer, names) {
   hand.replaceChildren();
   const mine = viewer === 0 || viewer === 1 ? view.players[viewer] : null;
   if (mine && mine.hand) {
-    hand.append(h("h3", {}, `Your hand (${mine.hand.length})`));
-    hand.append(h("div", { class: "hand-cards" }, mine.hand.map((c) => handCard(c, view))));
+    const notes = view.unplayable || {};
+    hand.append(h("h3", { class: "hand-title" }, `Your hand (${mine.hand.length})`));
+    hand.append(h("div", { class: "hand-cards", role: "list", "aria-label": "Your hand" }, mine.hand.map((c) => handCard(c, view, notes[String(c.id)]))));
   }
 }
 

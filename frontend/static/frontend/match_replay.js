@@ -1,12 +1,20 @@
 // The replay page: frames rebuilt by the server from the match log, stepped through one action at a time.
 import { api } from "./js/api.js";
-import { h } from "./js/dom.js";
+import { causedList, logLine } from "./js/match_log.js";
 import { outcomeText, renderView } from "./match_render.js";
 
 const root = document.getElementById("replay-app");
 const $ = (id) => document.getElementById(id);
 let data = null;
 let at = 0;
+
+/** Scroll the log list (not the page) so that the current step is visible. */
+function keepInView(list, item) {
+  const box = list.getBoundingClientRect();
+  const r = item.getBoundingClientRect();
+  if (r.top < box.top) list.scrollTop -= box.top - r.top;
+  else if (r.bottom > box.bottom) list.scrollTop += r.bottom - box.bottom;
+}
 
 function show(i) {
   at = Math.max(0, Math.min(i, data.frames.length - 1));
@@ -16,8 +24,15 @@ function show(i) {
   renderView(root, frame.view, data.you, names);
   $("frame-no").textContent = `Step ${at} of ${data.frames.length - 1}`;
   $("frame-text").textContent = frame.text;
+  $("frame-caused").replaceChildren(...[causedList(frame, (frame.view && frame.view.catalog) || null)].filter(Boolean));
   document.body.dataset.frame = String(at);
-  for (const li of $("log").children) li.classList.toggle("current", Number(li.dataset.frame) === at);
+  for (const li of $("log").children) {
+    const current = Number(li.dataset.frame) === at;
+    li.classList.toggle("current", current);
+    if (current) li.setAttribute("aria-current", "step");
+    else li.removeAttribute("aria-current");
+    if (current) keepInView($("log"), li);
+  }
   const v = frame.view || {};
   $("whose").textContent = v.current_players && v.current_players.length ? `To act: ${v.current_players.map((p) => names[p]).join(", ")}` : "";
 }
@@ -32,7 +47,20 @@ async function load() {
   }
   $("result").hidden = !data.result;
   $("result").textContent = outcomeText({ result: data.result, status: data.result && data.result.reason === "aborted" ? "aborted" : "finished" });
-  $("log").replaceChildren(...data.frames.map((f, i) => h("li", { "data-frame": i, onclick: () => show(i) }, f.text)));
+  // every card any step showed: the names in the log show their card's text on hover or tap
+  const catalog = Object.assign({}, ...data.frames.map((f) => (f.view && f.view.catalog) || {}));
+  $("log").replaceChildren(
+    ...data.frames.map((f, i) => {
+      const li = logLine({ ...f, version: i }, { "data-frame": i, tabindex: "0", onclick: () => show(i) }, catalog);
+      li.addEventListener("keydown", (ev) => {
+        if (ev.key === "Enter" || ev.key === " ") {
+          ev.preventDefault();
+          show(i);
+        }
+      });
+      return li;
+    }),
+  );
   show(0);
 }
 

@@ -276,3 +276,29 @@ def test_engine_is_pure_python_without_django() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_unplayable_cards_name_the_rule_that_stops_each_card_c_5_2() -> None:
+    """A hand hint in the engine's own words: a card some legal action plays never gets a reason, every
+    other card of the hand does while cards are played (C-5.2 Planning, C-5.5 Defending)."""
+    g = position(board=[unit("c3", "Ember Scout", 0)], p0=side(cp=1, hand=["Ember Archer", "Ember Scout"]))
+    reasons = g.unplayable_cards(0)
+    archer, scout = g.sides[0].hand
+    assert reasons == {archer: "Ember Archer needs 2 CP and you have 1 (C-5.2)"}
+    assert any(getattr(a, "card", None) == scout for a in g.legal_actions(0))
+    assert g.unplayable_cards(1) == {}  # not to act: no hint
+    checked = 0
+    for seed in range(3):
+        g = new_match(DECKS[0], DECKS[1], seed=seed)
+        agents = [RandomAgent(Random(seed)), RandomAgent(Random(seed + 7))]
+        while not g.is_terminal():
+            p = g.current_players()[0]
+            reasons = g.unplayable_cards(p)
+            playable = {getattr(a, "card", None) for a in g.legal_actions(p)}
+            assert not set(reasons) & playable
+            if g.step.value in ("planning", "defending") and g.decision is None:
+                cards = set(g.sides[p].hand) | ({g.sides[p].commander} - {None})
+                assert set(reasons) == cards - playable
+                checked += len(reasons)
+            g.apply(agents[p].choose(g, p))
+    assert checked > 0

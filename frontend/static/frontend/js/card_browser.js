@@ -1,10 +1,5 @@
-// The card browser page (/cards/): the search widget, with the query kept in the address bar.
+// The card browser page (/cards/): the search widget; its text and filters live in the address bar
+// (?q=…&faction=…&type=…&cost=…), so a search is shareable and survives a reload.
 import { createCardSearch } from "./card_search.js";
 
-createCardSearch(document.getElementById("card-browser"), {
-  onSearch(q) {
-    const url = new URL(location.href);
-    if (q) url.searchParams.set("q", q); else url.searchParams.delete("q");
-    history.replaceState(null, "", url);
-  },
-});
+createCardSearch(document.getElementById("card-browser"));

@@ -1,5 +1,6 @@
-// Card page: the tile, every field, and the plain-words ability descriptions from the API.
-import { api } from "./api.js";
+// Card page: the tile, every field, the plain-words ability descriptions from the API, and the public
+// decks that use the card (most liked first).
+import { api, withQuery } from "./api.js";
 import { h } from "./dom.js";
 import { loadFactions, loadKeywords } from "./card_search.js";
 import { capitalize, cardTile, cardType, factionOf, keywordsOf } from "./cards.js";
@@ -60,4 +61,38 @@ async function main() {
   );
 }
 
+const DECKS_SHOWN = 10;
+
+async function publicDecks() {
+  const box = document.querySelector("[data-card-decks-list]");
+  if (!box) return;
+  try {
+    const data = await api(withQuery("/api/decks/public/", { card: slug, sort: "liked", page_size: DECKS_SHOWN }));
+    const decks = data.results || [];
+    box.replaceChildren(
+      ...(decks.length
+        ? decks.map((deck) => {
+            const copies = (deck.cards || []).find((row) => row.card === slug);
+            return h(
+              "li",
+              { "data-testid": "card-deck" },
+              h("a", { href: `/decks/${deck.id}/` }, deck.name),
+              h(
+                "span",
+                { class: "muted" },
+                `by ${deck.owner}${deck.faction ? ` · ${deck.faction.name}` : ""} · ♥ ${deck.like_count}` + (copies ? ` · ×${copies.count}` : "")
+              )
+            );
+          })
+        : [h("li", { class: "muted" }, "No public deck uses this card yet.")])
+    );
+    if (data.count > decks.length) {
+      box.append(h("li", { class: "muted" }, `… and ${data.count - decks.length} more.`));
+    }
+  } catch (error) {
+    box.replaceChildren(h("li", { class: "error-box" }, `Could not load decks: ${error.message}`));
+  }
+}
+
 main();
+publicDecks();

@@ -1,6 +1,6 @@
 // The card search widget (query language + filters + results + load more), used by the card
 // browser and the deck builder. Filters are folded into the query as query-language terms.
-import { ApiError, api, debounce, localUrl, resultsOf, withQuery } from "./api.js";
+import { ApiError, api, localUrl, resultsOf, withQuery } from "./api.js";
 import { cardTile } from "./cards.js";
 
 let factionsPromise = null;
@@ -27,10 +27,24 @@ export function loadKeywords() {
   return keywordsPromise;
 }
 
+// URL parameters of the search state, so a search is shareable and survives a reload.
+const URL_KEYS = { q: "q", faction: "faction", type: "type", cost: "cost", restrict: "only" };
+
+/** Cost select value ("=3", ">=7") <-> URL value ("3", "7+"). */
+function costToUrl(value) {
+  if (!value) return "";
+  return value.startsWith(">=") ? `${value.slice(2)}+` : value.replace(/^=/, "");
+}
+function costFromUrl(value) {
+  if (!value) return "";
+  return value.endsWith("+") ? `>=${value.slice(0, -1)}` : `=${value}`;
+}
+
 /**
  * Bind a rendered `_card_search.html` inside `root`.
  * options.actions(card) -> element|null for the tile's bottom row;
  * options.lockedFaction() -> faction slug enforced while the "restrict" checkbox is on.
+ * options.syncUrl (default true) keeps the text and every filter in the address bar.
  */
 export function createCardSearch(root, options = {}) {
   const form = root.querySelector("[data-card-search]");
@@ -63,10 +77,53 @@ export function createCardSearch(root, options = {}) {
     return parts.join(" ");
   }
 
+  // The Faction dropdown follows the "Only this deck's faction" checkbox: ticked, it shows the deck's
+  // faction and is locked; unticked, it is free again and back on the player's own choice.
+  let ownFaction = "";
+  let wasLocked = false;
   function syncLock() {
     const locked = restrict && restrict.checked && options.lockedFaction ? options.lockedFaction() : "";
-    if (locked) factionSelect.value = locked;
-    factionSelect.disabled = Boolean(locked);
+    if (locked) {
+      if (!wasLocked) ownFaction = factionSelect.value;
+      factionSelect.value = locked;
+    } else if (wasLocked) {
+      factionSelect.value = ownFaction;
+    }
+    wasLocked = Boolean(locked);
+    factionSelect.disabled = wasLocked;
+    factionSelect.title = wasLocked ? "Untick “Only this deck's faction” to choose another faction" : "";
+  }
+
+  function writeUrl() {
+    if (options.syncUrl === false) return;
+    const url = new URL(location.href);
+    const values = {
+      q: input.value.trim(),
+      faction: wasLocked ? "" : factionSelect.value,
+      type: typeSelect.value,
+      cost: costToUrl(costSelect.value),
+      restrict: restrict && !restrict.checked ? "0" : "",
+    };
+    for (const [key, param] of Object.entries(URL_KEYS)) {
+      if (values[key]) url.searchParams.set(param, values[key]);
+      else url.searchParams.delete(param);
+    }
+    if (url.href !== location.href) history.replaceState(history.state, "", url);
+  }
+
+  function readUrl() {
+    const params = new URLSearchParams(location.search);
+    if (params.has(URL_KEYS.q)) input.value = params.get(URL_KEYS.q);
+    const faction = params.get(URL_KEYS.faction) || "";
+    if (faction && factions[faction]) {
+      factionSelect.value = faction;
+      ownFaction = faction;
+    }
+    const type = params.get(URL_KEYS.type) || "";
+    if ([...typeSelect.options].some((o) => o.value === type)) typeSelect.value = type;
+    const cost = costFromUrl(params.get(URL_KEYS.cost) || "");
+    if ([...costSelect.options].some((o) => o.value === cost)) costSelect.value = cost;
+    if (restrict && params.get(URL_KEYS.restrict) === "0") restrict.checked = false;
   }
 
   function render(cards, append) {
@@ -81,13 +138,24 @@ export function createCardSearch(root, options = {}) {
     shown += cards.length;
   }
 
-  async function run({ append = false } = {}) {
-    const mine = ++seq;
+  // One request per search: a pending debounce is dropped when a search runs, a search identical to
+  // the one in flight or just shown is not sent again, and a superseded request is aborted.
+  let timer = null;
+  let lastUrl = null;
+  let controller = null;
+  async function run({ append = false, force = false } = {}) {
+    clearTimeout(timer);
     syncLock();
+    writeUrl();
     const url = append && nextUrl ? nextUrl : withQuery("/api/cards/", { q: composedQuery(), page_size: pageSize });
+    if (!append && !force && url === lastUrl) return;
+    lastUrl = append ? lastUrl : url;
+    if (controller) controller.abort();
+    controller = new AbortController();
+    const mine = ++seq;
     moreButton.disabled = true;
     try {
-      const data = await api(url);
+      const data = await api(url, { signal: controller.signal });
       if (mine !== seq) return;
       errorBox.hidden = true;
       const cards = resultsOf(data);
@@ -98,6 +166,7 @@ export function createCardSearch(root, options = {}) {
       moreButton.hidden = !nextUrl;
     } catch (error) {
       if (mine !== seq) return;
+      lastUrl = null; // a failed search may be tried again
       errorBox.textContent =
         error instanceof ApiError && error.status === 400
           ? `Query problem: ${error.message}`
@@ -113,12 +182,14 @@ export function createCardSearch(root, options = {}) {
     if (options.onSearch) options.onSearch(input.value);
   }
 
-  const runSoon = debounce(() => run(), 300);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     run();
   });
-  input.addEventListener("input", runSoon);
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => run(), 300);
+  });
   for (const select of [factionSelect, typeSelect, costSelect]) select.addEventListener("change", () => run());
   if (restrict) restrict.addEventListener("change", () => run());
   moreButton.addEventListener("click", () => run({ append: true }));
@@ -129,8 +200,7 @@ export function createCardSearch(root, options = {}) {
     for (const faction of Object.values(factions)) {
       factionSelect.append(new Option(faction.name, faction.slug));
     }
-    const initialFaction = new URLSearchParams(location.search).get("faction");
-    if (initialFaction && !restrict) factionSelect.value = initialFaction;
+    readUrl();
     return run();
   });
 

@@ -1,4 +1,5 @@
-// Card rendering shared by the card browser, the card page and the deck builder.
+// Card rendering shared by the card browser, the card page, the deck builder and the match pages
+// (js/card_component.js adds the full text on hover, focus and tap to any node showing a card).
 import { h } from "./dom.js";
 
 // 3×3 compass of the attack arrows (C-1.2): row by row, the centre is the card itself.
@@ -72,8 +73,9 @@ export function cardTile(card, { factions = {}, keywords: knownKeywords = {}, ac
   tags.push(h("span", { class: "tag" }, isUnit ? "Unit" : `${capitalize(card.event_type || "")} event`.trim()));
   if (card.legendary) tags.push(h("span", { class: "tag tag-legendary" }, "Legendary"));
   if (card.unique) tags.push(h("span", { class: "tag tag-unique" }, "Unique"));
+  // each keyword links to the cards that have it; its rule text is the link's tooltip and accessible description
   const keywords = keywordsOf(card, knownKeywords).map((k) =>
-    h("span", { class: "tag tag-keyword", title: k.reminder || "" }, k.name)
+    h("a", { class: "tag tag-keyword", href: keywordUrl(k.code), title: k.reminder || k.name, "aria-description": k.reminder || null }, k.name)
   );
   const nameNode = link && card.slug ? h("a", { href: `/cards/${encodeURIComponent(card.slug)}/` }, card.name) : card.name;
   return h(
@@ -99,6 +101,11 @@ export function cardTile(card, { factions = {}, keywords: knownKeywords = {}, ac
     large && card.flavor_text ? h("p", { class: "flavor-text" }, card.flavor_text) : null,
     actions
   );
+}
+
+/** The card search for one keyword (C-7): where a keyword's name links to. */
+export function keywordUrl(code) {
+  return `/cards/?q=${encodeURIComponent(`kw:${code}`)}`;
 }
 
 export function capitalize(text) {

@@ -2,8 +2,10 @@
 // save it (drafts may be illegal), curves, sample hand, import/export and revisions.
 import { api, debounce, toast, withQuery } from "./api.js";
 import { h } from "./dom.js";
+import { showCard, withCardText } from "./card_component.js";
 import { createCardSearch, loadFactions } from "./card_search.js";
-import { groupRows, handCard, importErrorText, renderCharts, renderLegality } from "./decks.js";
+import { createDrawOdds, createSampleHand } from "./deck_hand.js";
+import { groupRows, importErrorText, renderCharts, renderLegality } from "./decks.js";
 
 const root = document.getElementById("deck-builder");
 const apiUrl = root.dataset.apiUrl;
@@ -30,7 +32,6 @@ let factions = {};
 let savedSnapshot = "";
 let legality = null;
 let validateSeq = 0;
-let hand = { seed: null, mulligans: 0 };
 let search = null;
 
 // ---------- state ----------
@@ -95,7 +96,36 @@ function rowFromCard(card) {
   };
 }
 
+// The full card behind a deck row (its text, arrows, keywords), for the card component: a card added
+// from the search is known already; a saved deck's rows are fetched on their first hover or focus.
+const fullCards = new Map(); // slug -> the card API's object, or a Promise while it is fetched
+
+function rowCard(row) {
+  const full = fullCards.get(row.card);
+  if (full && !(full instanceof Promise)) return full;
+  return { slug: row.card, name: row.name, type: row.card_type, faction: row.faction, command_cost: row.command_cost,
+           energy_cost: row.energy_cost, legendary: row.legendary, unique: row.unique }; // prettier-ignore
+}
+
+function withRowText(node, row) {
+  withCardText(node, () => rowCard(row));
+  const fetchOnce = () => {
+    if (fullCards.has(row.card)) return;
+    const pending = api(`/api/cards/${encodeURIComponent(row.card)}/`)
+      .then((card) => {
+        fullCards.set(row.card, card);
+        if (node.matches(":hover, :focus-visible")) showCard(node, card); // still looked at: the whole card now
+      })
+      .catch(() => fullCards.delete(row.card)); // try again on the next hover
+    fullCards.set(row.card, pending);
+  };
+  node.addEventListener("pointerenter", fetchOnce);
+  node.addEventListener("focus", fetchOnce);
+  return node;
+}
+
 function setCount(slug, count, card = null) {
+  if (card && card.slug) fullCards.set(card.slug, card);
   let row = state.rows.get(slug);
   if (!row && card) row = rowFromCard(card);
   if (!row) return;
@@ -166,7 +196,7 @@ function renderDeck() {
               h(
                 "span",
                 { class: "row-name", title: row.name },
-                h("a", { href: `/cards/${encodeURIComponent(row.card)}/`, target: "_blank", rel: "noopener" }, row.name),
+                withRowText(h("a", { href: `/cards/${encodeURIComponent(row.card)}/`, target: "_blank", rel: "noopener", "data-testid": "row-name" }, row.name), row),
                 row.legendary ? " ★" : "",
                 state.commander === row.card ? h("span", { class: "tag tag-legendary", style: { marginLeft: ".3rem" } }, "Commander") : null
               ),
@@ -304,6 +334,12 @@ async function importReplace(event) {
     }
     state.commander = result.commander ? result.commander.slug : "";
     meta.faction.value = state.faction;
+    if (result.name) {
+      // a "# Deck: Name" line names the deck
+      state.name = result.name;
+      meta.name.value = result.name;
+      $("[data-deck-title]").textContent = result.name;
+    }
     changed();
     if (search) search.run();
     toast(`Imported ${total()} cards — save to keep them.`);
@@ -326,24 +362,14 @@ async function importNew() {
   }
 }
 
-// ---------- sample hand (C-4.3, C-4.4) ----------
+// ---------- sample hand (C-4.3, C-4.4) and draw odds ----------
 
-async function drawHand({ mulligan = false } = {}) {
-  const container = $("[data-hand]");
-  const note = $("[data-hand-note]");
-  if (mulligan && hand.seed !== null) hand.mulligans = Math.min(hand.mulligans + 1, 10);
-  else hand = { seed: Math.floor(Math.random() * 2 ** 31), mulligans: 0 };
-  try {
-    const data = await api(withQuery(`${apiUrl}sample-hand/`, { seed: hand.seed, mulligans: hand.mulligans }));
-    const rows = data.hand.map((c) => state.rows.get(c.card) || { name: c.name, card: c.card });
-    container.replaceChildren(...rows.map((row) => handCard(row, factions)));
-    note.textContent =
-      (data.hand.length ? "" : "The saved deck has no cards to draw. ") +
-      `Seed ${data.seed}${data.mulligans ? `, mulligan ${data.mulligans}` : ""}. Drawn from the saved deck` +
-      (isDirty() ? " — save to draw from your changes." : ".");
-  } catch (error) {
-    container.replaceChildren(h("div", { class: "error-box" }, error.message));
-  }
+let sampleHand = null;
+let drawOdds = null;
+
+function drawHand() {
+  if (sampleHand) sampleHand.draw();
+  if (drawOdds) drawOdds.load();
 }
 
 // ---------- revisions ----------
@@ -431,8 +457,6 @@ function bindMeta() {
   $("[data-copy]").addEventListener("click", copyExport);
   $("[data-import]").addEventListener("submit", importReplace);
   $("[data-import-new]").addEventListener("click", importNew);
-  $("[data-new-hand]").addEventListener("click", () => drawHand());
-  $("[data-mulligan]").addEventListener("click", () => drawHand({ mulligan: true }));
   $("[data-delete]").addEventListener("click", async () => {
     if (!confirm(`Delete “${state.name}” for good?`)) return;
     try {
@@ -469,6 +493,14 @@ async function main() {
   renderSaveState();
   bindMeta();
   search = createCardSearch($("#builder-search"), { actions: tileActions, lockedFaction: () => state.faction, pageSize: 12 });
+  sampleHand = createSampleHand($("[data-sample-hand]"), {
+    apiUrl,
+    rowFor: (card) => state.rows.get(card.card) || { name: card.name, card: card.card },
+    factions: () => factions,
+    maxMulligans: $("[data-sample-hand]").dataset.maxMulligans,
+    staleNote: () => (isDirty() ? "Drawn from the saved deck — save to draw from your changes." : ""),
+  });
+  drawOdds = createDrawOdds($("[data-draw-odds]"), { apiUrl });
   root.dataset.ready = "true";
   loadRevisions();
   drawHand();

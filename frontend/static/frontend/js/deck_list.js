@@ -65,7 +65,8 @@ async function loadLists() {
     mine.replaceChildren(h("div", { class: "error-box" }, `Could not load your decks: ${error.message}`));
   }
   try {
-    pub.replaceChildren(deckTable(await allPages("/api/decks/?public=1", 2), { showOwner: true }));
+    const liked = await api("/api/decks/public/?sort=liked&page_size=10"); // the full browser: /decks/public/
+    pub.replaceChildren(deckTable(liked.results || [], { showOwner: true }));
   } catch (error) {
     pub.replaceChildren(h("div", { class: "error-box" }, `Could not load public decks: ${error.message}`));
   }

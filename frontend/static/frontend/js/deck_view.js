@@ -1,24 +1,16 @@
-// Read-only deck page (shared link or someone's public deck): list, legality, curves, hand, text.
-import { api, toast, withQuery } from "./api.js";
+// Read-only deck page (shared link or someone's public deck): list, legality, curves, sample hand with
+// C-4.4 mulligans, draw odds, text; like it and copy it to your decks (signed in).
+import { api, withQuery } from "./api.js";
 import { h } from "./dom.js";
 import { loadFactions } from "./card_search.js";
-import { groupRows, handCard, renderCharts, renderLegality } from "./decks.js";
+import { createDrawOdds, createSampleHand } from "./deck_hand.js";
+import { bindLikeButton, copyDeck, groupRows, renderCharts, renderLegality } from "./decks.js";
 
 const root = document.getElementById("deck-view");
 const apiUrl = root.dataset.apiUrl;
 const $ = (selector) => root.querySelector(selector);
 let factions = {};
 let rows = [];
-
-async function drawHand() {
-  try {
-    const data = await api(withQuery(`${apiUrl}sample-hand/`, {}));
-    const bySlug = new Map(rows.map((r) => [r.card, r]));
-    $("[data-hand]").replaceChildren(...data.hand.map((c) => handCard(bySlug.get(c.card) || c, factions)));
-  } catch (error) {
-    $("[data-hand]").replaceChildren(h("div", { class: "error-box" }, error.message));
-  }
-}
 
 async function main() {
   factions = await loadFactions();
@@ -48,23 +40,24 @@ async function main() {
   renderCharts($("[data-charts]"), rows);
   const text = await api(withQuery(`${apiUrl}export/`, { format: "text" }));
   $("[data-export-output]").value = text.content;
-  drawHand();
-  $("[data-new-hand]").addEventListener("click", drawHand);
-  const copy = $("[data-copy-deck]");
-  if (copy) {
-    copy.addEventListener("click", async () => {
-      try {
-        const json = await api(withQuery(`${apiUrl}export/`, { format: "json" }));
-        const result = await api("/api/decks/import/", {
-          method: "POST",
-          body: { data: json.content, format: "json", save: true, name: `${deck.name} (copy)` },
-        });
-        location.assign(`/decks/${result.deck.id}/`);
-      } catch (error) {
-        toast(`Could not copy: ${error.message}`, { error: true });
-      }
-    });
+  const bySlug = new Map(rows.map((r) => [r.card, r]));
+  const handPanel = $("[data-sample-hand]");
+  createSampleHand(handPanel, {
+    apiUrl,
+    rowFor: (card) => bySlug.get(card.card) || { name: card.name, card: card.card },
+    factions: () => factions,
+    maxMulligans: handPanel.dataset.maxMulligans,
+  }).draw();
+  createDrawOdds($("[data-draw-odds]"), { apiUrl }).load();
+  const like = $("[data-like]");
+  if (like) {
+    const count = like.querySelector("[data-like-count]");
+    if (like.disabled) count.textContent = String(deck.like_count || 0);
+    else bindLikeButton(like, deck);
   }
+  const copy = $("[data-copy-deck]");
+  if (copy) copy.addEventListener("click", () => copyDeck(apiUrl));
+  root.dataset.ready = "true";
 }
 
 main().catch((error) => {

@@ -1,4 +1,5 @@
 // Deck helpers shared by the deck pages: legality panel, curves, sample-hand tiles, import errors.
+import { api, toast } from "./api.js";
 import { h } from "./dom.js";
 
 export function legalityOf(deck) {
@@ -19,7 +20,9 @@ export function importErrorText(error) {
 
 export function lineErrorText(e) {
   const where = e.line ? `Line ${e.line}` : "Deck";
-  const hint = e.suggestions && e.suggestions.length ? ` — did you mean ${e.suggestions.join(", ")}?` : "";
+  // the server's message already ends with "did you mean …?": add the names only when it does not
+  const named = e.suggestions && e.suggestions.length && !/did you mean/i.test(e.message);
+  const hint = named ? ` — did you mean ${e.suggestions.join(", ")}?` : "";
   const quoted = e.text && !e.message.includes(e.text) ? ` (“${e.text}”)` : "";
   return `${where}: ${e.message}${quoted}${hint}`;
 }
@@ -147,4 +150,42 @@ export function groupRows(rows) {
     ["Units", sorted.filter((r) => r.card_type === "unit")],
     ["Events", sorted.filter((r) => r.card_type !== "unit")],
   ].filter(([, list]) => list.length);
+}
+
+/** Like (true) or un-like a public deck; answers {liked, like_count}. One like per player per deck. */
+export function setLiked(deckId, liked) {
+  return api(`/api/decks/${deckId}/like/`, { method: liked ? "POST" : "DELETE" });
+}
+
+/** Bind a like button ([aria-pressed], a [data-like-count] inside) to a deck; keeps both in step. */
+export function bindLikeButton(button, deck) {
+  const count = button.querySelector("[data-like-count]");
+  const show = (liked, likes) => {
+    button.setAttribute("aria-pressed", liked ? "true" : "false");
+    button.setAttribute("aria-label", `${liked ? "Unlike" : "Like"} “${deck.name}” (${likes} like${likes === 1 ? "" : "s"})`);
+    count.textContent = String(likes);
+  };
+  show(Boolean(deck.liked), deck.like_count || 0);
+  button.addEventListener("click", async () => {
+    const want = button.getAttribute("aria-pressed") !== "true";
+    button.disabled = true;
+    try {
+      const result = await setLiked(deck.id, want);
+      show(result.liked, result.like_count);
+    } catch (error) {
+      toast(`Could not ${want ? "like" : "unlike"} the deck: ${error.message}`, { error: true });
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+/** Copy a deck (its API URL: /api/decks/<id>/ or /api/decks/shared/<share id>/) into my decks and open it. */
+export async function copyDeck(deckApiUrl) {
+  try {
+    const copy = await api(`${deckApiUrl}copy/`, { method: "POST", body: {} });
+    location.assign(`/decks/${copy.id}/`);
+  } catch (error) {
+    toast(`Could not copy the deck: ${error.message}`, { error: true });
+  }
 }

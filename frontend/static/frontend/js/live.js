@@ -4,6 +4,13 @@
 // back-off (and the server's first message after it resyncs the page); while it is down, the REST state
 // endpoint stands in. Every snapshot (socket push, REST answer, the page's own submit answer) enters
 // through `accept`, which merges its log with the held one through js/snapshots.js.
+//
+// Page add-ons (chat, your-turn notices, the end-of-game panel, rematch) never reach into a game's page
+// script: they listen on `document` for two events this module dispatches:
+//   "match:snapshot"  detail {snapshot, previous}  after every accepted snapshot (any source);
+//   "match:message"   detail {message}             every socket message that is not a state push
+//                                                  (e.g. {"type": "chat", ...}).
+// `window.liveMatch` is the page's LiveMatch, for an add-on that must send on the socket.
 import { api } from "./api.js";
 import { acceptSnapshot, newestLogVersion } from "./snapshots.js";
 
@@ -33,6 +40,7 @@ export class LiveMatch {
   }
 
   start() {
+    window.liveMatch = this;
     this.fetchState(); // render at once over REST; the socket then keeps the page live
     if (this.socketPath) this.connect();
   }
@@ -44,6 +52,7 @@ export class LiveMatch {
       const previous = this.snapshot;
       this.snapshot = snapshot;
       this.onSnapshot(snapshot, previous);
+      document.dispatchEvent(new CustomEvent("match:snapshot", { detail: { snapshot, previous } }));
     }
     if (resync) this.sync({ full: true });
   }
@@ -100,6 +109,9 @@ export class LiveMatch {
         return;
       }
       if (data && data.type === "state") this.accept(data.match);
+      else if (data && typeof data.type === "string") {
+        document.dispatchEvent(new CustomEvent("match:message", { detail: { message: data } }));
+      }
     };
     socket.onclose = (ev) => {
       if (this.closed) return;

@@ -4,7 +4,7 @@
 import { api } from "../js/api.js";
 import { h } from "../js/dom.js";
 import { LiveMatch, newKey } from "../js/live.js";
-import { HOUSES, WesterosMap, humanize, orderLabel } from "./map.js";
+import { HOUSES, WesterosMap, areaSpeech, humanize, orderLabel } from "./map.js";
 
 const root = document.getElementById("wx-game-app");
 const mapData = JSON.parse(document.getElementById("wx-map-data").textContent);
@@ -17,7 +17,7 @@ const TRACK_NAMES = { iron_throne: "Iron Throne", fiefdoms: "Fiefdoms", kings_co
 const DOMINANCE = { iron_throne: "Iron Throne", fiefdoms: "Valyrian Steel Blade", kings_court: "Messenger Raven" };
 const PHASES = { setup: "Set-up", westeros: "Westeros", planning: "Planning", action: "Action", game_over: "Game over" };
 const PENDING_TEXT = {
-  orders: "Place your orders (W-5.1)",
+  orders: "Place an order in each of your areas (W-5.1)",
   raven: "Messenger Raven (W-5.5)",
   raid: "Resolve a Raid order (W-7.2)",
   march_select: "Choose a March order to resolve (W-6.2)",
@@ -63,17 +63,44 @@ const DECISION_TEXT = {
   horde_reward: "The Horde Descends: muster a unit",
 };
 
+// Menu options that name order tokens (Put to the Sword, W-4.5): the printed names, as in the log.
+const OPTION_TEXT = { no_march_plus_one: "No March +1 ★ orders", no_defense_orders: "No Defense orders" };
+
 let snap = null; // latest snapshot {state_version, status, view, legal_actions, seats, log, ...}
 let selected = null; // selected area id
 let chosenCard = null; // house card picked but not yet confirmed
 let submitting = false;
+let advance = true; // orders: open the next area without an order after each placement (and at the start)
+let centred = false; // the board frame was panned to the player's lands once
+let dismissedCombat = -1; // the log number of the last combat summary the player closed
 
 const board = new WesterosMap($("wx-board"), mapData, { onSelect: (id) => {
   selected = id;
   chosenCard = null;
+  advance = false;
   document.body.dataset.selectedArea = id;
-  renderAreaPanel();
+  if (snap && snap.view) {
+    renderDecision();
+    renderAreaPanel();
+  }
 } });
+
+/** Select an area from a list or a key (as a click on the map does), keeping the map in view of it. */
+function selectArea(id) {
+  board.choose(id);
+  scrollToArea(id);
+}
+
+/** Pan the board's frame (a phone's, or a zoomed board's) so that the area is in the middle of it. */
+function scrollToArea(id) {
+  const poly = document.getElementById(`wx-area-${id}`);
+  if (poly && board.scroller && board.scroller.scrollHeight > board.scroller.clientHeight + 4) {
+    const box = poly.getBoundingClientRect();
+    const frame = board.scroller.getBoundingClientRect();
+    board.scroller.scrollTop += box.top + box.height / 2 - (frame.top + frame.height / 2);
+    board.scroller.scrollLeft += box.left + box.width / 2 - (frame.left + frame.width / 2);
+  }
+}
 
 // ---- names and helpers ------------------------------------------------------------------------------
 const areaName = (id) => (AREAS[id] ? AREAS[id].name : humanize(id));
@@ -94,8 +121,9 @@ function plainWords(text) {
     if (CARDS[w]) return CARDS[w].name;
     if (TEXTS.wildling[w]) return TEXTS.wildling[w].name;
     if (w.includes("_") && TOKENS.has(w)) return orderLabel(w);
+    if (HOUSES[w]) return HOUSES[w].name; // "Bids: baratheon 1, stark 0"
     return w;
-  });
+  }).replace(/\bKings Court\b/g, "King's Court");
 }
 
 let clockBase = performance.now();
@@ -164,9 +192,15 @@ async function submit(action) {
   try {
     const res = await api(root.dataset.submitUrl, { method: "POST", body });
     chosenCard = null;
+    if (action.type === "place_order") advance = true;
     // Our own view right after the move: render it now (the socket pushes the new version to every viewer).
     if (res && res.state) live.accept(res.state);
     else live.sync();
+    if (advance && snap && snap.view) {
+      // the push of this very placement may have come first: open the next area now
+      renderDecision();
+      renderAreaPanel();
+    }
   } catch (err) {
     $("wx-error").textContent = err.message;
     $("wx-error").hidden = false;
@@ -174,14 +208,25 @@ async function submit(action) {
   } finally {
     submitting = false;
     delete document.body.dataset.submitting;
+    // The buttons were redrawn: keep keyboard users in the decision panel rather than at the top of the page.
+    if (!document.activeElement || document.activeElement === document.body) $("wx-decide-title").focus({ preventScroll: true });
   }
 }
 
-function actionButton(item, label) {
+/** The "done / end / pass" choice of a step, pressed by the D key. */
+function isDone(a) {
+  if (a.type === "finish_orders") return true;
+  if (a.type === "end_march") return !a.leave_power_token;
+  if (a.type === "choose") return ["done", "pass"].includes(a.option);
+  return false;
+}
+
+function actionButton(item, label, onclick = null) {
   return h("button", {
-    type: "button", class: "button button-small", "data-testid": "action", "data-type": item.action.type,
-    "data-action": JSON.stringify(item.action), "data-area": clickArea(item.action) || "",
-    title: item.description, onclick: () => submit(item.action),
+    type: "button", class: `button button-small${isDone(item.action) ? " wx-done" : ""}`, "data-testid": "action", "data-type": item.action.type,
+    "data-action": JSON.stringify(item.action), "data-area": clickArea(item.action) || "", "data-done": isDone(item.action) ? "1" : null,
+    title: plainWords(item.description), "aria-label": label && label !== item.description ? `${label} — ${plainWords(item.description)}` : null,
+    onclick: onclick || (() => submit(item.action)),
   }, label || item.description);
 }
 
@@ -286,9 +331,39 @@ function cardNode(id, { playable = null, used = false } = {}) {
   const body = [h("span", { class: "wx-str" }, String(c.strength)), h("b", {}, c.name),
     h("span", { class: "wx-icons" }, [c.swords ? `${c.swords} sword${c.swords > 1 ? "s" : ""}` : "", c.fortifications ? `${c.fortifications} fort${c.fortifications > 1 ? "s" : ""}` : ""].filter(Boolean).join(" · ")),
     c.effect ? h("div", { class: "wx-effect" }, c.effect) : null];
-  const attrs = { class: `wx-card${used ? " is-used" : ""}${chosenCard === id ? " is-chosen" : ""}`, "data-card": id, style: { "--house-edge": hc.fill }, title: c.effect || c.name };
-  if (playable) return h("button", { type: "button", ...attrs, "data-testid": "playable-card", onclick: playable }, body);
-  return h("div", attrs, body);
+  const attrs = { class: `wx-card${used ? " is-used" : ""}${chosenCard === id ? " is-chosen" : ""}`, "data-card": id, style: { "--house-edge": hc.fill },
+    title: c.effect || c.name, "aria-label": cardSpeech(id, used) };
+  if (playable) return h("button", { type: "button", ...attrs, "aria-pressed": chosenCard === id ? "true" : "false", "data-testid": "playable-card", onclick: playable }, body);
+  return h("div", { ...attrs, tabindex: "0", role: "group" }, body);
+}
+
+/** What a screen reader says for a house card: name, strength, icons and text (W-17). */
+function cardSpeech(id, used = false) {
+  const c = CARDS[id] || { name: humanize(id), strength: "?", swords: 0, fortifications: 0, effect: "" };
+  const icons = [c.swords ? `${c.swords} sword${c.swords > 1 ? "s" : ""}` : "", c.fortifications ? `${c.fortifications} fortification${c.fortifications > 1 ? "s" : ""}` : ""].filter(Boolean);
+  return `${c.name}, strength ${c.strength}${icons.length ? ", " + icons.join(", ") : ""}${used ? ", discarded" : ""}${c.effect ? ". " + c.effect : ""}`;
+}
+
+/** The player's own hand in one compact row inside the decision panel (the phone's one-screen view). */
+function renderHandStrip() {
+  const v = snap.view;
+  const mine = me();
+  const strip = $("wx-hand-strip");
+  const hand = mine ? (v.hands || {})[mine] || [] : [];
+  strip.hidden = !hand.length;
+  if (!hand.length) return strip.replaceChildren();
+  const playable = new Set(legal().filter((a) => a.action.type === "play_house_card").map((a) => a.action.card));
+  strip.replaceChildren(h("span", { class: "wx-strip-label" }, "Your cards"), ...hand.map((id) => {
+    const c = CARDS[id] || { name: humanize(id), strength: "?" };
+    const attrs = { class: `wx-mini-card${chosenCard === id ? " is-chosen" : ""}`, "data-mini-card": id, title: c.effect || c.name, "aria-label": cardSpeech(id),
+      style: { "--house-edge": (HOUSES[c.house] || {}).fill } };
+    const body = [h("b", {}, String(c.strength)), " ", c.name];
+    if (playable.has(id)) {
+      return h("button", { type: "button", ...attrs, "aria-pressed": chosenCard === id ? "true" : "false",
+        onclick: () => { chosenCard = id; renderDecision(); renderHand(); } }, body);
+    }
+    return h("span", { ...attrs, tabindex: "0", role: "group" }, body);
+  }));
 }
 
 function renderHand() {
@@ -319,34 +394,78 @@ function renderLog() {
   $("wx-log").scrollTop = $("wx-log").scrollHeight;
 }
 
+/** The latest combat result in the log (W-9.8): both revealed cards and each side's contributions. */
+function lastCombat() {
+  const v = snap.view;
+  const log = v.log || [];
+  for (let i = log.length - 1; i >= 0; i--) {
+    if (log[i].combat) return { n: log[i].n, round: log[i].round, ...log[i].combat };
+  }
+  return null;
+}
+
+/** One revealed house card in the combat panel: name, printed strength, icons and text. */
+function combatCard(id) {
+  const c = CARDS[id] || { name: humanize(id), strength: "?", swords: 0, fortifications: 0, effect: "" };
+  const icons = [c.swords ? `${c.swords} sword${c.swords > 1 ? "s" : ""}` : "", c.fortifications ? `${c.fortifications} fort${c.fortifications > 1 ? "s" : ""}` : ""].filter(Boolean).join(" · ");
+  return h("div", { class: "wx-combat-card", "data-revealed-card": id, style: { "--house-edge": (HOUSES[c.house] || {}).fill }, "aria-label": cardSpeech(id) },
+    h("span", { class: "wx-str" }, String(c.strength)), h("b", {}, c.name), icons ? h("span", { class: "wx-icons" }, icons) : null,
+    c.effect ? h("p", { class: "wx-effect-full" }, c.effect) : null);
+}
+
+/** One side of a combat: its card (or why it is not shown) and every contribution to its strength (W-9.3). */
+function combatSide(hid, role, card, rows, total, winner) {
+  const list = (rows || []).filter(([label, n]) => n !== 0 || label.startsWith("House card"));
+  return h("div", { class: `wx-side${winner === hid ? " is-winner" : ""}`, "data-side": role, "data-house": hid },
+    h("h3", {}, `${role === "attacker" ? "Attacker" : "Defender"}: `, hid === "neutral" ? "Neutral force" : houseChip(hid), winner === hid ? h("span", { class: "wx-win" }, " — wins") : null),
+    card ? combatCard(card) : h("p", { class: "wx-hint", "data-card-hidden": "1" }, hid === "neutral" ? "No house card." : "House card: face down until both have chosen (W-9.4)."),
+    list.length ? h("table", { class: "wx-table wx-parts", "data-testid": "combat-parts" },
+      h("tbody", {}, list.map(([label, n]) => h("tr", {}, h("td", {}, plainWords(label)), h("td", { class: "num" }, n > 0 ? `+${n}` : String(n))))),
+      total !== null && total !== undefined ? h("tfoot", {}, h("tr", {}, h("th", {}, "Combat strength"), h("th", { class: "num", "data-final-strength": hid }, String(total)))) : null) : null);
+}
+
 function renderCombat() {
-  const c = snap.view.combat;
+  const v = snap.view;
+  const c = v.combat;
   const box = $("wx-combat");
-  box.hidden = !c;
+  const last = c ? null : lastCombat();
+  const showLast = last && last.round === v.round && last.n !== dismissedCombat;
+  box.hidden = !c && !showLast;
+  board.mark("combat", c ? [c.area] : []);
+  if (!c && !showLast) return;
   if (!c) {
-    board.mark("combat", []);
+    const [att, dfn] = [last.attacker, last.defender];
+    box.replaceChildren(h("div", { class: "wx-combat-head" },
+      h("h2", {}, `Last combat: ${areaName(last.area)}`),
+      h("button", { type: "button", class: "button button-small button-secondary", "aria-label": "Close the last combat", "data-testid": "combat-close",
+        onclick: () => { dismissedCombat = last.n; renderCombat(); } }, "×")),
+      h("p", { class: "wx-combat-result", "data-testid": "combat-result" }, houseChip(last.winner), ` wins ${last.numbers[last.winner].strength} to ${last.numbers[last.winner === att ? dfn : att].strength}`),
+      h("div", { class: "wx-sides" },
+        combatSide(att, "attacker", last.cards[att], last.parts[att], last.numbers[att].strength, last.winner),
+        combatSide(dfn, "defender", last.cards[dfn], last.parts[dfn], last.numbers[dfn].strength, last.winner)));
     return;
   }
-  board.mark("combat", [c.area]);
-  const card = (hid) => (c.cards && c.cards[hid] ? (CARDS[c.cards[hid]] ? CARDS[c.cards[hid]].name : humanize(c.cards[hid])) : "hidden / not chosen");
+  const nums = v.combat_strength || {};
+  const parts = v.combat_parts || {};
   const support = Object.entries(c.support || {}).map(([hid, side]) => `${houseName(hid)} → ${side === "none" ? "nobody" : houseName(side)}`);
+  const revealed = c.cards && c.cards[c.attacker] && c.cards[c.defender];
   box.replaceChildren(...[h("h2", {}, `Combat in ${areaName(c.area)}`),
-    h("table", { class: "wx-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "Attacker"), h("th", {}, "Defender"))),
-      h("tbody", {},
-        h("tr", {}, h("th", {}, "House"), h("td", {}, houseChip(c.attacker)), h("td", {}, houseChip(c.defender))),
-        h("tr", {}, h("th", {}, "Card"), h("td", {}, card(c.attacker)), h("td", {}, card(c.defender))),
-        ...numberRows(snap.view.combat_strength, c),
-        c.winner ? h("tr", {}, h("th", {}, "Winner"), h("td", { colspan: 2 }, houseChip(c.winner))) : null)),
     h("p", { class: "wx-hint" }, `Attacking from ${areaName(c.from)} with ${c.att_units.map((u) => humanize(u).toLowerCase()).join(", ")}.`),
-    support.length ? h("p", { class: "wx-hint" }, `Support: ${support.join("; ")}.`) : null].filter(Boolean));
+    support.length ? h("p", { class: "wx-hint" }, `Support: ${support.join("; ")}.`) : null,
+    h("div", { class: "wx-sides" },
+      combatSide(c.attacker, "attacker", (c.cards || {})[c.attacker], parts[c.attacker], (nums[c.attacker] || {}).strength, c.winner),
+      combatSide(c.defender, "defender", (c.cards || {})[c.defender], parts[c.defender], (nums[c.defender] || {}).strength, c.winner)),
+    h("table", { class: "wx-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, houseName(c.attacker)), h("th", {}, c.defender === "neutral" ? "Neutral" : houseName(c.defender)))),
+      h("tbody", {}, ...numberRows(nums, c))),
+    revealed ? null : h("p", { class: "wx-hint" }, "Strengths so far, before the house cards (W-9.3).")].filter(Boolean));
 }
 
 /** Strength, swords and fortifications of both sides (W-9.3, W-9.9) when the server sends them. */
 function numberRows(nums, c) {
   if (!nums || !nums[c.attacker] || !nums[c.defender]) return [];
   return [["Strength", "strength"], ["Swords", "swords"], ["Forts", "forts"]].map(([label, key]) =>
-    h("tr", { "data-number": key }, h("th", {}, label), h("td", {}, String(nums[c.attacker][key])), h("td", {}, String(nums[c.defender][key]))));
+    h("tr", { "data-number": key }, h("th", {}, label), h("td", { class: "num" }, String(nums[c.attacker][key])), h("td", { class: "num" }, String(nums[c.defender][key]))));
 }
 
 /** Who is still deciding (W-3.3: simultaneous steps show WHO, never WHAT). */
@@ -379,7 +498,8 @@ function bidSlider(items) {
   const max = amounts[amounts.length - 1];
   const out = h("output", { "data-testid": "bid-value" }, String(min));
   const range = h("input", { type: "range", min, max, step: 1, value: min, "data-testid": "bid-slider", "aria-label": "Bid",
-    oninput: () => { out.textContent = range.value; } });
+    oninput: () => { out.textContent = range.value; },
+    onkeydown: (ev) => { if (ev.key === "Enter") { ev.preventDefault(); go.click(); } } });
   const go = h("button", { type: "button", class: "button", "data-testid": "bid-submit", onclick: () => {
     const item = items.find((a) => a.action.amount === Number(range.value));
     if (item) submit(item.action);
@@ -387,18 +507,86 @@ function bidSlider(items) {
   return h("div", {}, h("div", { class: "wx-slider" }, range, out, go), h("p", { class: "wx-hint" }, `You have ${max} power tokens; bids stay secret until everyone has bid.`));
 }
 
+/** The player's areas that take an order (W-5.1), in map-name order. */
+function myOrderAreas() {
+  const mine = me();
+  return Object.entries(snap.view.units || {}).filter(([, g]) => g.house === mine).map(([id]) => id)
+    .sort((x, y) => areaName(x).localeCompare(areaName(y)));
+}
+
+/** Orders (W-5.1): every area of the player with its order; the open area shows the tokens that fit, and
+ * "Change" takes a placed order back (legal until Ready; the others only see that a token lies there). */
+function openNextArea(perArea) {
+  const v = snap.view;
+  const next = myOrderAreas().find((id) => !(v.orders || {})[id] && (perArea[id] || []).some((it) => it.action.type === "place_order"));
+  if (next && next !== selected) {
+    selected = next;
+    board.select(next);
+    document.body.dataset.selectedArea = next;
+    requestAnimationFrame(() => scrollToArea(next));
+  }
+  advance = false;
+}
+
+function ordersPlan(perArea) {
+  const v = snap.view;
+  const areas = myOrderAreas();
+  const rows = areas.map((id) => {
+    const order = (v.orders || {})[id];
+    const acts = perArea[id] || [];
+    const place = acts.filter((it) => it.action.type === "place_order");
+    const take = acts.find((it) => it.action.type === "remove_order");
+    const open = selected === id && place.length > 0;
+    const label = order && order[1] ? orderLabel(order[1]) : "no order yet";
+    return h("li", { class: `wx-plan-row${open ? " is-open" : ""}${selected === id ? " is-selected" : ""}`, "data-plan-area": id },
+      h("button", { type: "button", class: "wx-plan-area", title: areaName(id), "aria-expanded": open ? "true" : "false", "aria-label": `${areaSpeech(AREAS[id], v)}. ${order && order[1] ? "Your order: " + label : "No order yet"}`,
+        onclick: () => selectArea(id) }, areaName(id)),
+      h("span", { class: `wx-plan-order${order ? "" : " is-empty"}`, "data-plan-order": order && order[1] ? order[1] : "" }, label),
+      take ? actionButton(take, "Change", () => { selectArea(id); submit(take.action); }) : null,
+      open ? h("div", { class: "button-row wx-plan-tokens", role: "group", "aria-label": `Orders for ${areaName(id)}` },
+        place.map((it) => actionButton(it, buttonLabel(it)))) : null);
+  });
+  const left = areas.filter((id) => !(v.orders || {})[id]).length;
+  return [
+    h("p", { class: "wx-hint", "data-testid": "map-hint" }, left ? `${left} of ${areas.length} areas still need an order. Pick an area, then its order; until you press Ready you can change any of them.`
+      : "Every area has its order. Change any of them, or press Ready: orders are revealed when every house is ready (W-5.4)."),
+    h("ol", { class: "wx-plan", "data-testid": "orders-plan" }, rows),
+  ];
+}
+
+/** What the decision panel's choices depend on: while it is unchanged (another house moved), the buttons
+ * stay as they are, so a click is never lost to a redraw under the pointer. */
+function decisionKey(items) {
+  const v = snap.view;
+  const mine = me();
+  const own = Object.entries(v.orders || {}).filter(([, o]) => o[0] === mine);
+  const units = Object.entries(v.units || {}).filter(([, g]) => g.house === mine).map(([a]) => a);
+  return JSON.stringify([snap.status, v.round, v.step, v.pending && v.pending.kind, items.map((it) => it.action), selected, chosenCard, advance,
+    own, units, (v.hands || {})[mine], v.combat, v.combat_strength]);
+}
+
+let lastDecision = "";
+
 function renderDecision() {
-  $("wx-decide-title").textContent = decisionTitle();
+  const title = decisionTitle();
+  if ($("wx-decide-title").textContent !== title) $("wx-decide-title").textContent = title;
   $("wx-waiting").replaceChildren(...[waitingList()].filter(Boolean));
   const items = legal();
-  const box = $("wx-actions");
-  box.replaceChildren();
-  const onMap = new Set();
+  const perArea = {};
   for (const it of items) {
     const a = clickArea(it.action);
-    if (a) onMap.add(a);
+    if (a) (perArea[a] = perArea[a] || []).push(it);
   }
-  board.mark("actionable", [...onMap]);
+  if (advance && (snap.view.pending || {}).kind === "orders" && items.length) openNextArea(perArea);
+  const key = decisionKey(items);
+  if (key === lastDecision) return;
+  lastDecision = key;
+  const box = $("wx-actions");
+  box.replaceChildren();
+  renderHandStrip();
+  const onMap = Object.keys(perArea);
+  board.mark("actionable", onMap);
+  document.body.dataset.pending = (snap.view.pending || {}).kind || "";
   if (!items.length) {
     if (snap.status === "active" && me()) box.append(h("p", { class: "muted", "data-testid": "no-moves" }, "Nothing to decide now — waiting for the others."));
     return;
@@ -407,22 +595,48 @@ function renderDecision() {
   const bids = loose.filter((it) => it.action.type === "bid");
   const cards = loose.filter((it) => it.action.type === "play_house_card");
   const rest = loose.filter((it) => it.action.type !== "bid" && it.action.type !== "play_house_card");
+  const ordering = (snap.view.pending || {}).kind === "orders";
+  const fight = snap.view.combat;
+  const nums = snap.view.combat_strength;
+  if (fight && nums && nums[fight.attacker] && nums[fight.defender]) {
+    // The combat at a glance inside the decision (on a phone the combat panel is below the fold).
+    const side = (hid) => `${hid === "neutral" ? "Neutral force" : houseName(hid)} ${nums[hid].strength}`;
+    box.append(h("p", { class: "wx-combat-line", "data-testid": "combat-line" }, `Combat in ${areaName(fight.area)}: ${side(fight.attacker)} vs ${side(fight.defender)}`,
+      fight.cards && fight.cards[fight.attacker] ? "" : " (before house cards)"));
+  }
   if (bids.length) box.append(bidSlider(bids));
   if (cards.length) {
     const chosen = cards.find((c) => c.action.card === chosenCard);
-    box.append(...[h("p", { class: "wx-hint" }, "Pick a card from your hand below (or here), then confirm. The other side will not see it until both have chosen."),
-      h("div", { class: "button-row" }, cards.map((c) => h("button", { type: "button", class: `button button-small${c.action.card === chosenCard ? "" : " button-secondary"}`, "data-card-choice": c.action.card,
+    box.append(...[h("p", { class: "wx-hint" }, "Pick a card, then confirm (Enter). The other side will not see it until both have chosen."),
+      h("div", { class: "button-row", role: "group", "aria-label": "Your playable house cards" }, cards.map((c) => h("button", { type: "button", class: `button button-small${c.action.card === chosenCard ? "" : " button-secondary"}`, "data-card-choice": c.action.card,
+        "aria-pressed": c.action.card === chosenCard ? "true" : "false", "aria-label": cardSpeech(c.action.card),
         onclick: () => { chosenCard = c.action.card; renderDecision(); renderHand(); } }, CARDS[c.action.card] ? `${CARDS[c.action.card].name} (${CARDS[c.action.card].strength})` : humanize(c.action.card)))),
-      chosen ? h("button", { type: "button", class: "button", "data-testid": "play-card", onclick: () => submit(chosen.action) }, `Play ${CARDS[chosenCard] ? CARDS[chosenCard].name : humanize(chosenCard)}`) : null].filter(Boolean));
+      chosen ? h("button", { type: "button", class: "button", "data-testid": "play-card", "data-confirm": "1", onclick: () => submit(chosen.action) }, `Play ${CARDS[chosenCard] ? CARDS[chosenCard].name : humanize(chosenCard)}`) : null].filter(Boolean));
   }
-  if (rest.length) box.append(h("div", { class: "button-row" }, rest.map((it) => actionButton(it, buttonLabel(it)))));
-  if (onMap.size) {
-    box.append(h("p", { class: "wx-hint", "data-testid": "map-hint" }, `Click a highlighted area on the map (${onMap.size}) to see its choices.`));
-    const perArea = {};
-    for (const it of items) {
-      const a = clickArea(it.action);
-      if (a) (perArea[a] = perArea[a] || []).push(it);
+  const main = rest.length ? h("div", { class: "button-row wx-main-actions" }, rest.map((it) => actionButton(it, buttonLabel(it)))) : null;
+  if (ordering) {
+    // Ready above the list: a long list (late rounds) must not push it off a phone's screen.
+    const plan = ordersPlan(perArea);
+    box.append(plan[0], ...(main ? [main] : []), ...plan.slice(1));
+  }
+  else if (onMap.length && items.length - loose.length <= 6) {
+    // Few choices (e.g. which March to resolve): all of them as buttons, each naming its area.
+    box.append(h("p", { class: "wx-hint", "data-testid": "map-hint" }, "Your choices (highlighted on the map):"));
+    box.append(h("div", { class: "button-row wx-few" }, items.filter((it) => clickArea(it.action)).map((it) => actionButton(it, buttonLabel(it)))));
+  } else if (onMap.length) {
+    box.append(h("p", { class: "wx-hint", "data-testid": "map-hint" }, onMap.length === 1 ? "Your choice is in the highlighted area:" : `Choose an area (${onMap.length} highlighted on the map), then what to do there:`));
+    box.append(h("div", { class: "wx-area-chips", role: "group", "aria-label": "Areas with a choice" }, onMap.sort((x, y) => areaName(x).localeCompare(areaName(y))).map((id) =>
+      h("button", { type: "button", class: `wx-chip${selected === id ? " is-selected" : ""}`, "data-area-chip": id, "aria-pressed": selected === id ? "true" : "false",
+        "aria-label": areaSpeech(AREAS[id], snap.view), onclick: () => selectArea(id) }, areaName(id)))));
+    const here = perArea[selected] || (onMap.length === 1 ? perArea[onMap[0]] : null);
+    if (here) {
+      const where = selected && perArea[selected] ? selected : onMap[0];
+      box.append(h("div", { class: "wx-here", "data-testid": "here-actions" }, h("h3", {}, areaName(where)),
+        h("div", { class: "button-row" }, here.map((it) => actionButton(it, buttonLabel(it))))));
     }
+  }
+  if (main && !ordering) box.append(main);
+  if (onMap.length) {
     box.append(h("details", { class: "wx-all" }, h("summary", {}, `All ${items.length - loose.length} choices on the map`),
       Object.entries(perArea).map(([a, list]) => h("div", { class: "wx-action-group" }, h("h3", {}, areaName(a)),
         h("div", { class: "button-row" }, list.map((it) => actionButton(it, buttonLabel(it))))))));
@@ -435,7 +649,11 @@ function buttonLabel(it) {
   switch (a.type) {
     case "place_order": return orderLabel(a.token);
     case "raven_swap": return `Swap for ${orderLabel(a.token)}`;
-    case "finish_orders": return "Done placing orders";
+    case "remove_order": {
+      const o = (snap.view.orders || {})[a.area];
+      return `Take back ${o && o[1] ? orderLabel(o[1]) : "the order"}`;
+    }
+    case "finish_orders": return "Ready — orders done";
     case "end_march": return a.leave_power_token ? "End march, leave a power token" : "End march";
     case "declare_support": return a.side === "none" ? "Support nobody" : `Support ${houseName(a.side)}`;
     case "choose_march": return `Resolve March in ${areaName(a.area)}`;
@@ -448,6 +666,7 @@ function buttonLabel(it) {
       if (AREAS[head]) return unit ? `${humanize(unit)} in ${areaName(head)}` : areaName(head);
       if (HOUSES[a.option]) return houseName(a.option);
       if (CARDS[a.option]) return CARDS[a.option].name;
+      if (OPTION_TEXT[a.option]) return OPTION_TEXT[a.option];
       return humanize(a.option);
     }
     default: return it.description;
@@ -491,6 +710,12 @@ function render() {
     return;
   }
   board.setView(snap.view);
+  if (!centred && me()) {
+    // First view: the player's own lands in the middle of a phone's (or zoomed) board frame.
+    const home = Object.entries(snap.view.units || {}).find(([, g]) => g.house === me());
+    if (home) requestAnimationFrame(() => scrollToArea(selected || home[0]));
+    centred = true;
+  }
   if (snap.view.march && snap.view.march.source) board.mark("neighbour", [snap.view.march.source]);
   else board.mark("neighbour", []);
   renderStatus();
@@ -509,6 +734,8 @@ function render() {
 /** Every accepted snapshot (socket push, REST resync, submit answer) comes in here, its log already merged. */
 function onSnapshot(snapshot, previous) {
   if (previous && snapshot.state_version !== previous.state_version) chosenCard = null;
+  const kind = (s) => (s && s.view && s.view.pending ? s.view.pending.kind : null);
+  if (kind(snapshot) === "orders" && (kind(previous) !== "orders" || (previous && previous.view.round !== snapshot.view.round))) advance = true;
   snap = snapshot;
   clockBase = performance.now();
   render();
@@ -569,10 +796,61 @@ async function startReplay() {
   showFrame(0);
 }
 
+// ---- keyboard: D done/end, Enter confirm, Esc cancel, N/P next/previous area with a choice -------------
+function cancel() {
+  chosenCard = null;
+  selected = null;
+  delete document.body.dataset.selectedArea;
+  board.select(null);
+  board.mark("target", []);
+  render();
+}
+
+function cycleArea(step) {
+  const ids = [...new Set(legal().map((it) => clickArea(it.action)).filter(Boolean))].sort((x, y) => areaName(x).localeCompare(areaName(y)));
+  if (!ids.length) return;
+  const at = ids.indexOf(selected);
+  const next = ids[(at + step + ids.length) % ids.length];
+  selectArea(next);
+  const row = document.querySelector(`[data-plan-area="${next}"] .wx-plan-area, [data-area-chip="${next}"]`);
+  if (row) row.focus();
+}
+
+document.addEventListener("keydown", (ev) => {
+  if (root.dataset.mode === "replay" || !snap || ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const t = ev.target;
+  const typing = t && t.closest && t.closest("input, select, textarea, [contenteditable]");
+  if (ev.key === "Escape") {
+    if (typing && !t.closest(".wx-decide")) return; // leave other widgets' Escape alone (e.g. a chat box)
+    cancel();
+    return;
+  }
+  if (typing) return;
+  const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+  if (key === "d") {
+    const done = document.querySelector("#wx-actions [data-done='1']");
+    if (done) {
+      ev.preventDefault();
+      done.click();
+    }
+  } else if (key === "Enter" && !(t.closest && t.closest("button, a, [role=button], summary"))) {
+    const confirm = document.querySelector("#wx-actions [data-confirm='1'], #wx-actions [data-testid=bid-submit]");
+    if (confirm) {
+      ev.preventDefault();
+      confirm.click();
+    }
+  } else if (key === "n" || key === "p") {
+    ev.preventDefault();
+    cycleArea(key === "n" ? 1 : -1);
+  }
+});
+
 const live = new LiveMatch({
   socketPath: root.dataset.socket, stateUrl: root.dataset.stateUrl, onSnapshot, statusNode: $("wx-conn"),
 });
 window.matchConnection = live; // for tests: drop(ms) the socket to see the reconnect resync
+// A phone shows the board a little larger than the screen is wide: the names stay readable and the frame pans.
+if (window.matchMedia("(max-width: 600px)").matches) board.setZoom(1.6);
 if (root.dataset.mode === "replay") startReplay();
 else live.start();
 setInterval(tickClocks, 1000);

@@ -45,6 +45,36 @@ export function orderLabel(token) {
   return `${ORDER_NAMES[f.type] || humanize(f.type)}${f.mod ? " " + f.mod : ""}${f.special ? " ★" : ""}`;
 }
 
+const PLURAL = { footman: "footmen", knight: "knights", ship: "ships", siege_engine: "siege engines" };
+
+/** ["footman", "footman", "knight"] → ["2 footmen", "1 knight"]. */
+function countUnits(list) {
+  const n = {};
+  for (const u of list) n[u] = (n[u] || 0) + 1;
+  return Object.entries(n).map(([u, k]) => `${k} ${k > 1 ? PLURAL[u] || humanize(u).toLowerCase() + "s" : humanize(u).toLowerCase()}`);
+}
+
+/** The spoken name of an area with what stands in it (see `WesterosMap.nameAreas`). */
+export function areaSpeech(a, view) {
+  if (!a) return "";
+  const kind = a.kind === "port" ? "port" : a.kind === "sea" ? "sea" : a.castle === "stronghold" ? "stronghold" : a.castle === "castle" ? "castle" : "land";
+  const parts = [];
+  const group = view && (view.units || {})[a.id];
+  if (group) {
+    const name = (HOUSES[group.house] || {}).name || humanize(group.house);
+    const units = [...countUnits(group.units), ...countUnits(group.routed || []).map((x) => `${x} routed`)];
+    parts.push(`${name}: ${units.join(", ")}`);
+  } else if (view && (view.control || {})[a.id]) {
+    parts.push(`controlled by ${(HOUSES[view.control[a.id]] || {}).name || humanize(view.control[a.id])}`);
+  }
+  parts.push(kind);
+  const order = view && (view.orders || {})[a.id];
+  if (order) parts.push(order[1] ? `order ${orderLabel(order[1])}` : "order face down");
+  if (view && (view.garrisons || {})[a.id]) parts.push(`garrison ${view.garrisons[a.id]}`);
+  if (view && (view.neutral || {})[a.id] !== undefined) parts.push(`neutral force ${view.neutral[a.id]}`);
+  return `${a.name} — ${parts.join("; ")}`;
+}
+
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -299,6 +329,7 @@ export class WesterosMap {
   setView(view) {
     const layer = this.layers.overlay;
     layer.replaceChildren();
+    this.nameAreas(view);
     if (!view) return;
     const viewer = view.player || null;
     for (const id of view.impassable || []) {
@@ -314,6 +345,16 @@ export class WesterosMap {
       const g = svg("g", { class: "wx-area-overlay", "data-overlay": id });
       this.drawAreaOverlay(g, id, view, viewer);
       layer.append(g);
+    }
+  }
+
+  /** What a screen reader says for each area: "Winterfell — Stark: 2 footmen, 1 knight; stronghold; order
+   * face down" (the same facts the board draws; face-down orders stay face down, W-20.1). */
+  nameAreas(view) {
+    for (const poly of this.svg.querySelectorAll(".wx-area[data-area-id]")) {
+      const id = poly.dataset.areaId;
+      const a = this.areas[id];
+      poly.setAttribute("aria-label", areaSpeech(a, view));
     }
   }
 

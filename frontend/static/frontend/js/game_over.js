@@ -1,0 +1,230 @@
+// The end-of-game summary of a match page (partial matches/_game_over.html), for both games. It listens
+// to "match:snapshot" (js/live.js): once the match has ended it shows a "Summary" button, reads
+// GET /api/matches/<id>/summary/ and opens the summary by itself once per match (this browser), at the
+// end seen live or on the first visit after it. The summary is a non-modal dialog shown in the page's
+// flow (closable with its ✕ or Escape), so the Rematch button, the log and the replay link stay usable
+// beside it. Nothing here computes a result: the server's summary says who won, why, how long each
+// player took and what changed in the ratings.
+import { api } from "./api.js";
+import { h } from "./dom.js";
+
+const ENDED = new Set(["finished", "aborted"]);
+const HOUSE_COLOURS = {
+  stark: "#6c7a89", lannister: "#b3261e", baratheon: "#c9a227",
+  greyjoy: "#2f3b45", tyrell: "#2e7d32", martell: "#e07b00",
+};
+
+const bar = document.getElementById("game-over-bar");
+const dialog = document.getElementById("game-over");
+const body = document.getElementById("game-over-body");
+const title = document.getElementById("game-over-title");
+let summary = null;
+let loading = null;
+let you = null;
+
+function shownKey(id) {
+  return `game-over-shown:${id}`;
+}
+
+function clock(ms) {
+  const s = Math.round((ms || 0) / 1000);
+  const hours = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+}
+
+function title_(name) {
+  return name ? name.charAt(0).toUpperCase() + name.slice(1) : "";
+}
+
+function ordinal(n) {
+  const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
+  return `${n}${tail}`;
+}
+
+function label(p) {
+  return p.facts && p.facts.house ? `${title_(p.facts.house)} (${p.name})` : p.name;
+}
+
+function playerName(p) {
+  const who = p.username ? h("a", { href: `/players/${encodeURIComponent(p.username)}/` }, p.name) : p.name;
+  if (!(p.facts && p.facts.house)) return who;
+  return [h("b", {}, title_(p.facts.house)), h("br"), h("span", { class: "go-small" }, who)];
+}
+
+function headline(s) {
+  if (s.status === "aborted") return "Match aborted";
+  const winner = s.players.find((p) => p.position === s.winner);
+  const me = s.players.find((p) => p.position === you);
+  if (!winner) return me && me.place ? `No winner — you share ${ordinal(me.place)} place` : "No winner";
+  if (me && winner.position === you) return "You won!";
+  if (me && s.players.length > 2 && me.place) return `You finished ${ordinal(me.place)} — ${label(winner)} wins`;
+  if (me) return `You lost — ${label(winner)} wins`;
+  return `${label(winner)} wins`;
+}
+
+function factCells(s, p) {
+  if (s.kind === "westeros") return [h("td", {}, String(p.facts.castles ?? "–")), h("td", {}, String(p.facts.supply ?? "–"))];
+  return [h("td", {}, p.facts.defeated === undefined ? "–" : `${p.facts.defeated} / 6`)];
+}
+
+function factHeads(s) {
+  if (s.kind === "westeros") return [h("th", { scope: "col" }, "Castles"), h("th", { scope: "col" }, "Supply")];
+  return [h("th", { scope: "col", title: "Own cards in the Defeated zone (six lose, C-6.1)" }, "Defeated")];
+}
+
+function byPlace(s) {
+  return [...s.players].sort((x, y) => (x.place ?? 99) - (y.place ?? 99) || x.position - y.position);
+}
+
+function playersTable(s) {
+  return h("div", { class: "go-table-wrap" },
+    h("table", { class: "go-table", "data-testid": "summary-players" },
+      h("caption", { class: "sr-only" }, "Players"),
+      h("thead", {}, h("tr", {}, s.players.length > 2 ? h("th", { scope: "col" }, "#") : null,
+        h("th", { scope: "col" }, "Player"), h("th", { scope: "col", title: "Time spent deciding, as the clock counts it" }, "Time"),
+        h("th", { scope: "col", class: "go-wide" }, "Moves"), factHeads(s))),
+      h("tbody", {}, byPlace(s).map((p) => h("tr", { class: p.position === you ? "go-you" : null },
+        s.players.length > 2 ? h("td", {}, p.place ? String(p.place) : "–") : null,
+        h("th", { scope: "row" }, playerName(p), p.position === s.winner ? h("span", { class: "go-crown", title: "Winner" }, " ★") : null),
+        h("td", { "data-testid": "time-used" }, clock(p.time_used_ms)),
+        h("td", { class: "go-wide" }, String(p.moves)),
+        factCells(s, p))))));
+}
+
+function roundsTable(s, fact, label) {
+  const cols = s.rounds;
+  return h("div", { class: "go-table-wrap" },
+    h("table", { class: "go-table go-rounds", "data-testid": `summary-${fact}` },
+      h("caption", {}, `${label} at the start of each round`),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "House"),
+        cols.map((r) => h("th", { scope: "col" }, r.round === "final" ? "End" : `R${r.round}`)))),
+      h("tbody", {}, s.players.map((p) => h("tr", {},
+        h("th", { scope: "row" }, h("span", { class: "go-swatch", style: { "--house": HOUSE_COLOURS[p.facts.house] || "#888" } }), title_(p.facts.house)),
+        cols.map((r) => {
+          const v = (r.seats[String(p.position)] || {})[fact];
+          return h("td", {}, v === undefined ? "–" : String(v));
+        }))))));
+}
+
+function castleChart(s) {
+  // Castles per house over the rounds as small SVG lines (W-18: seven win at once).
+  const cols = s.rounds;
+  if (cols.length < 2) return null;
+  const W = 320, H = 120, P = 14;
+  const x = (i) => P + ((W - 2 * P) * i) / (cols.length - 1);
+  const y = (v) => H - P - ((H - 2 * P) * Math.min(v, 7)) / 7;
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "go-chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "Castles held by each house, round by round (the table below has the numbers)");
+  const seven = document.createElementNS(ns, "line");
+  Object.entries({ x1: P, x2: W - P, y1: y(7), y2: y(7), class: "go-seven" }).forEach(([k, v]) => seven.setAttribute(k, v));
+  svg.append(seven);
+  for (const p of s.players) {
+    const line = document.createElementNS(ns, "polyline");
+    line.setAttribute("points", cols.map((r, i) => `${x(i)},${y((r.seats[String(p.position)] || {}).castles || 0)}`).join(" "));
+    line.setAttribute("class", "go-line");
+    line.style.stroke = HOUSE_COLOURS[p.facts.house] || "#888";
+    svg.append(line);
+  }
+  return svg;
+}
+
+function ratingsList(s) {
+  if (!s.ratings.length) return s.rated ? h("p", { class: "muted" }, "This rated match changed no rating (it did not count).") : null;
+  return h("section", { class: "go-ratings", "data-testid": "summary-ratings" },
+    h("h3", {}, "Ratings"),
+    h("ul", {}, s.ratings.map((r) => h("li", { class: r.position === you ? "go-you" : null },
+      h("a", { href: `/players/${encodeURIComponent(r.username)}/` }, r.username), " ",
+      `${r.before} → ${r.after} `,
+      h("span", { class: r.delta >= 0 ? "go-up" : "go-down" }, `(${r.delta >= 0 ? "+" : ""}${r.delta})`)))));
+}
+
+function render(s) {
+  title.textContent = headline(s);
+  const facts = [
+    s.reason_text ? h("p", { class: "go-reason", "data-testid": "summary-reason" }, s.reason_text) : null,
+    h("p", { class: "muted", "data-testid": "summary-turns" },
+      `${s.turns} ${s.turns === 1 ? s.turns_label.replace(/s$/, "") : s.turns_label}`,
+      s.duration_ms ? ` · ${clock(s.duration_ms)} in all` : "",
+      s.rated ? " · rated" : " · unrated"),
+  ];
+  const westeros = s.kind === "westeros" && s.rounds.length;
+  const parts = [
+    ...facts,
+    playersTable(s),
+    westeros ? h("section", { class: "go-westeros" }, h("h3", {}, "Castles over the rounds"), castleChart(s),
+      roundsTable(s, "castles", "Castles"), roundsTable(s, "supply", "Supply")) : null,
+    ratingsList(s),
+    h("p", { class: "go-links" }, h("a", { class: "button button-small button-secondary", href: s.replay_url, "data-testid": "summary-replay" }, "Watch the replay")),
+  ];
+  body.replaceChildren(...parts.filter(Boolean));
+}
+
+async function load(id) {
+  if (summary || loading) return loading;
+  loading = api(`/api/matches/${id}/summary/`)
+    .then((data) => { summary = data; render(data); return data; })
+    .catch((err) => {
+      body.replaceChildren(h("p", { class: "form-error", role: "alert" }, `The summary could not be loaded: ${err.message}`));
+      return null;
+    })
+    .finally(() => { loading = null; });
+  return loading;
+}
+
+function open({ focus = false } = {}) {
+  if (!dialog.open) {
+    if (typeof dialog.show === "function") dialog.show();
+    else dialog.setAttribute("open", "");
+  }
+  openButton.setAttribute("aria-expanded", "true");
+  if (focus) {
+    title.focus();
+    dialog.scrollIntoView({ block: "nearest" });
+  }
+}
+
+function close() {
+  if (typeof dialog.close === "function") dialog.close();
+  else dialog.removeAttribute("open");
+  openButton.setAttribute("aria-expanded", "false");
+  openButton.focus();
+}
+
+const openButton = document.getElementById("game-over-open");
+openButton.addEventListener("click", async () => {
+  if (dialog.open) {
+    close();
+    return;
+  }
+  open({ focus: true });
+  if (!summary && bar.dataset.match) await load(bar.dataset.match);
+});
+document.getElementById("game-over-close").addEventListener("click", close);
+dialog.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape") {
+    ev.preventDefault();
+    close();
+  }
+});
+
+document.addEventListener("match:snapshot", async (ev) => {
+  const snap = ev.detail && ev.detail.snapshot;
+  if (!snap || !ENDED.has(snap.status) || !snap.seats || !snap.seats.length) return;
+  if (snap.status === "aborted" && snap.result && snap.result.reason === "cancelled") return;
+  you = typeof snap.you === "number" ? snap.you : null;
+  bar.hidden = false;
+  bar.dataset.match = snap.id;
+  const data = await load(snap.id);
+  let seen = false;
+  try { seen = localStorage.getItem(shownKey(snap.id)) === "1"; } catch { /* storage off */ }
+  if (data && !seen) {
+    try { localStorage.setItem(shownKey(snap.id), "1"); } catch { /* storage off */ }
+    open();
+  }
+});

@@ -1,0 +1,98 @@
+// End of a match and leaving one (matches/_rematch.html; services.rematch and services.seating on the server).
+// A finished match offers "Rematch" to its players: the first click records the offer, which the others see
+// as "Rematch offered by X — Accept"; once every player has asked, the server makes the new match (same
+// settings, sides swapped) and announces its id in the snapshot, and every player's page goes there.
+// In a running game of 3+ seats a player may "Leave game": an AI plays their seat on under their name.
+// Page add-on: it only listens to document "match:snapshot" (js/live.js) and calls the JSON API.
+import { api } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const box = $("rematch-box");
+let snapshot = null;
+let going = false;
+
+function matchId() {
+  const root = $("match-app") || $("wx-game-app");
+  return root ? root.dataset.match : null;
+}
+
+function go(id) {
+  if (going) return;
+  going = true;
+  location.href = `/play/${id}/`;
+}
+
+function showError(id, err) {
+  $(id).textContent = err ? err.message : "";
+  $(id).hidden = !err;
+}
+
+function render(m) {
+  const offer = m.rematch;
+  const me = m.you;
+  const player = me !== null && me !== undefined && offer && offer.players.includes(me);
+  box.hidden = !(m.status === "finished" && offer && (player || offer.match_id || offer.offered_by.length));
+  if (!box.hidden) {
+    const asked = offer.offered_by.includes(me);
+    const others = offer.offered_by_names.filter((_, i) => offer.offered_by[i] !== me);
+    const button = $("rematch-button");
+    const link = $("rematch-link");
+    link.hidden = !offer.match_id;
+    if (offer.match_id) {
+      link.href = `/play/${offer.match_id}/`;
+      link.textContent = player ? "Go to the rematch" : "Watch the rematch";
+      $("rematch-text").textContent = "The rematch has started.";
+      button.hidden = true;
+      if (player) go(offer.match_id);
+    } else if (!player) {
+      $("rematch-text").textContent = `Rematch offered by ${offer.offered_by_names.join(", ")}.`;
+      button.hidden = true;
+    } else if (asked) {
+      const waiting = offer.players.filter((p) => !offer.offered_by.includes(p)).map((p) => (m.seats.find((s) => s.position === p) || {}).name);
+      $("rematch-text").textContent = `Rematch offered — waiting for ${waiting.join(", ")} to accept.`;
+      button.hidden = true;
+    } else if (others.length) {
+      $("rematch-text").textContent = `Rematch offered by ${others.join(", ")}.`;
+      button.textContent = "Accept rematch";
+      button.hidden = false;
+    } else {
+      $("rematch-text").textContent = "Play again with the same settings, sides swapped.";
+      button.textContent = "Rematch";
+      button.hidden = false;
+    }
+  }
+  // Leaving a running game of 3+ seats (a 2-player game is conceded instead, C-6.4).
+  const mine = m.seats.find((s) => s.is_you);
+  if ($("leave-box")) $("leave-box").hidden = !(m.status === "active" && mine && !mine.is_ai && m.seats.length >= 3);
+}
+
+if (box && matchId()) {
+  document.addEventListener("match:snapshot", (ev) => {
+    snapshot = ev.detail.snapshot;
+    render(snapshot);
+  });
+  $("rematch-button").addEventListener("click", async () => {
+    const button = $("rematch-button");
+    button.disabled = true; // a double click sends one request (the server makes one rematch anyway)
+    showError("rematch-error", null);
+    try {
+      const answer = await api(`/api/matches/${matchId()}/rematch/`, { method: "POST" });
+      if (answer.match) go(answer.match.id);
+      else if (snapshot) render({ ...snapshot, rematch: answer.rematch });
+    } catch (err) {
+      if (err.extra && err.extra.match_id) go(err.extra.match_id);
+      else showError("rematch-error", err);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  $("leave-game")?.addEventListener("click", async () => {
+    if (!confirm("Leave this game? An AI plays your house on under your name; you can still watch.")) return;
+    try {
+      await api(`/api/matches/${matchId()}/leave/`, { method: "POST" });
+      location.reload();
+    } catch (err) {
+      showError("leave-error", err);
+    }
+  });
+}

@@ -1,0 +1,254 @@
+"""Reads of players' public records: profiles (games and results per kind, ratings and their history,
+recent finished games, public decks) and leaderboards. Public facts only: never an e-mail, never a
+running game; a game is listed to a viewer who may open it (public, or the viewer sat in it).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+from django.urls import reverse
+from rest_framework import status
+
+from config.errors import ApplicationError
+from matches.games import game_kinds, get_game
+from matches.models import Match, MatchStatus, PlayerRating, RatingChange, Seat
+from matches.services import ratings
+from matches.summary import replay_url
+
+SHORT_REASONS = {  # how a listed game ended, in a few words
+    "concede": "by concession",
+    "timeout": "on time",
+    "six_defeated": "six defeated",
+    "no_units": "no units left",
+    "turn_limit": "turn limit",
+    "concession": "by concession",
+    "seven_castles": "seven castles",
+    "round_limit": "after the last round",
+}
+HISTORY_POINTS = 100  # rating history points per kind on a profile (the latest)
+RECENT_GAMES = 20  # recent finished games on a profile
+PUBLIC_DECKS = 50
+MAX_USERNAME = 150
+
+
+def _not_found(username: str) -> ApplicationError:
+    return ApplicationError(
+        "not_found", f"No player named {username[:MAX_USERNAME]!r}.", status_code=status.HTTP_404_NOT_FOUND
+    )
+
+
+def player_get(*, username: str) -> Any:
+    """The active user with this user name (a 404 naming it otherwise)."""
+    if not username or len(username) > MAX_USERNAME:
+        raise _not_found(username)
+    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    if user is None:
+        raise _not_found(username)
+    return user
+
+
+def rated_kinds() -> list[str]:
+    """The game kinds with a leaderboard, in the registry's order."""
+    return [k for k in game_kinds() if ratings.rating_system(k) is not None]
+
+
+def kind_label(kind: str) -> str:
+    return get_game(kind).label
+
+
+def rating_out(r: PlayerRating | None, kind: str) -> dict[str, Any]:
+    """A rating as shown: rounded, with its provisional flag ("?") and deviation."""
+    if r is None:
+        r = ratings.new_rating(0, kind)
+    system = ratings.rating_system(kind)
+    return {
+        "kind": kind,
+        "system": system,
+        "rating": round(r.rating),
+        "deviation": round(r.sigma if system == ratings.OPENSKILL else r.deviation, 2),
+        "provisional": ratings.is_provisional(r),
+        "games": r.games,
+        "wins": r.wins,
+        "losses": r.losses,
+        "draws": r.draws,
+    }
+
+
+def public_decks_of(user: Any) -> list[dict[str, Any]]:
+    """A user's public decks (the deck app's selector when it has one; else its public visibility)."""
+    from decks import selectors as deck_selectors
+
+    picker = getattr(deck_selectors, "public_decks", None)
+    if picker is not None:
+        decks = list(picker(owner=user)[:PUBLIC_DECKS])
+    else:
+        from decks.models import Deck, Visibility
+
+        decks = list(
+            Deck.objects.filter(owner=user, visibility=Visibility.PUBLIC)
+            .select_related("faction")
+            .order_by("-updated_at", "-id")[:PUBLIC_DECKS]
+        )
+    return [
+        {
+            "id": d.pk,
+            "name": d.name,
+            "faction": d.faction.name if getattr(d, "faction", None) else "",
+            "url": reverse("deck-shared", args=[d.share_id]),
+            "updated_at": d.updated_at.isoformat(),
+        }
+        for d in decks
+    ]
+
+
+def _visible_matches(viewer: Any) -> Q:
+    """Matches a viewer may open: public ones, and the viewer's own."""
+    if viewer is not None and viewer.is_authenticated:
+        return Q(match__is_public=True) | Q(match_id__in=Seat.objects.filter(user=viewer).values("match_id"))
+    return Q(match__is_public=True)
+
+
+def _outcome(position: int, result: dict[str, Any] | None) -> str:
+    winner = (result or {}).get("winner")
+    if winner is None:
+        return "draw"
+    return "win" if winner == position else "loss"
+
+
+def player_profile(*, username: str, viewer: Any = None) -> dict[str, Any]:
+    """Everything the profile page and GET /api/players/<username>/ show."""
+    user = player_get(username=username)
+    own = {r.kind: r for r in PlayerRating.objects.filter(user=user)}
+    records: dict[str, Counter[str]] = {}
+    rows = Seat.objects.filter(user=user, match__status=MatchStatus.FINISHED).values_list(
+        "match__kind", "position", "match__result"
+    )
+    for kind, position, result in rows.iterator(chunk_size=2000):
+        records.setdefault(kind, Counter())[_outcome(position, result)] += 1
+    kinds = []
+    for kind in game_kinds():
+        counts = records.get(kind, Counter())
+        rated = ratings.rating_system(kind) is not None
+        if not counts and kind not in own:
+            continue
+        kinds.append(
+            {
+                "kind": kind,
+                "label": kind_label(kind),
+                "games": sum(counts.values()),
+                "wins": counts["win"],
+                "losses": counts["loss"],
+                "draws": counts["draw"],
+                "rating": rating_out(own.get(kind), kind) if rated and kind in own else None,
+                "history": rating_history(user, kind) if kind in own else [],
+            }
+        )
+    return {
+        "username": user.get_username(),
+        "joined": user.date_joined.date().isoformat(),
+        "kinds": kinds,
+        "recent_games": recent_games(user, viewer=viewer),
+        "public_decks": public_decks_of(user),
+    }
+
+
+def rating_history(user: Any, kind: str, *, limit: int = HISTORY_POINTS) -> list[dict[str, Any]]:
+    """The latest `limit` rating changes of a user in one kind, oldest first."""
+    rows = list(
+        RatingChange.objects.filter(user=user, kind=kind)
+        .order_by("-created_at", "-id")
+        .values("match_id", "before", "after", "created_at")[:limit]
+    )
+    rows.reverse()
+    return [
+        {
+            "match": r["match_id"],
+            "before": round(r["before"]),
+            "rating": round(r["after"]),
+            "at": r["created_at"].isoformat(),
+        }
+        for r in rows
+    ]
+
+
+def recent_games(user: Any, *, viewer: Any = None, limit: int = RECENT_GAMES) -> list[dict[str, Any]]:
+    """The user's latest finished games the viewer may open, each with its opponents, result and replay."""
+    seat_rows = list(
+        Seat.objects.filter(user=user, match__status=MatchStatus.FINISHED)
+        .filter(_visible_matches(viewer))
+        .select_related("match")
+        .order_by("-match__finished_at", "-match_id")[:limit]
+    )
+    match_ids = [s.match_id for s in seat_rows]
+    others: dict[int, list[Seat]] = {}
+    for s in Seat.objects.filter(match_id__in=match_ids).select_related("user").order_by("position"):
+        others.setdefault(s.match_id, []).append(s)
+    changes = {
+        c.match_id: c
+        for c in RatingChange.objects.filter(user=user, match_id__in=match_ids).only(
+            "match_id", "before", "after", "place"
+        )
+    }
+    out = []
+    for seat in seat_rows:
+        match: Match = seat.match
+        change = changes.get(match.pk)
+        out.append(
+            {
+                "id": match.pk,
+                "kind": match.kind,
+                "label": kind_label(match.kind),
+                "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+                "outcome": _outcome(seat.position, match.result),
+                "reason": (match.result or {}).get("reason", ""),
+                "reason_label": SHORT_REASONS.get(
+                    (match.result or {}).get("reason", ""),
+                    str((match.result or {}).get("reason", "")).replace("_", " "),
+                ),
+                "rated": match.rated,
+                "rating_delta": round(change.after) - round(change.before) if change else None,
+                "place": change.place if change else None,
+                "players": len(others.get(match.pk, [])),
+                "opponents": [
+                    {
+                        "name": o.display_name,
+                        "username": o.user.get_username() if o.user and not o.is_ai else None,
+                    }
+                    for o in others.get(match.pk, [])
+                    if o.position != seat.position
+                ],
+                "replay_url": replay_url(match),
+            }
+        )
+    return out
+
+
+def leaderboard(kind: str) -> QuerySet[PlayerRating]:
+    """Players with at least one rated game of `kind`: established ratings first (highest first), then
+    provisional ones (marked "?"), as Lichess keeps provisional players off its ranked list."""
+    system = ratings.rating_system(kind)
+    if system is None:
+        raise ApplicationError(
+            "not_found",
+            f"No leaderboard for {kind[:40]!r}; the rated game kinds are {', '.join(rated_kinds())}.",
+            status_code=status.HTTP_404_NOT_FOUND,
+        )
+    unsure = (
+        Q(sigma__gt=ratings.PROVISIONAL_SIGMA)
+        if system == ratings.OPENSKILL
+        else Q(deviation__gt=ratings.PROVISIONAL_RD)
+    )
+    return (
+        PlayerRating.objects.filter(kind=kind, games__gte=1, user__is_active=True)
+        .select_related("user")
+        .annotate(unsure=Case(When(unsure, then=Value(1)), default=Value(0), output_field=IntegerField()))
+        .order_by("unsure", "-rating", "user__username")
+    )
+
+
+def leaderboard_row(r: PlayerRating, rank: int) -> dict[str, Any]:
+    return {"rank": rank, "username": r.user.get_username(), **rating_out(r, r.kind)}

@@ -1,0 +1,300 @@
+"""Seats and houses at an unstarted table, and leaving a running one.
+
+A game whose seats pick a side (Westeros: a house, W-1.1; `GameAdapter.houses`) is seated in one of three
+modes, chosen by the creator (`rules_config["seating"]`):
+
+- "choose" (default): every player picks a free house when joining (none named: the first free one in
+  set-up order) and may change it until the start; AI houses take the first free ones when added.
+- "random": nobody picks; every seat's house is drawn at the start with the match's seeded RNG (the old
+  `house: "random"` means the same).
+- "draft": players pick in join order, each from the houses left: a player may pick once every player who
+  joined before them has picked; a pick is final. AI houses take what is left at the start (seeded draw).
+
+At the start (`assign_houses`) every seat's house is fixed and written to `rules_config["seat_houses"]`,
+which the adapter hands the engine (seat i plays `seat_houses[i]`).
+
+The creator may remove a player from an unstarted table (`match_kick`: the player sees why and cannot come
+back to it) and fill every empty seat with AI houses of one level (`match_fill_ai`). A player who leaves a
+running game of 3+ seats (`match_leave_running`) has their seat handed to the AI (`hand_seat_to_ai`,
+level TAKEOVER_AGENT): the seat keeps their name, marked "(AI, left)"; they may still watch. Leaving a
+running 2-seat game is conceding (C-6.4).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from rest_framework import status
+
+from config.errors import ApplicationError
+from matches import storage
+from matches.agents import LEVELS, TAKEOVER_AGENT
+from matches.games import GameAdapter, get_game
+from matches.models import Match, MatchStatus, Seat
+from matches.services.ai_seats import hand_seat_to_ai
+from matches.services.notify import notify_on_commit
+from matches.services.submit import game_over, not_participant
+
+SEATING_MODES = ("choose", "random", "draft")
+
+
+def seating_mode(match: Match) -> str:
+    """How the match's seats get their houses ("" for a game without houses)."""
+    config = match.rules_config or {}
+    if not get_game(match.kind).houses(config):
+        return ""
+    if config.get("house") == "random":
+        return "random"
+    mode = config.get("seating") or "choose"
+    return mode if mode in SEATING_MODES else "choose"
+
+
+def kicked_user_ids(match: Match) -> set[int]:
+    return {int(k["user_id"]) for k in (match.lobby or {}).get("kicked", []) if "user_id" in k}
+
+
+def check_not_kicked(match: Match, user: Any) -> None:
+    if user.pk in kicked_user_ids(match):
+        raise ApplicationError(
+            "kicked",
+            "The creator removed you from this table: you cannot join it again.",
+            status_code=status.HTTP_403_FORBIDDEN,
+        )
+
+
+def _taken(seats: list[Seat], *, but: Seat | None = None) -> set[str]:
+    return {s.house for s in seats if s.house and (but is None or s.pk != but.pk)}
+
+
+def _check_house(game: GameAdapter, match: Match, seats: list[Seat], house: str, *, seat: Seat | None) -> str:
+    """`house` if it is in this player count's set-up and free (W-1.1), else a 400 naming the choices."""
+    houses = game.houses(match.rules_config)
+    count = game.seat_count(match.rules_config)
+    if house not in houses:
+        raise ApplicationError(
+            "invalid_house",
+            f"'{house[:40]}' is not a house of a {count}-player game: choose one of {', '.join(houses)} (W-1.1).",
+            extra={"houses": houses},
+        )
+    taken = _taken(seats, but=seat)
+    if house in taken:
+        free = [h for h in houses if h not in taken]
+        raise ApplicationError(
+            "house_taken",
+            f"House {house.title()} is already taken: choose one of {', '.join(free) or 'none left'}.",
+            extra={"free": free},
+        )
+    return house
+
+
+def _draft_turn(seats: list[Seat], seat: Seat) -> Seat | None:
+    """The first player (join order) before `seat` who has not picked yet, or None when `seat` may pick."""
+    humans = sorted(
+        (s for s in seats if not s.is_ai), key=lambda s: (s.joined_at or timezone.now(), s.pk or 0)
+    )
+    for other in humans:
+        if other.pk == seat.pk:
+            return None
+        if not other.house:
+            return other
+    return None
+
+
+def house_at_join(match: Match, seats: list[Seat], house: str) -> str:
+    """The house a joiner takes (checked), or "" (random mode; draft without a pick yet)."""
+    game = get_game(match.kind)
+    mode = seating_mode(match)
+    if not mode:
+        if house:
+            raise ApplicationError("invalid_house", "This game has no houses to choose.")
+        return ""
+    if mode == "random":
+        if house:
+            raise ApplicationError(
+                "invalid_house", "Houses are drawn at random at the start of this match: join without one."
+            )
+        return ""
+    if mode == "draft":
+        if house:
+            waiting = [s for s in seats if not s.is_ai and not s.house]
+            if waiting:
+                raise ApplicationError(
+                    "not_your_pick",
+                    f"Draft: {waiting[0].display_name} picks first; join, then pick when it is your turn.",
+                    status_code=status.HTTP_409_CONFLICT,
+                )
+            return _check_house(game, match, seats, house, seat=None)
+        return ""
+    if house:
+        return _check_house(game, match, seats, house, seat=None)
+    free = [h for h in game.houses(match.rules_config) if h not in _taken(seats)]
+    return free[0] if free else ""
+
+
+@transaction.atomic
+def match_pick_house(*, match_id: int, user: Any, house: str) -> Seat:
+    """Pick (choose mode: or change) the caller's house before the start (W-1.1)."""
+    loaded = storage.load_for_update(match_id)
+    match, seats = loaded.match, loaded.seats
+    seat = loaded.seat_of(user)
+    if seat is None:
+        raise not_participant(match_id)
+    if match.status != MatchStatus.WAITING:
+        raise ApplicationError(
+            "match_started", "Houses are fixed once the match has started.", status_code=409
+        )
+    mode = seating_mode(match)
+    if not mode:
+        raise ApplicationError("invalid_house", "This game has no houses to choose.")
+    if mode == "random":
+        raise ApplicationError(
+            "invalid_house", "Houses are drawn at random at the start of this match.", status_code=409
+        )
+    game = get_game(match.kind)
+    if mode == "draft":
+        if seat.house:
+            raise ApplicationError(
+                "already_picked",
+                f"Draft: you picked House {seat.house.title()}; picks are final.",
+                status_code=409,
+            )
+        first = _draft_turn(seats, seat)
+        if first is not None:
+            raise ApplicationError(
+                "not_your_pick",
+                f"Draft: {first.display_name} picks before you (join order).",
+                status_code=status.HTTP_409_CONFLICT,
+            )
+    seat.house = _check_house(game, match, seats, house, seat=seat)
+    seat.save(update_fields=["house"])
+    notify_on_commit(match)
+    return seat
+
+
+def _must_be_creator(match: Match, user: Any, what: str) -> None:
+    if match.created_by_id != user.pk:
+        raise ApplicationError(
+            "not_creator", f"Only the table's creator may {what}.", status_code=status.HTTP_403_FORBIDDEN
+        )
+    if match.status != MatchStatus.WAITING:
+        raise ApplicationError(
+            "match_started", f"The match has started: you can no longer {what}.", status_code=409
+        )
+
+
+@transaction.atomic
+def match_kick(*, match_id: int, user: Any, position: int) -> None:
+    """The creator removes the player (or AI) of seat `position` from an unstarted table.
+
+    A removed player sees why (the match's `kicked` list names them) and cannot join this table again.
+    """
+    loaded = storage.load_for_update(match_id)
+    match, seats = loaded.match, loaded.seats
+    _must_be_creator(match, user, "remove players")
+    seat = next((s for s in seats if s.position == position), None)
+    if seat is None:
+        raise ApplicationError("no_such_seat", f"Seat {position + 1} is empty.", extra={"position": position})
+    if seat.user_id == user.pk:
+        raise ApplicationError("invalid", "You cannot remove yourself: leave (cancel) the table instead.")
+    if seat.user_id is not None and not seat.is_ai:
+        lobby = dict(match.lobby or {})
+        kicked = [k for k in lobby.get("kicked", []) if k.get("user_id") != seat.user_id]
+        lobby["kicked"] = [*kicked, {"user_id": seat.user_id, "name": seat.display_name}][-50:]
+        match.lobby = lobby
+        match.save(update_fields=["lobby"])
+    seat.delete()
+    notify_on_commit(match)
+
+
+@transaction.atomic
+def match_fill_ai(*, match_id: int, user: Any, agent: str) -> list[Seat]:
+    """The creator fills every empty seat with an AI of level `agent` (choose mode: with the first free houses)."""
+    if agent not in LEVELS:
+        raise ApplicationError(
+            "invalid", f"Unknown AI level '{agent[:20]}'; choose one of {', '.join(LEVELS)}."
+        )
+    loaded = storage.load_for_update(match_id)
+    match, seats = loaded.match, loaded.seats
+    _must_be_creator(match, user, "add AI players")
+    if match.rated:  # a rated match is for people only (services.ratings)
+        raise ApplicationError(
+            "not_rateable",
+            "This match is rated: only people can take its seats, not the AI.",
+            status_code=409,
+        )
+    game = get_game(match.kind)
+    free = sorted(set(range(game.seat_count(match.rules_config))) - {s.position for s in seats})
+    if not free:
+        raise ApplicationError("match_full", "Every seat of this match is taken.", status_code=409)
+    houses = [h for h in game.houses(match.rules_config) if h not in _taken(seats)]
+    choose = seating_mode(match) == "choose"
+    made = []
+    for position in free:
+        house = houses.pop(0) if choose and houses else ""
+        made.append(Seat.objects.create(match=match, position=position, ai_agent=agent, house=house))
+    notify_on_commit(match)
+    return made
+
+
+def assign_houses(match: Match, game: GameAdapter, seats: list[Seat]) -> None:
+    """Fix every seat's house at the start (W-1.1) and hand them to the engine in `rules_config`.
+
+    random: a seeded draw for every seat; choose/draft: the picks, and the houses left drawn with the
+    seeded RNG for the seats without one (AI houses). A player who has not picked in a draft holds the start.
+    """
+    houses = game.houses(match.rules_config)
+    if not houses:
+        return
+    mode = seating_mode(match)
+    rng = random.Random(match.seed ^ 0x40_5E)
+    if mode == "random":
+        order = list(houses)
+        rng.shuffle(order)
+        for seat, house in zip(seats, order, strict=False):
+            seat.house = house
+    else:
+        unpicked = [s for s in seats if not s.is_ai and not s.house]
+        if unpicked and mode == "draft":
+            raise ApplicationError(
+                "houses_open",
+                f"Draft: {', '.join(s.display_name for s in unpicked)} must pick a house first.",
+                status_code=409,
+            )
+        left = [h for h in houses if h not in _taken(seats)]
+        rng.shuffle(left)
+        for seat in seats:
+            if not seat.house:
+                seat.house = left.pop()
+    match.rules_config = {**(match.rules_config or {}), "seat_houses": [s.house for s in seats]}
+
+
+@transaction.atomic
+def match_leave_running(*, match_id: int, user: Any) -> Match:
+    """Leave a running game of 3+ seats: the AI plays the seat on under the player's name, marked "(AI, left)".
+
+    The leaver can no longer act (their seat is an AI seat) but may still watch. In a 2-seat game leaving
+    is conceding (C-6.4): 409 pointing at Concede.
+    """
+    loaded = storage.load_for_update(match_id)
+    match, seats = loaded.match, loaded.seats
+    seat = loaded.seat_of(user)
+    if seat is None:
+        raise not_participant(match_id)
+    if match.status != MatchStatus.ACTIVE:
+        raise game_over(match)
+    if seat.left_at is not None:
+        raise ApplicationError("already_left", "You have already left this game.", status_code=409)
+    if len(seats) < 3:
+        raise ApplicationError(
+            "match_started", "The match has started: concede instead of leaving (C-6.4).", status_code=409
+        )
+    seat.left_at = timezone.now()
+    seat.save(update_fields=["left_at"])
+    if not seat.is_ai:
+        hand_seat_to_ai(loaded, seat, agent=TAKEOVER_AGENT, stop_clock=False)
+    else:
+        notify_on_commit(match)
+    return match

@@ -1,0 +1,187 @@
+"""The end-of-game summary of an ended match: result and reason, turns or rounds, each player's time,
+the game's own facts (Commandeer: cards in each Defeated zone; Westeros: castles and supply per house,
+round by round), rating changes and the replay link.
+
+Computed once from the stored log (the start snapshot replayed action by action, as the replay does)
+and kept in `MatchSummary`; every viewer gets the same public facts, so one copy serves all.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from rest_framework import status
+
+from config.errors import ApplicationError
+from matches import selectors
+from matches.games import get_game
+from matches.models import Match, MatchStatus, MatchSummary, RatingChange, Seat
+from matches.services.ratings import rating_system
+
+SUMMARY_VERSION = 4  # bump to recompute stored summaries when their shape changes
+
+REASON_TEXTS = {
+    "concede": "concession",
+    "timeout": "time forfeit (three timeouts in a row)",
+    "aborted": "aborted: a player never made a first move",
+    "cancelled": "cancelled before the start",
+    "internal_error": "stopped by a server error",
+    "seven_castles": "seven castles held (W-18.1)",
+    "round_limit": "most castles after the last round (W-18.2)",
+}
+
+
+def replay_url(match: Match) -> str:
+    name = "westeros-replay" if match.kind == "westeros" else "match-replay-page"
+    return reverse(name, args=[match.pk])
+
+
+def _ms(a: datetime, b: datetime) -> int:
+    return max(0, int((b - a).total_seconds() * 1000))
+
+
+def compute_summary(match: Match) -> dict[str, Any]:
+    """Replay the match's log once: time used per seat (a seat's time runs from when it must act until it
+    acts, as its clock does), the game's facts at the start of each round (by-round games) and at the end."""
+    game = get_game(match.kind)
+    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("position"))
+    used = {s.position: 0 for s in seats}
+    moves = {s.position: 0 for s in seats}
+    waiting: dict[int, datetime] = {}
+    rounds: list[dict[str, Any]] = []
+    facts: dict[str, Any] = {}
+    final_state: Any = None
+    last_turn: Any = None
+    start = match.started_at
+    for entry, state in selectors.replay_states(match):
+        at = entry.created_at if entry is not None else start
+        if entry is not None:
+            if entry.seat in waiting:
+                used[entry.seat] = used.get(entry.seat, 0) + _ms(waiting.pop(entry.seat), at)
+            moves[entry.seat] = moves.get(entry.seat, 0) + 1
+        current = set() if game.is_terminal(state) else set(game.current_players(state))
+        for p in list(waiting):
+            if p not in current:  # no longer asked (e.g. a step closed by another's action)
+                used[p] = used.get(p, 0) + _ms(waiting.pop(p), at)
+        for p in current:
+            if at is not None:
+                waiting.setdefault(p, at)
+        facts = game.summary_facts(state)
+        final_state = state
+        if facts.get("by_round") and facts["turns"] != last_turn:
+            rounds.append({"round": facts["turns"], "seats": _json_keys(facts["seats"])})
+        last_turn = facts["turns"]
+    end = match.finished_at
+    for p, since in waiting.items():  # a clock still running at the end (time forfeit, concession)
+        if end is not None:
+            used[p] = used.get(p, 0) + _ms(since, end)
+    result = match.result or {}
+    reason = str(result.get("reason", ""))
+    final = _json_keys(facts.get("seats", {}))
+    places = _places(game, final_state, [s.position for s in seats], result)
+    players = [
+        {
+            "position": s.position,
+            "name": s.display_name if s.user is None else s.user.get_username(),
+            "username": s.user.get_username() if s.user else None,
+            "is_ai": s.is_ai,
+            "time_used_ms": used.get(s.position, 0),
+            "moves": moves.get(s.position, 0),
+            "place": places.get(s.position),
+            "facts": final.get(str(s.position), {}),
+        }
+        for s in seats
+    ]
+    return {
+        "version": SUMMARY_VERSION,
+        "match": match.pk,
+        "kind": match.kind,
+        "status": match.status,
+        "rated": match.rated,
+        "result": result,
+        "winner": result.get("winner"),
+        "reason": reason,
+        "reason_text": _reason_text(result),
+        "turns": facts.get("turns", 0),
+        "turns_label": facts.get("turns_label", "turns"),
+        "started_at": match.started_at.isoformat() if match.started_at else None,
+        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+        "duration_ms": _ms(match.started_at, end) if match.started_at and end else 0,
+        "players": players,
+        "rounds": rounds + ([{"round": "final", "seats": final}] if rounds else []),
+        "ratings": _rating_changes(match),
+        "replay_url": replay_url(match),
+    }
+
+
+def _places(game: Any, state: Any, positions: list[int], result: dict[str, Any]) -> dict[int, int]:
+    """Each seat's final place (1 = first): the game's standing (3+ seats, W-18), else the winner first;
+    a seat that forfeited on time (`loser`) is last. An aborted match has no places."""
+    if result.get("reason") in ("aborted", "cancelled", "internal_error"):
+        return {}
+    standing = game.standing(state) if len(positions) > 2 and state is not None else None
+    winner = result.get("winner")
+    if standing is None:
+        standing = [[winner], [p for p in positions if p != winner]] if winner in positions else [positions]
+    loser = result.get("loser")
+    groups = [[p for p in g if p != loser] for g in standing]
+    groups = [g for g in groups if g] + ([[loser]] if loser in positions else [])
+    out: dict[int, int] = {}
+    place = 1
+    for group in groups:
+        out.update(dict.fromkeys(group, place))
+        place += len(group)
+    return out
+
+
+def _json_keys(seats: dict[Any, Any]) -> dict[str, Any]:
+    return {str(k): dict(v) for k, v in seats.items()}
+
+
+def _reason_text(result: dict[str, Any]) -> str:
+    reason = str(result.get("reason", ""))
+    text = str(result.get("text") or "")
+    if reason in ("concede", "timeout", "aborted", "cancelled", "internal_error") and text:
+        return text  # the service's own words: "bob conceded.", "alice ran out of time 3 turns in a row."
+    words = REASON_TEXTS.get(reason, text or reason.replace("_", " "))
+    return words[:1].upper() + words[1:]  # a sentence; the texts naming a player keep their user name as is
+
+
+def _rating_changes(match: Match) -> list[dict[str, Any]]:
+    changes = RatingChange.objects.filter(match=match).select_related("user").order_by("place", "position")
+    system = rating_system(match.kind)
+    return [
+        {
+            "position": c.position,
+            "username": c.user.get_username(),
+            "place": c.place,
+            "before": round(c.before),
+            "after": round(c.after),
+            "delta": round(c.after) - round(c.before),
+            "system": system,
+        }
+        for c in changes
+    ]
+
+
+def match_game_summary(*, match: Match) -> dict[str, Any]:
+    """The stored summary of an ended match, computed on the first request (409 while it is running)."""
+    if match.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED) or match.started_at is None:
+        raise ApplicationError(
+            "not_finished",
+            "The summary is available once the match has ended.",
+            status_code=status.HTTP_409_CONFLICT,
+        )
+    stored = MatchSummary.objects.filter(match=match).values_list("data", flat=True).first()
+    if isinstance(stored, dict) and stored.get("version") == SUMMARY_VERSION:
+        return stored
+    data = compute_summary(match)
+    try:
+        with transaction.atomic():
+            MatchSummary.objects.update_or_create(match=match, defaults={"data": data})
+    except IntegrityError:  # another request stored it first: the same facts
+        pass
+    return data
