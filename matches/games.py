@@ -506,8 +506,13 @@ class CommandeerGame(EngineGame):
 
 def _unplayable(state: Any, player: Player) -> dict[str, str]:
     """Why each card of the viewer's hand (and their Commander) cannot be played now, by card id, in the
-    engine's own words (``GameState.unplayable_cards``, the reasons ``explain_illegal`` gives), as sentences."""
-    return {str(cid): _sentence(text) for cid, text in state.unplayable_cards(player).items()}
+    engine's own words (``GameState.unplayable_cards``, the reasons ``explain_illegal`` gives), as sentences
+    shown on the card itself: "Needs 3 CP and you have 2 (C-5.2)." rather than repeating its name."""
+    out: dict[str, str] = {}
+    for cid, text in state.unplayable_cards(player).items():
+        own = f"{state.defs[cid].name} needs "
+        out[str(cid)] = _sentence(text[len(own) - len("needs ") :] if text.startswith(own) else text)
+    return out
 
 
 def _sentence(text: str) -> str:

@@ -1,0 +1,105 @@
+"""Seat balance of the Westeros AI: six-house tables where every house plays the same level, and how often
+each house wins (with Wilson 95% intervals), how many castles it holds at the end and how long games last.
+
+The issue's target: in tables of ``hard`` AIs every house wins at least 8% (par 16.7%). Level ``policy``
+is the search's rollout policy alone (`heuristics.place_planned_orders` / `policy_action` with noise):
+it costs no search, so a thousand tables take minutes, and the search's tables inherit its imbalance.
+
+Run: ``.venv/bin/python bench/westeros_balance.py [--level policy|greedy|hard|...] [--games N]
+[--seed S] [--jobs J] [--budget-scale F]``. Table ``i`` is dealt with seed ``seed + i``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from random import Random
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.ai_strength import wilson
+from boardgame.engine.agents import AGENTS, LEVEL_BUDGET_S
+from boardgame.engine.config import RulesConfig
+from boardgame.engine.data import GameData, load_default_game_data
+from boardgame.engine.game import new_game
+from boardgame.engine.heuristics import place_planned_orders, policy_action
+from boardgame.engine.structures import PendingKind
+
+_DATA: list[GameData] = []  # loaded once per process
+
+
+def play_table(args: tuple[str, int, float, float]) -> dict[str, Any]:
+    level, seed, scale, noise = args
+    if not _DATA:
+        _DATA.append(load_default_game_data())
+    st = new_game(_DATA[0], player_count=6, seed=seed, config=RulesConfig(event_log=False))
+    rng = Random(seed * 7919 + 1)
+    agents = {}
+    if level != "policy":
+        budget = LEVEL_BUDGET_S.get(level, 0.0) * scale
+        agents = {h: AGENTS[level](Random(seed * 31 + i), budget) for i, h in enumerate(st.houses)}
+    decisions = 0
+    while not st.is_terminal():
+        assert st.pending is not None
+        p = st.pending.players[0]
+        if level == "policy":
+            if st.pending.kind is PendingKind.ORDERS:
+                place_planned_orders(st, p, rng, noise)
+            else:
+                st.apply_unchecked(policy_action(st, p, rng, noise))
+        else:
+            st.apply_unchecked(agents[p].choose(st, p))
+        decisions += 1
+    ctl = st._controls()
+    castles = Counter(ctl[a] for a in st.data.castle_areas if ctl[a] is not None)
+    return {"winner": st.winner, "rounds": st.round, "castles": dict(castles), "decisions": decisions}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--level", default="policy", choices=["policy", *sorted(AGENTS)])
+    parser.add_argument("--games", type=int, default=int(os.environ.get("BALANCE_GAMES", "200")))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--budget-scale", type=float, default=1.0)
+    parser.add_argument("--noise", type=float, default=0.6, help="the policy's noise (level policy)")
+    a = parser.parse_args()
+    jobs = [(a.level, a.seed + i, a.budget_scale, a.noise) for i in range(a.games)]
+    start = time.perf_counter()
+    if a.jobs > 1:
+        with ProcessPoolExecutor(a.jobs) as pool:
+            results = list(pool.map(play_table, jobs, chunksize=max(1, a.games // (8 * a.jobs))))
+    else:
+        results = [play_table(j) for j in jobs]
+    seconds = time.perf_counter() - start
+    houses = sorted(
+        {h for r in results for h in r["castles"]} | {r["winner"] for r in results if r["winner"]}
+    )
+    wins = Counter(r["winner"] for r in results)
+    n = len(results)
+    print(f"{a.level} tables: {n} games, seed {a.seed}, budget scale {a.budget_scale}, {seconds:.0f} s")
+    print(f"{'house':<10} {'wins':>5} {'share':>6}  95% interval    castles at end")
+    rows = {}
+    for h in houses:
+        low, high = wilson(wins[h], n)
+        held = sum(r["castles"].get(h, 0) for r in results) / n
+        rows[h] = {"wins": wins[h], "share": round(wins[h] / n, 4), "ci95": [round(low, 4), round(high, 4)],
+                   "castles": round(held, 2)}  # fmt: skip
+        print(f"{h:<10} {wins[h]:>5} {wins[h] / n:>6.3f}  [{low:.3f}, {high:.3f}]  {held:.2f}")
+    rounds = sum(r["rounds"] for r in results) / n
+    low_share = min((rows[h]["share"] for h in houses), default=0.0)
+    print(f"mean rounds {rounds:.2f}; lowest share {low_share:.3f} (target >= 0.08)")
+    print(json.dumps({"bench": "westeros_balance", "level": a.level, "games": n, "seed": a.seed,
+                      "budget_scale": a.budget_scale, "seconds": round(seconds, 1), "houses": rows,
+                      "mean_rounds": round(rounds, 2), "lowest_share": low_share}))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
