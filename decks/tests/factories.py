@@ -120,3 +120,13 @@ def legal_payload(name: str = "Fire deck", **extra: Any) -> dict[str, Any]:
 LEGAL_TEXT = (
     "\n".join([f"4 {n}" for n in COMMONS] + ["1 Blaze Queen", "1 Inferno", "Commander: Blaze Queen"]) + "\n"
 )
+
+
+def client_for(user: Any = None) -> Any:
+    """An API client, signed in as `user` when one is given."""
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client

@@ -3,30 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
-from rest_framework.test import APIClient
 
 from decks.models import Deck, DeckRevision
-from decks.tests.factories import LEGAL_TEXT, legal_payload
+from decks.tests.factories import LEGAL_TEXT, client_for, legal_payload
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def alice():
-    return get_user_model().objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob():
-    return get_user_model().objects.create_user("bob", password="pw-bob-123")
-
-
-def client_for(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture

@@ -7,8 +7,6 @@ import json
 import zlib
 
 import pytest
-from django.contrib.auth import get_user_model
-from rest_framework.test import APIClient
 
 from decks.formats import (
     MAX_CODE_BYTES,
@@ -19,21 +17,9 @@ from decks.formats import (
     parse_text,
 )
 from decks.models import Deck
-from decks.tests.factories import legal_payload
+from decks.tests.factories import client_for, legal_payload
 
 IMPORT = "/api/decks/import/"
-
-
-@pytest.fixture
-def alice(db):
-    return get_user_model().objects.create_user("alice", password="pw-alice-123")
-
-
-def client_for(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 @pytest.mark.django_db

@@ -7,38 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
-from rest_framework.test import APIClient
 
 from decks.models import Deck, DeckLike, Visibility
 from decks.selectors import public_decks
-from decks.tests.factories import COMMONS, legal_payload
+from decks.tests.factories import COMMONS, client_for, legal_payload
 
 pytestmark = pytest.mark.django_db
 
 ANONYMOUS_REFUSED = {401, 403}
-
-
-@pytest.fixture
-def alice():
-    return get_user_model().objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob():
-    return get_user_model().objects.create_user("bob", password="pw-bob-123")
-
-
-@pytest.fixture
-def carol():
-    return get_user_model().objects.create_user("carol", password="pw-carol-123")
-
-
-def client_for(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 def make_deck(user, name: str, visibility: str = Visibility.PUBLIC, **extra: Any) -> dict[str, Any]:
