@@ -359,6 +359,12 @@ def test_the_decision_and_its_choices_are_on_screen_without_scrolling(
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")  # no sideways scroll
     assert _in_view(page, "[data-testid=prompt]") and _in_view(page, "#actions [data-type=pass]")
     assert re.search(r"\d+ of \d+", page.inner_text("[data-testid=turn]"))  # turns counted against the limit
+    if viewport is PHONE:  # the squares leave room: the whole hand strip shows above the fixed decision bar
+        assert page.evaluate(
+            """() => { const bar = document.getElementById("decision").getBoundingClientRect();
+            const cards = [...document.querySelectorAll(".hand-card")];
+            return cards.length > 0 && cards.every((c) => c.getBoundingClientRect().bottom <= bar.top + 0.5); }"""
+        )
     v.shot(f"planning-{size}")
     page.click("#actions [data-type=reinforce]")
     page.wait_for_function("document.querySelector('[data-testid=hint]').textContent.includes('Energy zone')")

@@ -184,3 +184,30 @@ def test_a_live_clock_running_low_shows_a_warning(browser: Any, server: str) -> 
     finally:
         alice.ctx.close()
         bob.ctx.close()
+
+
+def test_my_games_page_moves_a_game_to_your_turn_without_a_reload(browser: Any, server: str) -> None:  # noqa: F811
+    """/play/mine/ keeps itself current: when the opponent's move hands the turn over, the game moves
+    from "Waiting for others" to "Your turn" in place (the page asks /api/me/turns/ while it shows)."""
+    alice, bob = Player(browser, server, "alice"), Player(browser, server, "bob")
+    try:
+        match_id, mover, waiter = started_match(alice, bob)
+        waiter.page.goto(f"{server}/play/mine/")
+        running = waiter.page.locator(f"[data-testid=running-list] [data-match='{match_id}']")
+        assert running.count() == 1
+        waiter.page.evaluate("window.__sameDocument = true")  # gone if the page were reloaded
+        for _ in range(60):  # the mover plays until the turn is the waiter's
+            if state(waiter, match_id)["legal_actions"]:
+                break
+            move(mover, match_id)
+        # The page checks every 15 s and whenever the tab comes back into view; the latter, at once:
+        waiter.page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+        mine = waiter.page.locator(f"[data-testid=your-turn-list] [data-match='{match_id}']")
+        mine.wait_for(state="attached", timeout=10000)
+        assert running.count() == 0
+        assert waiter.page.evaluate("window.__sameDocument") is True
+        assert waiter.page.title().startswith("(1) My games")
+        assert mine.locator("a.button").get_attribute("href").endswith(f"/{match_id}/")
+    finally:
+        alice.ctx.close()
+        bob.ctx.close()

@@ -473,10 +473,27 @@ function animateConsequences(entries, previousView) {
 }
 
 // ---- phone layout: the decision bar is fixed at the bottom; the page leaves room for it ---------------
+// The squares take what the screen has left once the panels, the hand strip and the bar (whose height
+// follows the decision's text) are counted, so the whole hand shows above the bar without scrolling.
 function fitPhone() {
   const bar = $("decision");
-  const phone = window.matchMedia("(max-width: 700px)").matches;
-  document.body.style.paddingBottom = phone && !$("table").hidden ? `${bar.offsetHeight + 8}px` : "";
+  const app = $("match-app");
+  const phone = window.matchMedia("(max-width: 700px)").matches && !$("table").hidden;
+  document.body.style.paddingBottom = phone ? `${bar.offsetHeight + 8}px` : "";
+  if (!phone || !match || match.status !== "active") { // a finished game's panels come first: no fitting
+    app.style.removeProperty("--sq");
+    return;
+  }
+  const board = $("board");
+  const square = board.querySelector(".square");
+  const sq = square ? square.getBoundingClientRect().height : 0;
+  if (!sq) return;
+  const page = document.documentElement.scrollHeight - bar.offsetHeight - 8; // without the bar's room
+  const others = page - 6 * sq; // everything but the squares themselves
+  const fit = Math.floor((window.innerHeight - bar.offsetHeight - others) / 6);
+  const widest = Math.floor((window.innerWidth - 20) / 6);
+  const next = Math.max(36, Math.min(widest, fit));
+  if (Math.abs(next - sq) >= 1) app.style.setProperty("--sq", `${next}px`);
 }
 window.addEventListener("resize", fitPhone);
 
