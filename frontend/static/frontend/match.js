@@ -473,8 +473,8 @@ function animateConsequences(entries, previousView) {
 }
 
 // ---- phone layout: the decision bar is fixed at the bottom; the page leaves room for it ---------------
-// The squares take what the screen has left once the panels, the hand strip and the bar (whose height
-// follows the decision's text) are counted, so the whole hand shows above the bar without scrolling.
+// The squares take what the screen has left once the panels, the hand strip and the bar are counted, so
+// the whole hand shows above the bar without scrolling.
 function fitPhone() {
   const bar = $("decision");
   const app = $("match-app");
@@ -488,9 +488,12 @@ function fitPhone() {
   const square = board.querySelector(".square");
   const sq = square ? square.getBoundingClientRect().height : 0;
   if (!sq) return;
-  const page = document.documentElement.scrollHeight - bar.offsetHeight - 8; // without the bar's room
-  const others = page - 6 * sq; // everything but the squares themselves
-  const fit = Math.floor((window.innerHeight - bar.offsetHeight - others) / 6);
+  // From the top of the page to the bottom of the hand strip (the clocks and the log come after it).
+  const handBottom = document.querySelector(".table-hand").getBoundingClientRect().bottom + window.scrollY;
+  const others = handBottom - 6 * sq; // everything above the hand's bottom but the squares themselves
+  // Room for the bar at its tallest (27vh, match.css), so the board keeps one size from turn to turn.
+  const reserve = Math.max(bar.offsetHeight, Math.ceil(window.innerHeight * 0.27));
+  const fit = Math.floor((window.innerHeight - reserve - 4 - others) / 6);
   const widest = Math.floor((window.innerWidth - 20) / 6);
   const next = Math.max(36, Math.min(widest, fit));
   if (Math.abs(next - sq) >= 1) app.style.setProperty("--sq", `${next}px`);
