@@ -37,11 +37,11 @@ HIDDEN_TAB = """
 """
 
 CALL = """
-async ([method, path, body]) => {
+async ([method, path, body, headers]) => {
   const token = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
   const response = await fetch(path, {
     method, credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRFToken": decodeURIComponent(token) },
+    headers: { "Content-Type": "application/json", "X-CSRFToken": decodeURIComponent(token), ...headers },
     body: body === null ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json().catch(() => null) };
@@ -49,8 +49,8 @@ async ([method, path, body]) => {
 """
 
 
-def call(p: Player, method: str, path: str, body: Any = None) -> Any:
-    answer = p.page.evaluate(CALL, [method, path, body])
+def call(p: Player, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
+    answer = p.page.evaluate(CALL, [method, path, body, headers or {}])
     assert answer["status"] < 300, (method, path, answer)
     return answer["body"]
 
@@ -91,7 +91,9 @@ def started_match(
     body: dict[str, Any] = {"kind": "commandeer", "deck_id": deck_of(a)}
     if time_control:
         body["time_control"] = time_control
-    match_id = call(a, "POST", "/api/matches/", body)["id"]
+    # A fresh key: the same settings again within a few seconds would be taken for a double submit and
+    # answered with the first test's match (matches/services/lobby.py, match_create_once).
+    match_id = call(a, "POST", "/api/matches/", body, {"Idempotency-Key": uuid.uuid4().hex})["id"]
     call(b, "POST", f"/api/matches/{match_id}/join/", {"deck_id": deck_of(b)})
     call(a, "POST", f"/api/matches/{match_id}/start/")
     for _ in range(20):
@@ -192,7 +194,9 @@ def test_my_games_page_moves_a_game_to_your_turn_without_a_reload(browser: Any, 
     alice, bob = Player(browser, server, "alice"), Player(browser, server, "bob")
     try:
         match_id, mover, waiter = started_match(alice, bob)
-        waiter.page.goto(f"{server}/play/mine/")
+        # The header's badge reads /api/me/turns/ once the page has loaded: that first read is done here.
+        with waiter.page.expect_response(lambda r: "/api/me/turns/" in r.url, timeout=10000):
+            waiter.page.goto(f"{server}/play/mine/")
         running = waiter.page.locator(f"[data-testid=running-list] [data-match='{match_id}']")
         assert running.count() == 1
         waiter.page.evaluate("window.__sameDocument = true")  # gone if the page were reloaded
@@ -208,6 +212,10 @@ def test_my_games_page_moves_a_game_to_your_turn_without_a_reload(browser: Any, 
         assert waiter.page.evaluate("window.__sameDocument") is True
         assert waiter.page.title().startswith("(1) My games")
         assert mine.locator("a.button").get_attribute("href").endswith(f"/{match_id}/")
+        # The header's badge follows with the same answer, not at its own once-a-minute check.
+        badge = waiter.page.locator("[data-testid=nav-turns]")
+        badge.wait_for(state="attached", timeout=3000)
+        assert badge.inner_text() == "1"
     finally:
         alice.ctx.close()
         bob.ctx.close()

@@ -63,12 +63,15 @@ async function refreshPage() {
 
 async function check() {
   if (document.hidden) return;
-  let turns;
+  let answer;
   try {
-    turns = ((await api("/api/me/turns/")).matches || []).map(Number).sort((a, b) => a - b);
+    answer = await api("/api/me/turns/");
   } catch {
     return;
   }
+  const turns = (answer.matches || []).map(Number).sort((a, b) => a - b);
+  // The header's badge (js/your_turn.js) shows the same count: it takes this answer instead of its own.
+  document.dispatchEvent(new CustomEvent("turns:count", { detail: { count: turns.length } }));
   const changed = turns.join(",") !== shownTurns().join(",");
   if (changed || Date.now() - lastRefresh >= REFRESH_EVERY_MS) await refreshPage();
 }

@@ -11,7 +11,7 @@
 // low, and a tick each second of the last ten with sound on (setting `low_time_warning`).
 // Settings come from GET /api/me/settings/, read when the first snapshot arrives (only on game pages).
 // On every page the header's "My games" link shows how many games wait for your move (GET /api/me/turns/,
-// once a minute while the tab is visible).
+// once a minute while the tab is visible, or at once when another script dispatches "turns:count").
 import { api } from "./api.js";
 
 export const TITLE_PREFIX = "(●) Your turn — ";
@@ -282,8 +282,7 @@ let turnsTimer = null;
 let turnsAt = 0;
 
 async function refreshTurns() {
-  const link = document.querySelector("[data-testid=nav-my-games]");
-  if (!link) return;
+  if (!document.querySelector("[data-testid=nav-my-games]")) return;
   turnsAt = Date.now();
   let count = 0;
   try {
@@ -291,6 +290,13 @@ async function refreshTurns() {
   } catch {
     return;
   }
+  showTurns(count);
+}
+
+/** The header's badge shows `count` games waiting for your move (none: no badge). */
+function showTurns(count) {
+  const link = document.querySelector("[data-testid=nav-my-games]");
+  if (!link) return;
   // The link's badge, and one on the phone layout's menu button (which hides the links).
   const toggle = document.querySelector(".nav-toggle-label");
   for (const [holder, testid] of [[link, "nav-turns"], [toggle, "nav-turns-menu"]]) {
@@ -349,6 +355,14 @@ async function onSnapshot(event) {
   watchLowTime();
 }
 
+// Another page script that asked /api/me/turns/ itself (js/my_games.js) shares the answer: the badge
+// follows the page's lists at once instead of at its own next minute.
+document.addEventListener("turns:count", (event) => {
+  const count = event.detail && event.detail.count;
+  if (!Number.isInteger(count) || count < 0) return;
+  turnsAt = Date.now();
+  showTurns(count);
+});
 document.addEventListener("match:snapshot", (event) => {
   onSnapshot(event).catch(() => {});
 });
