@@ -67,11 +67,13 @@ class NormalAgent(PlanSearchAgent):
 class HardAgent(PlanSearchAgent):
     """Each decision searched on its own (``PlanSearchAgent._search_actions``): every legal action on the same
     fresh determinized worlds, sequential halving, the opponent replying by the best of two sampled turns
-    (greedy and noisy greedy), scored by ``evaluate_position``. No turn plan is kept."""
+    (greedy and noisy greedy), then our next turn played greedily (``own_turn_after``), scored by
+    ``evaluate_position``. No turn plan is kept."""
 
     name = "hard"
     replies = 2
     per_action = True
+    own_turn_after = True
 
 
 Agent = RandomAgent | GreedyAgent | EasyAgent | NormalAgent | HardAgent | FlatMCAgent

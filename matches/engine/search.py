@@ -46,13 +46,27 @@ ROLLOUT_CAP = 400  # actions per simulation (a turn is far fewer; a guard only)
 class Budget:
     """Anytime stop rule: ``iterations`` simulations, else ``seconds`` of CPU or 2x that of wall time."""
 
-    __slots__ = ("iterations", "cpu_end", "wall_end", "done")
+    __slots__ = ("iterations", "cpu_start", "wall_start", "cpu_end", "wall_end", "done")
 
     def __init__(self, seconds: float, iterations: int | None) -> None:
         self.iterations = iterations
-        self.cpu_end = time.process_time() + seconds
-        self.wall_end = time.perf_counter() + min(2 * seconds, MAX_WALL_S)
+        self.cpu_start = time.process_time()
+        self.wall_start = time.perf_counter()
+        self.cpu_end = self.cpu_start + seconds
+        self.wall_end = self.wall_start + min(2 * seconds, MAX_WALL_S)
         self.done = 0
+
+    def left(self) -> int:
+        """Simulations still to come: the rest of ``iterations``, else the time left at the cost per
+        simulation so far (CPU and wall, whichever ends first)."""
+        if self.iterations is not None:
+            return max(0, self.iterations - self.done)
+        if self.done == 0:
+            return 1
+        cpu, wall = time.process_time(), time.perf_counter()
+        per_cpu = max(cpu - self.cpu_start, 1e-9) / self.done
+        per_wall = max(wall - self.wall_start, 1e-9) / self.done
+        return max(0, int(min((self.cpu_end - cpu) / per_cpu, (self.wall_end - wall) / per_wall)))
 
     def more(self) -> bool:
         """Another simulation? (The first one always runs.)"""
@@ -153,8 +167,8 @@ class PlanSearchAgent(AgentBase):
     greedy plans, up to ``width``. Sequential halving with common random numbers simulates the surviving
     plans on the same determinized worlds: replay the plan, finish the segment greedily, let the
     opponent reply with the best for them of ``replies`` sampled turns (a min node: the opponent model
-    is stronger than greedy), play on to the start of our next turn and score it with
-    ``evaluate_position``. The best plan is kept and executed decision by decision while the view stays
+    is stronger than greedy), play on to the start of our next turn (with ``own_turn_after``: through
+    our next turn, greedily, to the opponent's) and score it with ``evaluate_position``. The best plan is kept and executed decision by decision while the view stays
     the one it expected; each such decision still checks it against its alternatives with ``replan``
     of the budget, and any surprise (a draw, an unexpected choice) starts a fresh search.
     """
@@ -165,6 +179,7 @@ class PlanSearchAgent(AgentBase):
     width = 16  # distinct candidate plans per search
     first = 14  # of which at most this many start with each of the best first actions (greedy score)
     replan = 0.4  # budget share of a decision that has a plan in hand (0: replay the plan unchecked)
+    own_turn_after = False  # simulations also play our next turn (greedy) before scoring
     per_action = False  # search each decision's actions (flat, halving) instead of keeping a turn plan
 
     def __init__(
@@ -281,6 +296,13 @@ class PlanSearchAgent(AgentBase):
         turn0 = g.turn
         self._segment(g, player, plan, rng)
         end = self._opponent_turns(g, player, turn0, rng)
+        if self.own_turn_after and end.outcome_ is None:
+            t1 = end.turn  # our next turn, greedy, to the start of the opponent's turn after it
+            for _ in range(ROLLOUT_CAP):
+                if end.outcome_ is not None or end.turn > t1:
+                    break
+                q = acting(end)
+                end.apply_unchecked(greedy_choice(end, q, legal(end, q), rng))
         return value(end, player, evaluate_position)
 
     def _search(
@@ -339,8 +361,7 @@ class PlanSearchAgent(AgentBase):
         """Each decision on its own: every legal action is simulated on the same fresh determinized worlds
         (common random numbers: a new world and seed per round), its segment finished greedily, the
         opponent replying by the best for them of ``replies`` sampled turns, scored by
-        ``evaluate_position`` at our next turn; the worse half of the actions is dropped every
-        ``per_round`` rounds (sequential halving), the best mean wins."""
+        ``evaluate_position`` (``_simulate``); sequential halving (``_halve``), the best mean wins."""
         self.searches += 1
         self.plan = []
         budget = Budget(self.budget_s, self.iterations)
@@ -358,24 +379,43 @@ class PlanSearchAgent(AgentBase):
         world: Callable[[int], tuple[GameState, int]],
         budget: Budget,
     ) -> _Plan:
-        """Sequential halving: round ``k`` simulates every surviving candidate on ``world(k)`` (the same
-        world and seed for all: common random numbers); the worse half is dropped every two rounds; the
-        best mean wins."""
+        """Sequential halving (Karnin, Koren and Somekh 2013) on the budget: every round simulates the
+        surviving candidates on one ``world(k)`` (the same world and seed for all: common random numbers).
+        After a first round, which measures what a simulation costs, the simulations left are shared
+        equally among the halvings still to come, each candidate of a halving taking its share before the
+        worse half is dropped; the last two share what is left. So a larger budget looks longer at every
+        stage, not only at the final pair. The best mean wins."""
         k = 0
-        per_round = 2
-        while len(alive) > 1 and budget.more():
+
+        def one_round() -> bool:
+            nonlocal k
             w, seed = world(k)
+            k += 1
             for c in alive:
+                if not budget.more():
+                    return False
                 c.total += self._simulate(w, player, c.actions, seed)
                 c.visits += 1
                 budget.done += 1
-                if not budget.more():
+            return True
+
+        def mean(c: _Plan) -> float:
+            return c.total / c.visits if c.visits else 0.0
+
+        if len(alive) > 1:
+            one_round()
+        while len(alive) > 1 and budget.more():
+            halvings = math.ceil(math.log2(len(alive)))
+            rounds = budget.left() // (halvings * len(alive))
+            if len(alive) == 2:
+                rounds = max(1, rounds)
+            for _ in range(rounds):
+                if not one_round():
                     break
-            k += 1
-            if k % per_round == 0 and len(alive) > 2:
-                alive.sort(key=lambda c: -(c.total / c.visits if c.visits else 0.0))
+            if len(alive) > 2:
+                alive.sort(key=lambda c: -mean(c))
                 alive = alive[: (len(alive) + 1) // 2]
-        return max(alive, key=lambda c: (c.visits > 0, c.total / c.visits if c.visits else 0.0))
+        return max(alive, key=lambda c: (c.visits > 0, mean(c)))
 
     def _greedy_plan(self, world: GameState, player: int, first: Action | None) -> tuple[Action, ...]:
         """The greedy plan for our segment on ``world`` (after ``first``, if given), cut after a draw."""

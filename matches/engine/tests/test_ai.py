@@ -8,7 +8,7 @@ a fixed number of iterations so its choices are deterministic.
 from __future__ import annotations
 
 from random import Random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -185,3 +185,62 @@ def test_normal_keeps_its_turn_plan_across_the_decisions_of_a_turn() -> None:
         decisions += p == 0
         g.apply(bots[p].choose(g, p))
     assert 0 < planner.searches < decisions / 2
+
+
+class _Noisy(PlanSearchAgent):
+    """A search whose simulation is a fixed mean per candidate plus seeded noise (no game played)."""
+
+    def _simulate(self, world: GameState, player: int, plan: tuple[Any, ...], seed: int) -> float:
+        return float(plan[0]) / 16 + Random(seed * 31 + int(plan[0])).random() * 0.5
+
+
+def test_sequential_halving_spends_the_budget_on_every_stage_and_keeps_the_best() -> None:
+    """``_halve`` shares the simulations among the halvings (Karnin et al. 2013): every candidate is seen,
+    the survivors of each halving are seen more, the whole budget is spent and the best mean wins."""
+    from matches.engine.search import Budget, _Plan
+
+    agent = _Noisy(Random(1), iterations=400)
+    plans = [_Plan(cast(Any, (i,))) for i in range(16)]  # plan "i" has the mean i / 16
+    budget = Budget(1.0, 400)
+    best = agent._halve(list(plans), 0, lambda k: cast(Any, (None, k)), budget)
+    assert budget.done == 400
+    assert cast(Any, best.actions) == (15,)
+    visits = sorted(p.visits for p in plans)
+    # 4 halvings of 16: the first stage alone has a quarter of the budget, 400 / 4 / 16 = 6 each ...
+    assert visits[0] >= 400 // (4 * 16)
+    # ... and the last pair shares a quarter too (not everything the first stages left over)
+    assert visits[-1] <= 400 // 3
+    assert visits[0] * 4 <= visits[-1]  # the survivors of each halving are seen more
+    assert len(set(visits)) == 4  # one allocation per stage
+
+
+def test_hard_simulations_play_through_our_next_turn() -> None:
+    """``hard`` scores a candidate after the opponent's reply and our next turn (``own_turn_after``); the
+    simulation of ``normal`` stops at the start of our next turn."""
+    from matches.engine import search
+
+    g = new_match(DECKS[0], DECKS[1], seed=5)
+    bots = [GreedyAgent(Random(1)), GreedyAgent(Random(2))]
+    while g.turn < 3 or len(g.current_players()) != 1:
+        p = g.current_players()[0]
+        g.apply_unchecked(bots[p].choose(g, p))
+    player = g.current_players()[0]
+    seen: dict[str, tuple[int, int]] = {}
+    original = search.value
+
+    for name in ("normal", "hard"):
+        agent = make_agent(name, Random(7), iterations=1)
+        assert isinstance(agent, PlanSearchAgent)
+
+        def spy(state: GameState, who: int, static: Any = None, name: str = name) -> float:
+            seen[name] = (state.turn, state.active)  # the last call scores the simulation
+            return original(state, who) if static is None else original(state, who, static)
+
+        search.value = spy  # type: ignore[assignment]
+        try:
+            act = g.legal_actions(player)[0]
+            agent._simulate(g.simulation(), player, (act,), 3)
+        finally:
+            search.value = original
+    assert seen["normal"][1] == player
+    assert seen["hard"][1] != player and seen["hard"][0] > seen["normal"][0]
