@@ -168,9 +168,10 @@ class PlanSearchAgent(AgentBase):
     plans on the same determinized worlds: replay the plan, finish the segment greedily, let the
     opponent reply with the best for them of ``replies`` sampled turns (a min node: the opponent model
     is stronger than greedy), play on to the start of our next turn (with ``own_turn_after``: through
-    our next turn, greedily, to the opponent's) and score it with ``evaluate_position``. The best plan is kept and executed decision by decision while the view stays
-    the one it expected; each such decision still checks it against its alternatives with ``replan``
-    of the budget, and any surprise (a draw, an unexpected choice) starts a fresh search.
+    our next turn, greedily, to the opponent's) and score it with ``evaluate_position``. The best plan
+    is kept and executed decision by decision while the view stays the one it expected; each such
+    decision still checks it against its alternatives with ``replan`` of the budget, and any surprise
+    (a draw, an unexpected choice) starts a fresh search.
     """
 
     name = "hard"
