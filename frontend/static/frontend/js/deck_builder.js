@@ -501,7 +501,10 @@ async function main() {
     staleNote: () => (isDirty() ? "Drawn from the saved deck — save to draw from your changes." : ""),
   });
   drawOdds = createDrawOdds($("[data-draw-odds]"), { apiUrl });
-  root.dataset.ready = "true";
+  // Ready once the card search has its factions too (it locks its Faction filter to the deck's then).
+  search.ready.catch(() => {}).finally(() => {
+    root.dataset.ready = "true";
+  });
   loadRevisions();
   drawHand();
 }
