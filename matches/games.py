@@ -707,8 +707,9 @@ class WesterosGame(EngineGame):
         return [self._seat(state, h) for h in state.current_players()]
 
     def legal_actions(self, state: Any, player: Player) -> list[Any]:
-        house = self.engine_player(state, player)
-        return state.legal_actions(house) if house in state.current_players() else []
+        """What the seat's house may do now: its decision, or (out of turn) taking its Ready back while
+        other houses still place orders (W-5.1)."""
+        return list(state.legal_actions(self.engine_player(state, player)))
 
     def action_from_json(self, data: Any) -> Any:
         from boardgame.engine import action_from_json

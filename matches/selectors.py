@@ -286,13 +286,12 @@ def match_log(
 
 
 def legal_actions_for(match: Match, you: Seat | None, state: Any = None) -> list[dict[str, Any]]:
-    """The caller's legal actions with plain-word descriptions (empty when it is not their move)."""
+    """The caller's legal actions with plain-word descriptions: their decision, or what they may do out of
+    turn (a Westeros house taking its Ready back); empty when they have nothing to do."""
     if you is None or match.status != MatchStatus.ACTIVE or match.started_at is None:
         return []
     game = get_game(match.kind)
     state = state if state is not None else _state(match)
-    if you.position not in game.current_players(state):
-        return []
     seats = queries.seats_of(match)
     return [
         {

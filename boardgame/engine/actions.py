@@ -106,6 +106,17 @@ class FinishOrders(Action):
 
 
 @dataclass(frozen=True)
+class ReopenOrders(Action):
+    """W-5.1 / W-5.4 (engine Decision): a house that declared its orders complete takes that back while
+    another house is still placing, to change its face-down orders; it owes the Planning decision again."""
+
+    kind: ClassVar[str] = "reopen_orders"
+
+    def describe(self, state: WesterosState | None = None) -> str:
+        return f"{self.player.title()} is changing its orders"
+
+
+@dataclass(frozen=True)
 class RavenSwap(Action):
     """W-5.5(a): replace the order in `area` with the unused token `token`."""
 
@@ -285,6 +296,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         PlaceOrder,
         RemoveOrder,
         FinishOrders,
+        ReopenOrders,
         RavenSwap,
         ResolveRaid,
         ChooseMarch,

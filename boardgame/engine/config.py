@@ -23,7 +23,8 @@ class RulesConfig:
     sub-step order of S&R; W-22.8 derived influence order for fewer than 6 players (data); W-22.9 after
     Doran Martell moves the acting house on the Iron Throne track, play goes on from its old position
     number; W-22.10 Mace Tyrell killing the last defending unit does not stop the combat; W-22.13 a
-    combatant may support either side.
+    combatant may support either side. Engine Decision (W-5.1 / W-5.4, the table's face-down tokens):
+    a house may take back a placed order until it is Ready, and its Ready until the last house is Ready.
     """
 
     # W-22.1 / W-15.2: Dark Wings, Dark Words power option gives port income too (S&R) if True.

@@ -19,6 +19,7 @@ from .actions import (
     PlayHouseCard,
     RavenSwap,
     RemoveOrder,
+    ReopenOrders,
     ResolveConsolidate,
     ResolveRaid,
 )
@@ -95,6 +96,12 @@ def explain_illegal(st: WesterosState, a: Action) -> str:
             f"{a.to_json()} is not legal: it is not {a.player}'s decision: "
             f"{a.player!r} is not a house in this game ({', '.join(st.houses)})"
         )
+    if isinstance(a, ReopenOrders):
+        if a in st.legal_actions(a.player):
+            return ""
+        if st.pending is None or st.pending.kind != "orders":
+            return f"{a.to_json()} is not legal: orders can be changed only in the Planning phase, before the reveal (W-5.4)"
+        return f"{a.to_json()} is not legal: {a.player} has not declared its orders complete (W-5.1)"
     if st.pending is None or a.player not in st.pending.players:
         who = ", ".join(st.current_players()) or "nobody"
         return (

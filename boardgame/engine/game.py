@@ -19,12 +19,12 @@ from enum import StrEnum
 from random import Random
 from typing import Any
 
-from . import combat, dispatch, explain, hidden, timeouts, views
+from . import combat, dispatch, explain, hidden, planning, timeouts, views
 from .actions import Action, IllegalActionError
 from .board import ROUND_STRUCTURE, Board, Phase
 from .config import RulesConfig
 from .data import HOUSE_ORDER, LAND_UNITS, TRACKS, GameData
-from .structures import Combat, March, Pending, Step, Task
+from .structures import Combat, March, Pending, PendingKind, Step, Task
 
 
 class Reason(StrEnum):
@@ -271,12 +271,18 @@ class WesterosState(Board):
         """All legal actions of `player` (or of every house that must act, if None)."""
         if self.pending is None or self.winner is not None:
             return []
-        players = self.pending.players if player is None else [player]
-        out: list[Action] = []
-        for p in players:
-            if p in self.pending.players:
-                out.extend(dispatch.LEGAL[self.pending.kind](self, p))
-        return out
+        if player is None:  # the houses that owe the decision; nothing they may only do out of turn
+            return [a for p in self.pending.players for a in dispatch.LEGAL[self.pending.kind](self, p)]
+        if player in self.pending.players:
+            return dispatch.LEGAL[self.pending.kind](self, player)
+        return self._out_of_turn(player)
+
+    def _out_of_turn(self, player: str) -> list[Action]:
+        """What a house that owes no decision may still do: take back its Ready while others place orders
+        (`planning.legal_reopen`, W-5.1). Not in `current_players`: nobody waits for it."""
+        if self.pending is None or self.winner is not None or self.pending.kind is not PendingKind.ORDERS:
+            return []
+        return planning.legal_reopen(self, player)
 
     def players(self) -> list[str]:
         """The houses in seat order: seat i of a match plays ``players()[i]`` (fixed for the game)."""
@@ -284,7 +290,9 @@ class WesterosState(Board):
 
     def apply(self, action: Action) -> None:
         """Checked apply: raises IllegalActionError naming the action and the situation (`explain_illegal`)."""
-        if self.winner is not None or self.pending is None or action.player not in self.pending.players:
+        if self.winner is not None or self.pending is None:
+            raise IllegalActionError(explain.explain_illegal(self, action))
+        if action.player not in self.pending.players and action not in self._out_of_turn(action.player):
             raise IllegalActionError(explain.explain_illegal(self, action))
         if action not in self.legal_actions(action.player):
             raise IllegalActionError(explain.explain_illegal(self, action))

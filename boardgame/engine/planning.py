@@ -9,7 +9,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import rounds
-from .actions import Action, Choose, FinishOrders, PlaceOrder, RavenSwap, RemoveOrder, order_label
+from .actions import (
+    Action,
+    Choose,
+    FinishOrders,
+    PlaceOrder,
+    RavenSwap,
+    RemoveOrder,
+    ReopenOrders,
+    order_label,
+)
 from .structures import Decision, Pending, PendingKind, Step
 
 if TYPE_CHECKING:
@@ -20,7 +29,7 @@ def t_assign_orders(st: WesterosState, task: Step) -> None:
     rounds.enter(st, task)
     st.orders = {}
     st.orders_revealed = False
-    players = [h for h in st.turn_order() if any(u["house"] == h for u in st.units.values())]
+    players = ordering_houses(st)
     if players:
         st._ask(PendingKind.ORDERS, players)
 
@@ -38,9 +47,33 @@ def legal_orders(st: WesterosState, p: str) -> list[Action]:
     return out
 
 
+def ordering_houses(st: WesterosState) -> list[str]:
+    """The houses that place orders this round (W-5.1: those with units), in turn order."""
+    return [h for h in st.turn_order() if any(u["house"] == h for u in st.units.values())]
+
+
+def ready_houses(st: WesterosState) -> list[str]:
+    """W-5.1: the houses that have declared their orders complete while others still place theirs."""
+    p = st.pending
+    if p is None or p.kind is not PendingKind.ORDERS:
+        return []
+    return [h for h in ordering_houses(st) if h not in p.players]
+
+
+def legal_reopen(st: WesterosState, p: str) -> list[Action]:
+    """What a house that is not deciding may still do (W-5.1 / W-5.4, engine Decision): while any house is
+    still placing orders (nothing revealed yet), a Ready house may take its Ready back to change its own."""
+    return [ReopenOrders(p)] if p in ready_houses(st) else []
+
+
 def do_orders(st: WesterosState, a: Action) -> None:
     assert st.pending is not None
-    if isinstance(a, PlaceOrder):
+    if isinstance(a, ReopenOrders):
+        # Back among the deciding houses, in turn order (the list `t_assign_orders` started with).
+        back = set(st.pending.players) | {a.player}
+        st.pending.players = [h for h in ordering_houses(st) if h in back]
+        st._event(f"{a.player.title()} is changing its orders")
+    elif isinstance(a, PlaceOrder):
         st.orders[a.area] = [a.player, a.token]
         st._event(f"{a.player.title()} places an order in {a.area}")
         st._event(a.describe(st), to=[a.player])

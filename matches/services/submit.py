@@ -152,7 +152,9 @@ def _action_submit(
         )
     game = get_game(match.kind)
     state = storage.load_state(match, game)
-    if seat.position not in game.current_players(state):
+    # A seat that owes no decision may still have an out-of-turn action (a Westeros house taking its
+    # Ready back, W-5.1): `legal_actions` says so; without one, it is not the seat's turn.
+    if seat.position not in game.current_players(state) and not game.legal_actions(state, seat.position):
         raise ApplicationError(
             "not_your_turn",
             "It is not your turn to act.",

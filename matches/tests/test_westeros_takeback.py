@@ -68,3 +68,54 @@ def test_after_ready_the_orders_cannot_be_taken_back_w_5_1(alice: Any) -> None:
     with pytest.raises(ApplicationError) as err:
         _submit(match, alice, {"type": "remove_order", "player": house, "area": placed})
     assert err.value.code in {"not_your_turn", "illegal_action"}
+
+
+def _ready(match: Match, user: Any, seat: Seat) -> str:
+    """Place the first legal token everywhere, then Ready; returns the seat's house."""
+    while True:
+        legal = [a["action"] for a in _snap(match, seat)["legal_actions"]]
+        _submit(match, user, legal[0])
+        if legal[0]["type"] == "finish_orders":
+            return str(legal[0]["player"])
+
+
+def test_a_ready_house_takes_its_ready_back_while_another_still_places_w_5_1(
+    alice: Any, bob: Any, carol: Any
+) -> None:
+    match = services.match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
+    for user in (bob, carol):
+        services.match_join(match_id=match.pk, user=user)
+    services.match_start(match_id=match.pk, user=alice)
+    you, other = Seat.objects.get(match=match, position=0), Seat.objects.get(match=match, position=1)
+    house = _ready(match, alice, you)
+    snap = _snap(match, you)
+    assert 0 not in snap["current_players"]  # nobody waits for a Ready house
+    reopen = {"type": "reopen_orders", "player": house}
+    assert [a["action"] for a in snap["legal_actions"]] == [reopen]
+    assert "changing" in snap["legal_actions"][0]["description"]
+    assert _snap(match, other)["legal_actions"][0]["action"]["type"] == "place_order"  # bob is not Ready
+    _submit(match, alice, reopen)
+    snap = _snap(match, you)
+    assert 0 in snap["current_players"]
+    placed = sorted(a for a, (h, _t) in snap["view"]["orders"].items() if h == house)
+    assert {"type": "remove_order", "player": house, "area": placed[0]} in [
+        a["action"] for a in snap["legal_actions"]
+    ]
+    entry = ActionLog.objects.filter(match=match, source="player").last()
+    assert entry is not None and entry.action == reopen
+    assert "is changing its orders" in entry.descriptions["spectator"]
+    # A house still placing has no Ready to take back; once everyone is Ready the orders are revealed.
+    with pytest.raises(ApplicationError) as err:
+        _submit(
+            match,
+            bob,
+            {"type": "reopen_orders", "player": _snap(match, other)["legal_actions"][0]["action"]["player"]},
+        )
+    assert err.value.code == "illegal_action" and "has not declared its orders complete" in err.value.message
+    _ready(match, alice, you)
+    _ready(match, bob, other)
+    _ready(match, carol, Seat.objects.get(match=match, position=2))
+    assert _snap(match, you)["view"]["orders_revealed"]
+    with pytest.raises(ApplicationError) as err:
+        _submit(match, alice, reopen)
+    assert err.value.code in {"not_your_turn", "illegal_action"}

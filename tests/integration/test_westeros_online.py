@@ -655,6 +655,82 @@ def three_users_play_two_rounds(stack: Stack, browser: Any) -> None:
         p.ctx.close()
 
 
+# ---- Ready taken back -------------------------------------------------------------------------------------
+def test_a_ready_player_takes_ready_back_and_changes_an_order_while_another_still_places(
+    stack: Stack,
+) -> None:
+    in_browser(lambda browser: ready_taken_back(stack, browser))
+
+
+def ready_taken_back(stack: Stack, browser: Any) -> None:
+    """W-5.1 / W-5.4: alice is Ready while bob still places his orders; she presses "Not ready", changes an
+    order and is Ready again. bob's page shows her deciding again, then done; nothing face down leaks."""
+    alice = Player(browser, stack.url, "alice", "stark")
+    bob = Player(browser, stack.url, "bob", "lannister")
+    carol = Player(browser, stack.url, "carol", "baratheon")
+    a = alice.page
+    a.goto(f"{stack.url}/play/?kind=westeros")
+    a.select_option("[data-testid=player-count]", "3")
+    a.select_option("[data-testid=house]", "stark")
+    a.select_option("[data-testid=ai-seats]", "0")
+    a.click("[data-testid=create-match]")
+    a.wait_for_url(re.compile(r"/play/\d+/$"))
+    match_id = int(a.url.rstrip("/").split("/")[-1])
+    for p in (bob, carol):
+        p.page.goto(f"{stack.url}/play/{match_id}/")
+        p.page.click("#join-here [data-testid=join]")
+    a.wait_for_function("document.querySelectorAll('[data-testid=seat]').length === 3")
+    a.click("[data-testid=start]")
+    pages = [alice, bob, carol]
+    for p in pages:
+        p.page.wait_for_url(re.compile(rf"/westeros/games/{match_id}/$"))
+        p.page.wait_for_selector("[data-testid=map-hint]")
+
+    def ready(p: Player) -> None:
+        while True:
+            state, version, _status = load_state(stack, match_id)
+            action = state.legal_actions(p.house)[0]  # a placement, or Ready once every area has its order
+            click_action(p.page, action.to_json())
+            wait_version(pages, version + 1)
+            if action.kind == "finish_orders":
+                return
+
+    ready(alice)
+    a.wait_for_selector("[data-testid=action][data-type=reopen_orders]")
+    assert a.locator("[data-testid=whose-turn][data-mine='1']").count() == 0  # nobody waits for her
+    assert "You are ready" in a.inner_text("[data-testid=map-hint]")
+    assert "waiting for the other houses" in a.inner_text("#wx-decide-title")
+    assert a.locator("[data-testid=action][data-type=place_order]").count() == 0
+    row = bob.page.locator('[data-testid=deciding] [data-house="stark"]')
+    assert row.get_attribute("data-deciding") == "0"
+    state, version, _status = load_state(stack, match_id)
+    before = {area: tok for area, (h, tok) in state.orders.items() if h == "stark"}
+
+    a.click("[data-testid=action][data-type=reopen_orders]")
+    wait_version(pages, version + 1)
+    a.wait_for_selector("[data-testid=whose-turn][data-mine='1']")
+    assert row.get_attribute("data-deciding") == "1"  # bob sees her deciding again, not what she holds
+    assert "is changing its orders" in bob.page.inner_text("[data-testid=log]")
+    area = sorted(before)[0]
+    take = {"type": "remove_order", "player": "stark", "area": area}
+    click_action(a, take)
+    wait_version(pages, version + 2)
+    state, version, _status = load_state(stack, match_id)
+    other = next(x for x in state.legal_actions("stark") if x.kind == "place_order" and x.area == area
+                 and x.token != before[area])  # fmt: skip
+    click_action(a, other.to_json())
+    wait_version(pages, version + 1)
+    ready(alice)
+    state, _version, _status = load_state(stack, match_id)
+    assert state.orders[area] == ["stark", other.token] and "stark" not in state.current_players()
+    assert not state.orders_revealed and row.get_attribute("data-deciding") == "0"
+    for p in pages:
+        assert leaks(p) == [], leaks(p)[:5]
+        assert p.errors == [], p.errors
+    for p in pages:
+        p.ctx.close()
+
+
 # ---- one user against five AI houses, to the end ------------------------------------------------------------
 SIMPLE = ("finish_orders", "end_march", "declare_support", "resolve_raid", "choose")
 

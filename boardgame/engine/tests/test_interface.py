@@ -49,7 +49,7 @@ def test_every_action_type_round_trips_through_json_and_describes_itself(gd: Gam
     for a in samples:
         assert action_from_json(json.loads(json.dumps(a.to_json()))) == a
         assert a.describe(st) and "Stark" in a.describe(st)
-    assert len(ACTION_TYPES) == 14  # W-5.1 take-back (remove_order) is the 14th
+    assert len(ACTION_TYPES) == 15  # W-5.1 take-backs: remove_order (14th) and reopen_orders (15th)
     with pytest.raises(ValueError):
         action_from_json({"type": "teleport"})
 

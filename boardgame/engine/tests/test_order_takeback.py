@@ -1,5 +1,6 @@
 """W-5.1: until a house declares its orders complete it may take any placed order back and place another
-(as at the table, where face-down tokens are rearranged freely before the reveal, W-5.4). The others only
+(as at the table, where face-down tokens are rearranged freely before the reveal, W-5.4); a house that is
+Ready may take its Ready back while another house still places orders (engine Decision). The others only
 ever learn that a face-down token left an area (W-20.1); agents never take orders back."""
 
 from __future__ import annotations
@@ -9,10 +10,10 @@ from random import Random
 
 import pytest
 
-from boardgame.engine.actions import FinishOrders, PlaceOrder, RemoveOrder, action_from_json
+from boardgame.engine.actions import FinishOrders, PlaceOrder, RemoveOrder, ReopenOrders, action_from_json
 from boardgame.engine.agents import AGENTS
 from boardgame.engine.data import GameData
-from boardgame.engine.game import IllegalActionError, new_game
+from boardgame.engine.game import IllegalActionError, WesterosState, new_game
 from boardgame.engine.information import Information
 
 from .conftest import do
@@ -88,6 +89,57 @@ def test_a_take_back_shows_the_others_only_that_a_token_left_w_20_1(gd: GameData
     assert not a.secret_action(RemoveOrder("stark", "winterfell"))  # names no token
 
 
+def _ready(st: WesterosState, h: str) -> None:
+    while h in st.current_players():
+        do(st, st.legal_actions(h)[0])
+
+
+def test_a_ready_house_can_take_its_ready_back_while_another_still_places_w_5_1_w_5_4(gd: GameData) -> None:
+    st = new_game(gd, player_count=3, seed=0)
+    assert ReopenOrders("stark") not in st.legal_actions("stark")  # not Ready yet: nothing to take back
+    _ready(st, "stark")
+    own = {a: t for a, (h, t) in st.orders.items() if h == "stark"}
+    assert "stark" not in st.current_players()  # nobody waits for a Ready house
+    assert st.legal_actions("stark") == [ReopenOrders("stark")]
+    assert (
+        ReopenOrders("stark") not in st.legal_actions()
+    )  # out of turn: not among the deciding houses' actions
+    start = len(st.log)
+    do(st, ReopenOrders("stark"))
+    assert st.current_players() == [h for h in st.turn_order() if h in ("lannister", "stark", "baratheon")]
+    assert {a: t for a, (h, t) in st.orders.items() if h == "stark"} == own  # the orders stay where they lie
+    area = sorted(own)[0]
+    assert RemoveOrder("stark", area) in st.legal_actions("stark")
+    do(st, RemoveOrder("stark", area))
+    do(st, next(a for a in st.legal_actions("stark") if isinstance(a, PlaceOrder) and a.token != own[area]))
+    assert st.orders[area][1] != own[area]
+    assert any("stark is changing its orders" in e["text"].lower() for e in st.log_view("lannister", start))
+    # The last house to be Ready reveals at once (W-5.4): nothing is left to take back.
+    for h in list(st.current_players()):
+        _ready(st, h)
+    assert st.orders_revealed
+    for h in ("stark", "lannister", "baratheon"):
+        assert ReopenOrders(h) not in st.legal_actions(h)
+    with pytest.raises(IllegalActionError, match="before the reveal"):
+        st.apply(ReopenOrders("stark"))
+
+
+def test_taking_ready_back_is_public_and_replays_w_20(gd: GameData) -> None:
+    st = new_game(gd, player_count=3, seed=0)
+    with pytest.raises(IllegalActionError, match="has not declared its orders complete"):
+        st.apply(ReopenOrders("stark"))
+    _ready(st, "stark")
+    do(st, ReopenOrders("stark"))
+    assert not st.secret_action(ReopenOrders("stark"))
+    assert ReopenOrders("stark").to_json() == {"type": "reopen_orders", "player": "stark"}
+    assert action_from_json({"type": "reopen_orders", "player": "stark"}) == ReopenOrders("stark")
+    assert st.explain_illegal(ReopenOrders("lannister")).endswith("(W-5.1)")
+    copy = WesterosState.from_dict(st.to_dict())
+    assert copy.current_players() == st.current_players() and copy.legal_actions("stark") == st.legal_actions(
+        "stark"
+    )
+
+
 @pytest.mark.parametrize("level", ["random", "greedy", "easy", "normal"])
 def test_agents_never_take_orders_back_and_still_finish_planning_w_5_1(gd: GameData, level: str) -> None:
     st = new_game(gd, player_count=3, seed=4)
@@ -98,7 +150,7 @@ def test_agents_never_take_orders_back_and_still_finish_planning_w_5_1(gd: GameD
     while st.pending is not None and st.pending.kind.value == "orders":
         h = st.current_players()[0]
         act = agents[h].choose(st, h)
-        assert not isinstance(act, RemoveOrder)
+        assert not isinstance(act, RemoveOrder | ReopenOrders)
         do(st, act)
         steps += 1
         assert steps < 200

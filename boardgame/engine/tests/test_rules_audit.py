@@ -823,6 +823,7 @@ def test_no_action_transfers_anything_between_houses_w_19_2() -> None:
         "place_order",
         "remove_order",
         "finish_orders",
+        "reopen_orders",
         "raven_swap",
         "resolve_raid",
         "choose_march",

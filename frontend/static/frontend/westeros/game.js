@@ -487,6 +487,7 @@ function decisionTitle() {
   const v = snap.view;
   const p = v.pending;
   if ((snap.status !== "active" && snap.status !== "replay") || !p) return snap.status === "waiting" ? "Waiting for players" : "No decision pending";
+  if (p.kind === "orders" && legal().some((it) => it.action.type === "reopen_orders")) return "Your orders are in — waiting for the other houses";
   if (p.kind === "choose") return DECISION_TEXT[p.decision] || humanize(p.decision);
   if (p.kind === "bid" && p.task) return p.task.purpose === "clash" ? `Clash of Kings: bid for the ${TRACK_NAMES[p.task.track] || humanize(p.task.track)} track` : "Wildling attack: bid power tokens (W-16.3)";
   return PENDING_TEXT[p.kind] || humanize(p.kind);
@@ -528,7 +529,7 @@ function openNextArea(perArea) {
   advance = false;
 }
 
-function ordersPlan(perArea) {
+function ordersPlan(perArea, ready = false) {
   const v = snap.view;
   const areas = myOrderAreas();
   const rows = areas.map((id) => {
@@ -547,6 +548,12 @@ function ordersPlan(perArea) {
         place.map((it) => actionButton(it, buttonLabel(it)))) : null);
   });
   const left = areas.filter((id) => !(v.orders || {})[id]).length;
+  if (ready) {
+    return [
+      h("p", { class: "wx-hint", "data-testid": "map-hint" }, "You are ready. Your orders are revealed when every house is ready; until then you can still change them."),
+      h("ol", { class: "wx-plan", "data-testid": "orders-plan" }, rows),
+    ];
+  }
   return [
     h("p", { class: "wx-hint", "data-testid": "map-hint" }, left ? `${left} of ${areas.length} areas still need an order. Pick an area, then its order; until you press Ready you can change any of them.`
       : "Every area has its order. Change any of them, or press Ready: orders are revealed when every house is ready (W-5.4)."),
@@ -616,7 +623,7 @@ function renderDecision() {
   const main = rest.length ? h("div", { class: "button-row wx-main-actions" }, rest.map((it) => actionButton(it, buttonLabel(it)))) : null;
   if (ordering) {
     // Ready above the list: a long list (late rounds) must not push it off a phone's screen.
-    const plan = ordersPlan(perArea);
+    const plan = ordersPlan(perArea, rest.some((it) => it.action.type === "reopen_orders"));
     box.append(plan[0], ...(main ? [main] : []), ...plan.slice(1));
   }
   else if (onMap.length && items.length - loose.length <= 6) {
@@ -654,6 +661,7 @@ function buttonLabel(it) {
       return `Take back ${o && o[1] ? orderLabel(o[1]) : "the order"}`;
     }
     case "finish_orders": return "Ready — orders done";
+    case "reopen_orders": return "Not ready — change my orders";
     case "end_march": return a.leave_power_token ? "End march, leave a power token" : "End march";
     case "declare_support": return a.side === "none" ? "Support nobody" : `Support ${houseName(a.side)}`;
     case "choose_march": return `Resolve March in ${areaName(a.area)}`;
