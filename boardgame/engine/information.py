@@ -12,7 +12,7 @@ from __future__ import annotations
 from random import Random
 from typing import TYPE_CHECKING, Any
 
-from .actions import Action, RemoveOrder
+from .actions import Action, RemoveOrder, ReopenOrders
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -41,10 +41,14 @@ class Information:
 
     def legal_actions(self) -> list[Action]:
         """The house's own legal actions (they depend only on what it knows, W-20), less the take-backs of
-        placed orders (W-5.1 `RemoveOrder`): an agent places a searched plan in one go and never rearranges
-        it, so an agent's choices are the same as before take-backs existed."""
+        placed orders and of Ready (W-5.1 `RemoveOrder`, `ReopenOrders`): an agent places a searched plan in
+        one go and never rearranges it, so an agent's choices are the same as before take-backs existed."""
         if self._legal is None:
-            self._legal = [a for a in self._state.legal_actions(self.house) if not isinstance(a, RemoveOrder)]
+            self._legal = [
+                a
+                for a in self._state.legal_actions(self.house)
+                if not isinstance(a, RemoveOrder | ReopenOrders)
+            ]
         return list(self._legal)
 
     def determinize(self, rng: Random) -> WesterosState:

@@ -152,6 +152,8 @@ def test_agents_never_take_orders_back_and_still_finish_planning_w_5_1(gd: GameD
         act = agents[h].choose(st, h)
         assert not isinstance(act, RemoveOrder | ReopenOrders)
         do(st, act)
+        if h not in st.current_players() and not st.orders_revealed:
+            assert st.legal_actions(h) == [ReopenOrders(h)] and Information(st, h).legal_actions() == []
         steps += 1
         assert steps < 200
     assert st.orders_revealed
