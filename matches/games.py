@@ -33,6 +33,10 @@ class GameAdapter(ABC):
     # True: a seat whose only legal action is the phase's Pass (action type "pass") passes at once when
     # its player wants it (Seat.auto_pass; matches.services.submit.auto_pass_action)
     auto_pass: bool = False
+    # Action types of simultaneous steps (everyone decides at once, nobody sees what the others chose): a
+    # submit from a view that only others' such actions have overtaken is still good
+    # (matches.services.submit._overtaken_only_by_simultaneous_moves).
+    simultaneous_action_types: frozenset[str] = frozenset()
 
     # ---- seats and setup -------------------------------------------------------------------
     def seat_count(self, config: JSON) -> int:
@@ -599,6 +603,10 @@ class WesterosGame(EngineGame):
     kind = "westeros"
     label = "A Game of Thrones: The Board Game"
     players = 6
+    # W-3.3: orders (placing, taking back, Ready and its take-back), bids and house cards are chosen at once.
+    simultaneous_action_types = frozenset(
+        {"place_order", "remove_order", "finish_orders", "reopen_orders", "bid", "play_house_card"}
+    )
 
     def seat_count(self, config: JSON) -> int:
         return int((config or {}).get("player_count", self.players))

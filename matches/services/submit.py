@@ -104,6 +104,28 @@ def action_submit(
         return replay
 
 
+# How many others' moves a view may be behind and still be good (five AI houses placing their orders).
+MAX_OVERTAKEN = 60
+
+
+def _overtaken_only_by_simultaneous_moves(match: Match, seat: Seat, since: int) -> bool:
+    """True when every move stored after version `since` is another seat's move of a simultaneous step
+    (W-3.3: the others' face-down orders, bids and cards). Such a step cannot end while this seat still owes
+    its part, and the others' choices are hidden from it, so its view is as good as the current one: a
+    player's order is not refused because an AI house placed one meanwhile. The action is still checked
+    against the current state's legal actions (a Ready taken back after the reveal is refused)."""
+    types = get_game(match.kind).simultaneous_action_types
+    gap = match.state_version - since
+    if not types or since < 0 or not 0 < gap <= MAX_OVERTAKEN:
+        return False
+    moves = list(
+        ActionLog.objects.filter(match_id=match.pk, version__gt=since).values_list("seat", "action")
+    )
+    return len(moves) == gap and all(
+        s != seat.position and isinstance(a, dict) and a.get("type") in types for s, a in moves
+    )
+
+
 def _replay_of(match_id: int, user: Any, key: str | None, digest: str) -> SubmitResult | None:
     """The first answer to this idempotency key, if any (409 when the key named another action)."""
     if not key:
@@ -143,7 +165,9 @@ def _action_submit(
         if match.status == MatchStatus.WAITING:
             raise ApplicationError("not_started", "The match has not started yet.", status_code=409)
         raise game_over(match)
-    if state_version != match.state_version:
+    if state_version != match.state_version and not _overtaken_only_by_simultaneous_moves(
+        match, seat, state_version
+    ):
         raise ApplicationError(
             "stale_state",
             f"Your view is at version {state_version}; the match is at {match.state_version}. Reload and retry.",

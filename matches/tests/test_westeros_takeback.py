@@ -119,3 +119,32 @@ def test_a_ready_house_takes_its_ready_back_while_another_still_places_w_5_1(
     with pytest.raises(ApplicationError) as err:
         _submit(match, alice, reopen)
     assert err.value.code in {"not_your_turn", "illegal_action"}
+
+
+def test_a_view_overtaken_only_by_others_orders_still_places_an_order_w_3_3(
+    alice: Any, bob: Any, carol: Any
+) -> None:
+    """W-3.3: the others' face-down orders cannot change what a house may do, so a submit from a view they
+    overtook is applied (no 409 for a click made while an AI house placed an order); a view overtaken by a
+    move of one's own, or by a step that is not simultaneous, stays stale."""
+    match = services.match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
+    for user in (bob, carol):
+        services.match_join(match_id=match.pk, user=user)
+    services.match_start(match_id=match.pk, user=alice)
+    you, other = Seat.objects.get(match=match, position=0), Seat.objects.get(match=match, position=1)
+    seen = Match.objects.get(pk=match.pk).state_version
+    mine = next(a["action"] for a in _snap(match, you)["legal_actions"] if a["action"]["type"] == "place_order")
+    _ready(match, bob, other)  # bob places all his orders and is Ready meanwhile
+    assert Match.objects.get(pk=match.pk).state_version > seen + 1
+    services.action_submit(match_id=match.pk, user=alice, action_json=mine, state_version=seen)
+    assert _snap(match, you)["view"]["orders"][mine["area"]] == [mine["player"], mine["token"]]
+    # Now alice's own move lies after `seen`: that view is stale.
+    nxt = next(a["action"] for a in _snap(match, you)["legal_actions"] if a["action"]["type"] == "place_order")
+    with pytest.raises(ApplicationError) as err:
+        services.action_submit(match_id=match.pk, user=alice, action_json=nxt, state_version=seen)
+    assert err.value.code == "stale_state"
+    # A version from the future is stale too.
+    version = Match.objects.get(pk=match.pk).state_version
+    with pytest.raises(ApplicationError) as err:
+        services.action_submit(match_id=match.pk, user=alice, action_json=nxt, state_version=version + 1)
+    assert err.value.code == "stale_state"

@@ -17,6 +17,7 @@ let match = null; // the latest snapshot from the server
 let picks = []; // clicked tokens narrowing the legal actions
 let confirming = null; // an attack waiting for its confirmation
 let submitting = false;
+let leaving = false; // a Westeros game has started: the page is on its way to the table
 let clockBase = 0;
 const ONE_CLICK_KEY = "commandeer.oneClickAttacks";
 const oneClick = () => localStorage.getItem(ONE_CLICK_KEY) === "1";
@@ -400,7 +401,10 @@ function focusKey() {
 
 function render() {
   if (kind === "westeros" && match.status !== "waiting") {
-    location.href = `/westeros/games/${matchId}/`; // the Westeros table lives in the frontend app
+    // The table lives in the frontend app. Go once: the start's answer and the socket's push both land
+    // here, and a second assignment would abort the first navigation.
+    if (!leaving) location.href = `/westeros/games/${matchId}/`;
+    leaving = true;
     return;
   }
   root.dataset.you = seated() ? String(match.you) : ""; // a seat taken after the page loaded counts too
