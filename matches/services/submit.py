@@ -118,9 +118,7 @@ def _overtaken_only_by_simultaneous_moves(match: Match, seat: Seat, since: int) 
     gap = match.state_version - since
     if not types or since < 0 or not 0 < gap <= MAX_OVERTAKEN:
         return False
-    moves = list(
-        ActionLog.objects.filter(match_id=match.pk, version__gt=since).values_list("seat", "action")
-    )
+    moves = list(ActionLog.objects.filter(match_id=match.pk, version__gt=since).values_list("seat", "action"))
     return len(moves) == gap and all(
         s != seat.position and isinstance(a, dict) and a.get("type") in types for s, a in moves
     )

@@ -133,13 +133,17 @@ def test_a_view_overtaken_only_by_others_orders_still_places_an_order_w_3_3(
     services.match_start(match_id=match.pk, user=alice)
     you, other = Seat.objects.get(match=match, position=0), Seat.objects.get(match=match, position=1)
     seen = Match.objects.get(pk=match.pk).state_version
-    mine = next(a["action"] for a in _snap(match, you)["legal_actions"] if a["action"]["type"] == "place_order")
+    mine = next(
+        a["action"] for a in _snap(match, you)["legal_actions"] if a["action"]["type"] == "place_order"
+    )
     _ready(match, bob, other)  # bob places all his orders and is Ready meanwhile
     assert Match.objects.get(pk=match.pk).state_version > seen + 1
     services.action_submit(match_id=match.pk, user=alice, action_json=mine, state_version=seen)
     assert _snap(match, you)["view"]["orders"][mine["area"]] == [mine["player"], mine["token"]]
     # Now alice's own move lies after `seen`: that view is stale.
-    nxt = next(a["action"] for a in _snap(match, you)["legal_actions"] if a["action"]["type"] == "place_order")
+    nxt = next(
+        a["action"] for a in _snap(match, you)["legal_actions"] if a["action"]["type"] == "place_order"
+    )
     with pytest.raises(ApplicationError) as err:
         services.action_submit(match_id=match.pk, user=alice, action_json=nxt, state_version=seen)
     assert err.value.code == "stale_state"
