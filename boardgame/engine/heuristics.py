@@ -78,21 +78,7 @@ def greedy_score(st: WesterosState, p: str, a: Action) -> float:
             s += 3.0 + (5.0 if dest["castle"] != "none" else 0.0)
         if a.dest in st.neutral:
             s += 2.0
-        enemy = st.units.get(a.dest)
-        hostile_garrison = a.dest in st.garrisons and dest.get("home_house") != p
-        if (enemy is not None and enemy["house"] != p) or hostile_garrison:
-            castle = dest["castle"] != "none"
-            mine = sum(4 if (u == "siege_engine" and castle) else {"knight": 2}.get(u, 1) for u in a.units)
-            if st.march is not None:
-                mine += int(data.tokens[st.march.token]["strength_modifier"])
-            theirs = st.garrisons.get(a.dest, 0) if hostile_garrison else 0
-            if enemy is not None and enemy["house"] != p:
-                theirs += sum({"knight": 2, "siege_engine": 0}.get(u, 1) for u in enemy["units"])
-                o = st.orders.get(a.dest)
-                if o and o[1].startswith("defense"):
-                    theirs += int(data.tokens[o[1]]["strength_modifier"])
-            s += 2.0 if mine >= theirs else -6.0
-        return s
+        return s + _greedy_combat_term(st, p, a)
     if isinstance(a, EndMarch):
         return 1.0 if a.leave_power_token else 0.5
     if isinstance(a, DeclareSupport):
@@ -116,6 +102,28 @@ def greedy_score(st: WesterosState, p: str, a: Action) -> float:
     if isinstance(a, Choose):
         return CHOOSE_PREFS.get(a.decision, {}).get(a.option, 0.0)
     return 0.0
+
+
+def _greedy_combat_term(st: WesterosState, p: str, a: MarchMove) -> float:
+    """greedy_score's read of a march into another house's units or garrison: +2 when the units and
+    modifiers alone reach the defence (ties counted as won), else -6; 0 when there is no such combat."""
+    data = st.data
+    dest = data.areas[a.dest]
+    enemy = st.units.get(a.dest)
+    hostile_garrison = a.dest in st.garrisons and dest.get("home_house") != p
+    if not ((enemy is not None and enemy["house"] != p) or hostile_garrison):
+        return 0.0
+    castle = dest["castle"] != "none"
+    mine = sum(4 if (u == "siege_engine" and castle) else {"knight": 2}.get(u, 1) for u in a.units)
+    if st.march is not None:
+        mine += int(data.tokens[st.march.token]["strength_modifier"])
+    theirs = st.garrisons.get(a.dest, 0) if hostile_garrison else 0
+    if enemy is not None and enemy["house"] != p:
+        theirs += sum({"knight": 2, "siege_engine": 0}.get(u, 1) for u in enemy["units"])
+        o = st.orders.get(a.dest)
+        if o and o[1].startswith("defense"):
+            theirs += int(data.tokens[o[1]]["strength_modifier"])
+    return 2.0 if mine >= theirs else -6.0
 
 
 # ---------------------------------------------------------------------------------------------- orders
@@ -354,6 +362,66 @@ def _guard_value(st: WesterosState, p: str, a: MarchMove, threats: dict[str, flo
     return v
 
 
+def _card_edge(st: WesterosState, h: str) -> float:
+    """What `h`'s house cards are likely to add to a combat: the mean printed strength of its two best."""
+    best = sorted((int(st.data.house_cards[c]["strength"]) for c in st.hands[h]), reverse=True)[:2]
+    return sum(best) / len(best) if best else 0.0
+
+
+def _side_support(st: WesterosState, dest: str, h: str) -> float:
+    """Strength `h`'s own Support orders next to `dest` may add (W-9.2; others' support is not counted)."""
+    castle = st.data.areas[dest]["castle"] != "none"
+    v = 0.0
+    for area, sh, tok in st._support_orders(dest):
+        if sh == h:
+            v += _strength(st.units[area]["units"], castle) + int(
+                st.data.tokens[tok]["strength_modifier"] or 0
+            )
+    return v
+
+
+def _wins_the_game(st: WesterosState, p: str, dest: str) -> bool:
+    """Taking `dest` gives `p` the castles that win at once (W-18.1)."""
+    d = st.data.areas[dest]
+    if d["kind"] != "land" or d["castle"] == "none" or st.control(dest) == p:
+        return False
+    return st.castle_count(p) + 1 >= st.config.castles_to_win
+
+
+def combat_outlook(st: WesterosState, p: str, a: MarchMove) -> float | None:
+    """The rollout policy's read of the combat a march would start (W-9): units, March and Defense modifiers,
+    garrison, own Support orders, the likely house cards, the Valyrian Steel Blade and the Fiefdoms tie-break
+    (W-9.8). Positive: the attacker should win by that margin; 0 < x means a tie the attacker wins. None when
+    the march starts no combat with a house (a neutral force or an empty area)."""
+    assert st.march is not None
+    data = st.data
+    dest = data.areas[a.dest]
+    enemy = st.units.get(a.dest)
+    foe = enemy["house"] if enemy is not None and enemy["house"] != p else dest.get("home_house")
+    hostile_garrison = a.dest in st.garrisons and dest.get("home_house") != p
+    if (enemy is None or enemy["house"] == p) and not hostile_garrison:
+        return None
+    if foe not in st.hands:
+        return None
+    castle = dest["castle"] != "none"
+    mine = _strength(list(a.units), castle) + int(data.tokens[st.march.token]["strength_modifier"] or 0)
+    mine += _side_support(st, a.dest, p) + _card_edge(st, p)
+    theirs = float(st.garrisons.get(a.dest, 0)) if hostile_garrison else 0.0
+    if enemy is not None and enemy["house"] != p:
+        theirs += _strength(enemy["units"], False)
+        o = st.orders.get(a.dest)
+        if o and o[1].startswith("defense"):
+            theirs += int(data.tokens[o[1]]["strength_modifier"] or 0)
+    theirs += _side_support(st, a.dest, foe) + _card_edge(st, foe)
+    if not st.blade_used:
+        blade = st.holder("fiefdoms")
+        mine += 1.0 if blade == p else 0.0
+        theirs += 1.0 if blade == foe else 0.0
+    fief = st.tracks["fiefdoms"]
+    tie = 0.25 if fief.index(p) < fief.index(foe) else -0.25
+    return mine - theirs + tie
+
+
 def policy_action(st: WesterosState, p: str, rng: Random, noise: float = 0.6) -> Action:
     """The rollout policy's choice for `p` (not for orders: `place_planned_orders`): greedy scores with
     noise, so simulated houses vary their play a little."""
@@ -367,6 +435,11 @@ def policy_action(st: WesterosState, p: str, rng: Random, noise: float = 0.6) ->
         v = greedy_score(st, p, a) + noise * rng.random()
         if threats is not None and isinstance(a, MarchMove) and st.march is not None:
             v += _guard_value(st, p, a, threats)
+            edge = combat_outlook(st, p, a)
+            if edge is not None:  # replaces greedy_score's count of units alone (+2 / -6)
+                v += (2.0 if edge > 0 else -6.0) - _greedy_combat_term(st, p, a)
+            if (edge is None or edge > 0) and _wins_the_game(st, p, a.dest):
+                v += 12.0  # W-18.1: the castle that ends the game
         if v > top:
             top, best = v, a
     return best
