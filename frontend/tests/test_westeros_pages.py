@@ -177,8 +177,8 @@ def test_vs_ai_applies_a_legal_action_and_refuses_bad_ones(
     version = snap["state_version"]
     place = next(a["action"] for a in snap["legal_actions"] if a["action"]["type"] == "place_order")
 
-    stale = _post(client, match_id, {"action": place, "state_version": version - 1})
-    assert stale.status_code == 409 and stale.json()["code"] == "stale_state"
+    future = _post(client, match_id, {"action": place, "state_version": version + 1})
+    assert future.status_code == 409 and future.json()["code"] == "stale_state"
     malformed = _post(client, match_id, {"action": {"type": "teleport"}, "state_version": version})
     assert malformed.status_code == 400 and malformed.json()["code"] == "illegal_action"
     foreign = _post(client, match_id, {"action": {**place, "player": "lannister"}, "state_version": version})
@@ -191,6 +191,10 @@ def test_vs_ai_applies_a_legal_action_and_refuses_bad_ones(
     assert applied.status_code == 200 and applied.json()["state_version"] == version + 1
     after = _state(client, match_id)
     assert after["view"]["orders"][place["area"]] == ["stark", place["token"]]  # own order face up to us
+    # A view from before our own order is stale (only the others' face-down orders may overtake a view).
+    nxt = next(a["action"] for a in after["legal_actions"] if a["action"]["type"] == "place_order")
+    stale = _post(client, match_id, {"action": nxt, "state_version": version})
+    assert stale.status_code == 409 and stale.json()["code"] == "stale_state"
 
 
 def test_vs_ai_refuses_a_house_not_in_the_game_w_1_1(client: Client, westeros: dict[str, Any]) -> None:

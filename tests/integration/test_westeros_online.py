@@ -560,6 +560,19 @@ def dom_hides_secrets(p: Player, state: Any) -> None:
     )
 
 
+def create_three_house_game(stack: Stack, page: Any, time_control: str | None = None) -> int:
+    """The lobby's form: a 3-house game for people only, the creator playing Stark; returns its id."""
+    page.goto(f"{stack.url}/play/?kind=westeros")
+    page.select_option("[data-testid=player-count]", "3")
+    page.select_option("[data-testid=house]", "stark")
+    page.select_option("[data-testid=ai-seats]", "0")
+    if time_control is not None:
+        page.select_option("[data-testid=time-control]", time_control)
+    page.click("[data-testid=create-match]")
+    page.wait_for_url(re.compile(r"/play/\d+/$"))
+    return int(page.url.rstrip("/").split("/")[-1])
+
+
 def test_three_users_play_two_rounds_live_without_seeing_secrets(stack: Stack) -> None:
     in_browser(lambda browser: three_users_play_two_rounds(stack, browser))
 
@@ -571,14 +584,7 @@ def three_users_play_two_rounds(stack: Stack, browser: Any) -> None:
     carol = Player(browser, stack.url, "carol", "baratheon")
     dave = Player(browser, stack.url, "dave")  # a spectator of the public game
     a = alice.page
-    a.goto(f"{stack.url}/play/?kind=westeros")
-    a.select_option("[data-testid=player-count]", "3")
-    a.select_option("[data-testid=house]", "stark")
-    a.select_option("[data-testid=ai-seats]", "0")
-    a.select_option("[data-testid=time-control]", '{"per_move_s": 180, "bank_s": 600}')
-    a.click("[data-testid=create-match]")
-    a.wait_for_url(re.compile(r"/play/\d+/$"))
-    match_id = int(a.url.rstrip("/").split("/")[-1])
+    match_id = create_three_house_game(stack, a, '{"per_move_s": 180, "bank_s": 600}')
     a.wait_for_selector("[data-testid=waiting-room]:visible")
     for p in (bob, carol):
         p.page.goto(f"{stack.url}/play/")
@@ -669,13 +675,7 @@ def ready_taken_back(stack: Stack, browser: Any) -> None:
     bob = Player(browser, stack.url, "bob", "lannister")
     carol = Player(browser, stack.url, "carol", "baratheon")
     a = alice.page
-    a.goto(f"{stack.url}/play/?kind=westeros")
-    a.select_option("[data-testid=player-count]", "3")
-    a.select_option("[data-testid=house]", "stark")
-    a.select_option("[data-testid=ai-seats]", "0")
-    a.click("[data-testid=create-match]")
-    a.wait_for_url(re.compile(r"/play/\d+/$"))
-    match_id = int(a.url.rstrip("/").split("/")[-1])
+    match_id = create_three_house_game(stack, a)
     for p in (bob, carol):
         p.page.goto(f"{stack.url}/play/{match_id}/")
         p.page.click("#join-here [data-testid=join]")
