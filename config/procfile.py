@@ -72,16 +72,42 @@ class _LeaderFirst(ProcessManager):  # type: ignore[misc]
             pass
 
 
+_STARTED = re.compile(r"^(?P<name>\S+) started \(pid=(?P<pid>\d+)\)$")
+
+
 class _Manager(Manager):  # type: ignore[misc]
     def __init__(self) -> None:
         super().__init__()
         self._procmgr = _LeaderFirst()
+        self._late: set[str] = set()  # asked to stop before honcho knew their pid
+
+    def _killall(self, force: bool = False) -> None:
+        """honcho's, but a Ctrl-C that comes before a process has reported its pid no longer crashes the
+        manager (honcho 2.0 raised KeyError 'pid' and left the processes running): that process is
+        stopped as soon as its start is reported."""
+        for name, p in self._processes.items():
+            if "returncode" in p:
+                continue
+            if "pid" not in p:
+                self._late.add(name)
+                continue
+            signame = "SIGKILL" if force else "SIGTERM"
+            self._system_print(f"sending {signame} to {name} (pid {p['pid']})\n")
+            if force:
+                self._procmgr.kill(p["pid"])
+            else:
+                self._procmgr.terminate(p["pid"])
 
     def _system_print(self, data: str) -> None:
         found = _STOPPED.match(data.strip())
         if found:
             data = describe_exit(found["name"], int(found["rc"]), self._terminating) + "\n"
         super()._system_print(data)
+        started = _STARTED.match(data.strip())
+        if started and started["name"] in self._late:
+            self._late.discard(started["name"])
+            self._system_print(f"sending SIGTERM to {started['name']} (pid {started['pid']})\n")
+            self._procmgr.terminate(int(started["pid"]))
 
 
 def main(argv: list[str]) -> int:

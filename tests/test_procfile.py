@@ -74,3 +74,31 @@ def test_one_interrupt_stops_every_process(tmp_path: Path) -> None:
             alive = False
         assert not alive, f"process {pid} survived the interrupt:\n{output}"
     assert output.count("stopped") == 2 and "crashed" not in output
+
+
+def test_a_stop_before_a_process_reported_its_pid_waits_for_it() -> None:
+    """Ctrl-C right after `make run` starts: honcho 2.0 raised KeyError 'pid' for a process whose start it
+    had not yet read, and left every process running. Ours signals that process once its start arrives."""
+    from config.procfile import _Manager
+
+    class Recorder:
+        def __init__(self) -> None:
+            self.terminated: list[int] = []
+
+        def terminate(self, pid: int) -> None:
+            self.terminated.append(pid)
+
+        def kill(self, pid: int) -> None:
+            raise AssertionError("no SIGKILL expected")
+
+    manager = _Manager()
+    recorder = Recorder()
+    manager._procmgr = recorder
+    manager.add_process("web", "sleep 60")
+    manager.add_process("worker", "sleep 60")
+    manager._processes["web"]["pid"] = 101  # web has reported its start, the worker not yet
+    manager.terminate()
+    assert recorder.terminated == [101]
+    manager._processes["worker"]["pid"] = 202
+    manager._system_print("worker started (pid=202)\n")  # what honcho's loop prints on the start message
+    assert recorder.terminated == [101, 202]
