@@ -9,6 +9,7 @@ simulation, so nothing hidden from the house reaches a decision (W-20).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from random import Random
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,7 @@ from .actions import (
     ResolveRaid,
 )
 from .board import order_type
+from .combat import combat_numbers
 from .structures import PendingKind
 
 if TYPE_CHECKING:
@@ -422,12 +424,69 @@ def combat_outlook(st: WesterosState, p: str, a: MarchMove) -> float | None:
     return mine - theirs + tie
 
 
+CARD_NOISE = 0.05  # the house-card choice's noise relative to the policy's (its scores are win chances)
+
+
+def _card_duel(st: WesterosState, p: str, mine: str, theirs: str) -> float:
+    """`p`'s result in the running combat if `p` plays `mine` and the opponent `theirs` (W-9.3 to W-9.8):
+    1 for a win, 0 for a loss, each side's swords against the other's fortifications nudging it (W-9.9).
+    The Valyrian Steel Blade counts for its holder while unused (W-9.6)."""
+    c = st.combat
+    assert c is not None
+    foe = c.defender if p == c.attacker else c.attacker
+    saved = c.cards
+    c.cards = {p: mine, foe: theirs}
+    try:
+        nums = combat_numbers(st)
+    finally:
+        c.cards = saved
+    mine_s, theirs_s = nums[p]["strength"], nums[foe]["strength"]
+    if not st.blade_used:
+        blade = st.holder("fiefdoms")
+        mine_s += 1 if blade == p else 0
+        theirs_s += 1 if blade == foe else 0
+    if mine_s != theirs_s:
+        won = mine_s > theirs_s
+    else:
+        fief = st.tracks["fiefdoms"]
+        won = fief.index(p) < fief.index(foe)
+    if won:
+        return 1.0 + 0.05 * max(0, nums[p]["swords"] - nums[foe]["forts"])
+    return -0.05 * max(0, nums[foe]["swords"] - nums[p]["forts"])
+
+
+def house_card_choice(st: WesterosState, p: str, acts: Sequence[Action], rng: Random, noise: float) -> Action:
+    """The rollout policy's house card (W-9.4): the best reply to the opponent's cards taken as equally
+    likely (both are chosen face down, so neither side sees the other's), a strong card kept back when a
+    weaker one does as well. This is how the search itself plays the second card of a combat (its sample
+    draws the face-down card uniformly), so the house that picks first meets a reply like the one it will
+    get: Balon Greyjoy against a strong card, not always the strongest card in hand."""
+    c = st.combat
+    assert c is not None
+    foe = c.defender if p == c.attacker else c.attacker
+    theirs = [x for x in st.hands.get(foe, []) if x not in c.excluded.get(foe, [])]
+    best, top = acts[0], -math.inf
+    for a in acts:
+        assert isinstance(a, PlayHouseCard)
+        if theirs:
+            v = sum(_card_duel(st, p, a.card, t) for t in theirs) / len(theirs)
+        else:
+            v = 0.0
+        v -= 0.02 * int(st.data.house_cards[a.card]["strength"])  # keep the strong cards for later
+        v += CARD_NOISE * noise * rng.random()
+        if v > top:
+            top, best = v, a
+    return best
+
+
 def policy_action(st: WesterosState, p: str, rng: Random, noise: float = 0.6) -> Action:
     """The rollout policy's choice for `p` (not for orders: `place_planned_orders`): greedy scores with
-    noise, so simulated houses vary their play a little."""
+    noise, so simulated houses vary their play a little (house cards: `house_card_choice`)."""
     acts = st.legal_actions(p)
     if len(acts) == 1:
         return acts[0]
+    if isinstance(acts[0], PlayHouseCard) and st.combat is not None and not st.combat.neutral:
+        return house_card_choice(st, p, acts, rng, noise)
     threats = _march_threats(st, p)
     best = acts[0]
     top = -math.inf
