@@ -599,6 +599,8 @@ def three_users_play_two_rounds(stack: Stack, browser: Any) -> None:
         p.page.wait_for_selector("[data-testid=map-hint], [data-testid=no-moves]")
     dave.page.goto(f"{stack.url}/westeros/games/{match_id}/")
     dave.page.wait_for_selector("[data-testid=board] svg")
+    # the status line is drawn after the board: wait for it rather than read it at once
+    dave.page.wait_for_selector("[data-testid=you]:not(:empty)")
     assert "Spectating" in dave.page.inner_text("[data-testid=you]")
     pages = [*players, dave]
     by_house = {p.house: p for p in players}
