@@ -9,7 +9,6 @@ simulation, so nothing hidden from the house reaches a decision (W-20).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from random import Random
 from typing import TYPE_CHECKING
 
@@ -29,7 +28,7 @@ from .actions import (
     ResolveRaid,
 )
 from .board import order_type
-from .combat import combat_numbers
+from .card_choice import blade_and_tie, card_mix, draw
 from .structures import PendingKind
 
 if TYPE_CHECKING:
@@ -415,68 +414,17 @@ def combat_outlook(st: WesterosState, p: str, a: MarchMove) -> float | None:
         if o and o[1].startswith("defense"):
             theirs += int(data.tokens[o[1]]["strength_modifier"] or 0)
     theirs += _side_support(st, a.dest, foe) + _card_edge(st, foe)
-    if not st.blade_used:
-        blade = st.holder("fiefdoms")
-        mine += 1.0 if blade == p else 0.0
-        theirs += 1.0 if blade == foe else 0.0
-    fief = st.tracks["fiefdoms"]
-    tie = 0.25 if fief.index(p) < fief.index(foe) else -0.25
-    return mine - theirs + tie
+    my_blade, their_blade, wins_ties = blade_and_tie(st, p, foe)
+    mine += my_blade
+    theirs += their_blade
+    return mine - theirs + (0.25 if wins_ties else -0.25)
 
 
-CARD_NOISE = 0.05  # the house-card choice's noise relative to the policy's (its scores are win chances)
-
-
-def _card_duel(st: WesterosState, p: str, mine: str, theirs: str) -> float:
-    """`p`'s result in the running combat if `p` plays `mine` and the opponent `theirs` (W-9.3 to W-9.8):
-    1 for a win, 0 for a loss, each side's swords against the other's fortifications nudging it (W-9.9).
-    The Valyrian Steel Blade counts for its holder while unused (W-9.6)."""
-    c = st.combat
-    assert c is not None
-    foe = c.defender if p == c.attacker else c.attacker
-    saved = c.cards
-    c.cards = {p: mine, foe: theirs}
-    try:
-        nums = combat_numbers(st)
-    finally:
-        c.cards = saved
-    mine_s, theirs_s = nums[p]["strength"], nums[foe]["strength"]
-    if not st.blade_used:
-        blade = st.holder("fiefdoms")
-        mine_s += 1 if blade == p else 0
-        theirs_s += 1 if blade == foe else 0
-    if mine_s != theirs_s:
-        won = mine_s > theirs_s
-    else:
-        fief = st.tracks["fiefdoms"]
-        won = fief.index(p) < fief.index(foe)
-    if won:
-        return 1.0 + 0.05 * max(0, nums[p]["swords"] - nums[foe]["forts"])
-    return -0.05 * max(0, nums[foe]["swords"] - nums[p]["forts"])
-
-
-def house_card_choice(st: WesterosState, p: str, acts: Sequence[Action], rng: Random, noise: float) -> Action:
-    """The rollout policy's house card (W-9.4): the best reply to the opponent's cards taken as equally
-    likely (both are chosen face down, so neither side sees the other's), a strong card kept back when a
-    weaker one does as well. This is how the search itself plays the second card of a combat (its sample
-    draws the face-down card uniformly), so the house that picks first meets a reply like the one it will
-    get: Balon Greyjoy against a strong card, not always the strongest card in hand."""
-    c = st.combat
-    assert c is not None
-    foe = c.defender if p == c.attacker else c.attacker
-    theirs = [x for x in st.hands.get(foe, []) if x not in c.excluded.get(foe, [])]
-    best, top = acts[0], -math.inf
-    for a in acts:
-        assert isinstance(a, PlayHouseCard)
-        if theirs:
-            v = sum(_card_duel(st, p, a.card, t) for t in theirs) / len(theirs)
-        else:
-            v = 0.0
-        v -= 0.02 * int(st.data.house_cards[a.card]["strength"])  # keep the strong cards for later
-        v += CARD_NOISE * noise * rng.random()
-        if v > top:
-            top, best = v, a
-    return best
+def house_card_choice(st: WesterosState, p: str, rng: Random) -> PlayHouseCard:
+    """The rollout policy's house card (W-9.4): a draw from `p`'s equilibrium mix of the combat's card game
+    (`card_choice.card_mix`), so the side that chooses first cannot read the reply and neither side plays
+    one card every time."""
+    return PlayHouseCard(p, draw(card_mix(st, p), rng))
 
 
 def policy_action(st: WesterosState, p: str, rng: Random, noise: float = 0.6) -> Action:
@@ -486,7 +434,7 @@ def policy_action(st: WesterosState, p: str, rng: Random, noise: float = 0.6) ->
     if len(acts) == 1:
         return acts[0]
     if isinstance(acts[0], PlayHouseCard) and st.combat is not None and not st.combat.neutral:
-        return house_card_choice(st, p, acts, rng, noise)
+        return house_card_choice(st, p, rng)
     threats = _march_threats(st, p)
     best = acts[0]
     top = -math.inf

@@ -23,8 +23,9 @@ import time
 from random import Random
 from typing import TYPE_CHECKING
 
-from .actions import Action, Bid, ChooseMarch, FinishOrders, PlaceOrder
+from .actions import Action, Bid, ChooseMarch, FinishOrders, PlaceOrder, PlayHouseCard
 from .agentbase import AgentBase
+from .card_choice import card_mix, draw
 from .heuristics import (
     evaluate,
     greedy_score,
@@ -39,6 +40,10 @@ if TYPE_CHECKING:
     from .game import WesterosState
 
 WALL_CAP_S = 1.9
+# House cards (`SearchAgent._house_card`): a card's weight is its equilibrium share plus CARD_FLOOR, times
+# e per CARD_TEMPERATURE its simulations score below the best card's (scores are win chances).
+CARD_FLOOR = 0.01
+CARD_TEMPERATURE = 0.01
 # Share of the level's budget per kind of decision: spend where it matters (orders are one search per round).
 KIND_WEIGHT: dict[str, float] = {
     "orders": 2.4,
@@ -115,7 +120,35 @@ class SearchAgent(AgentBase):
         cands = self._candidates(info, legal)
         if len(cands) == 1:
             return cands[0][0]
+        combat = info.observed().combat
+        if kind == PendingKind.HOUSE_CARD.value and combat is not None and not combat.neutral:
+            return self._house_card(info, cands, clock)
         return self._search(info, cands, clock)[0]
+
+    # ------------------------------------------------------------------------------------------ house cards
+    def _house_card(self, info: Information, cands: list[Candidate], clock: Clock) -> Action:
+        """W-9.4: both cards are chosen face down, so the choice is drawn, not the same reply to the same
+        position every time (the side choosing first would read it). A card's weight is its share of the
+        house's equilibrium mix (`card_choice.card_mix`) plus `CARD_FLOOR`, times e for every
+        `CARD_TEMPERATURE` its simulations score below the best card's: a card the mix favours but the
+        rest of the game rates low gives way to the search's choice. The simulations draw the opponent's
+        face-down card from the opponent's mix (`_simulate`)."""
+        mix = card_mix(info.observed(), info.house)
+        scored = self._search_values(info, cands, clock)
+        if not scored:
+            return cands[0][0]
+        top = max(v for _i, v in scored)
+        weights = []
+        for i, v in scored:
+            a = cands[i][0]
+            assert isinstance(a, PlayHouseCard)
+            weights.append((mix.get(a.card, 0.0) + CARD_FLOOR) * math.exp((v - top) / CARD_TEMPERATURE))
+        r = self.rng.random() * sum(weights)
+        for (i, _v), w in zip(scored, weights, strict=True):
+            r -= w
+            if r < 0:
+                return cands[i][0]
+        return cands[scored[-1][0]][0]
 
     # ------------------------------------------------------------------------------------------ orders
     def _orders(self, info: Information, legal: list[Action], clock: Clock) -> Action:
@@ -185,6 +218,11 @@ class SearchAgent(AgentBase):
         st = info.determinize(Random(sample_seed))
         r = Random(sample_seed ^ 0x9E3779B97F4A7C15)
         resample_hidden_orders(st, me, r, self.noise)
+        pend = st.pending
+        if pend is not None and pend.kind is PendingKind.HOUSE_CARD and pend.chosen and st.combat is not None:
+            for h in pend.chosen:  # W-9.4: the face-down card as the opponent would draw it
+                if h != me:
+                    pend.chosen[h] = draw(card_mix(st, h), r)
         for a in cand:
             if st.pending is None or st.winner is not None:
                 break
@@ -206,7 +244,17 @@ class SearchAgent(AgentBase):
         )
 
     def _search(self, info: Information, cands: list[Candidate], clock: Clock) -> Candidate:
-        """Successive halving over `cands`; every candidate of a round meets the same sample."""
+        """The candidate whose simulations score best (`_search_values`)."""
+        scored = self._search_values(info, cands, clock)
+        if not scored:
+            return cands[0]
+        return cands[max(scored, key=lambda iv: (iv[1], -iv[0]))[0]]
+
+    def _search_values(
+        self, info: Information, cands: list[Candidate], clock: Clock
+    ) -> list[tuple[int, float]]:
+        """Successive halving over `cands`; every candidate of a round meets the same sample. The surviving
+        candidates' indexes and mean scores (those simulated at all if none survived with a sample)."""
         alive = list(range(len(cands)))
         sums = [0.0] * len(cands)
         counts = [0] * len(cands)
@@ -229,9 +277,7 @@ class SearchAgent(AgentBase):
                 alive.sort(key=lambda i: -sums[i] / max(1, counts[i]))
                 alive = alive[: max(2, (len(alive) + 1) // 2)]
         seen = [i for i in alive if counts[i]] or [i for i in range(len(cands)) if counts[i]]
-        if not seen:
-            return cands[0]
-        return cands[max(seen, key=lambda i: (sums[i] / counts[i], -i))]
+        return [(i, sums[i] / counts[i]) for i in sorted(seen)]
 
 
 class NormalAgent(SearchAgent):
