@@ -138,17 +138,13 @@ class SearchAgent(AgentBase):
         if not scored:
             return cands[0][0]
         top = max(v for _i, v in scored)
-        weights = []
+        weights: dict[str, float] = {}
         for i, v in scored:
             a = cands[i][0]
             assert isinstance(a, PlayHouseCard)
-            weights.append((mix.get(a.card, 0.0) + CARD_FLOOR) * math.exp((v - top) / CARD_TEMPERATURE))
-        r = self.rng.random() * sum(weights)
-        for (i, _v), w in zip(scored, weights, strict=True):
-            r -= w
-            if r < 0:
-                return cands[i][0]
-        return cands[scored[-1][0]][0]
+            weights[a.card] = (mix.get(a.card, 0.0) + CARD_FLOOR) * math.exp((v - top) / CARD_TEMPERATURE)
+        total = sum(weights.values())
+        return PlayHouseCard(info.house, draw({c: w / total for c, w in weights.items()}, self.rng))
 
     # ------------------------------------------------------------------------------------------ orders
     def _orders(self, info: Information, legal: list[Action], clock: Clock) -> Action:
