@@ -19,7 +19,7 @@ import threading
 from random import Random
 from typing import TYPE_CHECKING
 
-from .combat import card_options, combat_numbers
+from .combat import card_options, combat_numbers, victor, wins_ties
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -34,8 +34,7 @@ def blade_and_tie(st: WesterosState, p: str, foe: str) -> tuple[int, int, bool]:
     """What the unused Valyrian Steel Blade may add to `p` and to `foe` (W-9.6: its holder, once per round)
     and whether `p` wins a tie against `foe` (W-9.8: the higher on the Fiefdoms track)."""
     blade = None if st.blade_used else st.holder("fiefdoms")
-    fief = st.tracks["fiefdoms"]
-    return int(blade == p), int(blade == foe), fief.index(p) < fief.index(foe)
+    return int(blade == p), int(blade == foe), wins_ties(st, p, foe)
 
 
 def _result(st: WesterosState, att_card: str, def_card: str) -> float:
@@ -50,9 +49,8 @@ def _result(st: WesterosState, att_card: str, def_card: str) -> float:
         nums = combat_numbers(st)
     finally:
         c.cards = saved
-    a_blade, d_blade, att_wins_ties = blade_and_tie(st, att, dfn)
-    a_s, d_s = nums[att]["strength"] + a_blade, nums[dfn]["strength"] + d_blade
-    if a_s > d_s or (a_s == d_s and att_wins_ties):
+    a_blade, d_blade, _ties = blade_and_tie(st, att, dfn)
+    if victor(st, att, dfn, nums[att]["strength"] + a_blade, nums[dfn]["strength"] + d_blade) == att:
         return 1.0 + SWORD_BONUS * max(0, nums[att]["swords"] - nums[dfn]["forts"])
     return -1.0 - SWORD_BONUS * max(0, nums[dfn]["swords"] - nums[att]["forts"])
 

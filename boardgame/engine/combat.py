@@ -227,6 +227,19 @@ def combat_numbers(
     return {h: {"strength": max(0, s[h]), "swords": sw[h], "forts": fo[h]} for h in (att, dfn)}
 
 
+def wins_ties(st: WesterosState, h: str, other: str) -> bool:
+    """W-9.8: a tie goes to the house higher on the Fiefdoms track."""
+    fief = st.tracks["fiefdoms"]
+    return fief.index(h) < fief.index(other)
+
+
+def victor(st: WesterosState, att: str, dfn: str, sa: int, sd: int) -> str:
+    """W-9.8: the house with the higher final strength, a tie broken by `wins_ties`."""
+    if sa != sd:
+        return att if sa > sd else dfn
+    return att if wins_ties(st, att, dfn) else dfn
+
+
 def t_combat_resolve(st: WesterosState, task: Step) -> None:
     """W-9.8: the victor; ties go to the higher Fiefdoms position."""
     c = st.combat
@@ -235,11 +248,7 @@ def t_combat_resolve(st: WesterosState, task: Step) -> None:
     nums = combat_numbers(st, parts)
     att, dfn = c.attacker, c.defender
     sa, sd = nums[att]["strength"], nums[dfn]["strength"]
-    if sa != sd:
-        w = att if sa > sd else dfn
-    else:
-        fief = st.tracks["fiefdoms"]
-        w = att if fief.index(att) < fief.index(dfn) else dfn
+    w = victor(st, att, dfn, sa, sd)
     lo = dfn if w == att else att
     c.winner, c.loser = w, lo
     c.casualties = 0 if c.cards.get(lo) == "the_blackfish" else max(0, nums[w]["swords"] - nums[lo]["forts"])
