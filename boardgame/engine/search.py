@@ -23,7 +23,7 @@ import time
 from random import Random
 from typing import TYPE_CHECKING
 
-from .actions import Action, Bid, ChooseMarch, FinishOrders, PlaceOrder, PlayHouseCard
+from .actions import Action, Bid, FinishOrders, PlaceOrder, PlayHouseCard
 from .agentbase import AgentBase
 from .card_choice import card_mix, draw
 from .heuristics import (
@@ -193,20 +193,17 @@ class SearchAgent(AgentBase):
 
     # ------------------------------------------------------------------------------------------ candidates
     def _candidates(self, info: Information, legal: list[Action]) -> list[Candidate]:
-        """Legal actions worth simulating: all of them when few, else the best by the one-step prior
-        (bids: a spread of amounts, W-14.2 / W-16.3)."""
-        if len(legal) <= self.max_candidates:
-            return [(a,) for a in legal]
-        if isinstance(legal[0], Bid):
+        """Legal actions worth simulating, best first by the one-step prior (`greedy_score`): all of them
+        when few, else the best `max_candidates` (bids: a spread of amounts, W-14.2 / W-16.3). The order
+        matters: a short budget simulates the first ones, and equal scores go to the earlier candidate."""
+        if isinstance(legal[0], Bid) and len(legal) > self.max_candidates:
             power = max(a.amount for a in legal if isinstance(a, Bid))
             keep = sorted({0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, power} & set(range(power + 1)))
             return [(Bid(info.house, n),) for n in keep]
         obs = info.observed()
-        scored = sorted(((greedy_score(obs, info.house, a), i) for i, a in enumerate(legal)), reverse=True)
-        keep_i = [i for _s, i in scored[: self.max_candidates]]
-        if not any(isinstance(legal[i], ChooseMarch) for i in keep_i):
-            keep_i.sort()
-        return [(legal[i],) for i in keep_i]
+        prior = [greedy_score(obs, info.house, a) for a in legal]
+        order = sorted(range(len(legal)), key=lambda i: (-prior[i], i))
+        return [(legal[i],) for i in order[: self.max_candidates]]
 
     # ------------------------------------------------------------------------------------------ search
     def _simulate(self, info: Information, cand: Candidate, sample_seed: int) -> float:
