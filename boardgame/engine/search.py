@@ -81,6 +81,14 @@ class Clock:
 Candidate = tuple[Action, ...]
 
 
+def by_prior(info: Information, legal: list[Action]) -> list[Action]:
+    """`legal` best first by the one-step prior (`greedy_score` on the house's view), ties in the engine's
+    order: the order the searches try actions in, so a short budget and equal scores go to the prior."""
+    obs = info.observed()
+    prior = [greedy_score(obs, info.house, a) for a in legal]
+    return [legal[i] for i in sorted(range(len(legal)), key=lambda i: (-prior[i], i))]
+
+
 class SearchAgent(AgentBase):
     """Determinized Monte Carlo with successive halving and cut-off rollouts (see the module text)."""
 
@@ -200,10 +208,7 @@ class SearchAgent(AgentBase):
             power = max(a.amount for a in legal if isinstance(a, Bid))
             keep = sorted({0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, power} & set(range(power + 1)))
             return [(Bid(info.house, n),) for n in keep]
-        obs = info.observed()
-        prior = [greedy_score(obs, info.house, a) for a in legal]
-        order = sorted(range(len(legal)), key=lambda i: (-prior[i], i))
-        return [(legal[i],) for i in order[: self.max_candidates]]
+        return [(a,) for a in by_prior(info, legal)[: self.max_candidates]]
 
     # ------------------------------------------------------------------------------------------ search
     def _simulate(self, info: Information, cand: Candidate, sample_seed: int) -> float:
@@ -293,10 +298,7 @@ class FlatMCAgent(AgentBase):
         if len(legal) == 1:
             return legal[0]
         clock = Clock(self.budget_s, self.iterations)
-        # Visit the actions in the greedy order: a short budget falls back on the greedy choice.
-        obs = info.observed()
-        prior = [greedy_score(obs, house, a) for a in legal]
-        legal = [legal[j] for j in sorted(range(len(legal)), key=lambda j: -prior[j])]
+        legal = by_prior(info, legal)  # a short budget falls back on the greedy choice
         sums = [0.0] * len(legal)
         counts = [0] * len(legal)
         i = 0
