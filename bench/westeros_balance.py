@@ -2,7 +2,7 @@
 each house wins (with Wilson 95% intervals), how many castles it holds at the end and how long games last.
 
 The issue's target: in tables of ``hard`` AIs every house wins at least 8% (par 16.7%). Level ``policy``
-is the search's rollout policy alone (`heuristics.place_planned_orders` / `policy_action` with noise):
+is the search's rollout policy alone (`heuristics.policy_step`: order plans and `policy_action`, with noise):
 it costs no search, so a thousand tables take minutes, and the search's tables inherit its imbalance.
 
 Run: ``.venv/bin/python bench/westeros_balance.py [--level policy|greedy|hard|...] [--games N]
@@ -29,8 +29,7 @@ from boardgame.engine.agents import AGENTS, LEVEL_BUDGET_S
 from boardgame.engine.config import RulesConfig
 from boardgame.engine.data import GameData, load_default_game_data
 from boardgame.engine.game import new_game
-from boardgame.engine.heuristics import place_planned_orders, policy_action
-from boardgame.engine.structures import PendingKind
+from boardgame.engine.heuristics import policy_step
 
 _DATA: list[GameData] = []  # loaded once per process
 
@@ -50,10 +49,7 @@ def play_table(args: tuple[str, int, float, float]) -> dict[str, Any]:
         assert st.pending is not None
         p = st.pending.players[0]
         if level == "policy":
-            if st.pending.kind is PendingKind.ORDERS:
-                place_planned_orders(st, p, rng, noise)
-            else:
-                st.apply_unchecked(policy_action(st, p, rng, noise))
+            policy_step(st, rng, noise)
         else:
             st.apply_unchecked(agents[p].choose(st, p))
         decisions += 1

@@ -185,16 +185,19 @@ def test_evaluate_is_a_share() -> None:
     assert abs(total - 1.0) < 1e-9
 
 
-@pytest.mark.parametrize(("opponent", "indices"), [("random", (0, 7)), ("greedy", (1, 8))])
-def test_hard_beats_baselines(opponent: str, indices: tuple[int, ...]) -> None:
-    """One hard house (small fixed iteration counts) against five baseline houses, short games."""
+@pytest.mark.parametrize(
+    ("opponent", "indices", "least"), [("random", (0, 7), 1), ("greedy", tuple(range(12)), 4)]
+)
+def test_hard_beats_baselines(opponent: str, indices: tuple[int, ...], least: int) -> None:
+    """One hard house (small fixed iteration counts) against five baseline houses, short games, every seat:
+    against greedy it wins at least twice par (par is one game in six; measured 5 of 12)."""
     import boardgame.engine.arena as arena
 
     wins = 0
     for i in indices:
         r = play_one_iterations("hard", opponent, i, seed=3, iterations=6)
         wins += int(r == arena.MATCHUPS["hard vs " + opponent][0])
-    assert wins >= 1
+    assert wins >= least
 
 
 def play_one_iterations(subject: str, opponent: str, index: int, seed: int, iterations: int) -> str:
