@@ -1,7 +1,7 @@
 """Fit the Westeros AI's static evaluation (`heuristics.EVAL_WEIGHTS`) to who goes on to win.
 
-Plays six-house tables in which each house is the search's rollout policy (`heuristics.place_planned_orders`
-/ `policy_action`) or, with probability ``--greedy-share``, the greedy level; at the start of every Planning
+Plays six-house tables in which each house is the search's rollout policy (`heuristics.policy_step`) or,
+with probability ``--greedy-share``, the greedy level; at the start of every Planning
 phase (where the search's rollouts stop and `evaluate` is read) it records `heuristics.house_features` of
 every house, and at the end the winner. The evaluation is a conditional logit, P(house h wins) = softmax over
 houses of w . features(h), so the weights are fitted by maximum likelihood (Adam on the mean log loss, a
@@ -13,7 +13,7 @@ Prints the log loss (lower is better; a uniform guess is ln 6 = 1.792) of the we
 the fitted ones on other tables, per round, the fitted weights as Python, then one JSON line.
 
 Run: ``.venv/bin/python bench/westeros_eval_fit.py [--games 3000] [--test-games 800] [--seed 100000]
-[--jobs 2] [--greedy-share 0.3]`` (about 5 minutes on 2 cores; needs numpy, a dev dependency).
+[--jobs 2] [--greedy-share 0.3]`` (about 3 minutes on 2 cores; needs numpy, a dev dependency).
 """
 
 from __future__ import annotations

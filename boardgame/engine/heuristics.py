@@ -285,9 +285,9 @@ def plan_orders(
 # conditional logit of the eventual winner on the features at the start of each Planning phase (where the
 # search's rollouts stop), over 3,000 six-house tables of the rollout policy and the greedy level, with a
 # per-house constant in the fit so the seats' own strength does not leak into the features (the constants are
-# left out here: the evaluation reads the position, not the seat). On 800 other tables the fitted evaluation
-# predicts the winner with a log loss of 1.34-1.36 (uniform 1.79); the hand-set one it replaced scored 1.87, worse
-# than a uniform guess, because it was far too sure (its best temperature was 6, not 2).
+# left out here: the evaluation reads the position, not the seat). On 800 other tables the fitted
+# evaluation predicts the winner with a log loss of 1.34-1.36 (uniform 1.79); the hand-set one it replaced
+# scored 1.87, worse than a uniform guess, because it was far too sure (its best temperature was 6, not 2).
 # Iron Throne came out slightly negative (-0.08) and is held at 0.
 EVAL_WEIGHTS: dict[str, float] = {
     "castles": 0.383,  # W-18: castles and strongholds controlled
@@ -352,12 +352,7 @@ def house_features(st: WesterosState) -> dict[str, tuple[float, ...]]:
         if c is not None and c in castles:
             castles[c] += 1
         here = st.units.get(a)
-        held = (
-            0.0
-            if here is None
-            else sum({"knight": 2.0, "siege_engine": 0.0}.get(x, 1.0) for x in here["units"])
-        )
-        held += st.garrisons.get(a, 0)
+        held = (0.0 if here is None else _strength(here["units"], False)) + st.garrisons.get(a, 0)
         threatened = False
         for h, r in reach.items():
             if h != c and r.get(a, 0.0) > held:
