@@ -812,6 +812,10 @@ def one_user_against_five_ai_houses(stack: Stack, browser: Any) -> None:
     elapsed = time.monotonic() - started
     page.wait_for_selector("[data-testid=result]:visible")
     assert "wins" in page.inner_text("[data-testid=result]")
+    # the banner names the winning house (it once showed the play layer's seat number: "1 wins")
+    outcome = load_state(stack, match_id)[0].outcome()
+    assert outcome is not None
+    assert f"Game over: {outcome.winner.title()} wins" in page.inner_text("[data-testid=result]")
     sources = dict(
         stack.sql(
             "SELECT source, count(*) FROM matches_actionlog WHERE match_id = %s GROUP BY source", match_id

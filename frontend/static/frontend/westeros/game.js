@@ -239,9 +239,12 @@ function renderStatus() {
   const deciding = v.current_players || [];
   $("wx-turn").textContent = snap.status !== "active" ? "" : deciding.includes(me()) ? "Your decision" : `Waiting for ${deciding.map(houseName).join(", ")}`;
   $("wx-turn").dataset.mine = deciding.includes(me()) ? "1" : "0";
-  const res = snap.result || (v.winner ? { winner: v.winner, reason: v.end_reason } : null);
+  // The play layer's result names the winner by seat (a timeout or a resignation ends a game too); the
+  // engine's view by house.
+  const res = snap.result || (v.winner ? { reason: v.end_reason } : null);
+  const winner = v.winner || (res && res.winner != null ? (v.seat_houses || v.houses || [])[res.winner] : null);
   $("wx-result").hidden = !res;
-  if (res) $("wx-result").textContent = `Game over: ${houseName(res.winner)} wins (${humanize(res.reason || "")}).`;
+  if (res) $("wx-result").textContent = `Game over: ${winner ? `${houseName(winner)} wins` : "no winner"} (${humanize(res.reason || "")}).`;
   document.body.dataset.version = String(snap.state_version);
   document.body.dataset.status = snap.status;
 }
