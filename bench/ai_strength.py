@@ -71,6 +71,7 @@ def run_matchup(
     low, high = wilson(score, games)
     by_label: Counter[str] = Counter(r["label"] for r in results)
     label_wins: Counter[str] = Counter(r["winner_label"] for r in results if r.get("winner_label"))
+    subject_wins: Counter[str] = Counter(r["label"] for r in results if r["score"] == 1.0)
     return {
         "game": game,
         "matchup": label,
@@ -84,6 +85,8 @@ def run_matchup(
         "ms_p95": round(percentile(times, 0.95), 2),
         "ms_max": round(max(times), 2) if times else 0.0,
         "winners": {k: label_wins[k] for k in sorted(by_label | label_wins)},
+        # the subject's wins in each of its seats (Westeros: house) or decks (Commandeer), of the games there
+        "subject_by_seat": {k: f"{subject_wins[k]}/{by_label[k]}" for k in sorted(by_label)},
         "seconds": round(seconds, 1),
     }
 
@@ -125,6 +128,10 @@ def main() -> None:
                 )
                 if row["winners"]:
                     print(f"{'':10} {'':28} winners by seat/deck: {row['winners']}", flush=True)
+                    print(
+                        f"{'':10} {'':28} the subject's wins by its seat/deck: {row['subject_by_seat']}",
+                        flush=True,
+                    )
     finally:
         if pool is not None:
             pool.shutdown()
