@@ -36,11 +36,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from boardgame.engine.agents import GreedyAgent
 from boardgame.engine.config import RulesConfig
 from boardgame.engine.data import HOUSE_ORDER, GameData, load_default_game_data
-from boardgame.engine.game import new_game
+from boardgame.engine.game import WesterosState, new_game
 from boardgame.engine.heuristics import (
     EVAL_WEIGHTS,
     FEATURES,
     house_features,
+    planning_phases,
     policy_step,
 )
 
@@ -57,19 +58,19 @@ def play_table(args: tuple[int, float]) -> dict[str, Any]:
     greedy = {
         h: GreedyAgent(Random(seed * 31 + i)) for i, h in enumerate(st.houses) if rng.random() < greedy_share
     }
-    samples = []
-    seen_round = 0
-    while not st.is_terminal():
+
+    def step(st: WesterosState) -> None:
         assert st.pending is not None
-        if st.phase == "planning" and st.round != seen_round:
-            seen_round = st.round
-            f = house_features(st)
-            samples.append((st.round, [list(f[h]) for h in st.houses]))
         p = st.pending.players[0]
         if p in greedy:
             st.apply_unchecked(greedy[p].choose(st, p))
         else:
             policy_step(st, rng, 0.6)
+
+    samples = []
+    for at in planning_phases(st, step):
+        f = house_features(at)
+        samples.append((at.round, [list(f[h]) for h in at.houses]))
     return {"houses": list(st.houses), "winner": st.winner, "samples": samples}
 
 

@@ -9,6 +9,8 @@ simulation, so nothing hidden from the house reaches a decision (W-20).
 from __future__ import annotations
 
 import math
+from collections import Counter
+from collections.abc import Callable, Iterator
 from random import Random
 from typing import TYPE_CHECKING
 
@@ -332,12 +334,8 @@ def house_features(st: WesterosState) -> dict[str, tuple[float, ...]]:
     n = len(st.houses)
     progress = st.round / st.config.max_rounds
     last = 1.0 if st.round >= st.config.max_rounds - 1 else 0.0
-    castles = {h: 0 for h in st.houses}
-    lands = {h: 0 for h in st.houses}
-    for a in data.land_areas:
-        c = ctl[a]
-        if c is not None and c in lands:
-            lands[c] += 1
+    castles = Counter(ctl[a] for a in data.castle_areas)
+    lands = Counter(ctl[a] for a in data.land_areas)
     army = {h: 0.0 for h in st.houses}
     for u in st.units.values():
         if u["house"] in army:
@@ -349,8 +347,6 @@ def house_features(st: WesterosState) -> dict[str, tuple[float, ...]]:
     in_reach = {h: 0 for h in st.houses}
     for a in data.castle_areas:
         c = ctl[a]
-        if c is not None and c in castles:
-            castles[c] += 1
         here = st.units.get(a)
         held = (0.0 if here is None else _strength(here["units"], False)) + st.garrisons.get(a, 0)
         threatened = False
@@ -558,6 +554,18 @@ def policy_step(st: WesterosState, rng: Random, noise: float) -> None:
         place_planned_orders(st, p, rng, noise)
     else:
         st.apply_unchecked(policy_action(st, p, rng, noise))
+
+
+def planning_phases(st: WesterosState, step: Callable[[WesterosState], None]) -> Iterator[WesterosState]:
+    """Play `st` to the end, one `step` (a decision) at a time, yielding it at the start of each round's
+    Planning phase: the positions the search's rollouts stop at and `evaluate` reads."""
+    seen = 0
+    while not st.is_terminal():
+        assert st.pending is not None
+        if st.phase == "planning" and st.round != seen:
+            seen = st.round
+            yield st
+        step(st)
 
 
 def rollout(

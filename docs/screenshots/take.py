@@ -243,6 +243,16 @@ def main() -> None:
                        "rules_config": {"player_count": 6, "house": "stark"}})  # fmt: skip
             play(s, [alice], w["id"], WESTEROS_PREFER, lambda snap: turn_of(snap) >= 2, limit=2000)
             s.shoot(alice, "westeros-game", f"/westeros/games/{w['id']}/", None)
+            # alice concedes (an AI plays her house on) and the six AI houses play to the end: the result
+            # banner names the winning house
+            s.api(alice, "POST", f"/api/matches/{w['id']}/concede/", {})
+            for _ in range(1200):
+                if state(s, alice, w["id"]).get("status") != "active":
+                    break
+                time.sleep(0.5)
+            s.shoot(
+                alice, "westeros-game-over", f"/westeros/games/{w['id']}/", "[data-testid=result]:visible"
+            )
 
             # Around the tables.
             s.shoot(alice, "lobby", "/play/", None)

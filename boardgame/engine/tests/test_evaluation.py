@@ -16,6 +16,7 @@ from boardgame.engine.heuristics import (
     castle_reach,
     evaluate,
     house_features,
+    planning_phases,
     policy_step,
 )
 
@@ -77,15 +78,13 @@ def test_evaluation_predicts_the_winner_better_than_a_uniform_guess() -> None:
     for seed in range(30):
         st = new_game(DATA, player_count=6, seed=500 + seed, config=RulesConfig(event_log=False))
         rng = Random(seed)
-        positions = []
-        seen = 0
-        while not st.is_terminal():
-            assert st.pending is not None
-            if st.phase == "planning" and st.round != seen:
-                seen = st.round
-                if st.round >= 3:
-                    positions.append({h: evaluate(st, h) for h in st.houses})
-            policy_step(st, rng, 0.6)
+
+        def step(s: WesterosState, rng: Random = rng) -> None:
+            policy_step(s, rng, 0.6)
+
+        positions = [
+            {h: evaluate(at, h) for h in at.houses} for at in planning_phases(st, step) if at.round >= 3
+        ]
         assert st.winner is not None
         losses += [-math.log(max(1e-12, chances[st.winner])) for chances in positions]
     assert len(losses) >= 100

@@ -44,7 +44,9 @@ function ordinal(n) {
 }
 
 function label(p) {
-  return p.facts && p.facts.house ? `${title_(p.facts.house)} (${p.name})` : p.name;
+  // "Lannister (alice)"; an AI seat's house alone ("AI (easy)" stands in the table below, not nested here)
+  if (!(p.facts && p.facts.house)) return p.name;
+  return p.username ? `${title_(p.facts.house)} (${p.name})` : title_(p.facts.house);
 }
 
 function playerName(p) {
