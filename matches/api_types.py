@@ -113,6 +113,9 @@ class MatchOut(serializers.Serializer):
     result_text = serializers.CharField(
         allow_blank=True, help_text="The result in plain words ('' while open)"
     )
+    result_reason = serializers.CharField(
+        allow_blank=True, help_text="Why it ended, in the game-over summary's words ('' while open)"
+    )
     seating = SeatingOut(allow_null=True, help_text="Houses to pick before the start; removed players")
     rematch = RematchOut(allow_null=True, help_text="A finished match's rematch offer (null otherwise)")
     rematch_of = serializers.IntegerField(allow_null=True, help_text="The finished match this one replays")

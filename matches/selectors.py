@@ -157,6 +157,27 @@ REASON_LABELS = {
 }
 
 
+REASON_TEXTS = {  # the game-over summary's words for a result's reason
+    "concede": "concession",
+    "timeout": "time forfeit (three timeouts in a row)",
+    "aborted": "aborted: a player never made a first move",
+    "cancelled": "cancelled before the start",
+    "internal_error": "stopped by a server error",
+    "seven_castles": "seven castles held (W-18.1)",
+    "round_limit": "most castles after the last round (W-18.2)",
+}
+
+
+def reason_text(result: dict[str, Any]) -> str:
+    """Why a finished match ended, as a sentence (the game-over summary and the table's banner)."""
+    reason = str(result.get("reason", ""))
+    text = str(result.get("text") or "")
+    if reason in ("concede", "timeout", "aborted", "cancelled", "internal_error") and text:
+        return text  # the service's own words: "bob conceded.", "alice ran out of time 3 turns in a row."
+    words = REASON_TEXTS.get(reason, text or reason.replace("_", " "))
+    return words[:1].upper() + words[1:]  # a sentence; the texts naming a player keep their user name as is
+
+
 def result_line(match: Match, seats: list[Seat]) -> str:
     """A finished match's result in plain words: who won and why (the adapter's outcome text, else a label)."""
     result = match.result or {}
@@ -229,6 +250,7 @@ def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
         "seats_needed": get_game(match.kind).seat_count(match.rules_config),
         "you": you.position if you else None,
         "result_text": result_line(match, seats),
+        "result_reason": reason_text(match.result) if match.result else "",
         "seating": seating_summary(match, seats),
         "rematch": rematch_summary(match, seats),
         "rematch_of": match.rematch_of_id,

@@ -23,16 +23,6 @@ from matches.services.ratings import rating_system
 
 SUMMARY_VERSION = 4  # bump to recompute stored summaries when their shape changes
 
-REASON_TEXTS = {
-    "concede": "concession",
-    "timeout": "time forfeit (three timeouts in a row)",
-    "aborted": "aborted: a player never made a first move",
-    "cancelled": "cancelled before the start",
-    "internal_error": "stopped by a server error",
-    "seven_castles": "seven castles held (W-18.1)",
-    "round_limit": "most castles after the last round (W-18.2)",
-}
-
 
 def replay_url(match: Match) -> str:
     name = "westeros-replay" if match.kind == "westeros" else "match-replay-page"
@@ -104,7 +94,7 @@ def compute_summary(match: Match) -> dict[str, Any]:
         "result": result,
         "winner": result.get("winner"),
         "reason": reason,
-        "reason_text": _reason_text(result),
+        "reason_text": selectors.reason_text(result),
         "turns": facts.get("turns", 0),
         "turns_label": facts.get("turns_label", "turns"),
         "started_at": match.started_at.isoformat() if match.started_at else None,
@@ -139,15 +129,6 @@ def _places(game: Any, state: Any, positions: list[int], result: dict[str, Any])
 
 def _json_keys(seats: dict[Any, Any]) -> dict[str, Any]:
     return {str(k): dict(v) for k, v in seats.items()}
-
-
-def _reason_text(result: dict[str, Any]) -> str:
-    reason = str(result.get("reason", ""))
-    text = str(result.get("text") or "")
-    if reason in ("concede", "timeout", "aborted", "cancelled", "internal_error") and text:
-        return text  # the service's own words: "bob conceded.", "alice ran out of time 3 turns in a row."
-    words = REASON_TEXTS.get(reason, text or reason.replace("_", " "))
-    return words[:1].upper() + words[1:]  # a sentence; the texts naming a player keep their user name as is
 
 
 def _rating_changes(match: Match) -> list[dict[str, Any]]:

@@ -277,6 +277,23 @@ def test_results_read_in_plain_words_not_slugs(alice: Any, bob: Any) -> None:
     assert "_" not in selectors.result_line(match, seats)
 
 
+def test_a_finished_westeros_table_says_why_in_the_summarys_words_w_18(alice: Any) -> None:
+    """The table's game-over banner reads `result_reason` from the snapshot: the words of the game-over summary
+    (it printed the engine's slug, 'Round Limit', beside the summary's 'Most castles after the last round')."""
+    match = westeros_table(alice)
+    match.result = {"winner": 0, "reason": "round_limit", "text": "Stark wins"}
+    assert (
+        selectors.match_summary(match, you=None)["result_reason"]
+        == "Most castles after the last round (W-18.2)"
+    )
+    match.result = {"winner": 0, "reason": "seven_castles", "text": "Stark wins"}
+    assert selectors.match_summary(match, you=None)["result_reason"] == "Seven castles held (W-18.1)"
+    match.result = {"winner": 1, "reason": "concede", "text": "alice conceded."}
+    assert selectors.match_summary(match, you=None)["result_reason"] == "alice conceded."
+    match.result = None
+    assert selectors.match_summary(match, you=None)["result_reason"] == ""
+
+
 def test_a_public_ai_match_is_listed_and_watchable_and_a_private_one_is_not(alice: Any, carol: Any) -> None:
     public = client_for(alice).post(
         "/api/matches/", {"kind": "counting", "vs_ai": True, "is_public": True}, format="json"

@@ -816,6 +816,13 @@ def one_user_against_five_ai_houses(stack: Stack, browser: Any) -> None:
     outcome = load_state(stack, match_id)[0].outcome()
     assert outcome is not None
     assert f"Game over: {outcome.winner.title()} wins" in page.inner_text("[data-testid=result]")
+    why = {
+        "seven_castles": "Seven castles held (W-18.1)",
+        "round_limit": "Most castles after the last round (W-18.2)",
+    }
+    assert why[str(getattr(outcome.reason, "value", outcome.reason))] in page.inner_text(
+        "[data-testid=result]"
+    )
     sources = dict(
         stack.sql(
             "SELECT source, count(*) FROM matches_actionlog WHERE match_id = %s GROUP BY source", match_id

@@ -244,7 +244,9 @@ function renderStatus() {
   const res = snap.result || (v.winner ? { reason: v.end_reason } : null);
   const winner = v.winner || (res && res.winner != null ? (v.seat_houses || v.houses || [])[res.winner] : null);
   $("wx-result").hidden = !res;
-  if (res) $("wx-result").textContent = `Game over: ${winner ? `${houseName(winner)} wins` : "no winner"} (${humanize(res.reason || "")}).`;
+  // Why it ended, in the game-over summary's words ("Most castles after the last round (W-18.2)").
+  const why = (snap.result_reason || humanize(res ? res.reason || "" : "")).replace(/\.$/, "");
+  if (res) $("wx-result").textContent = `Game over: ${winner ? `${houseName(winner)} wins` : "no winner"}. ${why}.`;
   document.body.dataset.version = String(snap.state_version);
   document.body.dataset.status = snap.status;
 }
