@@ -823,6 +823,9 @@ def one_user_against_five_ai_houses(stack: Stack, browser: Any) -> None:
     assert why[str(getattr(outcome.reason, "value", outcome.reason))] in page.inner_text(
         "[data-testid=result]"
     )
+    assert (
+        page.inner_text("[data-testid=phase]") == "Game over"
+    )  # not the engine's step ("Game over · Cleanup")
     sources = dict(
         stack.sql(
             "SELECT source, count(*) FROM matches_actionlog WHERE match_id = %s GROUP BY source", match_id

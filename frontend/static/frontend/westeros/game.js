@@ -234,7 +234,8 @@ function actionButton(item, label, onclick = null) {
 function renderStatus() {
   const v = snap.view;
   $("wx-round").textContent = String(v.round);
-  $("wx-phase").textContent = `${PHASES[v.phase] || humanize(v.phase)}${v.step ? " · " + humanize(v.step) : ""}`;
+  const step = v.step && v.phase !== "game_over" ? " · " + humanize(v.step) : ""; // no "Game over · Cleanup"
+  $("wx-phase").textContent = `${PHASES[v.phase] || humanize(v.phase)}${step}`;
   $("wx-you").replaceChildren(...(me() ? ["You: ", houseChip(me())] : ["Spectating"]));
   const deciding = v.current_players || [];
   $("wx-turn").textContent = snap.status !== "active" ? "" : deciding.includes(me()) ? "Your decision" : `Waiting for ${deciding.map(houseName).join(", ")}`;
