@@ -823,9 +823,8 @@ def one_user_against_five_ai_houses(stack: Stack, browser: Any) -> None:
     assert why[str(getattr(outcome.reason, "value", outcome.reason))] in page.inner_text(
         "[data-testid=result]"
     )
-    assert (
-        page.inner_text("[data-testid=phase]") == "Game over"
-    )  # not the engine's step ("Game over · Cleanup")
+    # the phase line of a finished game: not the engine's last step ("Game over · Cleanup")
+    assert page.inner_text("[data-testid=phase]") == "Game over"
     sources = dict(
         stack.sql(
             "SELECT source, count(*) FROM matches_actionlog WHERE match_id = %s GROUP BY source", match_id
