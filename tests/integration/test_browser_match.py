@@ -339,6 +339,42 @@ def test_a_full_match_against_the_ai_by_clicking(server: str, browser: Any) -> N
     carol.ctx.close()
 
 
+def test_a_late_snapshot_never_rolls_a_finished_match_back(server: str, browser: Any) -> None:
+    """js/snapshots.js decides which snapshot a page holds. The answer to a player's last move (version N,
+    active) can arrive after the socket pushed the AI's replies and the end (N+3, finished): it must not
+    bring the match back to life (it did: the page showed 'Your move' and no result)."""
+    viewer = Player(browser, server, None)
+    viewer.page.goto(f"{server}/play/")
+    verdicts = viewer.page.evaluate(
+        """async () => {
+          const { acceptSnapshot } = await import('/static/frontend/js/snapshots.js');
+          const snap = (state_version, status) => ({ state_version, status, log: [], log_since: null });
+          const held = (current, next) => acceptSnapshot(current, next).snapshot !== null;
+          return {
+            older_active_over_finished: held(snap(7, 'finished'), snap(4, 'active')),
+            older_same_status: held(snap(7, 'active'), snap(4, 'active')),
+            equal_active_over_finished: held(snap(7, 'finished'), snap(7, 'active')),
+            equal_finished_over_active: held(snap(7, 'active'), snap(7, 'finished')),
+            equal_aborted_over_waiting: held(snap(0, 'waiting'), snap(0, 'aborted')),
+            equal_active_over_waiting: held(snap(0, 'waiting'), snap(0, 'active')),
+            equal_same: held(snap(7, 'active'), snap(7, 'active')),
+            newer: held(snap(7, 'active'), snap(8, 'finished')),
+          };
+        }"""
+    )
+    assert verdicts == {
+        "older_active_over_finished": False,
+        "older_same_status": False,
+        "equal_active_over_finished": False,
+        "equal_finished_over_active": True,
+        "equal_aborted_over_waiting": True,
+        "equal_active_over_waiting": True,
+        "equal_same": True,
+        "newer": True,
+    }
+    viewer.ctx.close()
+
+
 def test_conceding_shows_the_result_and_reason(server: str, browser: Any) -> None:
     bob = Player(browser, server, "bob")
     page = bob.page

@@ -5,11 +5,19 @@
 /** How many log entries a page keeps: the server's full tail (matches.selectors.LOG_TAIL). */
 export const LOG_KEEP = 200;
 
-/** Newer-or-equal snapshots only (a late message never rolls the page back; a status change always wins). */
+/** How far a match has come: waiting, then active, then over. A status never goes back down this list. */
+const STATUS_RANK = { waiting: 0, active: 1, finished: 2, aborted: 2 };
+
+/**
+ * Newer-or-equal snapshots only: a late message never rolls the page back. An older version always loses
+ * (the answer to the page's own last move can arrive after the socket pushed the AI's replies and the end
+ * of the match); at an equal version (a start, a concession or a timeout does not bump it) the snapshot
+ * wins unless it is an earlier status: a finished match never shows as active again.
+ */
 export function isNewer(current, snapshot) {
   if (!current) return true;
-  if (snapshot.state_version > current.state_version) return true;
-  return snapshot.state_version === current.state_version ? true : snapshot.status !== current.status;
+  if (snapshot.state_version !== current.state_version) return snapshot.state_version > current.state_version;
+  return (STATUS_RANK[snapshot.status] ?? 0) >= (STATUS_RANK[current.status] ?? 0);
 }
 
 /** The newest log version a held snapshot covers (0: none yet; a match's log starts after version 0). */
