@@ -232,8 +232,10 @@ def main() -> None:
             s.api(alice, "POST", f"/api/matches/{m2['id']}/start/", {})
             play(s, [alice, bob], m2["id"], COMMANDEER_PREFER, lambda snap: turn_of(snap) >= 3)
             s.shoot(bob, "commandeer-second-player", f"/play/{m2['id']}/", "[data-testid=board]")
-            # alice concedes: bob's page at the end (result, summary, rematch), then the replay
-            s.api(alice, "POST", f"/api/matches/{m2['id']}/concede/", {})
+            # alice concedes: bob's page at the end (result, summary, rematch), then the replay (a match
+            # the moves above already ended, C-6.2, shows its own end)
+            if s.api(alice, "GET", f"/api/matches/{m2['id']}/state/")["status"] == "active":
+                s.api(alice, "POST", f"/api/matches/{m2['id']}/concede/", {})
             s.shoot(bob, "commandeer-game-over", f"/play/{m2['id']}/", "[data-testid=result]:visible")
             s.shoot(alice, "commandeer-replay", f"/play/{m2['id']}/replay/", "[data-testid=log] li")
 

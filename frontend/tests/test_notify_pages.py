@@ -9,7 +9,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core import signing
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -293,3 +295,26 @@ def test_my_turns_counts_the_games_waiting_for_me(user: Any, api: APIClient) -> 
     _to_move(_match(rival, user), rival)  # rival's move: not counted
     assert api.get("/api/me/turns/").json() == {"count": 2, "matches": [soon.pk, later.pk]}
     assert APIClient().get("/api/me/turns/").status_code in (401, 403)
+
+
+def test_the_header_badge_comes_with_the_page(user: Any) -> None:
+    """The "My games" badge is in the page as the server draws it (no wait for the script's first read),
+    on the link and on the phone menu's button; no badge at zero, none for a visitor; one query."""
+    rival = User.objects.create_user("rival", password="pw-rival-12345")
+    client = Client()
+    client.force_login(user)
+    html = client.get("/cards/").content.decode()
+    assert 'data-testid="nav-turns"' not in html and 'data-turns="0"' in html
+    _to_move(_match(user, rival, per_move_s=86400), user)
+    _to_move(_match(user, rival, per_move_s=3600), user)
+    _to_move(_match(rival, user), rival)  # the rival's move: not counted
+    html = client.get("/cards/").content.decode()
+    assert '>My games<span class="nav-badge" data-testid="nav-turns">2</span></a>' in html
+    assert '<span class="nav-badge" data-testid="nav-turns-menu">2</span></label>' in html
+    assert 'aria-label="My games: 2 waiting for your move"' in html and 'data-turns="2"' in html
+    visitor = Client().get("/cards/").content.decode()
+    assert "nav-turns" not in visitor and "nav-my-games" not in visitor
+    # The count costs the page one query.
+    with CaptureQueriesContext(connection) as ctx:
+        client.get("/cards/")
+    assert len([q for q in ctx.captured_queries if '"matches_seat"' in q["sql"]]) == 1

@@ -194,9 +194,10 @@ def test_my_games_page_moves_a_game_to_your_turn_without_a_reload(browser: Any, 
     alice, bob = Player(browser, server, "alice"), Player(browser, server, "bob")
     try:
         match_id, mover, waiter = started_match(alice, bob)
-        # The header's badge reads /api/me/turns/ once the page has loaded: that first read is done here.
-        with waiter.page.expect_response(lambda r: "/api/me/turns/" in r.url, timeout=10000):
-            waiter.page.goto(f"{server}/play/mine/")
+        waiter.page.goto(f"{server}/play/mine/")
+        # The header's badge comes with the page (its script's first read is a minute on): none waits yet.
+        assert waiter.page.locator("[data-testid=nav-my-games]").get_attribute("data-turns") == "0"
+        assert waiter.page.locator("[data-testid=nav-turns]").count() == 0
         running = waiter.page.locator(f"[data-testid=running-list] [data-match='{match_id}']")
         assert running.count() == 1
         waiter.page.evaluate("window.__sameDocument = true")  # gone if the page were reloaded
@@ -216,6 +217,16 @@ def test_my_games_page_moves_a_game_to_your_turn_without_a_reload(browser: Any, 
         badge = waiter.page.locator("[data-testid=nav-turns]")
         badge.wait_for(state="attached", timeout=3000)
         assert badge.inner_text() == "1"
+        # Any page drawn now has the badge from the server, with no read of /api/me/turns/ at all.
+        reads: list[str] = []
+        waiter.page.on("request", lambda r: reads.append(r.url) if "/api/me/turns/" in r.url else None)
+        waiter.page.goto(f"{server}/cards/")
+        assert waiter.page.locator("[data-testid=nav-turns]").inner_text() == "1"
+        assert waiter.page.locator("[data-testid=nav-my-games]").get_attribute("aria-label") == (
+            "My games: 1 waiting for your move"
+        )
+        waiter.page.wait_for_timeout(1500)  # a page without the server's count reads it after 1 s
+        assert reads == []
     finally:
         alice.ctx.close()
         bob.ctx.close()

@@ -314,6 +314,7 @@ function showTurns(count) {
     }
     badge.textContent = String(count);
   }
+  link.dataset.turns = String(count);
   if (count) link.setAttribute("aria-label", `My games: ${count} waiting for your move`);
   else link.removeAttribute("aria-label");
 }
@@ -377,7 +378,15 @@ document.addEventListener("visibilitychange", () => {
   }
   if (!document.hidden && Date.now() - turnsAt > TURNS_EVERY_MS) scheduleTurns(0);
 });
-// The badge's first read waits until the page has loaded what it needs itself.
+// The page came with the badge (base.html's `data-turns`, counted when the server drew it): the first
+// read is a minute on. A page without it reads once it has loaded what it needs itself.
 const TURNS_FIRST_MS = 1000;
-if (document.readyState === "complete") scheduleTurns(TURNS_FIRST_MS);
-else window.addEventListener("load", () => scheduleTurns(TURNS_FIRST_MS), { once: true });
+const served = document.querySelector("[data-testid=nav-my-games][data-turns]");
+if (served) turnsAt = Date.now();
+const firstRead = served ? TURNS_EVERY_MS : TURNS_FIRST_MS;
+if (document.readyState === "complete") scheduleTurns(firstRead);
+else window.addEventListener("load", () => scheduleTurns(firstRead), { once: true });
+// Back or forward to a page the browser kept whole: its badge is as old as the page, read it again.
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) scheduleTurns(0);
+});
