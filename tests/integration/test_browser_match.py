@@ -382,9 +382,23 @@ def test_conceding_shows_the_result_and_reason(server: str, browser: Any) -> Non
     page.click("[data-testid=play-ai]")
     page.wait_for_url(re.compile(r"/play/\d+/$"))
     page.wait_for_selector("[data-testid=concede]:visible")
+    deploys: dict[str, int] = {}
+    for _ in range(40):  # past the set-up (C-4): a side is marked as the one to move
+        if page.locator(".side-panel.active").count():
+            break
+        if bob.my_move():
+            version = bob.version()
+            click_one_move(bob, deploys)
+            wait_version([bob], version + 1)
+        else:
+            time.sleep(0.1)
+    assert page.locator(".side-panel.active .side-name .badge").count() == 1
     page.on("dialog", lambda dialog: dialog.accept())
     page.click("[data-testid=concede]")
     page.wait_for_selector("[data-testid=result]:visible")
     assert page.inner_text("[data-testid=result]") == "AI (normal) wins — bob conceded."
+    # The match is over: no side is "to move" any more (the engine's view still names one).
+    assert page.locator(".side-panel.active").count() == 0
+    assert page.locator(".side-name .badge").count() == 0
     assert page.locator("[data-testid=replay-link]:visible").count() == 1
     bob.ctx.close()

@@ -422,7 +422,7 @@ function render() {
   $("table").hidden = false;
   $("version").textContent = String(match.state_version);
   const viewer = match.you;
-  renderView(root, match.view, viewer, names());
+  renderView(root, match.view, viewer, names(), { over: ["finished", "aborted"].includes(match.status) });
   const current = match.current_players || [];
   const mine = current.includes(viewer);
   $("whose").textContent = match.status === "active"

@@ -129,7 +129,7 @@ function zoneLine(label, cards, view, zone, owner) {
     h("summary", {}, `${label} `, h("b", { "data-testid": `count-${zone}-${owner}` }, String(cards.length))), list);
 }
 
-function sidePanel(view, p, names, viewer, orient) {
+function sidePanel(view, p, names, viewer, orient, over) {
   const side = view.players[p];
   const cmd = side.commander;
   let cmdNode;
@@ -138,7 +138,7 @@ function sidePanel(view, p, names, viewer, orient) {
   else cmdNode = chip(cmd, view, { zone: "commander", owner: p });
   const who = p === viewer ? "You" : names[p] || `Player ${p + 1}`;
   const role = viewer === 0 || viewer === 1 ? (p === viewer ? "" : " (opponent)") : ` (player ${p + 1})`;
-  const active = view.active === p && view.phase !== "setup" && !view.outcome;
+  const active = view.active === p && view.phase !== "setup" && !view.outcome && !over;
   return h("div", { class: `side-panel ${sideClass(p, orient)}${active ? " active" : ""}`, "data-testid": `side-${p}`, "data-owner": p },
     h("div", { class: "side-name" }, h("span", { class: "swatch", "aria-hidden": "true" }), who, p === viewer && names[p] ? ` (${names[p]})` : role,
       active ? h("span", { class: "badge" }, "their turn".replace("their", p === viewer ? "your" : "their")) : null,
@@ -202,8 +202,12 @@ function unitNode(u, view, orient, names, viewer) {
   return node;
 }
 
-/** Render a view into the page's table elements; returns nothing. `names` maps seat -> display name. */
-export function renderView(root, view, viewer, names) {
+/**
+ * Render a view into the page's table elements; returns nothing. `names` maps seat -> display name.
+ * `over`: the match has ended (a concession or a timeout ends it outside the engine's view): no side is
+ * marked as the one to move.
+ */
+export function renderView(root, view, viewer, names, { over = false } = {}) {
   const $ = (id) => root.querySelector(`#${id}`);
   const generic = $("generic-view");
   if (!view || view.format !== "commandeer-view") {
@@ -223,8 +227,8 @@ export function renderView(root, view, viewer, names) {
   $("phase").textContent = `${view.phase}${view.step !== view.phase ? ` (${view.step.replace(/_/g, " ")})` : ""}`;
   const orient = orientation(view, viewer);
   const top = 1 - orient.bottom;
-  $("side-top").replaceChildren(sidePanel(view, top, names, viewer, orient));
-  $("side-bottom").replaceChildren(sidePanel(view, orient.bottom, names, viewer, orient));
+  $("side-top").replaceChildren(sidePanel(view, top, names, viewer, orient, over));
+  $("side-bottom").replaceChildren(sidePanel(view, orient.bottom, names, viewer, orient, over));
   const units = {};
   for (const u of view.board) units[u.square] = u;
   const board = $("board");
