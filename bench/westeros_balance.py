@@ -6,7 +6,8 @@ is the search's rollout policy alone (`heuristics.policy_step`: order plans and 
 it costs no search, so a thousand tables take minutes, and the search's tables inherit its imbalance.
 
 Run: ``.venv/bin/python bench/westeros_balance.py [--level policy|greedy|hard|...] [--games N]
-[--seed S] [--jobs J] [--budget-scale F]``. Table ``i`` is dealt with seed ``seed + i``.
+[--seed S] [--jobs J] [--budget-scale F] [--log FILE]``. Table ``i`` is dealt with seed ``seed + i``; with
+``--log`` every table is written down as it ends and a run stopped half way resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import os
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -55,7 +56,19 @@ def play_table(args: tuple[str, int, float, float]) -> dict[str, Any]:
         decisions += 1
     ctl = st._controls()
     castles = Counter(ctl[a] for a in st.data.castle_areas if ctl[a] is not None)
-    return {"winner": st.winner, "rounds": st.round, "castles": dict(castles), "decisions": decisions}
+    return {"seed": seed, "winner": st.winner, "rounds": st.round, "castles": dict(castles),
+            "decisions": decisions}  # fmt: skip
+
+
+def load_log(path: Path, level: str, scale: float) -> dict[int, dict[str, Any]]:
+    """Tables already played into `path` (one JSON line each) at this level and budget scale, by seed."""
+    done: dict[int, dict[str, Any]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            r = json.loads(line)
+            if r.get("level") == level and r.get("budget_scale") == scale:
+                done[r["seed"]] = r
+    return done
 
 
 def main() -> None:
@@ -66,14 +79,37 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--budget-scale", type=float, default=1.0)
     parser.add_argument("--noise", type=float, default=0.6, help="the policy's noise (level policy)")
+    parser.add_argument(
+        "--log",
+        type=Path,
+        help="a JSON-lines file: every table is appended as it ends, and tables it already holds (same level "
+        "and budget scale) are not played again, so a long run can be stopped and resumed",
+    )
     a = parser.parse_args()
-    jobs = [(a.level, a.seed + i, a.budget_scale, a.noise) for i in range(a.games)]
+    done = load_log(a.log, a.level, a.budget_scale) if a.log else {}
+    seeds = [a.seed + i for i in range(a.games)]
+    jobs = [(a.level, s, a.budget_scale, a.noise) for s in seeds if s not in done]
     start = time.perf_counter()
-    if a.jobs > 1:
+    by_seed = {s: done[s] for s in seeds if s in done}
+    if a.log:  # one table at a time, each written down as it ends
         with ProcessPoolExecutor(a.jobs) as pool:
-            results = list(pool.map(play_table, jobs, chunksize=max(1, a.games // (8 * a.jobs))))
+            futures = [pool.submit(play_table, j) for j in jobs]
+            for f in as_completed(futures):
+                r = f.result()
+                by_seed[r["seed"]] = r
+                with a.log.open("a") as out:
+                    out.write(json.dumps({"level": a.level, "budget_scale": a.budget_scale, **r}) + "\n")
+                print(f"table {r['seed']}: {r['winner']} in round {r['rounds']} ({len(by_seed)}/{len(seeds)})",
+                      file=sys.stderr, flush=True)  # fmt: skip
+    elif a.jobs > 1:
+        with ProcessPoolExecutor(a.jobs) as pool:
+            for r in pool.map(play_table, jobs, chunksize=max(1, a.games // (8 * a.jobs))):
+                by_seed[r["seed"]] = r
     else:
-        results = [play_table(j) for j in jobs]
+        for j in jobs:
+            r = play_table(j)
+            by_seed[r["seed"]] = r
+    results = [by_seed[s] for s in seeds]
     seconds = time.perf_counter() - start
     houses = sorted(
         {h for r in results for h in r["castles"]} | {r["winner"] for r in results if r["winner"]}

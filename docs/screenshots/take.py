@@ -155,13 +155,18 @@ class Shooter:
             [method, path, body],
         )
 
-    def shoot(self, page: Any, name: str, path: str, ready: str | None = None) -> None:
-        """`path` at both sizes (the viewport only: what a player sees without scrolling)."""
+    def shoot(
+        self, page: Any, name: str, path: str, ready: str | None = None, click: str | None = None
+    ) -> None:
+        """`path` at both sizes (the viewport only: what a player sees without scrolling), after a click on
+        `click` if given."""
         for width, height, label in SIZES:
             page.set_viewport_size({"width": width, "height": height})
             page.goto(f"{self.url}{path}")
             if ready:
                 page.wait_for_selector(ready)
+            if click:
+                page.click(click)
             page.wait_for_timeout(900)  # live connection, fonts, a short animation
             file = self.out / f"{name}-{label}.png"
             page.screenshot(path=str(file))
@@ -237,7 +242,8 @@ def main() -> None:
             if s.api(alice, "GET", f"/api/matches/{m2['id']}/state/")["status"] == "active":
                 s.api(alice, "POST", f"/api/matches/{m2['id']}/concede/", {})
             s.shoot(bob, "commandeer-game-over", f"/play/{m2['id']}/", "[data-testid=result]:visible")
-            s.shoot(alice, "commandeer-replay", f"/play/{m2['id']}/replay/", "[data-testid=log] li")
+            s.shoot(alice, "commandeer-replay", f"/play/{m2['id']}/replay/", "[data-testid=log] li",
+                    click="[data-testid=replay-last]")  # fmt: skip
 
             # Westeros: alice's house against five AI houses, into round 2.
             w = s.api(alice, "POST", "/api/matches/",

@@ -393,6 +393,7 @@ def test_conceding_shows_the_result_and_reason(server: str, browser: Any) -> Non
         else:
             time.sleep(0.1)
     assert page.locator(".side-panel.active .side-name .badge").count() == 1
+    assert "turns left" in page.inner_text("#turns-left")  # C-6.5, while the match runs
     page.on("dialog", lambda dialog: dialog.accept())
     page.click("[data-testid=concede]")
     page.wait_for_selector("[data-testid=result]:visible")
@@ -400,5 +401,14 @@ def test_conceding_shows_the_result_and_reason(server: str, browser: Any) -> Non
     # The match is over: no side is "to move" any more (the engine's view still names one).
     assert page.locator(".side-panel.active").count() == 0
     assert page.locator(".side-name .badge").count() == 0
+    assert page.locator("[data-testid=unplayable-reason]").count() == 0  # nothing is played any more
+    assert page.inner_text("#turns-left") == ""
     assert page.locator("[data-testid=replay-link]:visible").count() == 1
+    # The replay's last step is the match's end: nobody is to act there either.
+    page.click("[data-testid=replay-link]")
+    page.wait_for_selector("[data-testid=replay-frame]")
+    page.click("[data-testid=replay-last]")
+    page.wait_for_function("document.body.dataset.frame !== '0'")
+    assert page.locator(".side-panel.active").count() == 0
+    assert page.inner_text("#whose") == ""
     bob.ctx.close()

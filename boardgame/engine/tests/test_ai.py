@@ -6,10 +6,12 @@ No test here is timed: budgets are replaced by fixed iteration counts (determini
 
 from __future__ import annotations
 
+import math
 from random import Random
 
 import pytest
 
+from boardgame.engine.actions import FinishOrders
 from boardgame.engine.agents import AGENTS, LEVEL_BUDGET_S, GreedyAgent, make_agent
 from boardgame.engine.arena import MATCHUPS, play_one
 from boardgame.engine.config import RulesConfig
@@ -17,7 +19,7 @@ from boardgame.engine.data import load_default_game_data
 from boardgame.engine.game import WesterosState, new_game
 from boardgame.engine.heuristics import evaluate, plan_orders
 from boardgame.engine.information import Information
-from boardgame.engine.search import SearchAgent
+from boardgame.engine.search import LOG_FLOOR, Candidate, Clock, SearchAgent, objective
 
 DATA = load_default_game_data()
 SHORT = RulesConfig(max_rounds=2, event_log=False)
@@ -141,6 +143,31 @@ def test_order_plans_respect_tokens_and_star_limit() -> None:
                 assert toks.count(t) <= DATA.tokens[t]["count"]
                 assert t not in st.bans
             assert sum(1 for t in toks if DATA.tokens[t]["special"]) <= st.star_limit(h)
+
+
+def test_the_search_maximises_the_log_of_the_chance_to_win() -> None:
+    """`objective`: log of the chance, floored, so a simulation another house won is not minus infinity; the
+    search's means are of that (a sure 0.5 beats a coin flip between a win and a loss, whose mean chance is
+    the same), house cards keep the chance itself (`CARD_TEMPERATURE` is in chances)."""
+    assert objective(0.5) == pytest.approx(math.log(0.5))
+    assert objective(0.0) == objective(LOG_FLOOR / 2) == pytest.approx(math.log(LOG_FLOOR))
+    assert objective(0.03) < objective(0.04) < objective(1.0) == 0.0
+
+    SURE = FinishOrders("sure")  # stand-ins: only _simulate reads them
+
+    class Fixed(SearchAgent):
+        def _simulate(self, info: Information, cand: Candidate, sample_seed: int) -> float:
+            return 0.5 if cand[0] == SURE else float(sample_seed % 2)
+
+    st = new_game(DATA, player_count=6, seed=3, config=SHORT)
+    info = Information(st, st.current_players()[0])
+    cands: list[Candidate] = [(FinishOrders("gamble"),), (SURE,)]
+    agent = Fixed(Random(1), iterations=400)
+    values = dict(agent._search_values(info, cands, Clock(0.0, 400)))
+    assert values[1] == pytest.approx(math.log(0.5))
+    assert values[0] < math.log(0.2)  # about half the samples at log(LOG_FLOOR)
+    chances = dict(agent._search_values(info, cands, Clock(0.0, 400), log=False))
+    assert chances[1] == 0.5 and 0.35 < chances[0] < 0.65
 
 
 def test_plan_is_kept_across_order_decisions() -> None:

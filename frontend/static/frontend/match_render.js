@@ -205,7 +205,7 @@ function unitNode(u, view, orient, names, viewer) {
 /**
  * Render a view into the page's table elements; returns nothing. `names` maps seat -> display name.
  * `over`: the match has ended (a concession or a timeout ends it outside the engine's view): no side is
- * marked as the one to move.
+ * marked as the one to move, no card in the hand says why it cannot be played and no turns are left.
  */
 export function renderView(root, view, viewer, names, { over = false } = {}) {
   const $ = (id) => root.querySelector(`#${id}`);
@@ -221,7 +221,7 @@ export function renderView(root, view, viewer, names, { over = false } = {}) {
   const limit = view.turn_limit ? 2 * view.turn_limit : null; // C-6.5: the limit counts each player's turns
   $("turn").textContent = limit ? `${view.turn} of ${limit}` : String(view.turn);
   if ($("turns-left")) {
-    const left = limit ? Math.max(0, limit - view.turn) : null;
+    const left = limit && !over && !view.outcome ? Math.max(0, limit - view.turn) : null; // none once it ended
     $("turns-left").textContent = left === null ? "" : `${left} turn${left === 1 ? "" : "s"} left · then fewer Defeated cards wins (C-6.5)`;
   }
   $("phase").textContent = `${view.phase}${view.step !== view.phase ? ` (${view.step.replace(/_/g, " ")})` : ""}`;
@@ -253,7 +253,7 @@ export function renderView(root, view, viewer, names, { over = false } = {}) {
   hand.replaceChildren();
   const mine = viewer === 0 || viewer === 1 ? view.players[viewer] : null;
   if (mine && mine.hand) {
-    const notes = view.unplayable || {};
+    const notes = over || view.outcome ? {} : view.unplayable || {}; // nothing is played once it has ended
     hand.append(h("h3", { class: "hand-title" }, `Your hand (${mine.hand.length})`));
     hand.append(h("div", { class: "hand-cards", role: "list", "aria-label": "Your hand" }, mine.hand.map((c) => handCard(c, view, notes[String(c.id)]))));
   }

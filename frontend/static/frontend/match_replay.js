@@ -21,7 +21,10 @@ function show(i) {
   const frame = data.frames[at];
   const names = {};
   for (const s of data.seats) names[s.position] = s.name;
-  renderView(root, frame.view, data.you, names);
+  // The last step of an ended match: nobody is to act, whatever the engine's view says (a concession or a
+  // timeout ends a match outside the engine, after its last action).
+  const over = Boolean(data.result) && at === data.frames.length - 1;
+  renderView(root, frame.view, data.you, names, { over });
   $("frame-no").textContent = `Step ${at} of ${data.frames.length - 1}`;
   $("frame-text").textContent = frame.text;
   $("frame-caused").replaceChildren(...[causedList(frame, (frame.view && frame.view.catalog) || null)].filter(Boolean));
@@ -34,7 +37,7 @@ function show(i) {
     if (current) keepInView($("log"), li);
   }
   const v = frame.view || {};
-  $("whose").textContent = v.current_players && v.current_players.length ? `To act: ${v.current_players.map((p) => names[p]).join(", ")}` : "";
+  $("whose").textContent = !over && v.current_players && v.current_players.length ? `To act: ${v.current_players.map((p) => names[p]).join(", ")}` : "";
 }
 
 async function load() {
