@@ -124,8 +124,14 @@ def _search_choices(monkeypatch: pytest.MonkeyPatch, values: dict[str, float], n
     st = _greyjoy_defends(["footman", "footman", "knight"], ["knight"])
 
     def rated(
-        self: SearchAgent, info: object, cands: list[tuple[PlayHouseCard, ...]], clock: object
+        self: SearchAgent,
+        info: object,
+        cands: list[tuple[PlayHouseCard, ...]],
+        clock: object,
+        *,
+        log: bool = True,
     ) -> list[tuple[int, float]]:
+        assert not log  # house cards weigh chances (CARD_TEMPERATURE), not their log
         return [(i, values.get(c[0].card, 0.2)) for i, c in enumerate(cands)]
 
     monkeypatch.setattr(SearchAgent, "_search_values", rated)
