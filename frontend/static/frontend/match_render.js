@@ -129,7 +129,7 @@ function zoneLine(label, cards, view, zone, owner) {
     h("summary", {}, `${label} `, h("b", { "data-testid": `count-${zone}-${owner}` }, String(cards.length))), list);
 }
 
-function sidePanel(view, p, names, viewer, orient, over) {
+function sidePanel(view, p, names, viewer, orient, ended) {
   const side = view.players[p];
   const cmd = side.commander;
   let cmdNode;
@@ -138,7 +138,7 @@ function sidePanel(view, p, names, viewer, orient, over) {
   else cmdNode = chip(cmd, view, { zone: "commander", owner: p });
   const who = p === viewer ? "You" : names[p] || `Player ${p + 1}`;
   const role = viewer === 0 || viewer === 1 ? (p === viewer ? "" : " (opponent)") : ` (player ${p + 1})`;
-  const active = view.active === p && view.phase !== "setup" && !view.outcome && !over;
+  const active = view.active === p && view.phase !== "setup" && !ended;
   return h("div", { class: `side-panel ${sideClass(p, orient)}${active ? " active" : ""}`, "data-testid": `side-${p}`, "data-owner": p },
     h("div", { class: "side-name" }, h("span", { class: "swatch", "aria-hidden": "true" }), who, p === viewer && names[p] ? ` (${names[p]})` : role,
       active ? h("span", { class: "badge" }, "their turn".replace("their", p === viewer ? "your" : "their")) : null,
@@ -218,17 +218,18 @@ export function renderView(root, view, viewer, names, { over = false } = {}) {
     return;
   }
   generic.hidden = true;
+  const ended = over || Boolean(view.outcome); // the engine's own end, or one outside it
   const limit = view.turn_limit ? 2 * view.turn_limit : null; // C-6.5: the limit counts each player's turns
   $("turn").textContent = limit ? `${view.turn} of ${limit}` : String(view.turn);
   if ($("turns-left")) {
-    const left = limit && !over && !view.outcome ? Math.max(0, limit - view.turn) : null; // none once it ended
+    const left = limit && !ended ? Math.max(0, limit - view.turn) : null;
     $("turns-left").textContent = left === null ? "" : `${left} turn${left === 1 ? "" : "s"} left · then fewer Defeated cards wins (C-6.5)`;
   }
   $("phase").textContent = `${view.phase}${view.step !== view.phase ? ` (${view.step.replace(/_/g, " ")})` : ""}`;
   const orient = orientation(view, viewer);
   const top = 1 - orient.bottom;
-  $("side-top").replaceChildren(sidePanel(view, top, names, viewer, orient, over));
-  $("side-bottom").replaceChildren(sidePanel(view, orient.bottom, names, viewer, orient, over));
+  $("side-top").replaceChildren(sidePanel(view, top, names, viewer, orient, ended));
+  $("side-bottom").replaceChildren(sidePanel(view, orient.bottom, names, viewer, orient, ended));
   const units = {};
   for (const u of view.board) units[u.square] = u;
   const board = $("board");
@@ -253,7 +254,7 @@ export function renderView(root, view, viewer, names, { over = false } = {}) {
   hand.replaceChildren();
   const mine = viewer === 0 || viewer === 1 ? view.players[viewer] : null;
   if (mine && mine.hand) {
-    const notes = over || view.outcome ? {} : view.unplayable || {}; // nothing is played once it has ended
+    const notes = ended ? {} : view.unplayable || {}; // nothing is played once it has ended
     hand.append(h("h3", { class: "hand-title" }, `Your hand (${mine.hand.length})`));
     hand.append(h("div", { class: "hand-cards", role: "list", "aria-label": "Your hand" }, mine.hand.map((c) => handCard(c, view, notes[String(c.id)]))));
   }
