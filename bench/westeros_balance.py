@@ -6,8 +6,9 @@ is the search's rollout policy alone (`heuristics.policy_step`: order plans and 
 it costs no search, so a thousand tables take minutes, and the search's tables inherit its imbalance.
 
 Run: ``.venv/bin/python bench/westeros_balance.py [--level policy|greedy|hard|...] [--games N]
-[--seed S] [--jobs J] [--budget-scale F] [--log FILE]``. Table ``i`` is dealt with seed ``seed + i``; with
-``--log`` every table is written down as it ends and a run stopped half way resumes where it stopped.
+[--seed S] [--jobs J] [--budget-scale F] [--seat-prior on|off] [--log FILE]``. Table ``i`` is dealt with
+seed ``seed + i``; with ``--log`` every table is written down as it ends and a run stopped half way resumes
+where it stopped (lines of another level, budget scale or seat prior are left alone).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.ai_strength import wilson
+from boardgame.engine import heuristics
 from boardgame.engine.agents import AGENTS, LEVEL_BUDGET_S
 from boardgame.engine.config import RulesConfig
 from boardgame.engine.data import GameData, load_default_game_data
@@ -35,10 +37,11 @@ from boardgame.engine.heuristics import policy_step
 _DATA: list[GameData] = []  # loaded once per process
 
 
-def play_table(args: tuple[str, int, float, float]) -> dict[str, Any]:
-    level, seed, scale, noise = args
+def play_table(args: tuple[str, int, float, float, bool]) -> dict[str, Any]:
+    level, seed, scale, noise, seat_prior = args
     if not _DATA:
         _DATA.append(load_default_game_data())
+    heuristics.SEAT_PRIOR_ON = seat_prior
     st = new_game(_DATA[0], player_count=6, seed=seed, config=RulesConfig(event_log=False))
     rng = Random(seed * 7919 + 1)
     agents = {}
@@ -60,13 +63,15 @@ def play_table(args: tuple[str, int, float, float]) -> dict[str, Any]:
             "decisions": decisions}  # fmt: skip
 
 
-def load_log(path: Path, level: str, scale: float) -> dict[int, dict[str, Any]]:
-    """Tables already played into `path` (one JSON line each) at this level and budget scale, by seed."""
+def load_log(path: Path, level: str, scale: float, seat_prior: bool = False) -> dict[int, dict[str, Any]]:
+    """Tables already played into `path` (one JSON line each) at this level, budget scale and evaluation (with
+    or without `heuristics.SEAT_PRIOR`), by seed."""
     done: dict[int, dict[str, Any]] = {}
     if path.exists():
         for line in path.read_text().splitlines():
             r = json.loads(line)
-            if r.get("level") == level and r.get("budget_scale") == scale:
+            same = r.get("level") == level and r.get("budget_scale") == scale
+            if same and bool(r.get("seat_prior", False)) == seat_prior:
                 done[r["seed"]] = r
     return done
 
@@ -80,15 +85,22 @@ def main() -> None:
     parser.add_argument("--budget-scale", type=float, default=1.0)
     parser.add_argument("--noise", type=float, default=0.6, help="the policy's noise (level policy)")
     parser.add_argument(
+        "--seat-prior",
+        choices=["on", "off"],
+        default="on" if heuristics.SEAT_PRIOR_ON else "off",
+        help="the evaluation's seat constants (heuristics.SEAT_PRIOR); default: the engine's setting",
+    )
+    parser.add_argument(
         "--log",
         type=Path,
         help="a JSON-lines file: every table is appended as it ends, and tables it already holds (same level "
-        "and budget scale) are not played again, so a long run can be stopped and resumed",
+        "budget scale and seat prior) are not played again, so a long run can be stopped and resumed",
     )
     a = parser.parse_args()
-    done = load_log(a.log, a.level, a.budget_scale) if a.log else {}
+    prior = a.seat_prior == "on"
+    done = load_log(a.log, a.level, a.budget_scale, prior) if a.log else {}
     seeds = [a.seed + i for i in range(a.games)]
-    jobs = [(a.level, s, a.budget_scale, a.noise) for s in seeds if s not in done]
+    jobs = [(a.level, s, a.budget_scale, a.noise, prior) for s in seeds if s not in done]
     start = time.perf_counter()
     by_seed = {s: done[s] for s in seeds if s in done}
     if a.log:  # one table at a time, each written down as it ends
@@ -98,7 +110,12 @@ def main() -> None:
                 r = f.result()
                 by_seed[r["seed"]] = r
                 with a.log.open("a") as out:
-                    out.write(json.dumps({"level": a.level, "budget_scale": a.budget_scale, **r}) + "\n")
+                    line = {
+                        "level": a.level,
+                        "budget_scale": a.budget_scale,
+                        **({"seat_prior": True} if prior else {}),
+                    }
+                    out.write(json.dumps({**line, **r}) + "\n")
                 print(f"table {r['seed']}: {r['winner']} in round {r['rounds']} ({len(by_seed)}/{len(seeds)})",
                       file=sys.stderr, flush=True)  # fmt: skip
     elif a.jobs > 1:
@@ -116,7 +133,8 @@ def main() -> None:
     )
     wins = Counter(r["winner"] for r in results)
     n = len(results)
-    print(f"{a.level} tables: {n} games, seed {a.seed}, budget scale {a.budget_scale}, {seconds:.0f} s")
+    print(f"{a.level} tables: {n} games, seed {a.seed}, budget scale {a.budget_scale}, seat prior {a.seat_prior}, "
+          f"{seconds:.0f} s")  # fmt: skip
     print(f"{'house':<10} {'wins':>5} {'share':>6}  95% interval    castles at end")
     rows = {}
     for h in houses:
@@ -129,7 +147,7 @@ def main() -> None:
     low_share = min((rows[h]["share"] for h in houses), default=0.0)
     print(f"mean rounds {rounds:.2f}; lowest share {low_share:.3f} (target >= 0.08)")
     print(json.dumps({"bench": "westeros_balance", "level": a.level, "games": n, "seed": a.seed,
-                      "budget_scale": a.budget_scale, "seconds": round(seconds, 1), "houses": rows,
+                      "budget_scale": a.budget_scale, "seat_prior": prior, "seconds": round(seconds, 1), "houses": rows,
                       "mean_rounds": round(rounds, 2), "lowest_share": low_share}))  # fmt: skip
 
 

@@ -389,11 +389,34 @@ def house_scores(st: WesterosState) -> dict[str, float]:
     return {h: sum(w * x for w, x in zip(_WEIGHTS, f, strict=True)) for h, f in house_features(st).items()}
 
 
+# Seat constants of the evaluation (under trial for the seat balance, off by default; `bench/westeros_balance.py
+# --seat-prior`): added to each house's score so that the evaluation's chances at the start of a six-house game
+# match who won the kept AI's 100 hard tables (Greyjoy 46, Stark 19, Martell 16, Tyrell 10, Baratheon 5,
+# Lannister 4): c(h) = ln(share won / `evaluate` at the start). Every house's search then reads the Greyjoy seat
+# as the one to stop (its objective, the log of its own chance, loses p(Greyjoy) per point of Greyjoy's score).
+# Measured for six houses only; other player counts get none.
+SEAT_PRIOR: dict[int, dict[str, float]] = {
+    6: {
+        "greyjoy": 0.74,
+        "stark": 0.18,
+        "martell": -0.04,
+        "tyrell": -0.25,
+        "lannister": -1.27,
+        "baratheon": -1.31,
+    },
+}
+SEAT_PRIOR_ON = False
+
+
 def evaluate(st: WesterosState, me: str) -> float:
-    """`me`'s chance to win as the search sees it: 1/0 at the end, else the softmax of `house_scores`."""
+    """`me`'s chance to win as the search sees it: 1/0 at the end, else the softmax of `house_scores` (plus
+    `SEAT_PRIOR` when `SEAT_PRIOR_ON`)."""
     if st.winner is not None:
         return 1.0 if st.winner == me else 0.0
     s = house_scores(st)
+    prior = SEAT_PRIOR.get(len(st.houses)) if SEAT_PRIOR_ON else None
+    if prior:
+        s = {h: v + prior.get(h, 0.0) for h, v in s.items()}
     top = max(s.values())
     z = {h: math.exp(v - top) for h, v in s.items()}
     return z[me] / sum(z.values())

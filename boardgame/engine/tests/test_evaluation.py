@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from random import Random
 
+import pytest
+
 from boardgame.engine.config import RulesConfig
 from boardgame.engine.data import load_default_game_data
 from boardgame.engine.game import WesterosState, new_game
@@ -89,3 +91,28 @@ def test_evaluation_predicts_the_winner_better_than_a_uniform_guess() -> None:
         losses += [-math.log(max(1e-12, chances[st.winner])) for chances in positions]
     assert len(losses) >= 100
     assert sum(losses) / len(losses) < math.log(6) - 0.25
+
+
+def test_the_seat_prior_calibrates_the_start_to_the_hard_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`SEAT_PRIOR` (off by default): switched on, the evaluation at the start of a six-house game gives each
+    house the share of the kept AI's 100 hard tables it won (Greyjoy 46 ... Lannister 4); with four houses
+    it adds nothing."""
+    from boardgame.engine import heuristics
+
+    won = {
+        "greyjoy": 0.46,
+        "stark": 0.19,
+        "martell": 0.16,
+        "tyrell": 0.10,
+        "baratheon": 0.05,
+        "lannister": 0.04,
+    }
+    six = new_game(DATA, player_count=6, seed=1)
+    four = new_game(DATA, player_count=4, seed=1)
+    plain6 = {h: evaluate(six, h) for h in six.houses}
+    plain4 = {h: evaluate(four, h) for h in four.houses}
+    assert abs(plain6["greyjoy"] - won["greyjoy"]) > 0.2  # the plain evaluation does not know the seats
+    monkeypatch.setattr(heuristics, "SEAT_PRIOR_ON", True)
+    for h in six.houses:
+        assert evaluate(six, h) == pytest.approx(won[h], abs=0.005), h
+    assert {h: evaluate(four, h) for h in four.houses} == plain4
