@@ -110,12 +110,8 @@ def main() -> None:
                 r = f.result()
                 by_seed[r["seed"]] = r
                 with a.log.open("a") as out:
-                    line = {
-                        "level": a.level,
-                        "budget_scale": a.budget_scale,
-                        **({"seat_prior": True} if prior else {}),
-                    }
-                    out.write(json.dumps({**line, **r}) + "\n")
+                    line = {"level": a.level, "budget_scale": a.budget_scale, "seat_prior": prior, **r}
+                    out.write(json.dumps(line) + "\n")
                 print(f"table {r['seed']}: {r['winner']} in round {r['rounds']} ({len(by_seed)}/{len(seeds)})",
                       file=sys.stderr, flush=True)  # fmt: skip
     elif a.jobs > 1:
@@ -133,8 +129,8 @@ def main() -> None:
     )
     wins = Counter(r["winner"] for r in results)
     n = len(results)
-    print(f"{a.level} tables: {n} games, seed {a.seed}, budget scale {a.budget_scale}, seat prior {a.seat_prior}, "
-          f"{seconds:.0f} s")  # fmt: skip
+    print(f"{a.level} tables: {n} games, seed {a.seed}, budget scale {a.budget_scale}, "
+          f"seat prior {a.seat_prior}, {seconds:.0f} s")  # fmt: skip
     print(f"{'house':<10} {'wins':>5} {'share':>6}  95% interval    castles at end")
     rows = {}
     for h in houses:
@@ -147,8 +143,9 @@ def main() -> None:
     low_share = min((rows[h]["share"] for h in houses), default=0.0)
     print(f"mean rounds {rounds:.2f}; lowest share {low_share:.3f} (target >= 0.08)")
     print(json.dumps({"bench": "westeros_balance", "level": a.level, "games": n, "seed": a.seed,
-                      "budget_scale": a.budget_scale, "seat_prior": prior, "seconds": round(seconds, 1), "houses": rows,
-                      "mean_rounds": round(rounds, 2), "lowest_share": low_share}))  # fmt: skip
+                      "budget_scale": a.budget_scale, "seat_prior": prior, "seconds": round(seconds, 1),
+                      "houses": rows, "mean_rounds": round(rounds, 2),
+                      "lowest_share": low_share}))  # fmt: skip
 
 
 if __name__ == "__main__":

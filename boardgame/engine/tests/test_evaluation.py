@@ -9,6 +9,7 @@ from random import Random
 
 import pytest
 
+from boardgame.engine import heuristics
 from boardgame.engine.config import RulesConfig
 from boardgame.engine.data import load_default_game_data
 from boardgame.engine.game import WesterosState, new_game
@@ -97,8 +98,6 @@ def test_the_seat_prior_calibrates_the_start_to_the_hard_tables(monkeypatch: pyt
     """`SEAT_PRIOR` (off by default): switched on, the evaluation at the start of a six-house game gives each
     house the share of the kept AI's 100 hard tables it won (Greyjoy 46 ... Lannister 4); with four houses
     it adds nothing."""
-    from boardgame.engine import heuristics
-
     won = {
         "greyjoy": 0.46,
         "stark": 0.19,
