@@ -8,7 +8,9 @@ the same deals. The score counts a win 1, a draw 1/2; the interval is Wilson's s
 Decision times are the subject agent's wall milliseconds per decision.
 
 Run: ``.venv/bin/python bench/ai_strength.py [--game commandeer|westeros|both] [--games N] [--jobs J]
-[--matchup "hard vs greedy" ...] [--budget-scale F] [--seed S]``
+[--matchup "hard vs greedy" ...] [--budget-scale F] [--seed S] [--seat-prior on|off]``. ``--seat-prior`` sets
+the Westeros evaluation's seat constants (``boardgame.engine.heuristics.SEAT_PRIOR_ON``) in every process, for
+every agent of the table; its default is the engine's setting.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from boardgame.engine import heuristics
+
 ARENAS = {"commandeer": "matches.engine.arena", "westeros": "boardgame.engine.arena"}
 
 
@@ -42,8 +46,9 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _play(args: tuple[str, str, str, int, int, float]) -> dict[str, Any]:
-    game, subject, opponent, index, seed, scale = args
+def _play(args: tuple[str, str, str, int, int, float, bool]) -> dict[str, Any]:
+    game, subject, opponent, index, seed, scale, seat_prior = args
+    heuristics.SEAT_PRIOR_ON = seat_prior  # set in the worker: a pool's processes may outlive a match-up
     arena = importlib.import_module(ARENAS[game])
     return dict(arena.play_one(subject, opponent, index, seed, scale))
 
@@ -56,11 +61,17 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run_matchup(
-    pool: ProcessPoolExecutor | None, game: str, label: str, games: int, seed: int, scale: float
+    pool: ProcessPoolExecutor | None,
+    game: str,
+    label: str,
+    games: int,
+    seed: int,
+    scale: float,
+    seat_prior: bool = False,
 ) -> dict[str, Any]:
     arena = importlib.import_module(ARENAS[game])
     subject, opponent = arena.MATCHUPS[label]
-    jobs = [(game, subject, opponent, i, seed, scale) for i in range(games)]
+    jobs = [(game, subject, opponent, i, seed, scale, seat_prior) for i in range(games)]
     start = time.perf_counter()
     results = list(pool.map(_play, jobs)) if pool is not None else [_play(j) for j in jobs]
     seconds = time.perf_counter() - start
@@ -87,6 +98,7 @@ def run_matchup(
         "winners": {k: label_wins[k] for k in sorted(by_label | label_wins)},
         # the subject's wins in each of its seats (Westeros: house) or decks (Commandeer), of the games there
         "subject_by_seat": {k: f"{subject_wins[k]}/{by_label[k]}" for k in sorted(by_label)},
+        "seat_prior": seat_prior,
         "seconds": round(seconds, 1),
     }
 
@@ -103,6 +115,12 @@ def main() -> None:
     )
     parser.add_argument("--budget-scale", type=float, default=1.0, help="multiply every level's budget by F")
     parser.add_argument("--matchup", action="append", help="only these match-ups (repeatable)")
+    parser.add_argument(
+        "--seat-prior",
+        choices=["on", "off"],
+        default="on" if heuristics.SEAT_PRIOR_ON else "off",
+        help="Westeros: the evaluation's seat constants (heuristics.SEAT_PRIOR); default: the engine's setting",
+    )
     args = parser.parse_args()
     if args.games < 1 or args.jobs < 1 or args.budget_scale <= 0:
         parser.error("--games and --jobs must be at least 1 and --budget-scale positive")
@@ -117,7 +135,9 @@ def main() -> None:
             if unknown:
                 parser.error(f"unknown match-up(s) for {game}: {unknown}; choose from {list(arena.MATCHUPS)}")
             for label in labels:
-                row = run_matchup(pool, game, label, args.games, args.seed, args.budget_scale)
+                row = run_matchup(
+                    pool, game, label, args.games, args.seed, args.budget_scale, args.seat_prior == "on"
+                )
                 rows.append(row)
                 print(
                     f"{game:10} {label:28} {row['games']:4} games  score {row['score']:.3f}"
@@ -137,7 +157,13 @@ def main() -> None:
             pool.shutdown()
     print(
         json.dumps(
-            {"bench": "ai_strength", "budget_scale": args.budget_scale, "seed": args.seed, "rows": rows}
+            {
+                "bench": "ai_strength",
+                "budget_scale": args.budget_scale,
+                "seed": args.seed,
+                "seat_prior": args.seat_prior == "on",
+                "rows": rows,
+            }
         )
     )
 

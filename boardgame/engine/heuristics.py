@@ -389,12 +389,13 @@ def house_scores(st: WesterosState) -> dict[str, float]:
     return {h: sum(w * x for w, x in zip(_WEIGHTS, f, strict=True)) for h, f in house_features(st).items()}
 
 
-# Seat constants of the evaluation (under trial for the seat balance, off by default;
-# `bench/westeros_balance.py --seat-prior`): added to each house's score so that the evaluation's chances at
-# the start of a six-house game match who won the kept AI's 100 hard tables (Greyjoy 46, Stark 19, Martell 16,
+# Seat constants of the evaluation, added to each house's score so that the evaluation's chances at the start
+# of a six-house game match who won the 100 hard tables of the AI without them (Greyjoy 46, Stark 19, Martell 16,
 # Tyrell 10, Baratheon 5, Lannister 4): c(h) = ln(share won / `evaluate` at the start). Every house's search
 # then reads the Greyjoy seat as the one to stop (its objective, the log of its own chance, loses p(Greyjoy)
-# per point of Greyjoy's score). Measured for six houses only; other player counts get none.
+# per point of Greyjoy's score). On by default: with them every house of a hard table wins at least 8% (issue
+# 13; docs/westeros-engine.md, "Seat balance"); `--seat-prior on|off` in `bench/westeros_balance.py` and
+# `bench/ai_strength.py` compares. Measured for six houses only; other player counts get none.
 SEAT_PRIOR: dict[int, dict[str, float]] = {
     6: {
         "greyjoy": 0.74,
@@ -405,7 +406,7 @@ SEAT_PRIOR: dict[int, dict[str, float]] = {
         "baratheon": -1.31,
     },
 }
-SEAT_PRIOR_ON = False
+SEAT_PRIOR_ON = True
 
 
 def evaluate(st: WesterosState, me: str) -> float:

@@ -95,9 +95,9 @@ def test_evaluation_predicts_the_winner_better_than_a_uniform_guess() -> None:
 
 
 def test_the_seat_prior_calibrates_the_start_to_the_hard_tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`SEAT_PRIOR` (off by default): switched on, the evaluation at the start of a six-house game gives each
-    house the share of the kept AI's 100 hard tables it won (Greyjoy 46 ... Lannister 4); with four houses
-    it adds nothing."""
+    """`SEAT_PRIOR` (on by default): the evaluation at the start of a six-house game gives each house the share
+    of the 100 hard tables without it that the house won (Greyjoy 46 ... Lannister 4); switched off, the
+    evaluation does not know the seats; with four houses it adds nothing."""
     won = {
         "greyjoy": 0.46,
         "stark": 0.19,
@@ -106,12 +106,12 @@ def test_the_seat_prior_calibrates_the_start_to_the_hard_tables(monkeypatch: pyt
         "baratheon": 0.05,
         "lannister": 0.04,
     }
+    assert heuristics.SEAT_PRIOR_ON
     six = new_game(DATA, player_count=6, seed=1)
     four = new_game(DATA, player_count=4, seed=1)
-    plain6 = {h: evaluate(six, h) for h in six.houses}
-    plain4 = {h: evaluate(four, h) for h in four.houses}
-    assert abs(plain6["greyjoy"] - won["greyjoy"]) > 0.2  # the plain evaluation does not know the seats
-    monkeypatch.setattr(heuristics, "SEAT_PRIOR_ON", True)
     for h in six.houses:
         assert evaluate(six, h) == pytest.approx(won[h], abs=0.005), h
-    assert {h: evaluate(four, h) for h in four.houses} == plain4
+    with_prior4 = {h: evaluate(four, h) for h in four.houses}
+    monkeypatch.setattr(heuristics, "SEAT_PRIOR_ON", False)
+    assert abs(evaluate(six, "greyjoy") - won["greyjoy"]) > 0.2  # the plain one does not know the seats
+    assert {h: evaluate(four, h) for h in four.houses} == with_prior4

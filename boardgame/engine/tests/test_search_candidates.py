@@ -27,7 +27,9 @@ LANNISTER_EMPIRE = dict.fromkeys(
 def _stark_far_behind() -> WesterosState:
     """Round 9: two Lannister knights march from Stoney Sept on a Stark footman in Harrenhal; two Stark
     knights in Riverrun hold a Support order (W-9.2) and Stark is asked whom it supports: without its own
-    support Stark loses Harrenhal in most combats, with it Stark wins most."""
+    support Stark loses Harrenhal in most combats, with it Stark wins most. Lannister's footmen in
+    Lannisport and Oldtown keep Stark far behind with the seat constants too (`heuristics.SEAT_PRIOR`
+    counts against the Lannister seat)."""
     st = pos(
         units={
             "stoney_sept": ["lannister", "knight", "knight"],
@@ -35,11 +37,14 @@ def _stark_far_behind() -> WesterosState:
             "riverrun": ["stark", "knight", "knight"],
             "highgarden": ["lannister", "knight", "footman"],
             "storms_end": ["lannister", "knight", "footman"],
+            "lannisport": ["lannister", "footman", "footman", "footman"],
+            "oldtown": ["lannister", "footman", "footman"],
         },
         orders={"stoney_sept": "march", "riverrun": "support"},
         tokens=LANNISTER_EMPIRE,
         start="action",
         round=9,
+        supply={"lannister": 6},
     )
     do(st, ChooseMarch("lannister", "stoney_sept"))
     do(st, MarchMove("lannister", ("knight", "knight"), "harrenhal"))
