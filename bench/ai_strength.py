@@ -67,7 +67,7 @@ def run_matchup(
     games: int,
     seed: int,
     scale: float,
-    seat_prior: bool = False,
+    seat_prior: bool,
 ) -> dict[str, Any]:
     arena = importlib.import_module(ARENAS[game])
     subject, opponent = arena.MATCHUPS[label]
