@@ -307,9 +307,15 @@ def test_player_two_sees_own_units_at_the_bottom_and_attacks_named_as_drawn(
         page = viewer.page
         first = page.evaluate("window.matchConnection.snapshot.view.first_player")
         bottom = first if seat is None else seat  # a spectator sees the first player's side (C-2.1)
-        board = page.locator("[data-testid=board]").bounding_box()
-        own = page.locator(f"[data-testid=side-{bottom}]").bounding_box()
-        other = page.locator(f"[data-testid=side-{1 - bottom}]").bounding_box()
+        # the three boxes in one script: a live update re-renders the side panels (replaced, not patched),
+        # and one locator's box taken between two renders measured a detached panel (None)
+        board, own, other = page.evaluate(
+            """(ids) => ids.map((id) => {
+                const r = document.querySelector(`[data-testid=${id}]`).getBoundingClientRect();
+                return {y: r.y, height: r.height};
+            })""",
+            ["board", f"side-{bottom}", f"side-{1 - bottom}"],
+        )
         assert (
             own["y"] > board["y"] + board["height"] - 5 > other["y"]
         )  # own side below the board, the other above
