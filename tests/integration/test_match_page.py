@@ -48,6 +48,7 @@ class Viewer(Player):
 
     def __init__(self, browser: Any, url: str, name: str | None, viewport: dict[str, int] = DESKTOP) -> None:
         self.viewport = viewport
+        self.turn_limit = "2"  # of the last match `_against_ai` started
         super().__init__(browser, url, None)
         self.ctx.close()
         phone = viewport["width"] < 700
@@ -70,6 +71,7 @@ class Viewer(Player):
 
 
 def _against_ai(v: Viewer, turn_limit: str = "2") -> None:
+    v.turn_limit = turn_limit
     page = v.page
     page.goto(f"{v.url}/play/")
     page.select_option("[data-testid=turn-limit]", turn_limit)
@@ -98,9 +100,11 @@ def _step(v: Viewer, deploys: dict[str, int]) -> bool:
 
 def _play_until(v: Viewer, done: Any, limit: int = 200, again: Any = None) -> None:
     """Click moves until `done()`. `again`: how to start a fresh match when this one ends first (random
-    clicks can lose every unit early, C-6.2), at most three times."""
+    clicks can lose every unit early, C-6.2, or reach the turn limit, C-6.5), at most three times; by default
+    a new match against the AI with the last one's turn limit."""
     deploys: dict[str, int] = {}
-    restarts = 3 if again else 0
+    again = again or (lambda: _against_ai(v, v.turn_limit))
+    restarts = 3
     for _ in range(limit):
         if done():
             return
@@ -125,7 +129,7 @@ def test_a_cards_text_shows_on_hover_in_the_hand_and_on_the_board(server: str, b
             and page.locator("[data-testid=hand-card]").count() > 0
         )
 
-    _play_until(v, ready, again=lambda: _against_ai(v))
+    _play_until(v, ready)
     pop = page.locator("[data-testid=card-pop]")
     card = page.locator("[data-testid=hand-card]").first
     name = card.get_attribute("data-name") or ""
@@ -394,24 +398,34 @@ def test_auto_pass_skips_a_phase_with_no_action_and_can_be_turned_off(server: st
     _play_until(v, lambda: page.locator("[data-testid=log] li.log-auto").count() > 0)
     line = page.locator("[data-testid=log] li.log-auto").first
     assert "ends the" in line.inner_text() and "(automatic pass: nothing else to do)" in line.inner_text()
-    page.locator("#play-settings summary").click()
-    with page.expect_response(re.compile(r"/seat/$")) as res:
-        page.locator("[data-testid=auto-pass]").uncheck()
-    assert res.value.status == 200
-    page.reload()
-    page.wait_for_selector("[data-testid=board]:visible")
-    assert not page.locator("[data-testid=auto-pass]").is_checked()
-    autos = page.locator("[data-testid=log] li.log-auto").count()
+
+    def turn_it_off() -> None:
+        page.locator("#play-settings summary").click()
+        with page.expect_response(re.compile(r"/seat/$")) as res:
+            page.locator("[data-testid=auto-pass]").uncheck()
+        assert res.value.status == 200
+        page.reload()
+        page.wait_for_selector("[data-testid=board]:visible")
+        assert not page.locator("[data-testid=auto-pass]").is_checked()  # stored: it holds after a reload
+        autos["before"] = page.locator("[data-testid=log] li.log-auto").count()
+
+    def fresh_match_with_it_off() -> None:
+        # random clicks can end a match first (C-6.2); the setting is per seat, so a new match needs it again
+        _against_ai(v, "10")
+        turn_it_off()
+
+    autos: dict[str, int] = {}
+    turn_it_off()
 
     def only_pass() -> bool:  # with it off, a phase with nothing to do waits for bob's own click
         types = [b.get_attribute("data-type") for b in page.locator("#actions [data-testid=action]").all()]
         return v.my_move() and types == ["pass"] and page.locator(".selectable").count() == 0
 
-    _play_until(v, only_pass)
+    _play_until(v, only_pass, again=fresh_match_with_it_off)
     version = v.version()
     page.keyboard.press("e")  # the keyboard's end-phase key
     page.wait_for_function(f"Number(document.body.dataset.version) > {version}")
-    assert page.locator("[data-testid=log] li.log-auto").count() == autos
+    assert page.locator("[data-testid=log] li.log-auto").count() == autos["before"]  # none since it went off
     v.ctx.close()
 
 
@@ -423,11 +437,7 @@ def test_on_a_phone_a_tap_opens_a_cards_text_and_it_can_be_dismissed(server: str
     _against_ai(v)
     close = page.locator("[data-testid=card-pop-close]")
     for attempt in range(3):
-        _play_until(
-            v,
-            lambda: v.my_move() and page.locator(".unit:not(.selectable)").count() > 0,
-            again=lambda: _against_ai(v),
-        )
+        _play_until(v, lambda: v.my_move() and page.locator(".unit:not(.selectable)").count() > 0)
         unit = page.locator(".unit:not(.selectable)").first
         name = unit.get_attribute("data-name") or ""
         unit.tap()
