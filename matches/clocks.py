@@ -7,6 +7,11 @@ Westeros live control "3 min per decision + bank"). A clock runs while
 its seat is among the engine's current players; the deadline is stored on the seat row so a sweep can
 enforce it after any restart.
 
+Decision (taking a decision back): a seat that had finished its part of a simultaneous step and takes it
+back (a Westeros house reopening its orders, W-5.1) resumes the decision it left: no new period, and the
+increment its finish earned is taken back (`SeatClock.start(resume=True)`). Time it waited is not charged.
+So a decision earns one increment (or one period) however often it is finished and reopened.
+
 Decision (grace): a Fischer seat whose bank is empty still gets `increment_s` (at least
 `MIN_GRACE_S`) each time it must act again, so a timeout costs that one turn (the default action is
 taken) and three timeouts in a row forfeit, rather than every later turn timing out at once.
@@ -117,36 +122,56 @@ def _fields_by_name() -> dict[str, Any]:
 
 @dataclass
 class SeatClock:
-    """One seat's clock: bank left and, while the seat must act, when it started and its deadline."""
+    """One seat's clock: bank left and, while the seat must act, when it started and its deadline.
+
+    `carry_ms` is what the last stop leaves for a resumed decision: on a Fischer clock the increment that
+    stop added, on a per-decision clock the time used on the decision so far.
+    """
 
     remaining_ms: int
     started_at: datetime | None = None
     deadline: datetime | None = None
+    carry_ms: int = 0
 
     @property
     def running(self) -> bool:
         return self.started_at is not None
 
-    def start(self, tc: TimeControl, now: datetime) -> None:
-        """Seat must act from `now`: fix the deadline (no-op while already running)."""
+    def start(self, tc: TimeControl, now: datetime, *, resume: bool = False) -> None:
+        """Seat must act from `now`: fix the deadline (no-op while already running). With `resume`, the seat
+        takes back a decision it had finished (see the module's "taking a decision back")."""
         if self.running:
             return
+        if not resume:
+            self.carry_ms = 0
+            allowance = tc.allowance_ms(self.remaining_ms)
+        elif tc.per_move_s is not None:  # the rest of the period, then the bank (if any)
+            allowance = max(0, 1000 * tc.per_move_s - self.carry_ms) + (self.remaining_ms if tc.bank_s else 0)
+        else:  # Fischer: the increment of the finish is taken back
+            self.remaining_ms = max(0, self.remaining_ms - self.carry_ms)
+            self.carry_ms = 0
+            allowance = self.remaining_ms
         self.started_at = now
-        self.deadline = now + timedelta(milliseconds=tc.allowance_ms(self.remaining_ms))
+        self.deadline = now + timedelta(milliseconds=allowance)
 
     def stop(self, tc: TimeControl, now: datetime) -> None:
         """Seat's turn passed on: charge the time used, add the increment, clear the deadline."""
         if not self.running:
             return
         assert self.deadline is not None and self.started_at is not None
-        if tc.per_move_s is not None and tc.bank_s:
-            used = int((now - self.started_at).total_seconds() * 1000)
-            self.remaining_ms = max(0, self.remaining_ms - max(0, used - 1000 * tc.per_move_s))
-        elif tc.per_move_s is not None:
-            self.remaining_ms = 1000 * tc.per_move_s
+        used = int((now - self.started_at).total_seconds() * 1000)
+        if tc.per_move_s is not None:
+            period = 1000 * tc.per_move_s
+            before, self.carry_ms = self.carry_ms, self.carry_ms + used  # used on this decision so far
+            if tc.bank_s:  # only the overrun of the period draws on the bank, once
+                overrun = max(0, self.carry_ms - period) - max(0, before - period)
+                self.remaining_ms = max(0, self.remaining_ms - overrun)
+            else:
+                self.remaining_ms = period
         else:
             left = int((self.deadline - now).total_seconds() * 1000)
-            self.remaining_ms = max(0, left) + 1000 * tc.increment_s
+            self.carry_ms = 1000 * tc.increment_s
+            self.remaining_ms = max(0, left) + self.carry_ms
         self.started_at = None
         self.deadline = None
 

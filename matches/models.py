@@ -199,6 +199,11 @@ class Seat(models.Model):
     deck_snapshot = models.JSONField(default=dict, blank=True, help_text="Deck as played (server only)")
     clock_remaining_ms = models.BigIntegerField(default=0)
     clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_carry_ms = models.BigIntegerField(
+        default=0,
+        help_text="For a decision taken back (matches.clocks.SeatClock.carry_ms): the last increment added, "
+        "or the time used on the decision so far",
+    )
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     has_moved = models.BooleanField(default=False)
@@ -238,6 +243,20 @@ class Seat(models.Model):
             name = self.user.get_username() if self.user else "?"
             return f"{name} (AI, left)" if self.left_at else f"{name} (AI)"
         return self.user.get_username() if self.user else "?"
+
+    @property
+    def title(self) -> str:
+        """The seat in a sentence about the whole table: in Westeros its house first, "Stark (alice)",
+        "Stark (AI, hard)", "Stark (alice, AI)" (six seats may be "AI (hard)"); otherwise `display_name`."""
+        if not self.house:
+            return self.display_name
+        if not self.is_ai:
+            who = self.display_name
+        elif self.user_id is None:
+            who = f"AI, {self.ai_agent}"
+        else:
+            who = f"{self.user.get_username() if self.user else '?'}, AI" + (", left" if self.left_at else "")
+        return f"{self.house.title()} ({who})"
 
 
 class ActionLog(models.Model):

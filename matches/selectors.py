@@ -186,7 +186,7 @@ def result_line(match: Match, seats: list[Seat]) -> str:
     reason = str(result.get("reason", ""))
     why = str(result.get("text") or REASON_LABELS.get(reason) or reason.replace("_", " "))
     winner = result.get("winner")
-    name = next((s.display_name for s in seats if s.position == winner), None) if winner is not None else None
+    name = next((s.title for s in seats if s.position == winner), None) if winner is not None else None
     if name is None or why.lower().startswith(name.lower()):
         return why[:1].upper() + why[1:]
     label = REASON_LABELS.get(reason, "")

@@ -33,6 +33,7 @@ MATCH_ACTION_FIELDS = ["state", "state_version", "status", "result", "finished_a
 SEAT_ACTION_FIELDS = (
     "clock_remaining_ms",
     "clock_started_at",
+    "clock_carry_ms",
     "deadline",
     "consecutive_timeouts",
     "has_moved",

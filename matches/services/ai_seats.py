@@ -27,7 +27,7 @@ from matches.games import get_game
 from matches.models import ActionLog, MatchStatus, Seat
 from matches.services.failures import task_succeeded
 from matches.services.notify import after_change_on_commit
-from matches.services.submit import SubmitResult, advance
+from matches.services.submit import SubmitResult, advance, overtaken_only_by_simultaneous_moves
 from matches.storage import ai_seat_must_act
 
 log = logging.getLogger(__name__)
@@ -68,9 +68,12 @@ def ai_action_submit(*, match_id: int, expected_version: int | None = None) -> S
 
     The move is thought out WITHOUT the match lock (a search may take its level's whole budget, and a row
     lock held that long would block every player, on SQLite every write); then the match is locked, its
-    `state_version` compared with the one thought on (changed: the move is dropped and thought again on the
-    new state, at most AI_STALE_RETRIES times), the move checked against `legal_actions` like a player's,
-    applied and stored before anyone hears of it.
+    `state_version` compared with the one thought on, the move checked against `legal_actions` like a
+    player's, applied and stored before anyone hears of it. When the version changed, the move stands if only
+    others moved since, within a simultaneous step (W-3.3: a player placing, taking back or readying orders
+    while the AI thinks; `overtaken_only_by_simultaneous_moves`, as for a player's move) and it is still
+    legal; else it is dropped and thought again on the new state, at most AI_STALE_RETRIES times. Without
+    this, a player acting quickly in such a step makes the AI think again until its clock runs out.
     """
     for _ in range(AI_STALE_RETRIES + 1):
         choice = _think(match_id, expected_version)
@@ -146,20 +149,23 @@ def _think(match_id: int, expected_version: int | None) -> AiChoice | None:
 
 @transaction.atomic
 def _apply(match_id: int, choice: AiChoice) -> SubmitResult | None:
-    """Lock, check the version and seat are still those thought on, check legality, apply; None: stale."""
+    """Lock, check the seat's decision is still the one thought on, check legality, apply; None: stale."""
     match = storage.lock_match(match_id)
     if match is None or match.status != MatchStatus.ACTIVE:
         forget_agents(match_id)
         return None
-    if match.state_version != choice.version:
-        return None  # the agent is not put back: its plan assumed this move was played
     game = get_game(match.kind)
     state = storage.load_state(match, game)
     loaded = storage.load_seats(match)
     seat = next((s for s in loaded.seats if s.position == choice.position), None)
     if seat is None or seat.ai_agent != choice.agent or seat.position not in game.current_players(state):
         return None
+    moved_on = match.state_version != choice.version
+    if moved_on and not overtaken_only_by_simultaneous_moves(match, seat, choice.version):
+        return None  # the agent is not put back: its plan assumed this move was played
     if choice.action not in game.legal_actions(state, seat.position):  # the same check as for players
+        if moved_on:
+            return None
         raise ApplicationError("illegal_action", game.illegal_reason(state, seat.position, choice.action))
     seat.has_moved = True
     seat.consecutive_timeouts = 0

@@ -108,12 +108,13 @@ def action_submit(
 MAX_OVERTAKEN = 60
 
 
-def _overtaken_only_by_simultaneous_moves(match: Match, seat: Seat, since: int) -> bool:
+def overtaken_only_by_simultaneous_moves(match: Match, seat: Seat, since: int) -> bool:
     """True when every move stored after version `since` is another seat's move of a simultaneous step
     (W-3.3: the others' face-down orders, bids and cards). Such a step cannot end while this seat still owes
     its part, and the others' choices are hidden from it, so its view is as good as the current one: a
-    player's order is not refused because an AI house placed one meanwhile. The action is still checked
-    against the current state's legal actions (a Ready taken back after the reveal is refused)."""
+    player's order is not refused because an AI house placed one meanwhile, nor an AI house's because a
+    player did (`ai_seats`). The action is still checked against the current state's legal actions (a
+    Ready taken back after the reveal is refused)."""
     types = get_game(match.kind).simultaneous_action_types
     gap = match.state_version - since
     if not types or since < 0 or not 0 < gap <= MAX_OVERTAKEN:
@@ -163,7 +164,7 @@ def _action_submit(
         if match.status == MatchStatus.WAITING:
             raise ApplicationError("not_started", "The match has not started yet.", status_code=409)
         raise game_over(match)
-    if state_version != match.state_version and not _overtaken_only_by_simultaneous_moves(
+    if state_version != match.state_version and not overtaken_only_by_simultaneous_moves(
         match, seat, state_version
     ):
         raise ApplicationError(
@@ -243,6 +244,7 @@ def advance(
     match, seats = loaded.match, loaded.seats
     timed_out = source == ActionLog.Source.TIMEOUT
     batch = writes if writes is not None else sql.Writes()
+    out_of_turn = seat.position not in game.current_players(state)  # a finished decision taken back (W-5.1)
     state, entry = _apply_logged(match, seats, game, state, seat, action, source, batch)
     auto = _auto_passes(match, seats, game, state, batch)
     state = auto.state
@@ -255,7 +257,7 @@ def advance(
             outcome = lost_on_time(outcome, seat)
         finish(match, seats, outcome, now, state=state)
     else:
-        move_clocks(match, game, seats, state, now)
+        move_clocks(match, game, seats, state, now, taken_back=seat.position if out_of_turn else None)
         current = set(game.current_players(state))
     batch.update(match, storage.MATCH_ACTION_FIELDS)
     new_deadline = loaded.save_changed_seats(batch)
@@ -357,7 +359,7 @@ def _auto_passes(
 def lost_on_time(outcome: dict[str, Any], seat: Seat, *, detail: str = "") -> dict[str, Any]:
     """The result of `seat` losing on time: reason "timeout", whatever the game's rules called the end
     its timeout default left behind (kept as `rules_reason`)."""
-    text = f"{seat.display_name} lost on time" + (f" ({detail})" if detail else "")
+    text = f"{seat.title} lost on time" + (f" ({detail})" if detail else "")
     out = {"winner": outcome.get("winner"), "reason": "timeout", "text": text, "loser": seat.position}
     if outcome.get("reason") not in (None, "timeout"):
         out["rules_reason"] = outcome["reason"]
@@ -365,23 +367,34 @@ def lost_on_time(outcome: dict[str, Any], seat: Seat, *, detail: str = "") -> di
 
 
 def load_clock(seat: Seat) -> SeatClock:
-    return SeatClock(seat.clock_remaining_ms, seat.clock_started_at, seat.deadline)
+    return SeatClock(seat.clock_remaining_ms, seat.clock_started_at, seat.deadline, seat.clock_carry_ms)
 
 
 def store_clock(seat: Seat, clock: SeatClock) -> None:
     seat.clock_remaining_ms = clock.remaining_ms
     seat.clock_started_at = clock.started_at
     seat.deadline = clock.deadline
+    seat.clock_carry_ms = clock.carry_ms
 
 
-def move_clocks(match: Match, game: GameAdapter, seats: list[Seat], state: Any, now: datetime) -> None:
-    """Stop the clocks of seats that no longer act; start those that must act now."""
+def move_clocks(
+    match: Match,
+    game: GameAdapter,
+    seats: list[Seat],
+    state: Any,
+    now: datetime,
+    *,
+    taken_back: int | None = None,
+) -> None:
+    """Stop the clocks of seats that no longer act; start those that must act now. `taken_back`: the seat
+    whose out-of-turn action made it act again (it reopened a decision it had finished): its clock resumes
+    that decision (`SeatClock.start(resume=True)`), so finishing and reopening earns no time."""
     tc = TimeControl.from_json(match.time_control)
     current = set(game.current_players(state))
     for s in seats:
         clock = load_clock(s)
         if s.position in current:
-            clock.start(tc, now)
+            clock.start(tc, now, resume=s.position == taken_back)
         else:
             clock.stop(tc, now)
         store_clock(s, clock)

@@ -14,6 +14,7 @@ from django.db import connection
 from django.db.models import F
 
 from matches import agents, services, tasks
+from matches.games import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
 from matches.services import ai_seats
 from matches.tests.fakegame import CountingGame
@@ -150,6 +151,61 @@ def test_a_move_thought_on_a_state_that_changed_meanwhile_is_dropped_and_thought
     assert result is not None and result.state_version == match.state_version + 2
     assert len(levels.instances) == 2  # the first agent's plan assumed its dropped move: a fresh one
     assert ActionLog.objects.filter(match=match, version=match.state_version + 1).count() == 0
+
+
+def test_a_move_in_a_simultaneous_step_stands_when_only_others_moved_meanwhile_w_3_3(
+    alice: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """W-3.3: orders are placed all at once. A player placing (and taking back) orders while an AI house
+    thinks does not change the AI's decision: its move is applied, not thought again (which a quick player
+    could otherwise make happen until the AI's clock ran out)."""
+    with mock.patch.object(tasks.ai_move, "delay"):
+        match = services.match_create(
+            user=alice, kind="westeros", vs_ai=True, ai_agent="greedy", rules_config={"player_count": 3}
+        )
+    game = get_game("westeros")
+    state = game.load(Match.objects.get(pk=match.pk).state)
+    assert set(game.current_players(state)) == {0, 1, 2}  # W-5.1: every house assigns orders at once
+    place = next(a for a in game.legal_actions(state, 0) if type(a).__name__ == "PlaceOrder")
+    thought_on: list[int] = []
+    real = type(game).ai_action
+
+    def interfering(self: Any, st: Any, position: int, **kw: Any) -> Any:
+        thought_on.append(position)
+        if len(thought_on) == 1:  # alice places an order while the AI thinks
+            m = Match.objects.get(pk=match.pk)
+            services.action_submit(
+                match_id=m.pk,
+                user=alice,
+                action_json=game.action_to_json(place),
+                state_version=m.state_version,
+            )
+        return real(self, st, position, **kw)
+
+    version = Match.objects.get(pk=match.pk).state_version
+    with mock.patch.object(type(game), "ai_action", interfering):
+        result = services.ai_action_submit(match_id=match.pk)
+    assert result is not None and result.state_version == version + 2
+    assert thought_on == [1]  # thought once: the move stood
+    log = list(ActionLog.objects.filter(match=match, version__gt=version).values_list("seat", "source"))
+    assert log == [(0, "player"), (1, "ai")]
+
+
+def test_a_move_in_a_simultaneous_step_is_dropped_when_its_own_seat_moved_meanwhile(alice: Any) -> None:
+    """Two AI tasks thinking for one house: the move of the second was thought before the first's was applied,
+    so it is dropped (and thought again), not applied on top of it."""
+    with mock.patch.object(tasks.ai_move, "delay"):
+        match = services.match_create(
+            user=alice, kind="westeros", vs_ai=True, ai_agent="greedy", rules_config={"player_count": 3}
+        )
+    version = Match.objects.get(pk=match.pk).state_version
+    choice = ai_seats._think(match.pk, None)
+    assert choice is not None and choice.position == 1
+    assert services.ai_action_submit(match_id=match.pk) is not None  # the other task's move for house 1
+    assert ai_seats._apply(match.pk, choice) is None
+    assert list(
+        ActionLog.objects.filter(match=match, version__gt=version).values_list("seat", flat=True)
+    ) == [1]
 
 
 def _made(levels: Levels, agent: FakeAgent) -> FakeAgent:

@@ -294,6 +294,25 @@ def test_a_finished_westeros_table_says_why_in_the_summarys_words_w_18(alice: An
     assert selectors.match_summary(match, you=None)["result_reason"] == ""
 
 
+def test_a_westeros_result_names_the_winning_house_and_who_played_it_w_18(alice: Any) -> None:
+    """At a table of AI houses every AI seat is "AI (hard)": the result line names the house first."""
+    match = services.match_create(
+        user=alice, kind="westeros", vs_ai=True, ai_agent="hard", rules_config={"player_count": 3}
+    )
+    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("position"))
+    ai = next(s for s in seats if s.is_ai)
+    match.result = {"winner": ai.position, "reason": "round_limit", "text": f"{ai.house.title()} wins"}
+    assert selectors.result_line(match, seats) == f"{ai.house.title()} (AI, hard) won (end of round 10)"
+    mine = seats[0]
+    match.result = {"winner": 0, "reason": "seven_castles", "text": f"{mine.house.title()} wins"}
+    assert selectors.result_line(match, seats) == f"{mine.house.title()} (alice) won (seven castles)"
+    mine.ai_agent, mine.left_at = "normal", timezone.now()  # alice left; the AI played her house on
+    assert (
+        selectors.result_line(match, seats) == f"{mine.house.title()} (alice, AI, left) won (seven castles)"
+    )
+    assert "(AI, hard) lost on time" in services.submit.lost_on_time({"winner": 0}, ai)["text"]
+
+
 def test_a_public_ai_match_is_listed_and_watchable_and_a_private_one_is_not(alice: Any, carol: Any) -> None:
     public = client_for(alice).post(
         "/api/matches/", {"kind": "counting", "vs_ai": True, "is_public": True}, format="json"

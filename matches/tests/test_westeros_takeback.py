@@ -152,3 +152,40 @@ def test_a_view_overtaken_only_by_others_orders_still_places_an_order_w_3_3(
     with pytest.raises(ApplicationError) as err:
         services.action_submit(match_id=match.pk, user=alice, action_json=nxt, state_version=version + 1)
     assert err.value.code == "stale_state"
+
+
+@pytest.mark.parametrize(
+    "control",
+    [{"initial_s": 300, "increment_s": 10}, {"per_move_s": 20, "bank_s": 60}],
+    ids=["fischer", "bank"],
+)
+def test_readying_and_reopening_orders_again_and_again_earns_no_time_w_5_1(
+    alice: Any, bob: Any, carol: Any, control: dict[str, int]
+) -> None:
+    """Each Ready stops the clock and each take-back starts it again, but the decision stays one: its
+    increment is added once and its period is not granted afresh (matches.clocks, "taking a decision back")."""
+    match = services.match_create(
+        user=alice, kind="westeros", rules_config={"player_count": 3}, time_control=control
+    )
+    for user in (bob, carol):
+        services.match_join(match_id=match.pk, user=user)
+    services.match_start(match_id=match.pk, user=alice)
+    you = Seat.objects.get(match=match, position=0)
+    house = _ready(match, alice, you)
+    first = Seat.objects.get(pk=you.pk)
+    assert first.clock_started_at is None
+    for _ in range(6):
+        _submit(match, alice, {"type": "reopen_orders", "player": house})
+        seat = Seat.objects.get(pk=you.pk)
+        assert seat.clock_started_at is not None
+        allowance = (seat.deadline - seat.clock_started_at).total_seconds() * 1000
+        if "increment_s" in control:  # the bank as the first Ready left it, less the time spent since
+            assert allowance <= first.clock_remaining_ms - 10_000
+        else:  # what is left of the 20 s period (not a new one), then the bank
+            assert (
+                0 < seat.clock_carry_ms
+                and allowance == 20_000 - seat.clock_carry_ms + seat.clock_remaining_ms
+            )
+        _submit(match, alice, {"type": "finish_orders", "player": house})
+    last = Seat.objects.get(pk=you.pk)
+    assert last.clock_started_at is None and last.clock_remaining_ms <= first.clock_remaining_ms
