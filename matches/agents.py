@@ -77,6 +77,11 @@ def level_budget_s(kind: str, name: str) -> float | None:
     return None if not base else float(base) * budget_scale()
 
 
+def max_budget_factor(kind: str) -> float:
+    """How many level budgets one decision may take in this game (Westeros spends more on an order plan)."""
+    return float(getattr(_engine_module(kind), "MAX_BUDGET_FACTOR", 1.0))
+
+
 def check_name(name: str) -> str:
     """`name` when it is an agent name, else ValueError naming the agents on offer."""
     if name not in AGENT_NAMES:

@@ -17,10 +17,13 @@ from .agentbase import LEVEL_BUDGET_S as LEVEL_BUDGET_S  # re-exported: the regi
 from .agentbase import AgentBase
 from .heuristics import greedy_score
 from .information import Information
-from .search import FlatMCAgent, NormalAgent, SearchAgent
+from .search import KIND_WEIGHT, FlatMCAgent, NormalAgent, SearchAgent
 
 if TYPE_CHECKING:
     from .game import WesterosState
+
+# The most one decision may take, in level budgets: an order plan gets 2.4 (the registry's overrun check).
+MAX_BUDGET_FACTOR = max(KIND_WEIGHT.values())
 
 
 class Agent(Protocol):

@@ -21,7 +21,7 @@ from django.utils import timezone
 from config.errors import ApplicationError
 from config.lru import LruCache
 from matches import storage
-from matches.agents import FALLBACK_AGENT, TAKEOVER_AGENT, level_budget_s
+from matches.agents import FALLBACK_AGENT, TAKEOVER_AGENT, level_budget_s, max_budget_factor
 from matches.clocks import TIMEOUTS_TO_FORFEIT
 from matches.games import get_game
 from matches.models import ActionLog, MatchStatus, Seat
@@ -201,9 +201,11 @@ def _agent_for(game: Any, match_id: int, position: int, agent: str, rng: random.
 
 
 def _check_budget(kind: str, agent: str, took_s: float, match_id: int) -> None:
-    """Log an agent that overran its budget (an agent keeps within twice it on the wall clock)."""
+    """Log an agent that overran its budget (an agent keeps within twice it on the wall clock; the budget of
+    the game's largest kind of decision, a Westeros order plan's 2.4 level budgets)."""
     try:
         budget = level_budget_s(kind, agent)
+        budget = None if budget is None else budget * max_budget_factor(kind)
     except ValueError:  # a game without agents of its own (test games)
         return
     if budget is not None and took_s > 2 * budget + AI_OVERRUN_SLACK_S:

@@ -388,3 +388,9 @@ def test_an_agent_overrunning_twice_its_budget_is_logged(
         assert "took" not in caplog.text
         ai_seats._check_budget("commandeer", "hard", 1.5, 7)
     assert "AI hard of match 7 took 1.50s for a budget of 0.50s" in caplog.text
+    caplog.clear()
+    with mock.patch.object(ai_seats, "level_budget_s", return_value=0.25):  # a Westeros order plan: 2.4 x
+        ai_seats._check_budget("westeros", "hard", 0.78, 7)
+        assert "took" not in caplog.text
+        ai_seats._check_budget("westeros", "hard", 1.5, 7)
+    assert "AI hard of match 7 took 1.50s for a budget of 0.60s" in caplog.text
