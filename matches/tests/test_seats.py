@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 from matches import selectors, services
 from matches.games import get_game
 from matches.models import Match, MatchStatus, Seat
+from matches.my_games import my_games
 
 pytestmark = pytest.mark.django_db
 
@@ -311,6 +312,9 @@ def test_a_westeros_result_names_the_winning_house_and_who_played_it_w_18(alice:
         selectors.result_line(match, seats) == f"{mine.house.title()} (alice, AI, left) won (seven castles)"
     )
     assert "(AI, hard) lost on time" in services.submit.lost_on_time({"winner": 0}, ai)["text"]
+    games = my_games(user=alice)
+    listed = next(g for g in games.your_turn + games.running if g.id == match.pk)
+    assert listed.opponents == [f"{s.house.title()} (AI, hard)" for s in seats[1:]]  # not "AI (hard)" twice
 
 
 def test_a_public_ai_match_is_listed_and_watchable_and_a_private_one_is_not(alice: Any, carol: Any) -> None:
