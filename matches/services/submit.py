@@ -413,7 +413,7 @@ def finish(
     finished rated match, the ratings, in the same transaction (`services.ratings`)."""
     match.status = MatchStatus.ABORTED if aborted else MatchStatus.FINISHED
     winner = result.get("winner")
-    names = {s.position: s.display_name for s in seats}
+    names = {s.position: s.title for s in seats}  # Westeros: the house first (Seat.title)
     result = {**result}
     if winner is not None and "winner_name" not in result:
         result["winner_name"] = names.get(winner, "")

@@ -312,6 +312,8 @@ def test_a_westeros_result_names_the_winning_house_and_who_played_it_w_18(alice:
         selectors.result_line(match, seats) == f"{mine.house.title()} (alice, AI, left) won (seven castles)"
     )
     assert "(AI, hard) lost on time" in services.submit.lost_on_time({"winner": 0}, ai)["text"]
+    services.submit.finish(match, seats, {"winner": ai.position, "reason": "seven_castles"}, timezone.now())
+    assert match.result["winner_name"] == f"{ai.house.title()} (AI, hard)"
     games = my_games(user=alice)
     listed = next(g for g in games.your_turn + games.running if g.id == match.pk)
     assert listed.opponents == [f"{s.house.title()} (AI, hard)" for s in seats[1:]]  # not "AI (hard)" twice
