@@ -233,16 +233,20 @@ class Seat(models.Model):
     def is_ai(self) -> bool:
         return bool(self.ai_agent)
 
+    def _name_parts(self) -> tuple[str, list[str]]:
+        """The seat's name and its marks: ("alice", []), ("AI", ["hard"]), ("alice", ["AI", "left"])."""
+        if not self.is_ai:
+            return (self.user.get_username() if self.user else "?"), []
+        if self.user_id is None:
+            return "AI", [self.ai_agent]
+        return (self.user.get_username() if self.user else "?"), ["AI", "left"] if self.left_at else ["AI"]
+
     @property
     def display_name(self) -> str:
         """The player's name; an AI seat that was a player's keeps their name, marked "(AI, left)" when they
         left the game, "(AI)" when the AI took over otherwise (a concession, timeouts)."""
-        if self.is_ai:
-            if self.user_id is None:
-                return f"AI ({self.ai_agent})"
-            name = self.user.get_username() if self.user else "?"
-            return f"{name} (AI, left)" if self.left_at else f"{name} (AI)"
-        return self.user.get_username() if self.user else "?"
+        name, marks = self._name_parts()
+        return f"{name} ({', '.join(marks)})" if marks else name
 
     @property
     def title(self) -> str:
@@ -250,13 +254,8 @@ class Seat(models.Model):
         "Stark (AI, hard)", "Stark (alice, AI)" (six seats may be "AI (hard)"); otherwise `display_name`."""
         if not self.house:
             return self.display_name
-        if not self.is_ai:
-            who = self.display_name
-        elif self.user_id is None:
-            who = f"AI, {self.ai_agent}"
-        else:
-            who = f"{self.user.get_username() if self.user else '?'}, AI" + (", left" if self.left_at else "")
-        return f"{self.house.title()} ({who})"
+        name, marks = self._name_parts()
+        return f"{self.house.title()} ({', '.join([name, *marks])})"
 
 
 class ActionLog(models.Model):
