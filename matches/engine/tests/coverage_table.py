@@ -1,4 +1,4 @@
-"""The rules-coverage table (docs/commandeer-rules-coverage.md): where each digest rule lives, and its tests.
+"""The rules-coverage table (docs/commandeer-rules-coverage.md): where each numbered rule lives, and its tests.
 
 The "where" and "status" columns are kept here by hand; the "tests" columns are found by reading the
 engine's test files (a test cites a rule by its name, ``..._c_5_7``, or its docstring, ``C-5.7``) and,
@@ -9,7 +9,6 @@ for the rules-config table, by which tests use a field. ``render()`` writes the 
 from __future__ import annotations
 
 import ast
-import os
 import re
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -17,21 +16,18 @@ from pathlib import Path
 from matches.engine.config import RulesConfig
 
 ROOT = Path(__file__).resolve().parents[3]  # the repository root: the folder that holds manage.py
-# The digest lives in the shared reference folder beside the repository, ``../shared/rules/commandeer.md``
-# from the repository root (as in CI and on developer machines); COMMANDEER_RULES_DIGEST overrides it.
-DIGEST_ENV = "COMMANDEER_RULES_DIGEST"
-DIGEST_RELATIVE = "../shared/rules/commandeer.md"
-DIGEST = Path(os.environ.get(DIGEST_ENV) or ROOT / DIGEST_RELATIVE).resolve()
+# The numbered rules live in the repository, so a bare clone checks its code against them.
+RULES_DOC_RELATIVE = "docs/rules/commandeer.md"
+RULES_DOC = ROOT / RULES_DOC_RELATIVE
 
 
-def read_digest() -> str:
-    """The digest's text; a clear error naming where it was looked for (the guard tests fail, never skip)."""
-    if not DIGEST.is_file():
+def read_rules_doc() -> str:
+    """The rules reference's text; a missing file is an error naming it (the guard tests fail, never skip)."""
+    if not RULES_DOC.is_file():
         raise FileNotFoundError(
-            f"the Commandeer rules digest is missing: looked for {DIGEST_RELATIVE} from the repository root "
-            f"({DIGEST}); put it there or set {DIGEST_ENV} to its path"
+            f"the Commandeer rules reference is missing: {RULES_DOC_RELATIVE} ({RULES_DOC})"
         )
-    return DIGEST.read_text(encoding="utf-8")
+    return RULES_DOC.read_text(encoding="utf-8")
 
 
 DOC = ROOT / "docs" / "commandeer-rules-coverage.md"
@@ -192,7 +188,7 @@ RULES: dict[str, Row] = {
     "C-8": Row(("views.py:player_view", "views.py:log_view", "views.py:_events_view")),
 }
 
-# The digest's Decisions: where the default is kept (RulesConfig) and which code reads it.
+# The Decisions of the rules reference: where the default is kept (RulesConfig) and which code reads it.
 DECISIONS: dict[str, Row] = {
     "C-1.2": Row(("config.py:RulesConfig.rotate_second_player_arrows", "combat.py:arrows_of")),
     "C-2.5": Row(("config.py:RulesConfig.adjacency", "state.py:GameState._setup_derived")),
@@ -215,9 +211,9 @@ DECISIONS: dict[str, Row] = {
     "C-7.1": Row(("config.py:RulesConfig.range_attack_blocked", "combat.py:attack_options")),
 }
 
-# Things the digest leaves open that the engine decides without a RulesConfig field (listed, honest).
+# Things the rules leave open that the engine decides without a RulesConfig field (listed, honest).
 UNCONFIGURED = (
-    "Drawing from an empty deck draws nothing; an empty deck does not lose (the digest has no such rule).",
+    "Drawing from an empty deck draws nothing; an empty deck does not lose (no rule says otherwise).",
     "Both players reaching C-6.1's count in the same check is a draw.",
     "Deploying (C-7.2) triggers even if the new unit is defeated at once on an edge square.",
     "Knock-on defeats in the same state check count as caused by the attack or ability (C-7.5 Spoil).",
@@ -229,10 +225,10 @@ RULE_IN_NAME = re.compile(r"(?:^|_)c_(\d+)(?:_(\d+))?(?=_(?!\d)|$)")
 RULE_IN_TEXT = re.compile(r"C-(\d+)(?:\.(\d+))?")
 
 
-def digest_rules(text: str | None = None) -> tuple[list[str], list[str]]:
-    """The digest's numbered rules (``C-1.1`` … ``C-7.6``, and ``C-8`` which has no sub-rules) and the
-    rules that carry a **Decision**, in digest order."""
-    text = read_digest() if text is None else text
+def numbered_rules(text: str | None = None) -> tuple[list[str], list[str]]:
+    """The numbered rules of docs/rules/commandeer.md (``C-1.1`` … ``C-7.6``, and ``C-8`` which has no sub-rules) and the
+    rules that carry a **Decision**, in the order of the page."""
+    text = read_rules_doc() if text is None else text
     rules: list[str] = []
     decisions: list[str] = []
     current = ""
@@ -316,7 +312,7 @@ def _cell(items: list[str] | tuple[str, ...]) -> str:
 
 def render() -> str:
     """The whole coverage document."""
-    rules, decisions = digest_rules()
+    rules, decisions = numbered_rules()
     cites = citations()
     counts = {IMPLEMENTED: 0, PARTIAL: 0, MISSING: 0}
     for r in rules:
@@ -324,8 +320,8 @@ def render() -> str:
     lines = [
         "# Commandeer rules coverage (engine audit)",
         "",
-        "Every numbered rule and every **Decision** of the rules digest `../shared/rules/commandeer.md` (from the",
-        "repository root; `COMMANDEER_RULES_DIGEST` overrides the path):",
+        "Every numbered rule and every **Decision** of the rules reference",
+        "[docs/rules/commandeer.md](rules/commandeer.md):",
         "where the engine (`matches/engine/`) implements it, which engine tests check it, and its status.",
         "Generated by `matches/engine/tests/coverage_table.py` — the *where*/*status* columns are kept there",
         "by hand, the *tests* columns are read from the test files (a test cites a rule in its name,",
@@ -334,7 +330,7 @@ def render() -> str:
         "`UPDATE_COVERAGE=1 .venv/bin/pytest matches/engine/tests/test_rules_coverage.py`.",
         "",
         f"**Summary:** {len(rules)} rules — {counts[IMPLEMENTED]} implemented, {counts[PARTIAL]} partial, "
-        f"{counts[MISSING]} missing; {len(decisions)} digest Decisions, all in `RulesConfig` "
+        f"{counts[MISSING]} missing; {len(decisions)} Decisions, all in `RulesConfig` "
         "(C-3.5 is the deck builder's); "
         f"{len(fields(RulesConfig))} `RulesConfig` fields in all.",
         "",

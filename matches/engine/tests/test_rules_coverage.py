@@ -1,4 +1,4 @@
-"""Rules coverage cannot silently regress: every rule of C-4 … C-8 is cited by a test, every digest rule
+"""Rules coverage cannot silently regress: every rule of C-4 … C-8 is cited by a test, every numbered rule
 and Decision has a row in docs/commandeer-rules-coverage.md, every "where" names real code, and the page
 is current (``UPDATE_COVERAGE=1`` regenerates it)."""
 
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 from dataclasses import fields
 
 import pytest
@@ -14,28 +15,45 @@ from matches.engine.config import RulesConfig
 from matches.engine.tests import coverage_table as ct
 
 
-def _digest() -> tuple[list[str], list[str]]:
-    """The digest's rules and Decisions; a missing digest FAILS the guard tests (never a skip)."""
+def _rules() -> tuple[list[str], list[str]]:
+    """The numbered rules and Decisions; a missing reference FAILS the guard tests (never a skip)."""
     try:
-        return ct.digest_rules()
+        return ct.numbered_rules()
     except FileNotFoundError as exc:
         pytest.fail(str(exc))
 
 
-def test_the_digest_is_found_beside_the_repository_or_by_the_environment_variable() -> None:
-    assert ct.DIGEST.is_file(), f"missing rules digest: {ct.DIGEST} ({ct.DIGEST_ENV} overrides the path)"
+def test_the_rules_reference_is_in_the_repository() -> None:
+    assert ct.RULES_DOC == ct.ROOT / "docs" / "rules" / "commandeer.md"
+    assert ct.RULES_DOC.is_file(), f"missing rules reference: {ct.RULES_DOC}"
 
 
-def test_a_missing_digest_is_an_error_naming_where_it_was_looked_for(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ct, "DIGEST", ct.ROOT / "no-such-digest.md")
-    with pytest.raises(FileNotFoundError, match=r"\.\./shared/rules/commandeer\.md.*COMMANDEER_RULES_DIGEST"):
-        ct.digest_rules()
+def test_a_missing_rules_reference_is_an_error_naming_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ct, "RULES_DOC", ct.ROOT / "no-such-rules.md")
+    with pytest.raises(FileNotFoundError, match=r"docs/rules/commandeer\.md.*no-such-rules\.md"):
+        ct.numbered_rules()
 
 
-def test_digest_parses_into_every_numbered_rule_and_decision() -> None:
-    RULES, DECISIONS = _digest()
+def test_the_reference_parses_into_every_numbered_rule_and_decision() -> None:
+    RULES, DECISIONS = _rules()
     assert RULES[0] == "C-1.1" and RULES[-1] == "C-8" and "C-5.10" in RULES and len(RULES) == len(set(RULES))
-    assert {"C-1.2", "C-2.5", "C-3.5", "C-5.2", "C-5.6", "C-6.5", "C-7.1"} <= set(DECISIONS)
+    assert (
+        len(RULES) == 44
+    )  # C-1.1 … C-1.5, C-2.1 … C-2.5, C-3.1 … C-3.5, C-4.1 … C-4.6, C-5.1 … C-5.11, C-6.1 … C-6.5,
+    # C-7.1 … C-7.6, C-8
+    assert DECISIONS == ["C-1.2", "C-2.5", "C-3.5", "C-5.2", "C-5.6", "C-6.5", "C-7.1"]
+
+
+def test_every_decision_names_where_it_is_configured() -> None:
+    """A Decision says which RulesConfig field holds it, or says that it is not a field."""
+    names = {f.name for f in fields(RulesConfig)}
+    text = ct.RULES_DOC.read_text(encoding="utf-8")
+    for rule in _rules()[1]:
+        item = re.search(rf"^- \*\*{re.escape(rule)}\b.*?(?=^- \*\*C-|^#)", text, re.M | re.S)
+        assert item is not None, rule
+        fields_named = set(re.findall(r"RulesConfig\.(\w+)", item[0]))
+        assert fields_named <= names, f"{rule} names unknown fields {fields_named - names}"
+        assert fields_named or "Not a `RulesConfig` field" in item[0], f"{rule} does not say where it is set"
 
 
 def test_the_parser_finds_rules_in_names_and_docstrings() -> None:
@@ -47,7 +65,7 @@ def test_the_parser_finds_rules_in_names_and_docstrings() -> None:
 
 
 def test_every_rule_of_sections_four_to_eight_is_cited_by_a_test() -> None:
-    RULES, _ = _digest()
+    RULES, _ = _rules()
     cites = ct.citations()
     checked = [r for r in RULES if 4 <= int(r[2:].split(".")[0]) <= 8]
     assert len(checked) == 29  # C-4.1 … C-4.6, C-5.1 … C-5.11, C-6.1 … C-6.5, C-7.1 … C-7.6, C-8
@@ -56,13 +74,13 @@ def test_every_rule_of_sections_four_to_eight_is_cited_by_a_test() -> None:
 
 
 def test_every_test_citation_is_a_real_rule() -> None:
-    RULES, _ = _digest()
+    RULES, _ = _rules()
     unknown = {r: tests for r, tests in ct.citations().items() if r not in RULES}
-    assert unknown == {}, f"tests cite rule numbers that the digest does not have: {unknown}"
+    assert unknown == {}, f"tests cite rule numbers that docs/rules/commandeer.md does not have: {unknown}"
 
 
-def test_every_digest_rule_and_decision_has_a_row() -> None:
-    RULES, DECISIONS = _digest()
+def test_every_numbered_rule_and_decision_has_a_row() -> None:
+    RULES, DECISIONS = _rules()
     assert list(ct.RULES) == RULES
     assert set(ct.DECISIONS) == set(DECISIONS)
     assert all(row.status in (ct.IMPLEMENTED, ct.PARTIAL, ct.MISSING) for row in ct.RULES.values())
@@ -95,7 +113,7 @@ def test_every_rules_config_field_is_used_by_a_test() -> None:
 
 
 def test_the_coverage_page_is_current() -> None:
-    _digest()
+    _rules()
     text = ct.render()
     if os.environ.get("UPDATE_COVERAGE"):
         ct.DOC.write_text(text)
