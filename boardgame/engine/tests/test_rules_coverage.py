@@ -1,32 +1,26 @@
-"""Rules coverage (the issue's contract): every W-4 … W-18 rule of the digest is cited by a test, and
-scenario tests mention every house card, Westeros card and wildling card at least once.
+"""Rules coverage: every W-4 … W-18 rule of the rules reference is cited by a test, and scenario tests
+mention every house card, Westeros card and wildling card at least once.
 
-The rule ids live in `westeros_rule_ids.txt` next to this file and are checked against the digest,
-found at `../shared/rules/westeros.md` relative to the repository root (the folder holding
-`manage.py`) or at the path in the environment variable `WESTEROS_RULES_DIGEST`. A missing digest
-fails the guard (it never skips). The rule-by-rule table is docs/westeros-rules-coverage.md.
+The rule ids live in `westeros_rule_ids.txt` next to this file and are checked against the rules
+reference `docs/rules/westeros.md` in the repository (a missing file fails the guard; it never skips).
+The rule-by-rule table is docs/westeros-rules-coverage.md.
 """
 
 from __future__ import annotations
 
-import os
 import re
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
+
+from boardgame.engine.config import RulesConfig
 
 from .conftest import _DATA
 
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[2]  # the folder holding manage.py
-
-
-def digest_path() -> Path:
-    """Where the rules digest is: `WESTEROS_RULES_DIGEST`, else `../shared/rules/westeros.md` from the root."""
-    override = os.environ.get("WESTEROS_RULES_DIGEST")
-    return Path(override) if override else REPO_ROOT.parent / "shared" / "rules" / "westeros.md"
-
-
+RULES_DOC = REPO_ROOT / "docs" / "rules" / "westeros.md"
 IDS_FILE = HERE / "westeros_rule_ids.txt"
 CHECKED_SECTIONS = range(4, 19)  # W-4 … W-18 must each be cited by a test
 COVERAGE_DOC = REPO_ROOT / "docs" / "westeros-rules-coverage.md"
@@ -36,26 +30,20 @@ def rule_key(rule: str) -> tuple[int, ...]:
     return tuple(int(x) for x in rule.split("."))
 
 
-def parse_digest(text: str) -> list[str]:
-    """Rule ids of the digest: headings (`## W-9`), bold ids (`**W-9.10`) and numbered sub-items
-    of a bare title (`- **W-9.10 Retreat and routing.**` then `1.`, `2.` … → W-9.10.1, W-9.10.2)."""
-    ids: set[str] = set()
-    current: str | None = None
-    for line in text.splitlines():
-        m = re.match(r"^#+ W-(\d+(?:\.\d+)*)\b", line) or re.match(r"^\s*- \*\*W-(\d+(?:\.\d+)*)", line)
-        if m:
-            ids.add(m.group(1))
-            # only a heading or a bare bold title opens a numbered list of sub-rules (W-9.10, W-22)
-            current = m.group(1) if line.startswith("#") or line.rstrip().endswith("**") else None
-            ids.update(re.findall(r"\*\*W-(\d+(?:\.\d+)+)", line))
-            continue
-        if line.startswith("#"):
-            current = None
-        ids.update(re.findall(r"^\s*- \*\*W-(\d+(?:\.\d+)+)", line))
-        n = re.match(r"^\s*(\d+)\.\s", line)
-        if n and current is not None:
-            ids.add(f"{current}.{n.group(1)}")
+def parse_rules(text: str) -> list[str]:
+    """Rule ids of the reference: headings that start with one (`## W-9`, `### W-7.1`) and list items
+    that start with one in bold (`- **W-9.8 Victor.**`, nested `  - **W-9.10.1**`)."""
+    ids = re.findall(r"^#+ W-(\d+(?:\.\d+)*)\b", text, re.M)
+    ids += re.findall(r"^\s*- \*\*W-(\d+(?:\.\d+)*)\b", text, re.M)
+    assert len(ids) == len(set(ids)), (
+        f"a rule number is used twice: {sorted(i for i in ids if ids.count(i) > 1)}"
+    )
     return sorted(ids, key=rule_key)
+
+
+def rules_text(path: Path = RULES_DOC) -> str:
+    assert path.is_file(), f"rules reference not found at {path}"
+    return path.read_text(encoding="utf-8")
 
 
 def stored_ids() -> list[str]:
@@ -90,18 +78,40 @@ def test_the_repository_root_holds_manage_py() -> None:
     assert (REPO_ROOT / "manage.py").is_file(), f"{REPO_ROOT} is not the repository root"
 
 
-def test_stored_rule_ids_match_the_digest() -> None:
-    digest = digest_path()
-    assert digest.is_file(), (
-        f"rules digest not found at {digest}: put the shared folder beside the clone or set WESTEROS_RULES_DIGEST"
-    )
-    assert stored_ids() == parse_digest(digest.read_text(encoding="utf-8"))
+def test_stored_rule_ids_match_the_rules_reference() -> None:
+    assert stored_ids() == parse_rules(rules_text())
 
 
-def test_a_missing_digest_fails_the_guard(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("WESTEROS_RULES_DIGEST", str(tmp_path / "absent.md"))
-    with pytest.raises(AssertionError, match="rules digest not found"):
-        test_stored_rule_ids_match_the_digest()
+def test_a_missing_rules_reference_fails_the_guard(tmp_path: Path) -> None:
+    with pytest.raises(AssertionError, match="rules reference not found"):
+        rules_text(tmp_path / "absent.md")
+
+
+def _decision_items() -> dict[str, str]:
+    """W-22.n → the text of its list item."""
+    section = rules_text().split("## W-22 ", 1)[1]
+    return dict(re.findall(r"^- \*\*W-(22\.\d+)\*\*(.*?)(?=^- \*\*W-|\Z)", section, re.M | re.S))
+
+
+def test_every_decision_says_where_it_is_configured() -> None:
+    """Each W-22 Decision names its RulesConfig field, or is fixed behaviour the class's docstring names."""
+    by_rule = {f.name: f.metadata.get("rule") for f in fields(RulesConfig)}
+    items = _decision_items()
+    assert sorted(items, key=rule_key) == [i for i in stored_ids() if i.startswith("22.")]
+    for rule, text in items.items():
+        named = re.findall(r"Field\s+`(\w+)`", text)
+        for name in named:
+            assert by_rule.get(name) == f"W-{rule}", (
+                f"W-{rule} names {name}, which is not its RulesConfig field"
+            )
+        if "Fixed behaviour" in text:
+            assert f"W-{rule} " in " ".join((RulesConfig.__doc__ or "").split()), (
+                f"W-{rule} is not in the docstring"
+            )
+        assert named or "Fixed behaviour" in text or "not built" in text, f"W-{rule} says not where it is set"
+    for name, rule in by_rule.items():
+        if rule and rule.startswith("W-22."):
+            assert f"`{name}`" in items[rule[2:]], f"{rule} does not name its field {name}"
 
 
 def test_every_rule_of_w_4_to_w_18_is_cited_by_a_test() -> None:
@@ -112,16 +122,10 @@ def test_every_rule_of_w_4_to_w_18_is_cited_by_a_test() -> None:
 def test_the_coverage_checker_notices_an_uncited_rule() -> None:
     ids = ["7.1.1", "7.1.2", "9.8", "19.1"]
     assert uncited(ids, cited_rules("def test_x_w_7_1_1(): ...  # W-9.8")) == ["7.1.2"]
-    assert parse_digest(
-        "## W-9 Combat\n- **W-9.10 Retreat.**\n  1. a\n  2. b\n- **W-9.11** x at\n  2. y\n## W-10 x\n"
-    ) == [
-        "9",
-        "9.10",
-        "9.10.1",
-        "9.10.2",
-        "9.11",
-        "10",
-    ]
+    assert parse_rules(
+        "## W-9 Combat\n- **W-9.10 Retreat.**\n  - **W-9.10.1** a\n  - **W-9.10.2** b\n- **W-9.11** x at\n"
+        "  2. not a rule\n### W-10.1 x\n- **W-10.1.1** y\n"
+    ) == ["9", "9.10", "9.10.1", "9.10.2", "9.11", "10.1", "10.1.1"]
 
 
 @pytest.mark.parametrize(
