@@ -1,6 +1,6 @@
 """Card API: list/search, detail, factions and keywords for everyone; card writes for staff only.
 
-Thin: parse with serializers, read through selectors, write through services (STYLE.md 9).
+Thin: parse with serializers, read through selectors, write through services (docs/style.md 9).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One error taxonomy for the API: every error answers {"code", "message", "extra"} (STYLE.md 11)."""
+"""One error taxonomy for the API: every error answers {"code", "message", "extra"} (docs/style.md 11)."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def bad_json(code: str, message: str, *, field: str | None = None) -> BadInput:
 
 
 def error_body(code: str, message: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The API's error shape (STYLE.md 11), for answers made outside DRF views (middleware, handlers)."""
+    """The API's error shape (docs/style.md 11), for answers made outside DRF views (middleware, handlers)."""
     return {"code": code, "message": message, "extra": extra or {}}
 
 

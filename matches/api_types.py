@@ -21,7 +21,7 @@ class ObjectField(serializers.JSONField):
     """A JSON object whose keys are the game's own (an engine action, a player view, a time control)."""
 
 
-ErrorOut = ApiErrorSerializer  # every error of the API has one shape (config/schema.py, STYLE.md 11)
+ErrorOut = ApiErrorSerializer  # every error of the API has one shape (config/schema.py, docs/style.md 11)
 
 
 class SeatOut(serializers.Serializer):

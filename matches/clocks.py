@@ -1,4 +1,4 @@
-"""Match clocks as values with an injected "now" (STYLE.md 8): time controls, bank, deadlines.
+"""Match clocks as values with an injected "now" (docs/style.md 8): time controls, bank, deadlines.
 
 A time control is Fischer (`initial_s` bank + `increment_s` added when the seat's turn passes on),
 correspondence (`per_move_s` granted afresh each time the seat must act), or per decision with a bank

@@ -24,7 +24,7 @@ JSON = dict[str, Any]
 
 
 class GameAdapter(ABC):
-    """What the online-play layer needs from a game (STYLE.md 2: one interface for both games)."""
+    """What the online-play layer needs from a game (docs/style.md 2: one interface for both games)."""
 
     kind: str = ""
     label: str = ""
@@ -84,7 +84,7 @@ class GameAdapter(ABC):
 
     @abstractmethod
     def legal_actions(self, state: Any, player: Player) -> list[Any]:
-        """The single source of truth for what `player` may do now (STYLE.md 3)."""
+        """The single source of truth for what `player` may do now (docs/style.md 3)."""
 
     @abstractmethod
     def action_to_json(self, action: Any) -> JSON: ...
@@ -152,7 +152,7 @@ class GameAdapter(ABC):
 
     @abstractmethod
     def player_view(self, state: Any, player: Player | None) -> JSON:
-        """What `player` may see (None = spectator: no hand, no deck order) (STYLE.md 7)."""
+        """What `player` may see (None = spectator: no hand, no deck order) (docs/style.md 7)."""
 
     def timeout_action(self, state: Any, player: Player) -> Any:
         """The documented default taken for a player whose clock ran out: deterministic, always legal."""

@@ -1,4 +1,4 @@
-"""The one game interface both rules engines implement (STYLE.md 2), as a typing.Protocol.
+"""The one game interface both rules engines implement (docs/style.md 2), as a typing.Protocol.
 
 Pure Python: no Django. The engines never import this module — they conform structurally, and
 ``mypy --strict`` checks it where the play layer and the conformance suite bind an engine to ``Game``.
@@ -41,7 +41,7 @@ class Game(Protocol[P, A]):
         ...
 
     def legal_actions(self, player: P) -> list[A]:
-        """The single source of truth for what ``player`` may do now (STYLE.md 3)."""
+        """The single source of truth for what ``player`` may do now (docs/style.md 3)."""
         ...
 
     def apply(self, action: A) -> None:
@@ -61,7 +61,7 @@ class Game(Protocol[P, A]):
     def clone(self) -> Self: ...
 
     def player_view(self, player: P | None) -> dict[str, Any]:
-        """What ``player`` may see (None: a spectator), built from an allow-list (STYLE.md 7)."""
+        """What ``player`` may see (None: a spectator), built from an allow-list (docs/style.md 7)."""
         ...
 
     def to_dict(self, *, log: bool = True) -> dict[str, Any]:

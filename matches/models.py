@@ -59,7 +59,7 @@ def join_snapshot(stored: Any, base: dict[str, Any] | None) -> Any:
 
 
 class SnapshotField(models.JSONField):
-    """The engine snapshot column: saved without the parts equal to `Match.state_base` (STYLE 10).
+    """The engine snapshot column: saved without the parts equal to `Match.state_base` (docs/style.md 10).
 
     Readers always see the full snapshot (`Match.from_db` joins it back), so `match.state` means the
     same everywhere; only the bytes written per action shrink (a Commandeer snapshot repeats ~40 KB of

@@ -2,7 +2,7 @@
 
 See `config.sql` for why these reads are SQL (the ORM's prefetch costs several times more CPU;
 `bench/online_play.py` measures it). The submit path takes it with `lock=True`: the match row is locked
-(`SELECT ... FOR UPDATE OF` the match only) before anything is checked (STYLE.md 10).
+(`SELECT ... FOR UPDATE OF` the match only) before anything is checked (docs/style.md 10).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Celery tasks of online play: deadline enforcement (eta task + periodic sweep) and AI seats.
 
-Thin and idempotent (STYLE.md 12): they take ids, re-fetch under the match lock and do nothing when
+Thin and idempotent (docs/style.md 12): they take ids, re-fetch under the match lock and do nothing when
 the world moved on, so `acks_late` redelivery after a killed worker is harmless. Long deadlines rest
 on the stored deadline and the sweep; eta tasks are only armed for deadlines within
 `clocks.EAGER_TIMER_HORIZON` (Redis visibility timeout).

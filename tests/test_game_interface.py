@@ -1,4 +1,5 @@
-"""One conformance suite for both engines (STYLE.md 2 and 14): the game interface of ``matches.interface``.
+"""One conformance suite for both engines (docs/style.md 2 and 14): the game interface of
+``matches.interface``.
 
 Seeded random playouts of Commandeer and of Westeros (3-6 houses); at sampled states every member of the
 ``Game`` protocol is checked against the others: legal actions, checked and unchecked apply, clone,

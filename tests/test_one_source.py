@@ -1,4 +1,5 @@
-"""One fact, one place (STYLE.md, issue 12): a grep over the repository's code proves each has one source.
+"""One fact, one place (docs/style.md, "As it grows"): a grep over the repository's code proves each fact
+has one source.
 
 - which actions are secret: the engines' `secret_action` only (the play layer asks the state);
 - the AI agent names: `matches.agents` only (both engines' registries hold exactly those names);

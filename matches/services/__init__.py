@@ -10,7 +10,7 @@
 - `notify`: after-commit notifications and the broadcast thread.
 - `storage`: the one module that hides the SQL, the snapshots and the state cache.
 
-Every write follows STYLE.md 10 — lock the match row, check, apply through the game's engine, append to
+Every write follows docs/style.md 10 — lock the match row, check, apply through the game's engine, append to
 the log, save, and only after commit notify the players and schedule timers/AI. Game rules never appear
 here: `matches.games` adapters delegate to the engines, so Commandeer and Westeros share these modules.
 """

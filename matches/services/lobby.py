@@ -1,6 +1,6 @@
 """The lobby: create, join, leave and start a match, concede it; AI seats at creation; double submits.
 
-Written like every write (STYLE.md 10): lock the match row, check, change, act after commit.
+Written like every write (docs/style.md 10): lock the match row, check, change, act after commit.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """After commit: tell the match's viewers, arm near deadlines, wake the AI; the broadcast thread.
 
 Nothing here runs inside the transaction that changed the match: every function schedules work with
-`transaction.on_commit`, so a rolled-back action is never announced (STYLE.md 10).
+`transaction.on_commit`, so a rolled-back action is never announced (docs/style.md 10).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 // Westeros game table: the caller's view on the board, the tracks, the houses, the log, and decisions
-// offered ONLY from the server's legal actions (STYLE 3), grouped by area so a click on the map shows
+// offered ONLY from the server's legal actions (docs/style.md 3), grouped by area so a click on the map shows
 // what can be done there. Submits with state_version + idempotency key; live updates via js/live.js (shared with the Commandeer table).
 import { api } from "../js/api.js";
 import { h } from "../js/dom.js";
