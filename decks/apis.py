@@ -772,7 +772,7 @@ class DeckRevisionRestoreApi(APIView):
         return Response(DeckDetailSerializer(deck_output(deck, request.user)).data)
 
 
-# --- public decks: browse, like, copy (issue 14) ----------------------------------------------------
+# --- public decks: browse, like, copy ------------------------------------------------------------------
 
 PUBLIC_PAGE_SIZE = 24
 MAX_PUBLIC_PAGE_SIZE = 60

@@ -8,8 +8,8 @@ Channels (docs/play-layer.md, "Chat"):
   signed-in users without a seat write.
 - ``private:<a>-<b>``: in a game of three or more seats (Westeros), one per pair of seats that both have
   a human player, named by the two houses (sorted). Only the users of those two seats read or write it:
-  not the other players, not spectators, not staff, not the admin, during the game or after it (the
-  "never" choice of issue 14: a private talk never becomes part of a replay).
+  not the other players, not spectators, not staff, not the admin, during the game or after it (a
+  private talk is never part of a replay: its authors chose who reads it).
 
 Used by the selectors (the channels a viewer may use, in their snapshot), the chat API, the chat service
 and the WebSocket consumer (which channel pushes a socket may receive). No writes here.

@@ -1,4 +1,5 @@
-"""No agent peeks (issue 13): every agent of both games decides on what its player may know only.
+"""No agent peeks, so playing against the AI is fair: every agent of both games decides on what its player
+may know only.
 
 For every agent name of the registry (`matches.agents.AGENT_NAMES`), over decisions sampled from seeded
 games played by greedy: a fresh agent seeded k on the true state `s`, and a fresh agent seeded k on

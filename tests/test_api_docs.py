@@ -1,4 +1,4 @@
-"""/api/docs/ and /api/redoc/ work offline: Swagger UI and ReDoc come from drf-spectacular-sidecar (issue 11)."""
+"""/api/docs/ and /api/redoc/ work offline: Swagger UI and ReDoc come from drf-spectacular-sidecar."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """`make run`'s filesystem broker never hands a worker a message that is still being written.
 
 kombu's own filesystem transport creates the message file under its final name before writing it; a
-worker polling in between read it empty and its consumer died on the JSONDecodeError (bench/soak.py,
-issue 11). The reader below runs at exactly that moment, in the middle of the writer's `_put`.
+worker polling in between read it empty and its consumer died on the JSONDecodeError (seen
+under bench/soak.py). The reader below runs at exactly that moment, in the middle of the writer's `_put`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hostile input gets a clear 4xx in the API's error shape, never a 500 or an HTML page (issue 11).
+"""Hostile input gets a clear 4xx in the API's error shape, never a 500 or an HTML page.
 
 The JSON parser (config/parsers.py) bounds depth and size and refuses non-finite numbers and characters
 PostgreSQL cannot store; the middleware (config/middleware.py) does the same for paths and query

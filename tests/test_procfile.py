@@ -1,5 +1,5 @@
 """`make run`'s process manager (config/procfile.py, honcho): one Ctrl-C stops every process, and a
-process that crashes stops the others with one line naming the signal (issue 11: a segfault left the
+process that crashes stops the others with one line naming the signal (a segfault once left the
 worker printing "Warm shutdown" thousands of times under the old shell trap)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The OpenAPI schema states what the server does: errors, limits and who may call (issue 11)."""
+"""The OpenAPI schema states what the server does: errors, limits and who may call."""
 
 from __future__ import annotations
 

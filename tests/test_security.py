@@ -1,7 +1,8 @@
-"""Safe defaults (issue 11): production entry points, the refusal without SECRET_KEY, `check --deploy`
-with the README's production environment, brute-force lockout keyed by username and the real client
-address, sign-up throttling, API tokens that expire and can be revoked, 401 for missing credentials,
-the Content-Security-Policy, the error pages and SQLite writes that wait instead of failing."""
+"""Safe defaults, so a production deploy is safe with no extra step: production entry points, the refusal
+without SECRET_KEY, `check --deploy` with the README's production environment, brute-force lockout keyed
+by username and the real client address, sign-up throttling, API tokens that expire and can be revoked,
+401 for missing credentials, the Content-Security-Policy, the error pages and SQLite writes that wait
+instead of failing."""
 
 from __future__ import annotations
 

@@ -53,8 +53,9 @@ def test_every_parsed_query_runs_on_the_database(small_set, query):
     assert len(results) <= 6
 
 
-# Long queries at the length bound: runs of negations, brackets and terms, the shapes of issue 11's
-# "960 '-' signs and a word" (a RecursionError in SQL: the depth limit counted brackets only).
+# Long queries at the length bound: runs of negations, brackets and terms, the shapes of a query
+# that once broke search, "960 '-' signs and a word" (a RecursionError in SQL: the depth limit counted
+# brackets only).
 long_queries = st.builds(
     lambda prefix, n, word: (prefix * n)[: MAX_QUERY_LENGTH - len(word)] + word,
     st.sampled_from(["-", "- ", "-(", "(", "(-", "a ", "a or ", "-a ", "kw:spoil ", "(a or -b) "]),

@@ -1,5 +1,5 @@
-"""Public decks (issue 14): browse, search and sort without signing in, likes, copies; the card page's
-list; and the deck-builder fixes of issue 15 item 9 that live in the API: import line forms, the
+"""Public decks: browse, search and sort without signing in, likes, copies; the card page's
+list; and the deck-builder behaviour that lives in the API: import line forms, the
 `# Deck:` name, faction display names in legality, C-4.4 sample hands and exact draw odds."""
 
 from __future__ import annotations
@@ -167,7 +167,7 @@ def test_copy_needs_an_account_and_a_deck_you_may_see(decks, bob):
     assert Deck.objects.count() == before + 1
 
 
-# --- import forms and the deck name (issue 15, item 9) ---------------------------------------------
+# --- import forms and the deck name ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

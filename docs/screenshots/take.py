@@ -268,7 +268,7 @@ def main() -> None:
             s.shoot(alice, "cards", "/cards/", None)
             for path, name in (("/play/mine/", "my-games"), ("/players/alice/", "profile"),
                                ("/decks/public/", "public-decks")):  # fmt: skip
-                if alice.request.get(f"{stack.url}{path}").status == 200:  # pages of issue 14
+                if alice.request.get(f"{stack.url}{path}").status == 200:  # pages a signed-in player has
                     s.shoot(alice, name, path, None)
             browser.close()
         (out / "index.json").write_text(json.dumps(sorted(s.taken), indent=1) + "\n")

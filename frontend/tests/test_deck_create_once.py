@@ -1,5 +1,5 @@
 """The "new deck" form creates one deck per form token: a double click or a resent POST opens the
-deck the first submit created (issue 11: a double click on "Create deck" made two decks)."""
+deck the first submit created (without the token a double click on "Create deck" made two decks)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Your-turn notices (issue 14): the settings API and page, the unsubscribe link, sign-up's e-mail and /play/mine/."""
+"""Your-turn notices: the settings API and page, the unsubscribe link, sign-up's e-mail and /play/mine/."""
 
 from __future__ import annotations
 

@@ -257,7 +257,8 @@ def test_the_game_page_shows_the_data_the_game_started_with_the_explorer_the_edi
     client: Client, westeros: dict[str, Any], django_capture_on_commit_callbacks: Any
 ) -> None:
     """An admin's edit after the start changes the curated map (explorer, next game), never a running game's
-    table or its replay: they show the copy of the data the game plays on (issue 12, item 4)."""
+    table or its replay: they show the copy of the data the game plays on, so a game never changes under
+    its players."""
     from boardgame.models import Area, HouseCard, WesterosCard, WildlingCard
 
     match_id = _vs_ai(client, django_capture_on_commit_callbacks, house="stark")

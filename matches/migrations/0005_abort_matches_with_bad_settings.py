@@ -1,4 +1,4 @@
-"""Abort the open matches whose settings the strict checks of issue 11 now refuse.
+"""Abort the open matches whose settings today's strict settings checks refuse.
 
 Before, `rules_config` was taken with any type and value (`{"board_layout": ["x"] * 36}` answered 500 to
 every action and the match was stuck; `{"opening_hand": "x"}` made its AI task fail in a loop). Such a

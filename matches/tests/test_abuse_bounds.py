@@ -1,5 +1,6 @@
-"""Abuse bounds of online play (issue 11): match creation is throttled, a user's open matches are bounded,
-a double submit of "create" (e.g. "Play against the AI") makes one match, and `?since=garbage` is a 400."""
+"""Abuse bounds of online play, so one user cannot exhaust the server: match creation is throttled, a
+user's open matches are bounded, a double submit of "create" (e.g. "Play against the AI") makes one match,
+and `?since=garbage` is a 400."""
 
 from __future__ import annotations
 

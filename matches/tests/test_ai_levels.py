@@ -1,4 +1,4 @@
-"""AI levels on the platform (issue 13): the registry, thinking outside the match lock, the agent cache, the
+"""AI levels on the platform: the registry, thinking outside the match lock, the agent cache, the
 greedy fallback when a search fails or runs out of time, and the AI task's time slices."""
 
 from __future__ import annotations

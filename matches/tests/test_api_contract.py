@@ -1,4 +1,4 @@
-"""The matches endpoints' schema is the contract (issue 11, finding 7): every answer has exactly the fields
+"""The matches endpoints' schema is the contract: every answer has exactly the fields
 its documented shape (`matches.api_types`) declares, errors are documented, and limits are in the schema."""
 
 from __future__ import annotations

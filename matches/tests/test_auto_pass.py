@@ -1,4 +1,5 @@
-"""Automatic passes (issue 15): a seat whose only legal action is the phase's Pass passes at once.
+"""Automatic passes, so nobody waits on a choice that is no choice: a seat whose only legal action is the
+phase's Pass passes at once.
 
 The preference is per seat (on by default), changed only by the seat's player through
 PATCH /api/matches/<id>/seat/; an automatic pass is logged with its own source, not as the player's choice.

@@ -1,4 +1,4 @@
-"""Match chat (issue 14): channels and who reads/writes them, bounds, escaping, throttling, mutes, hiding."""
+"""Match chat: channels and who reads/writes them, bounds, escaping, throttling, mutes, hiding."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The match WebSocket's input is bounded and parsed safely (issue 11, finding 5): a bad frame gets a close
+"""The match WebSocket's input is bounded and parsed safely: a bad frame gets a close
 code (1003 binary, 1007 not JSON / too deep, 1009 too big, 1008 too many) or an error message, never an
 unhandled exception or an ERROR trace."""
 

@@ -1,5 +1,6 @@
-"""A failing task stops (issue 11): an AI or clock task that raises for a match is retried after a growing
-back-off a bounded number of times, then the match is aborted ("internal error", no winner) for all to see."""
+"""A failing task stops, so one broken match cannot keep a worker busy: an AI or clock task that raises
+for a match is retried after a growing back-off a bounded number of times, then the match is aborted
+("internal error", no winner) for all to see."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Private chat is hidden information (issue 14): a message between two Westeros houses reaches exactly
+"""Private chat is hidden information: a message between two Westeros houses reaches exactly
 those two players — never the third house, a spectator or staff — over the WebSocket, REST and the admin.
 Table chat reaches every viewer live; a muted author's messages do not reach the muter; a message staff
 hide is removed live."""

@@ -1,5 +1,5 @@
 """The match log per viewer: what each action caused (consequences), directions as each player sees the
-board, timeouts logged as timeouts, and a loss on time called one (issue 15)."""
+board, timeouts logged as timeouts, and a loss on time called one."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Game settings are typed and bounded from one source (issue 11, finding 4): the engines' RulesConfig
+"""Game settings are typed and bounded from one source: the engines' RulesConfig
 field metadata drives `from_dict`, the API's generated serializers and the OpenAPI schema."""
 
 from __future__ import annotations

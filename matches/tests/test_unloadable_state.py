@@ -1,4 +1,4 @@
-"""A stored match whose state today's engine refuses answers a clear 410, never a 500 (issue 12).
+"""A stored match whose state today's engine refuses answers a clear 410, never a 500.
 
 For example a finished match stored with rules settings that today's strict `RulesConfig.from_dict`
 rejects: its state, log-backed snapshot and replay say "this match's stored state cannot be loaded".

@@ -1,4 +1,4 @@
-"""Your-turn e-mails (issue 14): a correspondence move waiting on an absent player sends exactly one e-mail.
+"""Your-turn e-mails: a correspondence move waiting on an absent player sends exactly one e-mail.
 
 The task runs through Celery (eager in tests) with Django's locmem mail backend (`mail.outbox`).
 """

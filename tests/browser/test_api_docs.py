@@ -1,4 +1,4 @@
-"""The API docs render in a browser with no internet: every request stays on the site (issue 11)."""
+"""The API docs render in a browser with no internet: every request stays on the site."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Deck builder, public decks and card pages in a real browser (issue 14; issue 15 item 9): the Faction
+"""Deck builder, public decks and card pages in a real browser: the Faction
 filter follows "Only this deck's faction", one request per search with the filters in the address bar,
 the C-4.4 sample hand, import messages, the public deck browser (browse signed out, like, copy), the
 card page's deck list, and no sideways scroll on a 390×844 phone."""
@@ -284,7 +284,7 @@ def test_no_sideways_scroll_on_a_phone(live_server: Any, chromium_browser: Any) 
 
 
 def test_a_saved_decks_rows_show_the_cards_text_on_hover(live_server: Any, browser_page: Any) -> None:
-    """The card component on the deck list too (issue 15): a row fetches its card on the first hover and
+    """The card component on the deck list too: a row fetches its card on the first hover and
     shows the same frame as /cards/ with its text."""
     load_cards()
     owner = user("rowan")

@@ -1,5 +1,5 @@
 """AI moves in a REAL Celery worker (prefork, so time limits hold): a search that never ends is cut by the
-task's soft time limit and the greedy move plays that decision, so the game goes on (issue 13).
+task's soft time limit and the greedy move plays that decision, so the game goes on.
 
 Run: DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test pytest tests/integration/test_celery_ai.py
 """

@@ -1,5 +1,5 @@
 """Match chat in headless Chromium against a live daphne server (HTTP + WebSockets, Redis channel layer
-when reachable): issue 14.
+when reachable).
 
 1. Commandeer: two players and a spectator chat live at one table; "<script>" stays text; the spectator
    writes in the spectator channel, which the players do not get while the game runs; a player mutes

@@ -148,7 +148,7 @@ def test_hammering_players_leave_a_gap_free_log(pg: None) -> None:
 
 def test_ten_simultaneous_creates_of_one_user_make_one_match(pg: None) -> None:
     """A double (or tenfold) click on "Play against the AI" at the same instant: the user's row lock decides
-    them one after the other, and all but the first find the match the first made (issue 11)."""
+    them one after the other, and all but the first find the match the first made."""
     from matches import services
 
     alice = get_user_model().objects.create_user("alice")

@@ -1,4 +1,4 @@
-"""The match log in a real browser (issue 15): what an action caused reaches both players' logs, a timeout
+"""The match log in a real browser: what an action caused reaches both players' logs, a timeout
 is logged as a timeout, and a match lost that way reads "lost on time" — never a rules text (C-6.2).
 
 A daphne server and a real Celery worker (embedded beat: the deadline sweep) share a fresh SQLite file

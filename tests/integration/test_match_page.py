@@ -1,4 +1,4 @@
-"""The Commandeer match page a player understands at a glance (issue 15), in headless Chromium.
+"""The Commandeer match page a player understands at a glance, in headless Chromium.
 
 A card's full text on hover in the hand and on the board; the second player's board drawn from their side
 (own units at the bottom, in "your" colour) with attack directions named as drawn; the current decision and

@@ -1,4 +1,4 @@
-"""Playwright in headless Chromium against a live daphne server: seats, houses and rematch (issue 14).
+"""Playwright in headless Chromium against a live daphne server: seats, houses and rematch.
 
 A joiner picks a free house in a Westeros waiting room (W-1.1), the creator fills the rest with AI houses
 and starts, and the joiner plays the house they picked; two players finish a Commandeer match (one

@@ -1,4 +1,4 @@
-"""The Westeros game page as a new player meets it (issue 15), in headless Chromium against the live stack of
+"""The Westeros game page as a new player meets it, in headless Chromium against the live stack of
 `test_westeros_online` (daphne + Celery worker + Redis + PostgreSQL), one user against two AI houses:
 
 - orders can be changed before Ready (W-5.1): place, take back ("Change"), place another; the server keeps

@@ -1,4 +1,4 @@
-"""Your-turn notices in the browser (issue 14): a hidden tab shows "(●) Your turn" in its title (and the
+"""Your-turn notices in the browser: a hidden tab shows "(●) Your turn" in its title (and the
 favicon dot, and a browser notification when allowed) when the opponent's move hands it the turn; the
 title goes back when the player has moved; a live clock that runs low shows a warning.
 

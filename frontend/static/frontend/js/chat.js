@@ -1,4 +1,4 @@
-// Match chat (issue 14), an add-on of both game pages (templates/frontend/matches/_chat.html).
+// Match chat, an add-on of both game pages (templates/frontend/matches/_chat.html).
 // The channels this viewer may read and write come with every snapshot (`snapshot.chat.channels`, through
 // the document event "match:snapshot" of js/live.js); history is read over REST
 // (GET /api/matches/<id>/chat/?channel=…); new messages arrive on the match socket as "match:message"

@@ -1,7 +1,7 @@
-// "Your turn" wherever the player is (issue 14), on both game pages. A page add-on: it never touches the
-// game's page script; it listens to the "match:snapshot" events js/live.js dispatches on `document`
-// (detail {snapshot, previous}) and decides from the snapshot alone: the match is running, the viewer
-// has a seat (`you`) and is among `current_players` with legal actions to choose from.
+// "Your turn" wherever the player is, on both game pages, so nobody misses a move. A page add-on: it never
+// touches the game's page script; it listens to the "match:snapshot" events js/live.js dispatches on
+// `document` (detail {snapshot, previous}) and decides from the snapshot alone: the match is running, the
+// viewer has a seat (`you`) and is among `current_players` with legal actions to choose from.
 //
 // While it is your turn: the tab's title starts with "(●) Your turn — " and the favicon wears a red dot.
 // When it becomes your turn: a short sound (setting `sound`), and a browser notification when the tab is
