@@ -1,8 +1,8 @@
 """Safe defaults, so a production deploy is safe with no extra step: production entry points, the refusal
-without SECRET_KEY, `check --deploy` with the README's production environment, brute-force lockout keyed
-by username and the real client address, sign-up throttling, API tokens that expire and can be revoked,
-401 for missing credentials, the Content-Security-Policy, the error pages and SQLite writes that wait
-instead of failing."""
+without SECRET_KEY, `check --deploy` with the production environment of docs/operations.md, brute-force
+lockout keyed by username and the real client address, sign-up throttling, API tokens that expire and can
+be revoked, 401 for missing credentials, the Content-Security-Policy, the error pages and SQLite writes
+that wait instead of failing."""
 
 from __future__ import annotations
 
@@ -43,9 +43,9 @@ def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def production_env_from_readme() -> dict[str, str]:
-    """The `NAME=value` lines of the README's production block (after `<!-- production-env -->`)."""
-    text = (ROOT / "README.md").read_text()
+def production_env_from_operations_doc() -> dict[str, str]:
+    """The `NAME=value` lines of docs/operations.md's production block (after `<!-- production-env -->`)."""
+    text = (ROOT / "docs" / "operations.md").read_text()
     block = text.split("<!-- production-env -->", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
     found = dict(line.split("=", 1) for line in block.strip().splitlines() if re.match(r"^[A-Z_]+=", line))
     assert {"SECRET_KEY", "SECURE_HSTS_SECONDS", "SECURE_SSL_REDIRECT", "TRUSTED_PROXIES"} <= found.keys()
@@ -83,8 +83,8 @@ def test_without_secret_key_production_refuses_to_start_with_one_line(tmp_path: 
 
 
 def test_check_deploy_is_clean_with_the_documented_production_environment(tmp_path: Path) -> None:
-    env = clean_env(tmp_path, **production_env_from_readme())
-    env["SECRET_KEY"] = "k" + os.urandom(40).hex()  # the README shows how to make one; any long random key
+    env = clean_env(tmp_path, **production_env_from_operations_doc())
+    env["SECRET_KEY"] = "k" + os.urandom(40).hex()  # docs/operations.md shows how; any long random key
     done = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
@@ -104,7 +104,7 @@ def test_production_environment_turns_on_https_and_trusted_proxies(tmp_path: Pat
         "settings.SECURE_HSTS_PRELOAD, list(settings.SECURE_PROXY_SSL_HEADER), settings.SESSION_COOKIE_SECURE,"
         "settings.CSRF_COOKIE_SECURE, settings.TRUSTED_PROXIES]))"
     )
-    env = clean_env(tmp_path, **production_env_from_readme())
+    env = clean_env(tmp_path, **production_env_from_operations_doc())
     env["SECRET_KEY"] = "x"
     done = subprocess.run(
         [sys.executable, "-c", code],
@@ -127,7 +127,7 @@ def _free_port() -> int:
 
 
 def test_asgi_with_only_a_secret_key_answers_404_without_a_debug_page(tmp_path: Path) -> None:
-    """The README's production command with nothing but SECRET_KEY=x: a branded 404, no settings dump."""
+    """docs/operations.md's production command with only SECRET_KEY=x: a branded 404, no settings dump."""
     port = _free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "--port", str(port), "config.asgi:application"],
