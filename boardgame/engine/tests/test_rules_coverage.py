@@ -108,10 +108,12 @@ def test_every_decision_says_where_it_is_configured() -> None:
             assert f"W-{rule} " in " ".join((RulesConfig.__doc__ or "").split()), (
                 f"W-{rule} is not in the docstring"
             )
-        assert named or "Fixed behaviour" in text or "not built" in text, f"W-{rule} says not where it is set"
-    for name, rule in by_rule.items():
-        if rule and rule.startswith("W-22."):
-            assert f"`{name}`" in items[rule[2:]], f"{rule} does not name its field {name}"
+        assert named or "Fixed behaviour" in text or "not built" in text, (
+            f"W-{rule} does not say where it is set"
+        )
+    for name, field_rule in by_rule.items():
+        if field_rule and field_rule.startswith("W-22."):
+            assert f"`{name}`" in items[field_rule[2:]], f"{field_rule} does not name its field {name}"
 
 
 def test_every_rule_of_w_4_to_w_18_is_cited_by_a_test() -> None:
