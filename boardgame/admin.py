@@ -18,6 +18,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from simple_history.admin import SimpleHistoryAdmin
 
+from boardgame.dataset import dataset_errors, game_data_export, layout_export
 from boardgame.models import (
     Adjacency,
     Area,
@@ -38,11 +39,8 @@ from boardgame.models import (
 from boardgame.selectors import map_svg
 from boardgame.services import (
     area_set_neighbours,
-    dataset_errors,
     deck_size_problem,
-    game_data_export,
     hand_strength_problem,
-    layout_export,
     neighbour_problems,
     port_sync_edges,
     setup_references,

@@ -1,9 +1,9 @@
 """Admin-curated Westeros data (W-1, W-2, W-10, W-11): map, houses, set-ups, cards and track tables.
 
-The rules engine never reads these tables directly: `services.game_data_export()` turns them into the
+The rules engine never reads these tables directly: `dataset.game_data_export()` turns them into the
 six-section dict of `boardgame/data/westeros/*.json`, which a new game copies. An edit here therefore
 changes the next game, never a running one. Row-level checks live in `clean()`; checks that need the
-whole data set (7 cards per house, deck sizes, connectivity...) live in `services.game_data_errors`.
+whole data set (7 cards per house, deck sizes, connectivity...) live in `validation.game_data_errors`.
 """
 
 from __future__ import annotations
@@ -16,11 +16,21 @@ from django.db import models
 from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
+from boardgame.validation import (
+    DOMINANCE_TOKENS,
+    HOUSE_CARD_TIMINGS,
+    TRACK_TABLE_KEYS,
+    UNIT_TYPES,
+    WESTEROS_EFFECT_TYPES,
+    outline_problem,
+    setup_field_errors,
+    track_table_errors,
+    westeros_card_errors,
+)
+
 ID_HELP = "Stable snake_case id used by the rules engine and the JSON files, e.g. kings_landing."
 ORDER_HELP = "Export order (lower first); rows with equal values are ordered by id."
 SECTIONS = ("map", "setup", "house_cards", "westeros_cards", "wildling_cards", "tracks", "layout")
-DOMINANCE_TOKENS = ("iron_throne", "valyrian_steel_blade", "messenger_raven")
-INFLUENCE_TRACKS = ("iron_throne", "fiefdoms", "kings_court")
 
 
 class SectionMeta(models.Model):
@@ -146,22 +156,6 @@ class Area(models.Model):
         return {b if a == self.pk else a for a, b in pairs}
 
 
-def outline_problem(outline: Any) -> str | None:
-    """Why an outline is not a polygon of at least 3 [x, y] number pairs, or None if it is fine (empty is fine)."""
-    if outline in (None, []):
-        return None
-    if not isinstance(outline, list) or len(outline) < 3:
-        return "An outline is a list of at least 3 [x, y] points."
-    for point in outline:
-        if (
-            not isinstance(point, list)
-            or len(point) != 2
-            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in point)
-        ):
-            return f"Outline point {point!r} is not an [x, y] pair of numbers."
-    return None
-
-
 class Adjacency(models.Model):
     """An undirected border between two areas (W-10.1), stored once with area_a.pk < area_b.pk.
 
@@ -276,7 +270,7 @@ class Port(models.Model):
 class StartingUnit(models.Model):
     """Units a house places at set-up (W-2.1)."""
 
-    UNITS = [("footman", "footman"), ("knight", "knight"), ("ship", "ship"), ("siege_engine", "siege engine")]
+    UNITS = [(u, u.replace("_", " ")) for u in UNIT_TYPES]
 
     house = models.ForeignKey(House, on_delete=models.CASCADE, related_name="starting_units")
     area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="+")
@@ -339,7 +333,6 @@ class Setup(models.Model):
         return f"{self.player_count}-player set-up"
 
     def clean(self) -> None:
-        from boardgame.services import setup_field_errors  # the checks are shared with the import
 
         errors = setup_field_errors(
             player_count=self.player_count,
@@ -414,19 +407,7 @@ class NeutralForce(models.Model):
 class HouseCard(models.Model):
     """A house card (W-17.1). Each house keeps exactly 7; edit a hand as a whole on its house page."""
 
-    TIMINGS = [
-        (t, t)
-        for t in (
-            "none",
-            "cancel",
-            "immediately",
-            "strength",
-            "casualties",
-            "on_win",
-            "on_loss",
-            "after_combat",
-        )
-    ]
+    TIMINGS = [(t, t) for t in HOUSE_CARD_TIMINGS]
 
     slug = models.SlugField(max_length=60, unique=True, help_text=ID_HELP)
     house = models.ForeignKey(House, on_delete=models.PROTECT, related_name="house_cards")
@@ -499,20 +480,7 @@ class WesterosDeck(models.Model):
 class WesterosCard(models.Model):
     """A Westeros card (W-4) with its copies in the deck, wildling icon and machine-readable effect."""
 
-    EFFECT_TYPES = [
-        (t, t)
-        for t in (
-            "supply",
-            "mustering",
-            "bidding",
-            "power",
-            "choice",
-            "reshuffle",
-            "nothing",
-            "order_restriction",
-            "wildlings_attack",
-        )
-    ]
+    EFFECT_TYPES = [(t, t) for t in WESTEROS_EFFECT_TYPES]
     CHOOSERS = [(t, t) for t in DOMINANCE_TOKENS]
 
     deck = models.ForeignKey(WesterosDeck, on_delete=models.PROTECT, related_name="cards")
@@ -545,7 +513,6 @@ class WesterosCard(models.Model):
         return f"{self.name} (deck {self.deck.number})" if self.deck_id else self.name
 
     def clean(self) -> None:
-        from boardgame.services import westeros_card_errors
 
         errors = westeros_card_errors(
             {
@@ -596,19 +563,7 @@ class WildlingCard(models.Model):
 class TrackTable(models.Model):
     """One table of tracks.json (supply track, order tokens, unit types...), a small validated JSON document."""
 
-    KEYS = (
-        "supply_track",
-        "order_tokens",
-        "special_orders_by_kings_court",
-        "unit_types",
-        "unit_limits_per_house",
-        "mustering_points",
-        "power_tokens",
-        "influence_tracks",
-        "wildling_track",
-        "rounds",
-        "victory",
-    )
+    KEYS = TRACK_TABLE_KEYS
 
     key = models.CharField(max_length=40, unique=True, choices=[(k, k) for k in KEYS])
     data = models.JSONField()
@@ -623,7 +578,6 @@ class TrackTable(models.Model):
         return self.key
 
     def clean(self) -> None:
-        from boardgame.services import track_table_errors
 
         errors = track_table_errors(self.key, self.data)
         if errors:

@@ -7,8 +7,8 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
+from boardgame.dataset import layout_export, map_export, setup_export
 from boardgame.models import Area, House, HouseCard, Port, Setup
-from boardgame.services import layout_export, map_export, setup_export
 
 HOUSE_COLOURS = {
     "stark": "#9aa4ad",

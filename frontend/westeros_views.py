@@ -15,8 +15,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from boardgame import dataset as board_dataset
 from boardgame import selectors as board_selectors
-from boardgame import services as board_services
 
 PLAYER_COUNTS = (3, 4, 5, 6)
 BOARD_FIELDS = (
@@ -41,7 +41,7 @@ def _engine_data() -> Any:
     """The engine's game data built from the curated database (an admin edit changes the next game only)."""
     from boardgame.engine import GameData
 
-    return GameData.from_dict(board_services.game_data_export())
+    return GameData.from_dict(board_dataset.game_data_export())
 
 
 def match_game_data(match: Any) -> dict[str, Any]:
@@ -52,7 +52,7 @@ def match_game_data(match: Any) -> dict[str, Any]:
     page. A match not started yet has no copy: it will start from the curated database, shown meanwhile.
     """
     if match.started_at is None:
-        return board_services.game_data_export()
+        return board_dataset.game_data_export()
     from matches import selectors
 
     return dict(selectors.replay_start(match).data.to_dict())

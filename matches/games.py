@@ -654,9 +654,9 @@ class WesterosGame(EngineGame):
         from boardgame.engine import GameData, load_default_game_data
 
         try:
-            from boardgame import services as board_services
+            from boardgame import dataset as board_dataset
 
-            data = board_services.game_data_export()
+            data = board_dataset.game_data_export()
             if data.get("map") and data["map"].get("areas"):
                 return GameData.from_dict(data)
         except Exception:  # an empty or half-curated database: fall back to the project's data files

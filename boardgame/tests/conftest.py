@@ -7,19 +7,19 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from boardgame import services
+from boardgame import dataset
 
 
 @pytest.fixture
 def bundle() -> dict[str, Any]:
     """The bundled JSON files (six sections and layout) as one export-format dict."""
-    return services.bundled_data()
+    return dataset.bundled_data()
 
 
 @pytest.fixture
 def westeros(db: Any, bundle: dict[str, Any]) -> dict[str, Any]:
     """The bundled data imported into the database; returns the bundle."""
-    services.game_data_import(data=bundle)
+    dataset.game_data_import(data=bundle)
     return bundle
 
 

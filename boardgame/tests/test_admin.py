@@ -222,8 +222,8 @@ def test_port_page_refuses_a_port_on_a_land_without_castle_w_1_2(staff_client: A
 def test_port_page_moves_a_port_to_another_sea_and_rewires_its_borders(
     staff_client: Any, westeros: Any
 ) -> None:
+    from boardgame.dataset import dataset_errors
     from boardgame.models import Port
-    from boardgame.services import dataset_errors
 
     port = Port.objects.get(area__slug="storms_end_port")
     url = reverse("admin:boardgame_port_change", args=[port.pk])
@@ -237,8 +237,8 @@ def test_port_page_moves_a_port_to_another_sea_and_rewires_its_borders(
 
 
 def test_renaming_an_area_id_keeps_the_setups_pointing_at_it(staff_client: Any, westeros: Any) -> None:
+    from boardgame.dataset import dataset_errors
     from boardgame.models import Setup
-    from boardgame.services import dataset_errors
 
     pyke = Area.objects.get(slug="pyke")
     url = reverse("admin:boardgame_area_change", args=[pyke.pk])

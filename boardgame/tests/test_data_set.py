@@ -10,21 +10,21 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from boardgame import services
+from boardgame import dataset, validation
 from boardgame.models import Area, HouseCard, WesterosCard
 from config.errors import ApplicationError
 
 
 def six(bundle: dict[str, Any]) -> dict[str, Any]:
-    return {k: bundle[k] for k in services.GAME_SECTIONS}
+    return {k: bundle[k] for k in validation.GAME_SECTIONS}
 
 
 def test_bundled_files_pass_the_whole_data_set_check(bundle: dict[str, Any]) -> None:
-    assert services.game_data_errors(six(bundle), layout=bundle["layout"]) == []
+    assert validation.game_data_errors(six(bundle), layout=bundle["layout"]) == []
 
 
 def test_bundled_map_has_the_base_game_totals_w_1_2(bundle: dict[str, Any]) -> None:
-    counts = services.map_counts(bundle["map"]["areas"], len(bundle["map"]["adjacency"]))
+    counts = validation.map_counts(bundle["map"]["areas"], len(bundle["map"]["adjacency"]))
     assert counts == {
         "areas": 58,
         "land": 38,
@@ -42,18 +42,18 @@ def test_bundled_map_has_the_base_game_totals_w_1_2(bundle: dict[str, Any]) -> N
 @pytest.mark.django_db
 def test_export_after_load_equals_the_bundled_files_engine_contract(bundle: dict[str, Any]) -> None:
     call_command("load_westeros")
-    exported = services.game_data_export()
-    assert list(exported) == list(services.GAME_SECTIONS)
+    exported = dataset.game_data_export()
+    assert list(exported) == list(validation.GAME_SECTIONS)
     assert exported == six(bundle)
-    assert services.layout_export() == bundle["layout"]
+    assert dataset.layout_export() == bundle["layout"]
 
 
 @pytest.mark.django_db
 def test_export_is_deterministic_json(westeros: dict[str, Any]) -> None:
-    first = json.dumps(services.westeros_export_all())
-    second = json.dumps(services.westeros_export_all())
+    first = json.dumps(dataset.westeros_export_all())
+    second = json.dumps(dataset.westeros_export_all())
     assert first == second
-    assert [a["id"] for a in services.game_data_export()["map"]["areas"]] == [
+    assert [a["id"] for a in dataset.game_data_export()["map"]["areas"]] == [
         a["id"] for a in westeros["map"]["areas"]
     ]
 
@@ -66,7 +66,7 @@ def test_export_import_round_trip_through_the_commands(westeros: dict[str, Any],
     assert written == westeros
     Area.objects.filter(slug="kingswood").update(crowns=3)  # an edit that the import must undo
     call_command("import_westeros", str(out))
-    assert services.westeros_export_all() == westeros
+    assert dataset.westeros_export_all() == westeros
 
 
 @pytest.mark.django_db
@@ -90,13 +90,13 @@ def test_import_reports_every_error_and_writes_nothing(westeros: dict[str, Any],
     bad["westeros_cards"]["cards"][0]["count"] = 4
     bad["setup"]["player_counts"]["3"]["houses"][0] = "targaryen"
     with pytest.raises(ApplicationError) as exc:
-        services.game_data_import(data=bad)
+        dataset.game_data_import(data=bad)
     errors = exc.value.extra["errors"]
     assert any("self loop" in e for e in errors)
     assert any("stark has 8 house cards" in e for e in errors)
     assert any("deck 1 holds 11 cards but must hold 10" in e for e in errors)
     assert any("unknown house(s): targaryen" in e for e in errors)
-    assert services.westeros_export_all() == westeros  # all or nothing
+    assert dataset.westeros_export_all() == westeros  # all or nothing
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad), encoding="utf-8")
     with pytest.raises(CommandError, match="self loop"):
@@ -113,29 +113,29 @@ def test_import_refuses_unreadable_file(tmp_path: Path) -> None:
 
 @pytest.mark.django_db
 def test_an_admin_edit_changes_the_next_export_not_an_earlier_copy(westeros: dict[str, Any]) -> None:
-    running_game_copy = services.game_data_export()
+    running_game_copy = dataset.game_data_export()
     WesterosCard.objects.filter(slug="last_days_of_summer", deck__number=1).update(name="Summer's End")
-    names = {c["name"] for c in services.game_data_export()["westeros_cards"]["cards"]}
+    names = {c["name"] for c in dataset.game_data_export()["westeros_cards"]["cards"]}
     assert "Summer's End" in names
     assert "Summer's End" not in {c["name"] for c in running_game_copy["westeros_cards"]["cards"]}
 
 
 @pytest.mark.django_db
 def test_whole_data_set_check_is_clean_after_load(westeros: dict[str, Any]) -> None:
-    assert services.dataset_errors() == []
+    assert dataset.dataset_errors() == []
 
 
 @pytest.mark.django_db
 def test_whole_data_set_check_finds_a_broken_deck(westeros: dict[str, Any]) -> None:
     WesterosCard.objects.filter(slug="supply").update(count=2)
-    assert services.dataset_errors() == ["westeros_cards: deck 1 holds 9 cards but must hold 10 (W-1.11)"]
+    assert dataset.dataset_errors() == ["westeros_cards: deck 1 holds 9 cards but must hold 10 (W-1.11)"]
 
 
 @pytest.mark.django_db
 def test_engine_builds_its_game_data_from_the_export_engine_contract(westeros: dict[str, Any]) -> None:
     from boardgame.engine.data import GameData, load_default_game_data
 
-    from_db = GameData.from_dict(services.game_data_export())
+    from_db = GameData.from_dict(dataset.game_data_export())
     from_files = load_default_game_data()
     assert from_db.to_dict() == from_files.to_dict()
     assert from_db.adj == from_files.adj and from_db.westeros_decks == from_files.westeros_decks
@@ -147,7 +147,7 @@ def test_import_without_a_drawing_for_every_area_is_refused(westeros: dict[str, 
     del bad["layout"]["areas"]["kingswood"]
     bad["layout"]["areas"]["pyke"]["outline"] = [[0, 0]]
     with pytest.raises(ApplicationError) as exc:
-        services.game_data_import(data=bad)
+        dataset.game_data_import(data=bad)
     assert "layout: area kingswood has no drawing" in exc.value.extra["errors"]
     assert any(e.startswith("layout: pyke:") for e in exc.value.extra["errors"])
 
@@ -155,5 +155,5 @@ def test_import_without_a_drawing_for_every_area_is_refused(westeros: dict[str, 
 @pytest.mark.django_db
 def test_import_refuses_an_unknown_section(westeros: dict[str, Any]) -> None:
     with pytest.raises(ApplicationError) as exc:
-        services.game_data_import(data={**westeros, "dragons": {}})
+        dataset.game_data_import(data={**westeros, "dragons": {}})
     assert exc.value.extra["errors"] == ["unknown section 'dragons'"]

@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from boardgame import services
+from boardgame import dataset, services, validation
 from boardgame.models import (
     Adjacency,
     Area,
@@ -32,7 +32,7 @@ def area(slug: str) -> Area:
 
 
 def six(data: dict[str, Any]) -> dict[str, Any]:
-    return {k: data[k] for k in services.GAME_SECTIONS}
+    return {k: data[k] for k in validation.GAME_SECTIONS}
 
 
 # --- adjacency (W-10.1)
@@ -74,7 +74,7 @@ def test_asymmetric_or_duplicate_edges_in_an_import_are_refused_w_10_1(westeros:
     data = copy.deepcopy(six(westeros))
     data["map"]["adjacency"].append(["storms_end", "kingswood"])
     data["map"]["adjacency"].append(["kingswood", "nowhere"])
-    errors = services.game_data_errors(data)
+    errors = validation.game_data_errors(data)
     assert any("listed twice; adjacency is symmetric" in e for e in errors)
     assert any("unknown area(s) nowhere" in e for e in errors)
 
@@ -82,7 +82,7 @@ def test_asymmetric_or_duplicate_edges_in_an_import_are_refused_w_10_1(westeros:
 def test_disconnected_map_is_refused(westeros: dict[str, Any]) -> None:
     data = copy.deepcopy(six(westeros))
     data["map"]["adjacency"] = [e for e in data["map"]["adjacency"] if "the_eyrie" not in e]
-    errors = services.game_data_errors(data)
+    errors = validation.game_data_errors(data)
     assert any("not connected" in e for e in errors)
     assert any("the_eyrie has no neighbour" in e for e in errors)
 
@@ -90,7 +90,7 @@ def test_disconnected_map_is_refused(westeros: dict[str, Any]) -> None:
 def test_wrong_island_flag_is_refused_w_10_2(westeros: dict[str, Any]) -> None:
     data = copy.deepcopy(six(westeros))
     next(a for a in data["map"]["areas"] if a["id"] == "pyke")["island"] = False
-    assert any("pyke: island must be True" in e for e in services.game_data_errors(data))
+    assert any("pyke: island must be True" in e for e in validation.game_data_errors(data))
 
 
 # --- ports (W-1.2, W-10.4)
@@ -127,7 +127,7 @@ def test_port_bordering_a_third_area_is_refused_w_10_4(westeros: Any) -> None:
 def test_port_with_extra_border_in_an_import_is_refused_w_10_4(westeros: dict[str, Any]) -> None:
     data = copy.deepcopy(six(westeros))
     data["map"]["adjacency"].append(["the_stony_shore", "winterfell_port"])
-    errors = services.game_data_errors(data)
+    errors = validation.game_data_errors(data)
     assert any(
         "port winterfell_port must border exactly its land winterfell and its sea bay_of_ice" in e
         for e in errors
@@ -148,7 +148,7 @@ def test_port_sync_gives_a_port_exactly_its_two_borders(westeros: Any) -> None:
     port.save()
     services.port_sync_edges(port=port)
     assert port.area.neighbour_ids() == {area("storms_end").pk, area("east_summer_sea").pk}
-    assert services.dataset_errors() == []
+    assert dataset.dataset_errors() == []
 
 
 def test_a_land_area_cannot_lose_the_sea_its_port_opens_onto(westeros: Any) -> None:
@@ -213,7 +213,7 @@ def test_hand_strengths_must_be_4_3_2_2_1_1_0_w_17_1() -> None:
 def test_wrong_strengths_in_an_import_are_refused_w_17_1(westeros: dict[str, Any]) -> None:
     data = copy.deepcopy(six(westeros))
     next(c for c in data["house_cards"]["cards"] if c["id"] == "eddard_stark")["strength"] = 3
-    errors = services.game_data_errors(data)
+    errors = validation.game_data_errors(data)
     assert any("stark has strengths 3, 3, 2, 2, 1, 1, 0" in e for e in errors)
 
 
@@ -288,7 +288,7 @@ def test_neutral_force_on_a_starting_house_area_is_refused_w_2_4(westeros: dict[
     )
     assert any(
         "neutral force in winterfell, where a house in play starts" in e
-        for e in services.game_data_errors(data)
+        for e in validation.game_data_errors(data)
     )
 
 
@@ -316,10 +316,10 @@ def test_malformed_track_table_is_refused_not_crashing(westeros: Any) -> None:
 
 
 def test_garbage_import_is_reported_not_crashing() -> None:
-    assert services.game_data_errors([]) == [
-        "expected an object with the sections " + ", ".join(services.GAME_SECTIONS)
+    assert validation.game_data_errors([]) == [
+        "expected an object with the sections " + ", ".join(validation.GAME_SECTIONS)
     ]
-    errors = services.game_data_errors({k: {} for k in services.GAME_SECTIONS})
+    errors = validation.game_data_errors({k: {} for k in validation.GAME_SECTIONS})
     assert len(errors) >= 6
 
 
@@ -327,7 +327,7 @@ def test_overlong_ids_and_duplicate_house_names_are_refused(westeros: dict[str, 
     data = copy.deepcopy(six(westeros))
     data["map"]["areas"][0]["id"] = "b" * 61
     data["setup"]["houses"]["lannister"]["name"] = "Stark"
-    errors = services.game_data_errors(data)
+    errors = validation.game_data_errors(data)
     assert any("at most 60 characters" in e for e in errors)
     assert "setup: house name 'Stark' is used twice" in errors
 
@@ -339,7 +339,7 @@ def test_start_values_must_match_the_start_areas_w_2_2(westeros: dict[str, Any])
     data["setup"]["houses"]["greyjoy"]["starting_units"].append(
         {"area": "greywater_watch", "unit": "knight", "count": 3}
     )
-    errors = services.game_data_errors(data)
+    errors = validation.game_data_errors(data)
     assert "setup: stark: supply_level 1 but its start areas show 2 barrels (W-2.2)" in errors
     assert any(e.startswith("setup: baratheon: victory_track 2 but it starts with 1") for e in errors)
     assert any(

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from boardgame import services as board_services
+from boardgame import dataset as board_dataset
 from matches.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -26,8 +26,8 @@ HOUSES_BY_COUNT = {
 @pytest.fixture
 def westeros() -> dict[str, Any]:
     """The bundled Westeros data imported into the test database; returns the data set."""
-    data = board_services.bundled_data()
-    board_services.game_data_import(data=data)
+    data = board_dataset.bundled_data()
+    board_dataset.game_data_import(data=data)
     return data
 
 

@@ -42,10 +42,10 @@ def _play(match: Match, alice: Any, actions: int) -> dict[int, Any]:
 
 
 def test_replay_uses_the_start_snapshot_not_the_edited_curated_map(alice: Any) -> None:
-    from boardgame import services as board_services
+    from boardgame import dataset as board_dataset
     from boardgame.models import Area
 
-    board_services.westeros_load_bundled()
+    board_dataset.westeros_load_bundled()
     match = services.match_create_with_ai(
         user=alice, kind="westeros", ai_seats=2, rules_config={"player_count": 3}
     )

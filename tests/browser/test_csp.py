@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from boardgame import services as board_services
+from boardgame import dataset as board_dataset
 from matches import services as match_services
 from matches.tests.commandeer_fixtures import legal_deck, load_cards
 
@@ -59,7 +59,7 @@ def _check(page: Any, problems: list[str], url: str, ready: str) -> None:
 def test_main_pages_run_without_a_csp_violation(live_server: Any, strict_page: tuple[Any, list[str]]) -> None:
     page, problems = strict_page
     load_cards()
-    board_services.game_data_import(data=board_services.bundled_data())
+    board_dataset.game_data_import(data=board_dataset.bundled_data())
     user = get_user_model().objects.create_user("alice", password="pw-alice-123")
     deck = legal_deck(user, "stonehold")
     commandeer = match_services.match_create(user=user, kind="commandeer", deck_id=deck.pk, vs_ai=True)

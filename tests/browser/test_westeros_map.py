@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from boardgame import services as board_services
+from boardgame import dataset as board_dataset
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,8 +24,8 @@ LABEL_POINT_JS = """(id) => {
 
 
 def _load() -> dict[str, Any]:
-    data = board_services.bundled_data()
-    board_services.game_data_import(data=data)
+    data = board_dataset.bundled_data()
+    board_dataset.game_data_import(data=data)
     return data
 
 

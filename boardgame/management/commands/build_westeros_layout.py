@@ -18,7 +18,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from boardgame.services import DATA_DIR
+from boardgame.dataset import DATA_DIR
 
 Point = tuple[float, float]
 WIDTH, HEIGHT = 1000.0, 1700.0

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from boardgame.services import westeros_export_all
+from boardgame.dataset import westeros_export_all
 
 
 class Command(BaseCommand):

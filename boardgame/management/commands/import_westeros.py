@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from boardgame.services import game_data_import
+from boardgame.dataset import game_data_import
 from config.errors import ApplicationError
 
 

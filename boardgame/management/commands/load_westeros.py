@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from boardgame.services import DATA_DIR, westeros_load_bundled
+from boardgame.dataset import DATA_DIR, westeros_load_bundled
 from config.errors import ApplicationError
 
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from boardgame.dataset import bundled_data, game_data_export, layout_export
 from boardgame.selectors import map_svg
-from boardgame.services import bundled_data, game_data_export, layout_export
 
 
 class Command(BaseCommand):

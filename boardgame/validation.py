@@ -1,0 +1,909 @@
+"""Validation of the Westeros data set in its dict format: pure functions, no database.
+
+The format is the six-section dict of `boardgame/data/westeros/*.json` (`map`, `setup`, `house_cards`,
+`westeros_cards`, `wildling_cards`, `tracks`), plus an optional `layout` section (the schematic map
+drawing). `game_data_errors` checks such a dict and returns every problem it finds (none raises), so the
+import can refuse a whole file and the admin forms (`boardgame.models`' `clean()` methods) can show the
+same messages: this module imports no model, so the models may import it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+DOMINANCE_TOKENS = ("iron_throne", "valyrian_steel_blade", "messenger_raven")
+INFLUENCE_TRACKS = ("iron_throne", "fiefdoms", "kings_court")
+# The Westeros card effect types the engine knows (WesterosCard.effect_type's choices).
+WESTEROS_EFFECT_TYPES = (
+    "supply",
+    "mustering",
+    "bidding",
+    "power",
+    "choice",
+    "reshuffle",
+    "nothing",
+    "order_restriction",
+    "wildlings_attack",
+)
+UNIT_TYPES = ("footman", "knight", "ship", "siege_engine")
+HOUSE_CARD_TIMINGS = (
+    "none",
+    "cancel",
+    "immediately",
+    "strength",
+    "casualties",
+    "on_win",
+    "on_loss",
+    "after_combat",
+)
+TRACK_TABLE_KEYS = (
+    "supply_track",
+    "order_tokens",
+    "special_orders_by_kings_court",
+    "unit_types",
+    "unit_limits_per_house",
+    "mustering_points",
+    "power_tokens",
+    "influence_tracks",
+    "wildling_track",
+    "rounds",
+    "victory",
+)
+KIND_ORDER = {"land": 0, "sea": 1, "port": 2}
+
+GAME_SECTIONS = ("map", "setup", "house_cards", "westeros_cards", "wildling_cards", "tracks")
+ID_RE = re.compile(r"^[a-z][a-z0-9_]{0,59}$")  # snake_case, at most 60 characters (slug fields)
+UNIT_DOMAINS = {"footman": ("land",), "knight": ("land",), "siege_engine": ("land",), "ship": ("sea", "port")}
+HOUSE_CARD_STRENGTHS = [0, 1, 1, 2, 2, 3, 4]  # W-17.1, sorted
+TRACK_TO_TOKEN = dict(zip(INFLUENCE_TRACKS, DOMINANCE_TOKENS, strict=True))  # W-1.9
+EFFECT_TYPES = set(WESTEROS_EFFECT_TYPES)
+UNIT_CHOICES = set(UNIT_TYPES)
+
+AREA_KEYS = {"id", "name", "kind", "castle", "supply", "crowns", "home_house", "island"}
+HOUSE_KEYS = {
+    "name",
+    "home_area",
+    "starting_units",
+    "garrison",
+    "power_tokens_available",
+    "power_tokens_total",
+    "supply_level",
+    "victory_track",
+    "influence_positions_6p",
+}
+PLAYER_COUNT_KEYS = {
+    "houses",
+    "influence_tracks",
+    "dominance_token_holders",
+    "garrisons",
+    "neutral_forces",
+    "impassable_areas",
+    "kings_court_special_orders",
+}
+HOUSE_CARD_KEYS = {"id", "house", "name", "strength", "swords", "fortifications", "effect", "effect_timing"}
+WILDLING_CARD_KEYS = {"id", "name", "nights_watch_victory", "wildling_victory"}
+WESTEROS_CARD_KEYS = {
+    "deck",
+    "id",
+    "name",
+    "count",
+    "wildling_icon",
+    "effect_type",
+    "effect",
+    "chooser",
+    "options",
+}
+
+
+def outline_problem(outline: Any) -> str | None:
+    """Why an outline is not a polygon of at least 3 [x, y] number pairs, or None if it is fine (empty is fine)."""
+    if outline in (None, []):
+        return None
+    if not isinstance(outline, list) or len(outline) < 3:
+        return "An outline is a list of at least 3 [x, y] points."
+    for point in outline:
+        if (
+            not isinstance(point, list)
+            or len(point) != 2
+            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in point)
+        ):
+            return f"Outline point {point!r} is not an [x, y] pair of numbers."
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# Validation of the dict format (pure functions; every problem is reported, none raises)
+# --------------------------------------------------------------------------------------------------
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_nat(value: Any) -> bool:
+    return _is_int(value) and value >= 0
+
+
+def _keys_problem(obj: Any, required: set[str], optional: Iterable[str], where: str) -> str | None:
+    """Why `obj` is not a dict with exactly these keys, or None."""
+    if not isinstance(obj, dict):
+        return f"{where}: expected an object"
+    missing = sorted(required - set(obj))
+    unknown = sorted(set(obj) - required - set(optional))
+    parts = []
+    if missing:
+        parts.append(f"missing {', '.join(missing)}")
+    if unknown:
+        parts.append(f"unknown field(s) {', '.join(unknown)}")
+    return f"{where}: {'; '.join(parts)}" if parts else None
+
+
+def _entry_id(
+    entry: Any,
+    required: set[str],
+    optional: Iterable[str],
+    *,
+    section: str,
+    noun: str,
+    n: int,
+    errors: list[str],
+) -> str | None:
+    """The snake_case id of entry #n of a section's list, or None with the reason added to `errors` (wrong
+    keys or a malformed id)."""
+    problem = _keys_problem(entry, required, optional, f"{section}: {noun} #{n + 1}")
+    if problem:
+        errors.append(problem)
+        return None
+    i = entry["id"]
+    if not isinstance(i, str) or not ID_RE.match(i):
+        errors.append(f"{section}: {noun} id {i!r} is not a snake_case id (at most 60 characters)")
+        return None
+    return i
+
+
+def map_errors(m: Any) -> tuple[list[str], dict[str, dict], dict[str, set[str]]]:
+    """Check the map section (W-1.2, W-10): areas, icons, symmetric loop-free adjacency, ports, islands.
+
+    Returns (errors, areas by id, neighbours by id) so later sections can check references.
+    """
+    errors: list[str] = []
+    areas: dict[str, dict] = {}
+    adj: dict[str, set[str]] = defaultdict(set)
+    if (
+        not isinstance(m, dict)
+        or not isinstance(m.get("areas"), list)
+        or not isinstance(m.get("adjacency"), list)
+    ):
+        return ["map: expected an object with an 'areas' list and an 'adjacency' list"], areas, adj
+    for n, a in enumerate(m["areas"]):
+        kind = a.get("kind") if isinstance(a, dict) else None
+        extra = {"land": ["port"], "port": ["land_area", "sea_area", "max_ships"]}.get(kind or "", [])
+        required = AREA_KEYS | ({"land_area", "sea_area", "max_ships"} if kind == "port" else set())
+        i = _entry_id(a, required, extra, section="map", noun="area", n=n, errors=errors)
+        if i is None:
+            continue
+        if i in areas:
+            errors.append(f"map: area id {i} is listed twice")
+            continue
+        areas[i] = a
+        if kind not in KIND_ORDER:
+            errors.append(f"map: {i}: kind must be land, sea or port")
+        if a["castle"] not in ("none", "castle", "stronghold"):
+            errors.append(f"map: {i}: castle must be none, castle or stronghold")
+        if not (_is_nat(a["supply"]) and _is_nat(a["crowns"])):
+            errors.append(f"map: {i}: supply and crowns are non-negative integers")
+        if not isinstance(a["island"], bool):
+            errors.append(f"map: {i}: island is true or false")
+        if not isinstance(a["name"], str) or not 0 < len(a["name"]) <= 80:
+            errors.append(f"map: {i}: name is a text of 1 to 80 characters")
+        if kind != "land" and (
+            a["castle"] != "none" or a["supply"] or a["crowns"] or a["home_house"] or a["island"]
+        ):
+            errors.append(
+                f"map: {i}: sea areas and ports carry no castle, icons, home house or island flag (W-1.2)"
+            )
+        if a["home_house"] is not None and a["castle"] != "stronghold":
+            errors.append(f"map: {i}: a home area is a stronghold (W-1.2)")
+    names = Counter(a["name"] for a in areas.values() if isinstance(a.get("name"), str))
+    errors += [f"map: area name {name!r} is used twice" for name, c in names.items() if c > 1]
+    homes = Counter(a["home_house"] for a in areas.values() if a["home_house"] is not None)
+    errors += [
+        f"map: house {h} has {c} home areas; a house has exactly one (W-1.2)"
+        for h, c in homes.items()
+        if c > 1
+    ]
+
+    seen: set[frozenset[str]] = set()
+    for pair in m["adjacency"]:
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+            errors.append(f"map: adjacency entry {pair!r} is not a pair of area ids")
+            continue
+        a_id, b_id = pair
+        unknown = [x for x in pair if x not in areas]
+        if unknown:
+            errors.append(f"map: edge {pair} names unknown area(s) {', '.join(unknown)}")
+            continue
+        if a_id == b_id:
+            errors.append(f"map: edge {pair} is a self loop; an area is never adjacent to itself (W-10.1)")
+            continue
+        key = frozenset(pair)
+        if key in seen:
+            errors.append(
+                f"map: edge {pair} is listed twice; adjacency is symmetric and each edge is listed once"
+            )
+            continue
+        seen.add(key)
+        adj[a_id].add(b_id)
+        adj[b_id].add(a_id)
+    for i in areas:
+        if not adj[i]:
+            errors.append(f"map: {i} has no neighbour")
+    if areas:
+        start = next(iter(areas))
+        reached, stack = {start}, [start]
+        while stack:
+            for nb in adj[stack.pop()]:
+                if nb not in reached:
+                    reached.add(nb)
+                    stack.append(nb)
+        if len(reached) != len(areas):
+            cut = sorted(set(areas) - reached)
+            errors.append(f"map: the map is not connected; cut off: {', '.join(cut[:8])}")
+
+    for i, a in areas.items():
+        kind = a["kind"]
+        if kind == "land":
+            land_nbs = [n for n in adj[i] if areas[n]["kind"] == "land"]
+            if a["island"] != (not land_nbs):
+                errors.append(
+                    f"map: {i}: island must be {not land_nbs} (an island touches no other land area, W-10.2)"
+                )
+            ports = sorted(n for n in adj[i] if areas[n]["kind"] == "port")
+            if len(ports) > 1:
+                errors.append(f"map: {i} borders {len(ports)} ports; a land area has at most one")
+            if a.get("port") != (ports[0] if ports else None):
+                errors.append(
+                    f"map: {i}: port field {a.get('port')!r} does not match its adjacent port {ports or None}"
+                )
+        elif kind == "port":
+            land, sea, max_ships = a["land_area"], a["sea_area"], a["max_ships"]
+            if land not in areas or areas[land]["kind"] != "land":
+                errors.append(f"map: port {i}: land_area {land!r} is not a land area (W-1.2)")
+                continue
+            if sea not in areas or areas[sea]["kind"] != "sea":
+                errors.append(f"map: port {i}: sea_area {sea!r} is not a sea area (W-1.2)")
+                continue
+            if areas[land]["castle"] not in ("castle", "stronghold"):
+                errors.append(f"map: port {i}: its land area {land} has no castle or stronghold (W-1.2)")
+            if sea not in adj[land]:
+                errors.append(f"map: port {i}: its sea {sea} is not adjacent to its land area {land} (W-1.2)")
+            if adj[i] != {land, sea}:
+                errors.append(
+                    f"map: port {i} must border exactly its land {land} and its sea {sea}, "
+                    f"not {', '.join(sorted(adj[i])) or 'nothing'} (W-10.4)"
+                )
+            if not (_is_int(max_ships) and max_ships >= 1):
+                errors.append(f"map: port {i}: max_ships is a positive integer")
+
+    counts = m.get("counts")
+    if counts is not None:
+        computed = map_counts(list(areas.values()), len(seen))
+        if counts != computed:
+            diff = sorted(k for k in set(counts) | set(computed) if counts.get(k) != computed.get(k))
+            errors.append(
+                f"map: counts disagree with the areas and edges for {', '.join(diff)} (expected {computed})"
+            )
+    return errors, areas, adj
+
+
+def map_counts(areas: list[dict], edges: int) -> dict[str, int]:
+    """The derived totals of a map (the `counts` object of map.json)."""
+    kinds = Counter(a["kind"] for a in areas)
+    return {
+        "areas": len(areas),
+        "land": kinds["land"],
+        "sea": kinds["sea"],
+        "port": kinds["port"],
+        "strongholds": sum(a["castle"] == "stronghold" for a in areas),
+        "castles": sum(a["castle"] == "castle" for a in areas),
+        "islands": sum(bool(a["island"]) for a in areas),
+        "adjacency_edges": edges,
+        "supply_icons_total": sum(a["supply"] for a in areas),
+        "crown_icons_total": sum(a["crowns"] for a in areas),
+    }
+
+
+def track_table_errors(key: str, data: Any) -> list[str]:
+    """Check one table of the tracks section (W-1.6, W-1.10, W-12, W-13, W-16, W-18)."""
+    errors: list[str] = []
+    try:
+        if key == "supply_track":
+            levels = data["levels"]
+            if [lv["level"] for lv in levels] != list(range(len(levels))) or not levels:
+                errors.append("supply_track: levels are numbered 0, 1, 2... without gaps (W-12)")
+            prev: list[int] | None = None
+            for lv in levels:
+                arm = lv["armies"]
+                if not (isinstance(arm, list) and all(_is_int(x) and x >= 2 for x in arm)):
+                    errors.append(f"supply_track: level {lv['level']}: armies are sizes of at least 2")
+                    continue
+                if arm != sorted(arm, reverse=True):
+                    errors.append(f"supply_track: level {lv['level']}: list the largest army first")
+                if prev is not None and not (len(arm) >= len(prev) and sum(arm) >= sum(prev)):
+                    errors.append(
+                        f"supply_track: level {lv['level']} allows less than the level below (W-12)"
+                    )
+                prev = arm
+        elif key == "order_tokens":
+            tokens = data["tokens"]
+            ids = [t["id"] for t in tokens]
+            if len(set(ids)) != len(ids):
+                errors.append("order_tokens: token ids must be unique")
+            for t in tokens:
+                if t["type"] not in ("march", "defense", "support", "raid", "consolidate_power"):
+                    errors.append(f"order_tokens: {t['id']}: unknown type {t['type']!r}")
+                if not (_is_int(t["count"]) and t["count"] >= 1) or not isinstance(t["special"], bool):
+                    errors.append(f"order_tokens: {t['id']}: count is a positive integer, special true/false")
+                if not (t["strength_modifier"] is None or _is_int(t["strength_modifier"])):
+                    errors.append(f"order_tokens: {t['id']}: strength_modifier is an integer or null")
+            if sum(t["count"] for t in tokens) != 15:
+                errors.append("order_tokens: a house owns 15 order tokens (W-1.6)")
+            special = {t["id"] for t in tokens if t["special"]}
+            if set(data.get("special_effects", {})) != special:
+                errors.append(
+                    "order_tokens: special_effects must describe every special order and nothing else"
+                )
+        elif key == "special_orders_by_kings_court":
+            for n in ("3", "4", "5", "6"):
+                row = data[n]
+                if not (isinstance(row, list) and len(row) == int(n) and all(_is_nat(x) for x in row)):
+                    errors.append(f"special_orders_by_kings_court: {n} players need {n} non-negative numbers")
+                elif row != sorted(row, reverse=True):
+                    errors.append(
+                        f"special_orders_by_kings_court: {n} players: numbers never rise down the track"
+                    )
+        elif key == "unit_types":
+            unit_ids = {u["id"] for u in data}
+            if unit_ids != set(UNIT_DOMAINS):
+                errors.append(f"unit_types: the unit types are {', '.join(sorted(UNIT_DOMAINS))} (W-1.3)")
+            for u in data:
+                if not (_is_nat(u["combat_strength"]) and _is_nat(u["muster_cost"])):
+                    errors.append(
+                        f"unit_types: {u['id']}: strength and muster cost are non-negative integers"
+                    )
+        elif key == "unit_limits_per_house":
+            if set(data) != set(UNIT_DOMAINS) or not all(_is_nat(v) for v in data.values()):
+                errors.append("unit_limits_per_house: one non-negative limit per unit type (W-1.3)")
+        elif key == "mustering_points":
+            if set(data) != {"stronghold", "castle", "none"} or not all(_is_nat(v) for v in data.values()):
+                errors.append("mustering_points: points for stronghold, castle and none (W-13)")
+        elif key == "power_tokens":
+            if not (_is_nat(data["per_house"]) and _is_nat(data["available_at_start"])):
+                errors.append("power_tokens: per_house and available_at_start are non-negative integers")
+            elif data["available_at_start"] > data["per_house"]:
+                errors.append("power_tokens: a house cannot start with more power than it owns (W-1.7)")
+        elif key == "influence_tracks":
+            if [t["id"] for t in data] != list(INFLUENCE_TRACKS):
+                errors.append("influence_tracks: iron_throne, fiefdoms, kings_court in this order (W-1.8)")
+            if [t["dominance_token"] for t in data] != list(DOMINANCE_TOKENS):
+                errors.append(
+                    "influence_tracks: dominance tokens iron_throne, valyrian_steel_blade, messenger_raven"
+                )
+        elif key == "wildling_track":
+            pos = data["positions"]
+            if not (isinstance(pos, list) and pos == sorted(pos) and all(_is_nat(p) for p in pos)):
+                errors.append("wildling_track: positions are rising non-negative integers")
+            elif data["start"] not in pos or data["attack_at"] != pos[-1]:
+                errors.append("wildling_track: start is a position and attack_at is the last one (W-16)")
+        elif key == "rounds":
+            if not (_is_int(data["max"]) and data["max"] >= 1):
+                errors.append("rounds: max is a positive integer")
+        elif key == "victory":
+            if not (_is_int(data["castles_to_win"]) and data["castles_to_win"] >= 1):
+                errors.append("victory: castles_to_win is a positive integer (W-18)")
+        else:
+            errors.append(f"unknown track table {key!r}; known: {', '.join(TRACK_TABLE_KEYS)}")
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
+        errors.append(f"{key}: malformed table ({type(exc).__name__}: {exc})")
+    return errors
+
+
+def tracks_errors(t: Any) -> tuple[list[str], dict[str, Any]]:
+    """Check the tracks section; returns (errors, the tables that passed, by key)."""
+    if not isinstance(t, dict):
+        return ["tracks: expected an object"], {}
+    errors: list[str] = []
+    good: dict[str, Any] = {}
+    for key in TRACK_TABLE_KEYS:
+        if key not in t:
+            errors.append(f"tracks: missing table {key}")
+            continue
+        table_errors = track_table_errors(key, t[key])
+        errors += [f"tracks: {e}" for e in table_errors]
+        if not table_errors:
+            good[key] = t[key]
+    return errors, good
+
+
+def setup_field_errors(
+    *, player_count: Any, data: dict[str, Any], house_ids: set[str], area_ids: set[str]
+) -> dict[str, list[str]]:
+    """Check the JSON fields of one player-count set-up (W-2.3, W-2.4); {field: [messages]}."""
+    errors: dict[str, list[str]] = defaultdict(list)
+    houses = data.get("houses")
+    n = player_count if _is_int(player_count) else None
+    if not (isinstance(houses, list) and all(isinstance(h, str) for h in houses)):
+        errors["houses"].append("houses is a list of house ids")
+        houses = []
+    else:
+        unknown = [h for h in houses if h not in house_ids]
+        if unknown:
+            errors["houses"].append(f"unknown house(s): {', '.join(unknown)}")
+        if len(set(houses)) != len(houses):
+            errors["houses"].append("a house is listed twice")
+        if n is not None and len(houses) != n:
+            errors["houses"].append(f"a {n}-player game has {n} houses, not {len(houses)} (W-1.1)")
+    tracks = data.get("influence_tracks")
+    if not isinstance(tracks, dict) or set(tracks) != set(INFLUENCE_TRACKS):
+        errors["influence_tracks"].append(
+            "influence_tracks has exactly the iron_throne, fiefdoms and kings_court lists"
+        )
+    else:
+        for track, order in tracks.items():
+            if not isinstance(order, list) or sorted(map(str, order)) != sorted(houses):
+                errors["influence_tracks"].append(
+                    f"{track}: must list each house in play exactly once (W-2.3)"
+                )
+    holders = data.get("dominance_token_holders")
+    if not isinstance(holders, dict) or set(holders) != set(DOMINANCE_TOKENS):
+        errors["dominance_token_holders"].append(
+            "dominance_token_holders names the iron_throne, valyrian_steel_blade and messenger_raven holders"
+        )
+    elif isinstance(tracks, dict) and not errors["influence_tracks"]:
+        for track, token in TRACK_TO_TOKEN.items():
+            top = tracks[track][0] if tracks[track] else None
+            if holders[token] != top:
+                errors["dominance_token_holders"].append(
+                    f"{token} belongs to position 1 of {track} ({top}), not {holders[token]} (W-1.9)"
+                )
+    impassable = data.get("impassable_areas")
+    if not (isinstance(impassable, list) and all(isinstance(a, str) for a in impassable)):
+        errors["impassable_areas"].append("impassable_areas is a list of area ids")
+    else:
+        unknown = [a for a in impassable if a not in area_ids]
+        if unknown:
+            errors["impassable_areas"].append(f"unknown area(s): {', '.join(unknown)}")
+    stars = data.get("kings_court_special_orders")
+    if not (isinstance(stars, list) and all(_is_nat(s) for s in stars)):
+        errors["kings_court_special_orders"].append(
+            "kings_court_special_orders is a list of non-negative integers"
+        )
+    elif n is not None and len(stars) != n:
+        errors["kings_court_special_orders"].append(
+            f"one entry per King's Court position: {n} expected (W-5)"
+        )
+    return {k: v for k, v in errors.items() if v}
+
+
+def setup_errors(s: Any, areas: dict[str, dict], tracks: dict[str, Any]) -> list[str]:
+    """Check the setup section (W-2): houses' start values and units, and each player count's set-up."""
+    if (
+        not isinstance(s, dict)
+        or not isinstance(s.get("houses"), dict)
+        or not isinstance(s.get("player_counts"), dict)
+    ):
+        return ["setup: expected an object with 'houses' and 'player_counts' objects"]
+    errors: list[str] = []
+    unit_owner: dict[str, str] = {}
+    homes = {a["home_house"]: i for i, a in areas.items() if a.get("home_house")}
+    for h, a_id in homes.items():
+        if h not in s["houses"]:
+            errors.append(f"map: {a_id} is the home of unknown house {h}")
+    limits = tracks.get("unit_limits_per_house", {})
+    for h, d in s["houses"].items():
+        if not ID_RE.match(h) or len(h) > 40:
+            errors.append(f"setup: house id {h!r} is not a snake_case id (at most 40 characters)")
+        problem = _keys_problem(d, HOUSE_KEYS, (), f"setup: house {h}")
+        if problem:
+            errors.append(problem)
+            continue
+        if not (isinstance(d["name"], str) and 0 < len(d["name"]) <= 60):
+            errors.append(f"setup: {h}: name is a text of 1 to 60 characters")
+        home = d["home_area"]
+        if homes.get(h) != home:
+            errors.append(
+                f"setup: {h}: home_area {home!r} is not the area the map marks as its home ({homes.get(h)})"
+            )
+        g = d["garrison"]
+        if not (
+            isinstance(g, dict)
+            and set(g) == {"area", "strength"}
+            and g["area"] == home
+            and _is_nat(g["strength"])
+        ):
+            errors.append(f"setup: {h}: the garrison stands in the home area {home} with a strength (W-2.4)")
+        for f in ("power_tokens_available", "power_tokens_total", "supply_level", "victory_track"):
+            if not _is_nat(d[f]):
+                errors.append(f"setup: {h}: {f} is a non-negative integer")
+        if _is_nat(d["power_tokens_available"]) and _is_nat(d["power_tokens_total"]):
+            if d["power_tokens_available"] > d["power_tokens_total"]:
+                errors.append(f"setup: {h}: more available power than owned (W-1.7)")
+        pos = d["influence_positions_6p"]
+        if (
+            not isinstance(pos, dict)
+            or set(pos) != set(INFLUENCE_TRACKS)
+            or not all(_is_int(v) and v >= 1 for v in pos.values())
+        ):
+            errors.append(
+                f"setup: {h}: influence_positions_6p gives a position (1 = top) on each of the three tracks"
+            )
+        per_type: Counter[str] = Counter()
+        per_area: Counter[str] = Counter()
+        if not isinstance(d["starting_units"], list):
+            errors.append(f"setup: {h}: starting_units is a list")
+            continue
+        for u in d["starting_units"]:
+            problem = _keys_problem(u, {"area", "unit", "count"}, (), f"setup: {h}: starting unit")
+            if problem:
+                errors.append(problem)
+                continue
+            a = u["area"]
+            if a not in areas:
+                errors.append(f"setup: {h}: starting unit in unknown area {a!r}")
+                continue
+            if u["unit"] not in UNIT_DOMAINS:
+                errors.append(f"setup: {h}: unknown unit type {u['unit']!r}")
+                continue
+            if areas[a]["kind"] not in UNIT_DOMAINS[u["unit"]]:
+                errors.append(f"setup: {h}: a {u['unit']} cannot stand in {a} ({areas[a]['kind']}) (W-1.3)")
+            if not (_is_int(u["count"]) and u["count"] >= 1):
+                errors.append(f"setup: {h}: unit count in {a} is a positive integer")
+                continue
+            if unit_owner.setdefault(a, h) != h:
+                errors.append(f"setup: {a}: starting units of {unit_owner[a]} and {h}; one house per area")
+            per_type[u["unit"]] += u["count"]
+            per_area[a] += u["count"]
+        for unit, count in per_type.items():
+            if _is_int(limits.get(unit)) and count > limits[unit]:
+                errors.append(f"setup: {h}: {count} {unit}s exceed the limit of {limits[unit]} (W-1.3)")
+        errors += _start_consistency_errors(h, d, per_area, areas, tracks)
+    house_names = Counter(d.get("name") for d in s["houses"].values() if isinstance(d, dict))
+    errors += [f"setup: house name {n!r} is used twice" for n, c in house_names.items() if c > 1 and n]
+    for track in INFLUENCE_TRACKS:
+        positions = sorted(
+            d["influence_positions_6p"].get(track, 0)
+            for d in s["houses"].values()
+            if isinstance(d, dict) and isinstance(d.get("influence_positions_6p"), dict)
+        )
+        if positions != list(range(1, len(s["houses"]) + 1)):
+            errors.append(
+                f"setup: {track}: the houses' 6-player positions must be 1..{len(s['houses'])} once each"
+            )
+
+    for key, pc in sorted(s["player_counts"].items()):
+        where = f"setup: {key} players"
+        if not (key.isdigit() and 3 <= int(key) <= 6):
+            errors.append(f"{where}: player counts are 3 to 6 (W-1.1)")
+            continue
+        problem = _keys_problem(pc, PLAYER_COUNT_KEYS, ("variant_notes",), where)
+        if problem:
+            errors.append(problem)
+            continue
+        field_errors = setup_field_errors(
+            player_count=int(key), data=pc, house_ids=set(s["houses"]), area_ids=set(areas)
+        )
+        errors += [f"{where}: {msg}" for msgs in field_errors.values() for msg in msgs]
+        sk = tracks.get("special_orders_by_kings_court")
+        if isinstance(sk, dict) and pc["kings_court_special_orders"] != sk.get(key):
+            errors.append(
+                f"{where}: kings_court_special_orders disagrees with tracks.special_orders_by_kings_court"
+            )
+        in_play = pc["houses"] if isinstance(pc["houses"], list) else []
+        occupied = {
+            u["area"]
+            for h in in_play
+            if isinstance(s["houses"].get(h), dict)
+            for u in s["houses"][h].get("starting_units", [])
+            if isinstance(u, dict)
+        }
+        occupied |= {s["houses"][h]["home_area"] for h in in_play if isinstance(s["houses"].get(h), dict)}
+        garrisons = pc["garrisons"]
+        if not isinstance(garrisons, list):
+            errors.append(f"{where}: garrisons is a list")
+            garrisons = []
+        for g in garrisons:
+            problem = _keys_problem(g, {"area", "strength"}, (), f"{where}: garrison")
+            if problem:
+                errors.append(problem)
+            elif g["area"] not in areas or not areas[g["area"]].get("home_house"):
+                errors.append(f"{where}: garrison in {g['area']!r}, which is not a home area (W-1.12)")
+            elif areas[g["area"]]["home_house"] not in in_play:
+                errors.append(f"{where}: garrison in {g['area']}, the home of a house not in play (W-2.4)")
+            elif not (_is_int(g["strength"]) and g["strength"] >= 1):
+                errors.append(f"{where}: garrison strength in {g['area']} is a positive integer")
+        forces = pc["neutral_forces"]
+        if not isinstance(forces, list):
+            errors.append(f"{where}: neutral_forces is a list")
+            forces = []
+        seen: set[str] = set()
+        for x in forces:
+            problem = _keys_problem(x, {"area", "strength", "impassable"}, (), f"{where}: neutral force")
+            if problem:
+                errors.append(problem)
+                continue
+            a = x["area"]
+            if a not in areas or areas[a]["kind"] != "land":
+                errors.append(f"{where}: neutral force in {a!r}, which is not a land area (W-11.1)")
+                continue
+            if a in seen:
+                errors.append(f"{where}: two neutral forces in {a}")
+            seen.add(a)
+            if a in occupied:
+                errors.append(f"{where}: neutral force in {a}, where a house in play starts (W-2.4)")
+            if x["impassable"] is not (x["strength"] is None):
+                errors.append(f"{where}: {a}: a token is impassable exactly when it has no strength (W-11.1)")
+            elif x["strength"] is not None and not (_is_int(x["strength"]) and 1 <= x["strength"] <= 6):
+                errors.append(f"{where}: {a}: neutral force strength is 1 to 6")
+        if isinstance(pc["impassable_areas"], list):
+            for a in pc["impassable_areas"]:
+                if a in occupied:
+                    errors.append(f"{where}: a house in play starts in impassable area {a} (W-2.4)")
+        if pc.get("variant_notes") is not None and not isinstance(pc["variant_notes"], list):
+            errors.append(f"{where}: variant_notes is a list of strings")
+    return errors
+
+
+def _start_consistency_errors(
+    h: str, d: dict[str, Any], per_area: Counter[str], areas: dict[str, dict], tracks: dict[str, Any]
+) -> list[str]:
+    """A house's start values agree with its start areas (W-2.2): supply = barrels, victory = castles held,
+    and its starting armies fit its supply level (W-12)."""
+    errors: list[str] = []
+    home = d["home_area"]
+    lands = {a for a in per_area if areas[a]["kind"] == "land"} | ({home} if home in areas else set())
+    barrels = sum(areas[a]["supply"] for a in lands)
+    castles = sum(areas[a]["castle"] != "none" for a in lands)
+    if _is_nat(d["supply_level"]) and d["supply_level"] != min(barrels, 6):
+        errors.append(
+            f"setup: {h}: supply_level {d['supply_level']} but its start areas show {barrels} barrels (W-2.2)"
+        )
+    if _is_nat(d["victory_track"]) and d["victory_track"] != castles:
+        errors.append(
+            f"setup: {h}: victory_track {d['victory_track']} but it starts with {castles} castle/stronghold areas (W-2.2)"
+        )
+    levels = (tracks.get("supply_track") or {}).get("levels", [])
+    allowed = next((lv["armies"] for lv in levels if lv["level"] == d["supply_level"]), None)
+    if allowed is not None:
+        armies = sorted((n for n in per_area.values() if n >= 2), reverse=True)
+        if len(armies) > len(allowed) or any(a > b for a, b in zip(armies, allowed, strict=False)):
+            errors.append(
+                f"setup: {h}: starting armies {armies} do not fit supply level {d['supply_level']} (W-12)"
+            )
+    return errors
+
+
+def house_cards_errors(hc: Any, house_ids: set[str]) -> list[str]:
+    """Check the house cards (W-17.1): exactly 7 per house with strengths 4, 3, 2, 2, 1, 1, 0."""
+    if not isinstance(hc, dict) or not isinstance(hc.get("cards"), list):
+        return ["house_cards: expected an object with a 'cards' list"]
+    errors: list[str] = []
+    timings = set(hc.get("effect_timing_values") or {}) or set(HOUSE_CARD_TIMINGS)
+    unknown_timings = timings - set(HOUSE_CARD_TIMINGS)
+    if unknown_timings:
+        errors.append(
+            f"house_cards: effect_timing_values has unknown tag(s) {', '.join(sorted(unknown_timings))}"
+        )
+    rules: dict[str, Any] = hc["rules"] if isinstance(hc.get("rules"), dict) else {}
+    per_house = rules.get("cards_per_house", 7)
+    ids: set[str] = set()
+    by_house: dict[str, list[dict]] = defaultdict(list)
+    for n, c in enumerate(hc["cards"]):
+        i = _entry_id(c, HOUSE_CARD_KEYS, (), section="house_cards", noun="card", n=n, errors=errors)
+        if i is None:
+            continue
+        if i in ids:
+            errors.append(f"house_cards: card id {i} is listed twice")
+        ids.add(i)
+        if c["house"] not in house_ids:
+            errors.append(f"house_cards: {i}: unknown house {c['house']!r}")
+            continue
+        if not (_is_int(c["strength"]) and 0 <= c["strength"] <= 4):
+            errors.append(f"house_cards: {i}: strength is 0 to 4")
+            continue
+        if not (_is_nat(c["swords"]) and _is_nat(c["fortifications"])):
+            errors.append(f"house_cards: {i}: swords and fortifications are non-negative integers")
+        if c["effect_timing"] not in timings:
+            errors.append(
+                f"house_cards: {i}: effect_timing {c['effect_timing']!r} is not one of {', '.join(sorted(timings))}"
+            )
+        if (c["effect"] is None) != (c["effect_timing"] == "none") or c["effect"] == "":
+            errors.append(f"house_cards: {i}: a card has effect text exactly when its timing is not 'none'")
+        by_house[c["house"]].append(c)
+    for h in sorted(house_ids):
+        hand = by_house[h]
+        if len(hand) != per_house:
+            errors.append(
+                f"house_cards: {h} has {len(hand)} house cards; each house keeps exactly {per_house} (W-17.1)"
+            )
+        elif per_house == 7 and sorted(c["strength"] for c in hand) != HOUSE_CARD_STRENGTHS:
+            strengths = ", ".join(str(c["strength"]) for c in sorted(hand, key=lambda c: -c["strength"]))
+            errors.append(
+                f"house_cards: {h} has strengths {strengths}; a hand is 4, 3, 2, 2, 1, 1, 0 (W-17.1)"
+            )
+    return errors
+
+
+def westeros_card_errors(card: dict[str, Any], order_ids: set[str] | None) -> dict[str, list[str]]:
+    """Check one Westeros card's effect fields (W-4): choice cards name a chooser and options, etc."""
+    errors: dict[str, list[str]] = defaultdict(list)
+    i = card.get("id")
+    effect_type = card.get("effect_type")
+    if effect_type not in EFFECT_TYPES:
+        errors["effect_type"].append(f"{i}: unknown effect_type {effect_type!r}")
+    if not (isinstance(card.get("effect"), str) and card["effect"]):
+        errors["effect"].append(f"{i}: effect text is required")
+    chooser, options = card.get("chooser"), card.get("options")
+    if not (isinstance(options, list) and all(isinstance(o, str) and o for o in options)):
+        errors["options"].append(f"{i}: options is a list of option ids")
+        options = []
+    if chooser is not None and chooser not in DOMINANCE_TOKENS:
+        errors["chooser"].append(f"{i}: chooser is a dominance token ({', '.join(DOMINANCE_TOKENS)})")
+    is_choice = effect_type == "choice"
+    if is_choice and (chooser is None or len(options) < 2):
+        errors["chooser"].append(f"{i}: a choice card names its chooser and at least two options")
+    if not is_choice and (chooser is not None or options):
+        errors["chooser"].append(f"{i}: only choice cards have a chooser and options")
+    restricted = card.get("restricted_orders")
+    if effect_type == "order_restriction":
+        if not (isinstance(restricted, list) and restricted and all(isinstance(o, str) for o in restricted)):
+            errors["restricted_orders"].append(
+                f"{i}: an order restriction card lists the restricted order ids"
+            )
+        elif order_ids is not None:
+            unknown = [o for o in restricted if o not in order_ids]
+            if unknown:
+                errors["restricted_orders"].append(
+                    f"{i}: unknown order id(s) {', '.join(unknown)} (see order_tokens)"
+                )
+    elif restricted is not None:
+        errors["restricted_orders"].append(f"{i}: only order restriction cards restrict orders")
+    return {k: v for k, v in errors.items() if v}
+
+
+def westeros_errors(w: Any, order_ids: set[str] | None) -> list[str]:
+    """Check the Westeros decks (W-4): unique (deck, id), each deck's card counts add up to its size (10)."""
+    if (
+        not isinstance(w, dict)
+        or not isinstance(w.get("cards"), list)
+        or not isinstance(w.get("decks"), dict)
+    ):
+        return ["westeros_cards: expected an object with 'decks' and 'cards'"]
+    errors: list[str] = []
+    sizes: dict[int, int] = {}
+    for key, deck in w["decks"].items():
+        if not (
+            key in ("1", "2", "3")
+            and isinstance(deck, dict)
+            and set(deck) == {"size"}
+            and _is_nat(deck["size"])
+        ):
+            errors.append(f"westeros_cards: deck {key!r}: decks are 1, 2, 3, each {{'size': n}}")
+        else:
+            sizes[int(key)] = deck["size"]
+    totals: Counter[int] = Counter()
+    keys: set[tuple[int, str]] = set()
+    for n, c in enumerate(w["cards"]):
+        i = _entry_id(
+            c,
+            WESTEROS_CARD_KEYS,
+            ("restricted_orders",),
+            section="westeros_cards",
+            noun="card",
+            n=n,
+            errors=errors,
+        )
+        if i is None:
+            continue
+        if c["deck"] not in sizes:
+            errors.append(f"westeros_cards: {i}: deck {c['deck']!r} is not one of the decks")
+            continue
+        if (c["deck"], i) in keys:
+            errors.append(f"westeros_cards: {i} is listed twice in deck {c['deck']}")
+        keys.add((c["deck"], i))
+        if not (_is_int(c["count"]) and c["count"] >= 1):
+            errors.append(f"westeros_cards: {i}: count is a positive integer")
+            continue
+        if not isinstance(c["wildling_icon"], bool):
+            errors.append(f"westeros_cards: {i}: wildling_icon is true or false")
+        if not (isinstance(c["name"], str) and c["name"]):
+            errors.append(f"westeros_cards: {i}: name is required")
+        errors += [
+            f"westeros_cards: {m}" for msgs in westeros_card_errors(c, order_ids).values() for m in msgs
+        ]
+        totals[c["deck"]] += c["count"]
+    for d, size in sorted(sizes.items()):
+        if totals[d] != size:
+            errors.append(f"westeros_cards: deck {d} holds {totals[d]} cards but must hold {size} (W-1.11)")
+    return errors
+
+
+def wildling_errors(wl: Any) -> list[str]:
+    """Check the wildling deck (W-16.7): unique ids, three written effects each, deck_size = cards."""
+    if not isinstance(wl, dict) or not isinstance(wl.get("cards"), list):
+        return ["wildling_cards: expected an object with a 'cards' list"]
+    errors: list[str] = []
+    ids: set[str] = set()
+    for n, c in enumerate(wl["cards"]):
+        i = _entry_id(c, WILDLING_CARD_KEYS, (), section="wildling_cards", noun="card", n=n, errors=errors)
+        if i is None:
+            continue
+        if i in ids:
+            errors.append(f"wildling_cards: {i} is listed twice")
+        ids.add(i)
+        nw, wv = c["nights_watch_victory"], c["wildling_victory"]
+        ok = (
+            isinstance(nw, dict)
+            and set(nw) == {"highest_bidder"}
+            and isinstance(wv, dict)
+            and set(wv) == {"lowest_bidder", "everyone_else"}
+            and all(isinstance(x, str) and x for x in (*nw.values(), *wv.values()))
+        )
+        if not ok:
+            errors.append(
+                f"wildling_cards: {i}: write highest_bidder, lowest_bidder and everyone_else (W-16.7)"
+            )
+    if wl.get("deck_size") is not None and wl["deck_size"] != len(wl["cards"]):
+        errors.append(
+            f"wildling_cards: deck_size says {wl['deck_size']} but there are {len(wl['cards'])} cards"
+        )
+    return errors
+
+
+def layout_errors(layout: Any, area_ids: Iterable[str]) -> list[str]:
+    """Check the map drawing: every area has a position and a polygon outline."""
+    if not isinstance(layout, dict) or not isinstance(layout.get("areas"), dict):
+        return ["layout: expected an object with an 'areas' object"]
+    errors: list[str] = []
+    ids = set(area_ids)
+    for i in sorted(ids - set(layout["areas"])):
+        errors.append(f"layout: area {i} has no drawing")
+    for i in sorted(set(layout["areas"]) - ids):
+        errors.append(f"layout: drawing for unknown area {i}")
+    for i, d in layout["areas"].items():
+        if not isinstance(d, dict) or set(d) != {"x", "y", "outline"}:
+            errors.append(f"layout: {i}: expected x, y and outline")
+            continue
+        if not all(isinstance(d[k], int | float) and not isinstance(d[k], bool) for k in ("x", "y")):
+            errors.append(f"layout: {i}: x and y are numbers")
+        problem = outline_problem(d["outline"]) or (None if d["outline"] else "an outline is required")
+        if problem:
+            errors.append(f"layout: {i}: {problem}")
+    return errors
+
+
+def game_data_errors(data: Any, *, layout: Any = None) -> list[str]:
+    """Every problem of a six-section data set (and of its layout when given); [] means it is valid."""
+    if not isinstance(data, dict):
+        return ["expected an object with the sections " + ", ".join(GAME_SECTIONS)]
+    missing = [s for s in GAME_SECTIONS if s not in data]
+    if missing:
+        return [f"missing section(s): {', '.join(missing)}"]
+    errors, areas, _adj = map_errors(data["map"])
+    t_errors, tables = tracks_errors(data["tracks"])
+    errors += t_errors
+    setup = data["setup"]
+    house_ids = (
+        set(setup["houses"]) if isinstance(setup, dict) and isinstance(setup.get("houses"), dict) else set()
+    )
+    errors += setup_errors(setup, areas, tables)
+    errors += house_cards_errors(data["house_cards"], house_ids)
+    order_tokens = tables.get("order_tokens")
+    order_ids = {t["id"] for t in order_tokens["tokens"]} if order_tokens else None
+    errors += westeros_errors(data["westeros_cards"], order_ids)
+    errors += wildling_errors(data["wildling_cards"])
+    if layout is not None:
+        errors += layout_errors(layout, areas)
+    return errors
