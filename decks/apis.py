@@ -8,25 +8,21 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from config.errors import ApplicationError
 from config.schema import ApiErrorSerializer
 from decks import selectors, services
 from decks.formats import (
-    MAX_COUNT,
-    MAX_INPUT_CHARS,
     DeckFormatError,
     encode_share_code,
     export_json,
@@ -35,202 +31,32 @@ from decks.formats import (
     resolve,
 )
 from decks.models import Deck, DeckRevision, Visibility
+from decks.serializers import (
+    ERRORS,
+    MAX_MULLIGANS,
+    MAX_SEARCH,
+    MAX_SEED,
+    WRITE_ERRORS,
+    DeckDetailSerializer,
+    DeckInputSerializer,
+    DeckPageSerializer,
+    DeckStatsSerializer,
+    DeckSummarySerializer,
+    ImportInputSerializer,
+    ImportOutputSerializer,
+    LegalitySerializer,
+    RevisionSerializer,
+    ValidateInputSerializer,
+)
 from decks.stats import (
     HAND_SIZE,
     MAX_REINFORCES,
     MAX_TURN,
     deck_stats,
     draw_odds,
-    max_mulligans,
     sample_hand,
 )
 from decks.validation import validate_deck
-
-MAX_SEED = 2**63 - 1  # a sample hand's seed: any signed 64-bit value a client may store
-MAX_MULLIGANS = max_mulligans()  # C-4.4: 5 (the engine's limit; the hand never becomes empty)
-MAX_ENTRIES = 200  # distinct cards in one deck body (a legal deck has at most 50)
-MAX_SEARCH = 100  # ?search= of public decks matches the name (at most 100 characters)
-
-# --- serializers ------------------------------------------------------------------------------------
-
-
-ERRORS: dict[int, Any] = {400: ApiErrorSerializer, 404: ApiErrorSerializer}
-WRITE_ERRORS: dict[int, Any] = {**ERRORS, 401: ApiErrorSerializer, 403: ApiErrorSerializer}
-
-
-class CardCountSerializer(serializers.Serializer):
-    card = serializers.SlugField(help_text="Card slug", max_length=80)
-    count = serializers.IntegerField(min_value=1, max_value=MAX_COUNT)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        """Both fields, even in a PATCH: DRF's partial mode skips missing fields of nested entries too."""
-        missing = [name for name in ("card", "count") if name not in attrs]
-        if missing:
-            raise serializers.ValidationError({name: "This field is required." for name in missing})
-        return attrs
-
-
-FACTION_HELP = "Slug of an existing faction (an unknown one is a 400 unknown_faction)"
-CARDS_HELP = (
-    f"Distinct cards with their counts, at most {MAX_ENTRIES} (unknown slugs are a 400 unknown_cards)"
-)
-
-
-class DeckInputSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
-    faction = serializers.SlugField(
-        required=False, allow_null=True, allow_blank=True, max_length=60, help_text=FACTION_HELP
-    )
-    commander = serializers.SlugField(
-        required=False,
-        allow_null=True,
-        allow_blank=True,
-        max_length=80,
-        help_text="Slug of a Legendary unit in the deck (C-4.1)",
-    )
-    notes = serializers.CharField(required=False, allow_blank=True, max_length=10000)
-    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
-    cards = CardCountSerializer(many=True, required=False, max_length=MAX_ENTRIES, help_text=CARDS_HELP)
-
-
-class ValidateInputSerializer(serializers.Serializer):
-    faction = serializers.SlugField(
-        required=False, allow_null=True, allow_blank=True, max_length=60, help_text=FACTION_HELP
-    )
-    commander = serializers.SlugField(required=False, allow_null=True, allow_blank=True, max_length=80)
-    cards = CardCountSerializer(many=True, max_length=MAX_ENTRIES, help_text=CARDS_HELP)
-
-
-class IssueSerializer(serializers.Serializer):
-    rule = serializers.CharField(help_text="Rule cited, e.g. C-3.2")
-    code = serializers.CharField()
-    message = serializers.CharField()
-    cards = serializers.ListField(child=serializers.CharField(), help_text="Names of the cards involved")
-
-
-class LegalitySerializer(serializers.Serializer):
-    valid = serializers.BooleanField()
-    errors = IssueSerializer(many=True)
-    warnings = IssueSerializer(many=True)
-
-
-class NamedRefSerializer(serializers.Serializer):
-    slug = serializers.CharField()
-    name = serializers.CharField()
-
-
-class DeckCardOutputSerializer(serializers.Serializer):
-    card = serializers.CharField(help_text="Card slug")
-    name = serializers.CharField()
-    count = serializers.IntegerField()
-    faction = serializers.CharField()
-    card_type = serializers.CharField()
-    command_cost = serializers.IntegerField()
-    energy_cost = serializers.IntegerField()
-    legendary = serializers.BooleanField()
-    unique = serializers.BooleanField()
-
-
-class DeckSummarySerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    owner = serializers.CharField(help_text="Owner's username")
-    is_owner = serializers.BooleanField()
-    faction = NamedRefSerializer(allow_null=True)
-    commander = NamedRefSerializer(allow_null=True)
-    visibility = serializers.CharField()
-    share_id = serializers.CharField(allow_null=True, help_text="Only shown to the owner")
-    card_count = serializers.IntegerField()
-    created_at = serializers.DateTimeField()
-    updated_at = serializers.DateTimeField()
-    legality = LegalitySerializer()
-    like_count = serializers.IntegerField(help_text="Signed-in players who like this deck")
-    liked = serializers.BooleanField(help_text="Whether you like it (false when not signed in)")
-    copied_from = inline_serializer(
-        "DeckOrigin",
-        {"id": serializers.IntegerField(), "name": serializers.CharField(), "owner": serializers.CharField()},
-        allow_null=True,
-        help_text="The public deck this one was copied from, while it is still public",
-    )
-
-
-class DeckDetailSerializer(DeckSummarySerializer):
-    notes = serializers.CharField()
-    cards = DeckCardOutputSerializer(many=True)
-
-
-class DeckPageSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
-    results = DeckSummarySerializer(many=True)
-
-
-class LineErrorSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    line = serializers.IntegerField(allow_null=True, help_text="1-based line (text) or cards entry (JSON)")
-    text = serializers.CharField()
-    suggestions = serializers.ListField(child=serializers.CharField())
-
-
-@extend_schema_field(
-    {
-        "oneOf": [
-            {"type": "string", "maxLength": MAX_INPUT_CHARS},
-            {"type": "object", "additionalProperties": {}},
-        ]
-    }
-)
-class DecklistField(serializers.JSONField):
-    """A decklist as text or share code (a string of at most MAX_INPUT_CHARS) or the deck JSON document."""
-
-
-class ImportInputSerializer(serializers.Serializer):
-    format = serializers.ChoiceField(choices=["auto", "text", "json", "code"], default="auto")
-    data = DecklistField(help_text="Decklist text, share code (strings) or the deck JSON document")
-    save = serializers.BooleanField(default=False, help_text="Save as a new deck when it has no errors")
-    name = serializers.CharField(required=False, allow_blank=True, max_length=100)
-    visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PRIVATE)
-
-
-class ImportOutputSerializer(serializers.Serializer):
-    entries = DeckCardOutputSerializer(many=True)
-    commander = NamedRefSerializer(allow_null=True)
-    faction = serializers.CharField(allow_null=True)
-    name = serializers.CharField()
-    errors = LineErrorSerializer(many=True)
-    legality = LegalitySerializer(allow_null=True, help_text="Null when some lines could not be read")
-    deck = DeckDetailSerializer(allow_null=True, help_text="The saved deck when save=true")
-
-
-class HandOddsSerializer(serializers.Serializer):
-    card = serializers.CharField()
-    name = serializers.CharField()
-    count = serializers.IntegerField()
-    probability = serializers.FloatField(help_text="Chance to see at least one copy in the opening 6")
-
-
-class DeckStatsSerializer(serializers.Serializer):
-    total_cards = serializers.IntegerField()
-    draw_pile = serializers.IntegerField(help_text="Cards left to draw from once the Commander is set aside")
-    command_curve = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Command cost -> copies"
-    )
-    energy_curve = serializers.DictField(child=serializers.IntegerField(), help_text="Energy cost -> copies")
-    types = serializers.DictField(child=serializers.IntegerField(), help_text="unit/event -> copies")
-    keywords = serializers.DictField(child=serializers.IntegerField(), help_text="Keyword code -> copies")
-    average_power = serializers.FloatField(allow_null=True, help_text="Units only, full numbers (3000)")
-    average_health = serializers.FloatField(allow_null=True)
-    opening_hand_odds = HandOddsSerializer(many=True)
-
-
-class RevisionSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    created_at = serializers.DateTimeField()
-    note = serializers.CharField()
-    snapshot = serializers.JSONField()
-
 
 # --- shaping ----------------------------------------------------------------------------------------
 
@@ -770,140 +596,3 @@ class DeckRevisionRestoreApi(APIView):
         deck = selectors.deck_get_writable(user=request.user, deck_id=pk)
         deck = services.deck_restore(deck=deck, number=number)
         return Response(DeckDetailSerializer(deck_output(deck, request.user)).data)
-
-
-# --- public decks: browse, like, copy ------------------------------------------------------------------
-
-PUBLIC_PAGE_SIZE = 24
-MAX_PUBLIC_PAGE_SIZE = 60
-SOCIAL_RATE = "120/min"
-
-
-class DeckSocialThrottle(UserRateThrottle):
-    """Likes and copies per user: `settings.DECKS_SOCIAL_RATE` (default 120/min; None switches it off)."""
-
-    scope = "deck_social"
-
-    def get_rate(self) -> str | None:
-        return getattr(settings, "DECKS_SOCIAL_RATE", SOCIAL_RATE)
-
-
-class PublicDeckPagination(PageNumberPagination):
-    page_size = PUBLIC_PAGE_SIZE
-    page_size_query_param = "page_size"
-    max_page_size = MAX_PUBLIC_PAGE_SIZE
-
-
-class PublicDeckFilterSerializer(serializers.Serializer):
-    q = serializers.CharField(
-        required=False, allow_blank=True, max_length=MAX_SEARCH, help_text="Words in the deck or card names"
-    )
-    card = serializers.SlugField(required=False, allow_blank=True, max_length=80, help_text="Has this card")
-    faction = serializers.SlugField(required=False, allow_blank=True, max_length=60, help_text="Faction slug")
-    owner = serializers.CharField(
-        required=False, allow_blank=True, max_length=150, help_text="Only this player's decks (username)"
-    )
-    sort = serializers.ChoiceField(choices=list(selectors.PUBLIC_SORTS), default="newest", required=False)
-
-
-class LikeOutputSerializer(serializers.Serializer):
-    liked = serializers.BooleanField()
-    like_count = serializers.IntegerField()
-
-
-class CopyInputSerializer(serializers.Serializer):
-    name = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        max_length=100,
-        help_text="Name of the copy; default '<name> (copy)'",
-    )
-
-
-class PublicDeckListApi(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        parameters=[
-            PublicDeckFilterSerializer,
-            OpenApiParameter(
-                "page", {"type": "integer", "minimum": 1}, description="Past the last page: 404"
-            ),
-            OpenApiParameter(
-                "page_size",
-                {"type": "integer", "minimum": 1, "maximum": MAX_PUBLIC_PAGE_SIZE},
-                description=f"Decks a page (default {PUBLIC_PAGE_SIZE}, at most {MAX_PUBLIC_PAGE_SIZE})",
-            ),
-        ],
-        operation_id="decks_public_list",
-        responses={200: DeckPageSerializer, **ERRORS},
-        summary="Browse public decks: search, filter by card or faction, sort (no sign-in needed)",
-    )
-    def get(self, request: Request) -> Response:
-        f = PublicDeckFilterSerializer(data=request.query_params.dict())
-        f.is_valid(raise_exception=True)
-        params = f.validated_data
-        faction = params.get("faction") or ""
-        if faction and selectors.faction_by_slug(faction) is None:
-            raise ApplicationError(
-                "unknown_faction", f"Unknown faction: {faction}.", extra={"faction": faction}
-            )
-        qs = selectors.public_decks(
-            owner=params.get("owner") or None,
-            search=params.get("q", ""),
-            card=params.get("card", ""),
-            faction=faction,
-            sort=params.get("sort", "newest"),
-            viewer=request.user,
-        )
-        paginator = PublicDeckPagination()
-        page = paginator.paginate_queryset(qs, request, view=self)
-        data = [deck_output(d, request.user, detail=False) for d in page or []]
-        return paginator.get_paginated_response(DeckSummarySerializer(data, many=True).data)
-
-
-class DeckLikeApi(APIView):
-    permission_classes = [IsAuthenticated]
-
-    def get_throttles(self) -> list[Any]:
-        return [DeckSocialThrottle()]
-
-    def _answer(self, request: Request, pk: int, *, liked: bool) -> Response:
-        deck = selectors.deck_get_readable(user=request.user, deck_id=pk)
-        services.deck_like_set(user=request.user, deck=deck, liked=liked)
-        return Response(
-            LikeOutputSerializer({"liked": liked, "like_count": selectors.deck_like_count(deck)}).data
-        )
-
-    @extend_schema(
-        request=None,
-        responses={200: LikeOutputSerializer, **WRITE_ERRORS},
-        summary="Like a public deck (once; liking again changes nothing; not your own)",
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        return self._answer(request, pk, liked=True)
-
-    @extend_schema(responses={200: LikeOutputSerializer, **WRITE_ERRORS}, summary="Take your like back")
-    def delete(self, request: Request, pk: int) -> Response:
-        return self._answer(request, pk, liked=False)
-
-
-class DeckCopyApi(DeckLookupMixin, APIView):
-    permission_classes = [IsAuthenticated]
-
-    def get_throttles(self) -> list[Any]:
-        return [DeckSocialThrottle()]
-
-    @extend_schema(
-        request=CopyInputSerializer,
-        responses={201: DeckDetailSerializer, **WRITE_ERRORS},
-        summary="Copy a public deck (or your own, or an unlisted one by share id) into your private decks",
-    )
-    def post(self, request: Request, **kwargs: Any) -> Response:
-        source = self.get_deck(request, **kwargs)
-        body = CopyInputSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        deck = services.deck_copy(owner=request.user, source=source, name=body.validated_data.get("name", ""))
-        return Response(
-            DeckDetailSerializer(deck_output(deck, request.user)).data, status=status.HTTP_201_CREATED
-        )

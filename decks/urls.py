@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from decks import accounts, apis
+from decks import accounts, apis, public_apis
 
 app_name = "decks"
 
@@ -17,10 +17,10 @@ urlpatterns = [
     path("decks/", apis.DeckListCreateApi.as_view(), name="list"),
     path("decks/validate/", apis.DeckValidateApi.as_view(), name="validate"),
     path("decks/import/", apis.DeckImportApi.as_view(), name="import"),
-    path("decks/public/", apis.PublicDeckListApi.as_view(), name="public"),
-    path("decks/<int:pk>/like/", apis.DeckLikeApi.as_view(), name="like"),
-    path("decks/<int:pk>/copy/", apis.DeckCopyApi.as_view(), name="copy"),
-    path("decks/shared/<str:share_id>/copy/", apis.DeckCopyApi.as_view(), name="shared-copy"),
+    path("decks/public/", public_apis.PublicDeckListApi.as_view(), name="public"),
+    path("decks/<int:pk>/like/", public_apis.DeckLikeApi.as_view(), name="like"),
+    path("decks/<int:pk>/copy/", public_apis.DeckCopyApi.as_view(), name="copy"),
+    path("decks/shared/<str:share_id>/copy/", public_apis.DeckCopyApi.as_view(), name="shared-copy"),
     path("decks/<int:pk>/", apis.DeckDetailApi.as_view(), name="detail"),
     path("decks/<int:pk>/revisions/", apis.DeckRevisionListApi.as_view(), name="revisions"),
     path("decks/<int:pk>/revisions/<int:number>/", apis.DeckRevisionDetailApi.as_view(), name="revision"),
