@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 from simple_history.utils import bulk_create_with_history
 
+from boardgame.data_format import GAME_SECTIONS, KIND_ORDER
 from boardgame.models import (
     Adjacency,
     Area,
@@ -32,12 +33,7 @@ from boardgame.models import (
     WesterosDeck,
     WildlingCard,
 )
-from boardgame.validation import (
-    GAME_SECTIONS,
-    KIND_ORDER,
-    game_data_errors,
-    map_counts,
-)
+from boardgame.validation import game_data_errors, map_counts
 from config.errors import ApplicationError
 
 DATA_DIR = Path(__file__).resolve().parent / "data" / "westeros"

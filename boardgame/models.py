@@ -16,17 +16,15 @@ from django.db import models
 from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
-from boardgame.validation import (
+from boardgame.data_format import (
     DOMINANCE_TOKENS,
     HOUSE_CARD_TIMINGS,
     TRACK_TABLE_KEYS,
     UNIT_TYPES,
     WESTEROS_EFFECT_TYPES,
     outline_problem,
-    setup_field_errors,
-    track_table_errors,
-    westeros_card_errors,
 )
+from boardgame.validation import setup_field_errors, track_table_errors, westeros_card_errors
 
 ID_HELP = "Stable snake_case id used by the rules engine and the JSON files, e.g. kings_landing."
 ORDER_HELP = "Export order (lower first); rows with equal values are ordered by id."

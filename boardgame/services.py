@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.db.models import Q
 
+from boardgame.data_format import HOUSE_CARD_STRENGTHS
 from boardgame.models import (
     Adjacency,
     Area,
@@ -17,9 +18,6 @@ from boardgame.models import (
     Port,
     Setup,
     WesterosDeck,
-)
-from boardgame.validation import (
-    HOUSE_CARD_STRENGTHS,
 )
 from config.errors import ApplicationError
 

@@ -9,159 +9,34 @@ same messages: this module imports no model, so the models may import it.
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-DOMINANCE_TOKENS = ("iron_throne", "valyrian_steel_blade", "messenger_raven")
-INFLUENCE_TRACKS = ("iron_throne", "fiefdoms", "kings_court")
-# The Westeros card effect types the engine knows (WesterosCard.effect_type's choices).
-WESTEROS_EFFECT_TYPES = (
-    "supply",
-    "mustering",
-    "bidding",
-    "power",
-    "choice",
-    "reshuffle",
-    "nothing",
-    "order_restriction",
-    "wildlings_attack",
+from boardgame.data_format import (
+    AREA_KEYS,
+    DOMINANCE_TOKENS,
+    EFFECT_TYPES,
+    GAME_SECTIONS,
+    HOUSE_CARD_KEYS,
+    HOUSE_CARD_STRENGTHS,
+    HOUSE_CARD_TIMINGS,
+    HOUSE_KEYS,
+    ID_RE,
+    INFLUENCE_TRACKS,
+    KIND_ORDER,
+    PLAYER_COUNT_KEYS,
+    TRACK_TABLE_KEYS,
+    TRACK_TO_TOKEN,
+    UNIT_DOMAINS,
+    WESTEROS_CARD_KEYS,
+    WILDLING_CARD_KEYS,
+    entry_id,
+    is_int,
+    is_nat,
+    keys_problem,
+    outline_problem,
 )
-UNIT_TYPES = ("footman", "knight", "ship", "siege_engine")
-HOUSE_CARD_TIMINGS = (
-    "none",
-    "cancel",
-    "immediately",
-    "strength",
-    "casualties",
-    "on_win",
-    "on_loss",
-    "after_combat",
-)
-TRACK_TABLE_KEYS = (
-    "supply_track",
-    "order_tokens",
-    "special_orders_by_kings_court",
-    "unit_types",
-    "unit_limits_per_house",
-    "mustering_points",
-    "power_tokens",
-    "influence_tracks",
-    "wildling_track",
-    "rounds",
-    "victory",
-)
-KIND_ORDER = {"land": 0, "sea": 1, "port": 2}
-
-GAME_SECTIONS = ("map", "setup", "house_cards", "westeros_cards", "wildling_cards", "tracks")
-ID_RE = re.compile(r"^[a-z][a-z0-9_]{0,59}$")  # snake_case, at most 60 characters (slug fields)
-UNIT_DOMAINS = {"footman": ("land",), "knight": ("land",), "siege_engine": ("land",), "ship": ("sea", "port")}
-HOUSE_CARD_STRENGTHS = [0, 1, 1, 2, 2, 3, 4]  # W-17.1, sorted
-TRACK_TO_TOKEN = dict(zip(INFLUENCE_TRACKS, DOMINANCE_TOKENS, strict=True))  # W-1.9
-EFFECT_TYPES = set(WESTEROS_EFFECT_TYPES)
-UNIT_CHOICES = set(UNIT_TYPES)
-
-AREA_KEYS = {"id", "name", "kind", "castle", "supply", "crowns", "home_house", "island"}
-HOUSE_KEYS = {
-    "name",
-    "home_area",
-    "starting_units",
-    "garrison",
-    "power_tokens_available",
-    "power_tokens_total",
-    "supply_level",
-    "victory_track",
-    "influence_positions_6p",
-}
-PLAYER_COUNT_KEYS = {
-    "houses",
-    "influence_tracks",
-    "dominance_token_holders",
-    "garrisons",
-    "neutral_forces",
-    "impassable_areas",
-    "kings_court_special_orders",
-}
-HOUSE_CARD_KEYS = {"id", "house", "name", "strength", "swords", "fortifications", "effect", "effect_timing"}
-WILDLING_CARD_KEYS = {"id", "name", "nights_watch_victory", "wildling_victory"}
-WESTEROS_CARD_KEYS = {
-    "deck",
-    "id",
-    "name",
-    "count",
-    "wildling_icon",
-    "effect_type",
-    "effect",
-    "chooser",
-    "options",
-}
-
-
-def outline_problem(outline: Any) -> str | None:
-    """Why an outline is not a polygon of at least 3 [x, y] number pairs, or None if it is fine (empty is fine)."""
-    if outline in (None, []):
-        return None
-    if not isinstance(outline, list) or len(outline) < 3:
-        return "An outline is a list of at least 3 [x, y] points."
-    for point in outline:
-        if (
-            not isinstance(point, list)
-            or len(point) != 2
-            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in point)
-        ):
-            return f"Outline point {point!r} is not an [x, y] pair of numbers."
-    return None
-
-
-# --------------------------------------------------------------------------------------------------
-# Validation of the dict format (pure functions; every problem is reported, none raises)
-# --------------------------------------------------------------------------------------------------
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_nat(value: Any) -> bool:
-    return _is_int(value) and value >= 0
-
-
-def _keys_problem(obj: Any, required: set[str], optional: Iterable[str], where: str) -> str | None:
-    """Why `obj` is not a dict with exactly these keys, or None."""
-    if not isinstance(obj, dict):
-        return f"{where}: expected an object"
-    missing = sorted(required - set(obj))
-    unknown = sorted(set(obj) - required - set(optional))
-    parts = []
-    if missing:
-        parts.append(f"missing {', '.join(missing)}")
-    if unknown:
-        parts.append(f"unknown field(s) {', '.join(unknown)}")
-    return f"{where}: {'; '.join(parts)}" if parts else None
-
-
-def _entry_id(
-    entry: Any,
-    required: set[str],
-    optional: Iterable[str],
-    *,
-    section: str,
-    noun: str,
-    n: int,
-    errors: list[str],
-) -> str | None:
-    """The snake_case id of entry #n of a section's list, or None with the reason added to `errors` (wrong
-    keys or a malformed id)."""
-    problem = _keys_problem(entry, required, optional, f"{section}: {noun} #{n + 1}")
-    if problem:
-        errors.append(problem)
-        return None
-    i = entry["id"]
-    if not isinstance(i, str) or not ID_RE.match(i):
-        errors.append(f"{section}: {noun} id {i!r} is not a snake_case id (at most 60 characters)")
-        return None
-    return i
 
 
 def map_errors(m: Any) -> tuple[list[str], dict[str, dict], dict[str, set[str]]]:
@@ -182,7 +57,7 @@ def map_errors(m: Any) -> tuple[list[str], dict[str, dict], dict[str, set[str]]]
         kind = a.get("kind") if isinstance(a, dict) else None
         extra = {"land": ["port"], "port": ["land_area", "sea_area", "max_ships"]}.get(kind or "", [])
         required = AREA_KEYS | ({"land_area", "sea_area", "max_ships"} if kind == "port" else set())
-        i = _entry_id(a, required, extra, section="map", noun="area", n=n, errors=errors)
+        i = entry_id(a, required, extra, section="map", noun="area", n=n, errors=errors)
         if i is None:
             continue
         if i in areas:
@@ -193,7 +68,7 @@ def map_errors(m: Any) -> tuple[list[str], dict[str, dict], dict[str, set[str]]]
             errors.append(f"map: {i}: kind must be land, sea or port")
         if a["castle"] not in ("none", "castle", "stronghold"):
             errors.append(f"map: {i}: castle must be none, castle or stronghold")
-        if not (_is_nat(a["supply"]) and _is_nat(a["crowns"])):
+        if not (is_nat(a["supply"]) and is_nat(a["crowns"])):
             errors.append(f"map: {i}: supply and crowns are non-negative integers")
         if not isinstance(a["island"], bool):
             errors.append(f"map: {i}: island is true or false")
@@ -285,7 +160,7 @@ def map_errors(m: Any) -> tuple[list[str], dict[str, dict], dict[str, set[str]]]
                     f"map: port {i} must border exactly its land {land} and its sea {sea}, "
                     f"not {', '.join(sorted(adj[i])) or 'nothing'} (W-10.4)"
                 )
-            if not (_is_int(max_ships) and max_ships >= 1):
+            if not (is_int(max_ships) and max_ships >= 1):
                 errors.append(f"map: port {i}: max_ships is a positive integer")
 
     counts = m.get("counts")
@@ -327,7 +202,7 @@ def track_table_errors(key: str, data: Any) -> list[str]:
             prev: list[int] | None = None
             for lv in levels:
                 arm = lv["armies"]
-                if not (isinstance(arm, list) and all(_is_int(x) and x >= 2 for x in arm)):
+                if not (isinstance(arm, list) and all(is_int(x) and x >= 2 for x in arm)):
                     errors.append(f"supply_track: level {lv['level']}: armies are sizes of at least 2")
                     continue
                 if arm != sorted(arm, reverse=True):
@@ -345,9 +220,9 @@ def track_table_errors(key: str, data: Any) -> list[str]:
             for t in tokens:
                 if t["type"] not in ("march", "defense", "support", "raid", "consolidate_power"):
                     errors.append(f"order_tokens: {t['id']}: unknown type {t['type']!r}")
-                if not (_is_int(t["count"]) and t["count"] >= 1) or not isinstance(t["special"], bool):
+                if not (is_int(t["count"]) and t["count"] >= 1) or not isinstance(t["special"], bool):
                     errors.append(f"order_tokens: {t['id']}: count is a positive integer, special true/false")
-                if not (t["strength_modifier"] is None or _is_int(t["strength_modifier"])):
+                if not (t["strength_modifier"] is None or is_int(t["strength_modifier"])):
                     errors.append(f"order_tokens: {t['id']}: strength_modifier is an integer or null")
             if sum(t["count"] for t in tokens) != 15:
                 errors.append("order_tokens: a house owns 15 order tokens (W-1.6)")
@@ -359,7 +234,7 @@ def track_table_errors(key: str, data: Any) -> list[str]:
         elif key == "special_orders_by_kings_court":
             for n in ("3", "4", "5", "6"):
                 row = data[n]
-                if not (isinstance(row, list) and len(row) == int(n) and all(_is_nat(x) for x in row)):
+                if not (isinstance(row, list) and len(row) == int(n) and all(is_nat(x) for x in row)):
                     errors.append(f"special_orders_by_kings_court: {n} players need {n} non-negative numbers")
                 elif row != sorted(row, reverse=True):
                     errors.append(
@@ -370,18 +245,18 @@ def track_table_errors(key: str, data: Any) -> list[str]:
             if unit_ids != set(UNIT_DOMAINS):
                 errors.append(f"unit_types: the unit types are {', '.join(sorted(UNIT_DOMAINS))} (W-1.3)")
             for u in data:
-                if not (_is_nat(u["combat_strength"]) and _is_nat(u["muster_cost"])):
+                if not (is_nat(u["combat_strength"]) and is_nat(u["muster_cost"])):
                     errors.append(
                         f"unit_types: {u['id']}: strength and muster cost are non-negative integers"
                     )
         elif key == "unit_limits_per_house":
-            if set(data) != set(UNIT_DOMAINS) or not all(_is_nat(v) for v in data.values()):
+            if set(data) != set(UNIT_DOMAINS) or not all(is_nat(v) for v in data.values()):
                 errors.append("unit_limits_per_house: one non-negative limit per unit type (W-1.3)")
         elif key == "mustering_points":
-            if set(data) != {"stronghold", "castle", "none"} or not all(_is_nat(v) for v in data.values()):
+            if set(data) != {"stronghold", "castle", "none"} or not all(is_nat(v) for v in data.values()):
                 errors.append("mustering_points: points for stronghold, castle and none (W-13)")
         elif key == "power_tokens":
-            if not (_is_nat(data["per_house"]) and _is_nat(data["available_at_start"])):
+            if not (is_nat(data["per_house"]) and is_nat(data["available_at_start"])):
                 errors.append("power_tokens: per_house and available_at_start are non-negative integers")
             elif data["available_at_start"] > data["per_house"]:
                 errors.append("power_tokens: a house cannot start with more power than it owns (W-1.7)")
@@ -394,15 +269,15 @@ def track_table_errors(key: str, data: Any) -> list[str]:
                 )
         elif key == "wildling_track":
             pos = data["positions"]
-            if not (isinstance(pos, list) and pos == sorted(pos) and all(_is_nat(p) for p in pos)):
+            if not (isinstance(pos, list) and pos == sorted(pos) and all(is_nat(p) for p in pos)):
                 errors.append("wildling_track: positions are rising non-negative integers")
             elif data["start"] not in pos or data["attack_at"] != pos[-1]:
                 errors.append("wildling_track: start is a position and attack_at is the last one (W-16)")
         elif key == "rounds":
-            if not (_is_int(data["max"]) and data["max"] >= 1):
+            if not (is_int(data["max"]) and data["max"] >= 1):
                 errors.append("rounds: max is a positive integer")
         elif key == "victory":
-            if not (_is_int(data["castles_to_win"]) and data["castles_to_win"] >= 1):
+            if not (is_int(data["castles_to_win"]) and data["castles_to_win"] >= 1):
                 errors.append("victory: castles_to_win is a positive integer (W-18)")
         else:
             errors.append(f"unknown track table {key!r}; known: {', '.join(TRACK_TABLE_KEYS)}")
@@ -434,7 +309,7 @@ def setup_field_errors(
     """Check the JSON fields of one player-count set-up (W-2.3, W-2.4); {field: [messages]}."""
     errors: dict[str, list[str]] = defaultdict(list)
     houses = data.get("houses")
-    n = player_count if _is_int(player_count) else None
+    n = player_count if is_int(player_count) else None
     if not (isinstance(houses, list) and all(isinstance(h, str) for h in houses)):
         errors["houses"].append("houses is a list of house ids")
         houses = []
@@ -477,7 +352,7 @@ def setup_field_errors(
         if unknown:
             errors["impassable_areas"].append(f"unknown area(s): {', '.join(unknown)}")
     stars = data.get("kings_court_special_orders")
-    if not (isinstance(stars, list) and all(_is_nat(s) for s in stars)):
+    if not (isinstance(stars, list) and all(is_nat(s) for s in stars)):
         errors["kings_court_special_orders"].append(
             "kings_court_special_orders is a list of non-negative integers"
         )
@@ -506,7 +381,7 @@ def setup_errors(s: Any, areas: dict[str, dict], tracks: dict[str, Any]) -> list
     for h, d in s["houses"].items():
         if not ID_RE.match(h) or len(h) > 40:
             errors.append(f"setup: house id {h!r} is not a snake_case id (at most 40 characters)")
-        problem = _keys_problem(d, HOUSE_KEYS, (), f"setup: house {h}")
+        problem = keys_problem(d, HOUSE_KEYS, (), f"setup: house {h}")
         if problem:
             errors.append(problem)
             continue
@@ -522,20 +397,20 @@ def setup_errors(s: Any, areas: dict[str, dict], tracks: dict[str, Any]) -> list
             isinstance(g, dict)
             and set(g) == {"area", "strength"}
             and g["area"] == home
-            and _is_nat(g["strength"])
+            and is_nat(g["strength"])
         ):
             errors.append(f"setup: {h}: the garrison stands in the home area {home} with a strength (W-2.4)")
         for f in ("power_tokens_available", "power_tokens_total", "supply_level", "victory_track"):
-            if not _is_nat(d[f]):
+            if not is_nat(d[f]):
                 errors.append(f"setup: {h}: {f} is a non-negative integer")
-        if _is_nat(d["power_tokens_available"]) and _is_nat(d["power_tokens_total"]):
+        if is_nat(d["power_tokens_available"]) and is_nat(d["power_tokens_total"]):
             if d["power_tokens_available"] > d["power_tokens_total"]:
                 errors.append(f"setup: {h}: more available power than owned (W-1.7)")
         pos = d["influence_positions_6p"]
         if (
             not isinstance(pos, dict)
             or set(pos) != set(INFLUENCE_TRACKS)
-            or not all(_is_int(v) and v >= 1 for v in pos.values())
+            or not all(is_int(v) and v >= 1 for v in pos.values())
         ):
             errors.append(
                 f"setup: {h}: influence_positions_6p gives a position (1 = top) on each of the three tracks"
@@ -546,7 +421,7 @@ def setup_errors(s: Any, areas: dict[str, dict], tracks: dict[str, Any]) -> list
             errors.append(f"setup: {h}: starting_units is a list")
             continue
         for u in d["starting_units"]:
-            problem = _keys_problem(u, {"area", "unit", "count"}, (), f"setup: {h}: starting unit")
+            problem = keys_problem(u, {"area", "unit", "count"}, (), f"setup: {h}: starting unit")
             if problem:
                 errors.append(problem)
                 continue
@@ -559,7 +434,7 @@ def setup_errors(s: Any, areas: dict[str, dict], tracks: dict[str, Any]) -> list
                 continue
             if areas[a]["kind"] not in UNIT_DOMAINS[u["unit"]]:
                 errors.append(f"setup: {h}: a {u['unit']} cannot stand in {a} ({areas[a]['kind']}) (W-1.3)")
-            if not (_is_int(u["count"]) and u["count"] >= 1):
+            if not (is_int(u["count"]) and u["count"] >= 1):
                 errors.append(f"setup: {h}: unit count in {a} is a positive integer")
                 continue
             if unit_owner.setdefault(a, h) != h:
@@ -567,7 +442,7 @@ def setup_errors(s: Any, areas: dict[str, dict], tracks: dict[str, Any]) -> list
             per_type[u["unit"]] += u["count"]
             per_area[a] += u["count"]
         for unit, count in per_type.items():
-            if _is_int(limits.get(unit)) and count > limits[unit]:
+            if is_int(limits.get(unit)) and count > limits[unit]:
                 errors.append(f"setup: {h}: {count} {unit}s exceed the limit of {limits[unit]} (W-1.3)")
         errors += _start_consistency_errors(h, d, per_area, areas, tracks)
     house_names = Counter(d.get("name") for d in s["houses"].values() if isinstance(d, dict))
@@ -588,7 +463,7 @@ def setup_errors(s: Any, areas: dict[str, dict], tracks: dict[str, Any]) -> list
         if not (key.isdigit() and 3 <= int(key) <= 6):
             errors.append(f"{where}: player counts are 3 to 6 (W-1.1)")
             continue
-        problem = _keys_problem(pc, PLAYER_COUNT_KEYS, ("variant_notes",), where)
+        problem = keys_problem(pc, PLAYER_COUNT_KEYS, ("variant_notes",), where)
         if problem:
             errors.append(problem)
             continue
@@ -615,14 +490,14 @@ def setup_errors(s: Any, areas: dict[str, dict], tracks: dict[str, Any]) -> list
             errors.append(f"{where}: garrisons is a list")
             garrisons = []
         for g in garrisons:
-            problem = _keys_problem(g, {"area", "strength"}, (), f"{where}: garrison")
+            problem = keys_problem(g, {"area", "strength"}, (), f"{where}: garrison")
             if problem:
                 errors.append(problem)
             elif g["area"] not in areas or not areas[g["area"]].get("home_house"):
                 errors.append(f"{where}: garrison in {g['area']!r}, which is not a home area (W-1.12)")
             elif areas[g["area"]]["home_house"] not in in_play:
                 errors.append(f"{where}: garrison in {g['area']}, the home of a house not in play (W-2.4)")
-            elif not (_is_int(g["strength"]) and g["strength"] >= 1):
+            elif not (is_int(g["strength"]) and g["strength"] >= 1):
                 errors.append(f"{where}: garrison strength in {g['area']} is a positive integer")
         forces = pc["neutral_forces"]
         if not isinstance(forces, list):
@@ -630,7 +505,7 @@ def setup_errors(s: Any, areas: dict[str, dict], tracks: dict[str, Any]) -> list
             forces = []
         seen: set[str] = set()
         for x in forces:
-            problem = _keys_problem(x, {"area", "strength", "impassable"}, (), f"{where}: neutral force")
+            problem = keys_problem(x, {"area", "strength", "impassable"}, (), f"{where}: neutral force")
             if problem:
                 errors.append(problem)
                 continue
@@ -645,7 +520,7 @@ def setup_errors(s: Any, areas: dict[str, dict], tracks: dict[str, Any]) -> list
                 errors.append(f"{where}: neutral force in {a}, where a house in play starts (W-2.4)")
             if x["impassable"] is not (x["strength"] is None):
                 errors.append(f"{where}: {a}: a token is impassable exactly when it has no strength (W-11.1)")
-            elif x["strength"] is not None and not (_is_int(x["strength"]) and 1 <= x["strength"] <= 6):
+            elif x["strength"] is not None and not (is_int(x["strength"]) and 1 <= x["strength"] <= 6):
                 errors.append(f"{where}: {a}: neutral force strength is 1 to 6")
         if isinstance(pc["impassable_areas"], list):
             for a in pc["impassable_areas"]:
@@ -666,11 +541,11 @@ def _start_consistency_errors(
     lands = {a for a in per_area if areas[a]["kind"] == "land"} | ({home} if home in areas else set())
     barrels = sum(areas[a]["supply"] for a in lands)
     castles = sum(areas[a]["castle"] != "none" for a in lands)
-    if _is_nat(d["supply_level"]) and d["supply_level"] != min(barrels, 6):
+    if is_nat(d["supply_level"]) and d["supply_level"] != min(barrels, 6):
         errors.append(
             f"setup: {h}: supply_level {d['supply_level']} but its start areas show {barrels} barrels (W-2.2)"
         )
-    if _is_nat(d["victory_track"]) and d["victory_track"] != castles:
+    if is_nat(d["victory_track"]) and d["victory_track"] != castles:
         errors.append(
             f"setup: {h}: victory_track {d['victory_track']} but it starts with {castles} castle/stronghold areas (W-2.2)"
         )
@@ -701,7 +576,7 @@ def house_cards_errors(hc: Any, house_ids: set[str]) -> list[str]:
     ids: set[str] = set()
     by_house: dict[str, list[dict]] = defaultdict(list)
     for n, c in enumerate(hc["cards"]):
-        i = _entry_id(c, HOUSE_CARD_KEYS, (), section="house_cards", noun="card", n=n, errors=errors)
+        i = entry_id(c, HOUSE_CARD_KEYS, (), section="house_cards", noun="card", n=n, errors=errors)
         if i is None:
             continue
         if i in ids:
@@ -710,10 +585,10 @@ def house_cards_errors(hc: Any, house_ids: set[str]) -> list[str]:
         if c["house"] not in house_ids:
             errors.append(f"house_cards: {i}: unknown house {c['house']!r}")
             continue
-        if not (_is_int(c["strength"]) and 0 <= c["strength"] <= 4):
+        if not (is_int(c["strength"]) and 0 <= c["strength"] <= 4):
             errors.append(f"house_cards: {i}: strength is 0 to 4")
             continue
-        if not (_is_nat(c["swords"]) and _is_nat(c["fortifications"])):
+        if not (is_nat(c["swords"]) and is_nat(c["fortifications"])):
             errors.append(f"house_cards: {i}: swords and fortifications are non-negative integers")
         if c["effect_timing"] not in timings:
             errors.append(
@@ -788,7 +663,7 @@ def westeros_errors(w: Any, order_ids: set[str] | None) -> list[str]:
             key in ("1", "2", "3")
             and isinstance(deck, dict)
             and set(deck) == {"size"}
-            and _is_nat(deck["size"])
+            and is_nat(deck["size"])
         ):
             errors.append(f"westeros_cards: deck {key!r}: decks are 1, 2, 3, each {{'size': n}}")
         else:
@@ -796,7 +671,7 @@ def westeros_errors(w: Any, order_ids: set[str] | None) -> list[str]:
     totals: Counter[int] = Counter()
     keys: set[tuple[int, str]] = set()
     for n, c in enumerate(w["cards"]):
-        i = _entry_id(
+        i = entry_id(
             c,
             WESTEROS_CARD_KEYS,
             ("restricted_orders",),
@@ -813,7 +688,7 @@ def westeros_errors(w: Any, order_ids: set[str] | None) -> list[str]:
         if (c["deck"], i) in keys:
             errors.append(f"westeros_cards: {i} is listed twice in deck {c['deck']}")
         keys.add((c["deck"], i))
-        if not (_is_int(c["count"]) and c["count"] >= 1):
+        if not (is_int(c["count"]) and c["count"] >= 1):
             errors.append(f"westeros_cards: {i}: count is a positive integer")
             continue
         if not isinstance(c["wildling_icon"], bool):
@@ -837,7 +712,7 @@ def wildling_errors(wl: Any) -> list[str]:
     errors: list[str] = []
     ids: set[str] = set()
     for n, c in enumerate(wl["cards"]):
-        i = _entry_id(c, WILDLING_CARD_KEYS, (), section="wildling_cards", noun="card", n=n, errors=errors)
+        i = entry_id(c, WILDLING_CARD_KEYS, (), section="wildling_cards", noun="card", n=n, errors=errors)
         if i is None:
             continue
         if i in ids:
