@@ -3,6 +3,7 @@
 // with each action's consequences (animated on the board when they arrive live).
 import { api } from "./js/api.js";
 import { hideCard, loadCardData, showCard } from "./js/card_component.js";
+import { clockText } from "./js/clock.js";
 import { h } from "./js/dom.js";
 import { LiveMatch, newKey } from "./js/live.js";
 import { logLine } from "./js/match_log.js";
@@ -341,11 +342,6 @@ function names() {
   const out = {};
   for (const s of match.seats) out[s.position] = s.name;
   return out;
-}
-
-function clockText(ms) {
-  const total = Math.ceil(ms / 1000);
-  return total >= 3600 ? `${Math.floor(total / 3600)}h ${Math.floor((total % 3600) / 60)}m` : `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
 }
 
 function renderClocks() {

@@ -13,6 +13,7 @@
 // On every page the header's "My games" link shows how many games wait for your move (GET /api/me/turns/,
 // once a minute while the tab is visible, or at once when another script dispatches "turns:count").
 import { api } from "./api.js";
+import { clockText } from "./clock.js";
 
 export const TITLE_PREFIX = "(●) Your turn — ";
 const LOW_TIME_MAX_MS = 30000; // warn at 20% of the time per turn, between 5 and 30 seconds
@@ -227,11 +228,6 @@ function lowTimeNode() {
     document.body.append(node);
   }
   return node;
-}
-
-function clockText(ms) {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
 function stopLowTime() {

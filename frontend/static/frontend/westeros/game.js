@@ -2,6 +2,7 @@
 // offered ONLY from the server's legal actions (docs/style.md 3), grouped by area so a click on the map shows
 // what can be done there. Submits with state_version + idempotency key; live updates via js/live.js (shared with the Commandeer table).
 import { api } from "../js/api.js";
+import { clockText } from "../js/clock.js";
 import { h } from "../js/dom.js";
 import { LiveMatch, newKey } from "../js/live.js";
 import { HOUSES, WesterosMap, areaSpeech, humanize, orderLabel } from "./map.js";
@@ -135,18 +136,15 @@ function seatOf(hid) {
 }
 
 /** A seat's clock now ("4:59", "23h 10m"); running clocks count down from the snapshot time. */
-function clockText(seat) {
+function seatClockText(seat) {
   if (!seat || typeof seat.clock_ms !== "number") return "";
-  const ms = Math.max(0, seat.clock_ms - (seat.running ? performance.now() - clockBase : 0));
-  const total = Math.ceil(ms / 1000);
-  if (total >= 3600) return `${Math.floor(total / 3600)}h ${Math.floor((total % 3600) / 60)}m`;
-  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+  return clockText(seat.clock_ms - (seat.running ? performance.now() - clockBase : 0));
 }
 
 function tickClocks() {
   if (!snap || !snap.view) return;
   for (const node of document.querySelectorAll("[data-clock]")) {
-    node.textContent = clockText(seatOf(node.dataset.clock));
+    node.textContent = seatClockText(seatOf(node.dataset.clock));
   }
 }
 
@@ -326,7 +324,7 @@ function renderHouses() {
       h("th", { class: "num", title: "House cards in hand" }, "Cards"))),
     h("tbody", {}, v.houses.map((hid) => h("tr", { class: `${hid === me() ? "is-you" : ""}${deciding.has(hid) ? " is-deciding" : ""}`, "data-house-row": hid },
       h("td", {}, houseChip(hid), seatName(hid) ? h("div", { class: "muted", style: { fontSize: "0.75rem" } }, seatName(hid),
-        clockText(seatOf(hid)) ? h("span", { class: `wx-clock${seatOf(hid).running ? " running" : ""}`, "data-clock": hid, title: "Time left" }, clockText(seatOf(hid))) : null) : null),
+        seatClockText(seatOf(hid)) ? h("span", { class: `wx-clock${seatOf(hid).running ? " running" : ""}`, "data-clock": hid, title: "Time left" }, seatClockText(seatOf(hid))) : null) : null),
       h("td", { class: "num" }, String(v.power[hid])), h("td", { class: "num" }, String(tokens[hid] || 0)),
       h("td", { class: "num" }, String(onBoard[hid] || 0)), h("td", { class: "num" }, String(((v.hands || {})[hid] || []).length)))))));
 }
