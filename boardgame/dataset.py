@@ -85,7 +85,7 @@ def map_export() -> dict[str, Any]:
 def setup_export() -> dict[str, Any]:
     houses: dict[str, Any] = {}
     homes = {a.home_house_id: a.slug for a in Area.objects.filter(home_house__isnull=False)}
-    units: dict[int, list[dict]] = defaultdict(list)
+    units: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for u in StartingUnit.objects.select_related("area").order_by("position", "id"):
         units[u.house_id].append({"area": u.area.slug, "unit": u.unit, "count": u.count})
     for h in House.objects.all():
@@ -105,10 +105,10 @@ def setup_export() -> dict[str, Any]:
                 "kings_court": h.influence_kings_court,
             },
         }
-    garrisons: dict[int, list[dict]] = defaultdict(list)
+    garrisons: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for g in SetupGarrison.objects.select_related("area").order_by("position", "id"):
         garrisons[g.setup_id].append({"area": g.area.slug, "strength": g.strength})
-    forces: dict[int, list[dict]] = defaultdict(list)
+    forces: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for x in NeutralForce.objects.select_related("area").order_by("position", "id"):
         forces[x.setup_id].append({"area": x.area.slug, "strength": x.strength, "impassable": x.impassable})
     counts: dict[str, Any] = {}

@@ -39,13 +39,13 @@ from boardgame.data_format import (
 )
 
 
-def map_errors(m: Any) -> tuple[list[str], dict[str, dict], dict[str, set[str]]]:
+def map_errors(m: Any) -> tuple[list[str], dict[str, dict[str, Any]], dict[str, set[str]]]:
     """Check the map section (W-1.2, W-10): areas, icons, symmetric loop-free adjacency, ports, islands.
 
     Returns (errors, areas by id, neighbours by id) so later sections can check references.
     """
     errors: list[str] = []
-    areas: dict[str, dict] = {}
+    areas: dict[str, dict[str, Any]] = {}
     adj: dict[str, set[str]] = defaultdict(set)
     if (
         not isinstance(m, dict)
@@ -174,7 +174,7 @@ def map_errors(m: Any) -> tuple[list[str], dict[str, dict], dict[str, set[str]]]
     return errors, areas, adj
 
 
-def map_counts(areas: list[dict], edges: int) -> dict[str, int]:
+def map_counts(areas: list[dict[str, Any]], edges: int) -> dict[str, int]:
     """The derived totals of a map (the `counts` object of map.json)."""
     kinds = Counter(a["kind"] for a in areas)
     return {
@@ -363,7 +363,7 @@ def setup_field_errors(
     return {k: v for k, v in errors.items() if v}
 
 
-def setup_errors(s: Any, areas: dict[str, dict], tracks: dict[str, Any]) -> list[str]:
+def setup_errors(s: Any, areas: dict[str, dict[str, Any]], tracks: dict[str, Any]) -> list[str]:
     """Check the setup section (W-2): houses' start values and units, and each player count's set-up."""
     if (
         not isinstance(s, dict)
@@ -532,7 +532,11 @@ def setup_errors(s: Any, areas: dict[str, dict], tracks: dict[str, Any]) -> list
 
 
 def _start_consistency_errors(
-    h: str, d: dict[str, Any], per_area: Counter[str], areas: dict[str, dict], tracks: dict[str, Any]
+    h: str,
+    d: dict[str, Any],
+    per_area: Counter[str],
+    areas: dict[str, dict[str, Any]],
+    tracks: dict[str, Any],
 ) -> list[str]:
     """A house's start values agree with its start areas (W-2.2): supply = barrels, victory = castles held,
     and its starting armies fit its supply level (W-12)."""
@@ -574,7 +578,7 @@ def house_cards_errors(hc: Any, house_ids: set[str]) -> list[str]:
     rules: dict[str, Any] = hc["rules"] if isinstance(hc.get("rules"), dict) else {}
     per_house = rules.get("cards_per_house", 7)
     ids: set[str] = set()
-    by_house: dict[str, list[dict]] = defaultdict(list)
+    by_house: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for n, c in enumerate(hc["cards"]):
         i = entry_id(c, HOUSE_CARD_KEYS, (), section="house_cards", noun="card", n=n, errors=errors)
         if i is None:

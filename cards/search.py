@@ -186,7 +186,8 @@ class _Parser:
 
     def or_expr(self, depth: int) -> Node:
         if depth > MAX_DEPTH:
-            raise QuerySyntaxError("query is nested too deeply", self.peek().position if self.peek() else 0)
+            token = self.peek()
+            raise QuerySyntaxError("query is nested too deeply", token.position if token else 0)
         children = [self.and_expr(depth)]
         while (token := self.peek()) is not None and token.kind == "or":
             self.take()

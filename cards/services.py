@@ -427,7 +427,9 @@ def _check_simple_records(
     if not isinstance(records, list):
         errors.append(f"{section}: must be a list")
         return []
-    valid, seen_keys, seen_names = [], set(), set()
+    valid: list[dict[str, Any]] = []
+    seen_keys: set[str] = set()
+    seen_names: set[str] = set()
     for i, record in enumerate(records):
         label = _label(section, i, record, key)
         if not isinstance(record, Mapping):

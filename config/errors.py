@@ -22,7 +22,7 @@ from rest_framework.response import Response
 class ApplicationError(Exception):
     """A domain error with a stable code, a plain message and an HTTP status."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
 
     def __init__(
         self, code: str, message: str, *, extra: dict[str, Any] | None = None, status_code: int | None = None

@@ -31,4 +31,6 @@ def loads(data: str | bytes | bytearray | memoryview) -> Any:
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError:
-        return json.loads(data)  # the standard library's error message, or what orjson alone refuses
+        return json.loads(
+            bytes(data) if isinstance(data, memoryview) else data
+        )  # the standard library's error message, or what orjson alone refuses

@@ -23,7 +23,7 @@ from rest_framework.request import Request
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
 
-class ApiErrorSerializer(serializers.Serializer):
+class ApiErrorSerializer(serializers.Serializer[Any]):
     """Every API error: a stable code, a message naming the problem, and details (config/errors.py)."""
 
     code = serializers.CharField(
@@ -90,17 +90,21 @@ class AutoSchema(openapi.AutoSchema):
         responses: dict[str, Any] = super()._get_response_bodies(direction)
         for code in self._generic_error_codes():
             if code not in responses:
-                response = self._get_response_for_code(ApiErrorSerializer, code, direction=direction)
+                response = self._get_response_for_code(  # type: ignore[no-untyped-call]  # untyped in drf-spectacular
+                    ApiErrorSerializer, code, direction=direction
+                )
                 response["description"] = GENERIC_ERRORS[code]
                 responses[code] = response
         return responses
 
     def _map_serializer_field(self, field: Any, direction: Any, bypass_extensions: bool = False) -> Any:
         """drf-spectacular leaves out a nested list's bounds (`many=True, max_length=...`): add them."""
-        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)  # type: ignore[no-untyped-call]
         if isinstance(field, serializers.ListSerializer) and schema.get("type") == "array":
-            if field.max_length is not None:
-                schema["maxItems"] = field.max_length
-            if field.min_length is not None:
-                schema["minItems"] = field.min_length
+            # DRF sets both on every ListSerializer; its stubs leave them out
+            max_length, min_length = getattr(field, "max_length", None), getattr(field, "min_length", None)
+            if max_length is not None:
+                schema["maxItems"] = max_length
+            if min_length is not None:
+                schema["minItems"] = min_length
         return schema

@@ -89,7 +89,8 @@ def fetch(sql: str, params: Sequence[Any], using: str = "default") -> list[tuple
     """Rows of one parameterised query."""
     with connections[using].cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchall()
+        rows: list[tuple[Any, ...]] = cursor.fetchall()
+        return rows
 
 
 class Writes:
@@ -124,14 +125,16 @@ class Writes:
     def insert(self, instance: Model) -> Writes:
         connection = self._connection(instance)
         meta = instance._meta
-        fields = [f for f in meta.concrete_fields if not (f.primary_key and f.db_returning)]
+        fields = [
+            f for f in meta.concrete_fields if not (f.primary_key and getattr(f, "db_returning", False))
+        ]
         values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
         quote = connection.ops.quote_name
         sql = (
             f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
             f"VALUES ({', '.join(['%s'] * len(fields))})"
         )
-        awaits_key = bool(meta.pk.db_returning)
+        awaits_key = bool(getattr(meta.pk, "db_returning", False))
         if awaits_key and connection.features.can_return_columns_from_insert:
             sql += f" RETURNING {quote(meta.pk.column)}"
         self._parts.append((sql, values, instance, awaits_key))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from rest_framework import status
@@ -105,7 +105,7 @@ def _fresh(deck_id: int) -> Deck:
 @transaction.atomic
 def deck_create(
     *,
-    owner: AbstractBaseUser,
+    owner: User,
     name: str,
     faction: str | None = None,
     commander: str | None = None,
@@ -192,7 +192,7 @@ def deck_restore(*, deck: Deck, number: int) -> Deck:
 @transaction.atomic
 def deck_create_from_import(
     *,
-    owner: AbstractBaseUser,
+    owner: User,
     resolved: ResolvedDeck,
     name: str = "",
     visibility: str = Visibility.PRIVATE,
@@ -229,7 +229,7 @@ def copy_name(name: str, *, max_length: int = 100) -> str:
 
 
 @transaction.atomic
-def deck_copy(*, owner: AbstractBaseUser, source: Deck, name: str = "") -> Deck:
+def deck_copy(*, owner: User, source: Deck, name: str = "") -> Deck:
     """A private copy of `source` (the caller checked the owner may read it): same cards, faction,
     Commander and notes, named "<name> (copy)" unless a name is given; credits the source."""
     entries = [(e.card, e.count) for e in source.entries.select_related("card")]
@@ -247,7 +247,7 @@ def deck_copy(*, owner: AbstractBaseUser, source: Deck, name: str = "") -> Deck:
     return _fresh(deck.pk)
 
 
-def deck_like_set(*, user: AbstractBaseUser, deck: Deck, liked: bool) -> None:
+def deck_like_set(*, user: User, deck: Deck, liked: bool) -> None:
     """Like (once: liking again changes nothing) or unlike a public deck that is not the user's own."""
     if deck.visibility != Visibility.PUBLIC:
         raise ApplicationError(

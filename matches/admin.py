@@ -22,7 +22,7 @@ from matches.models import (
 from matches.services.chat import message_hide, message_unhide
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(admin.TabularInline[Seat, Match]):
     model = Seat
     extra = 0
     fields = (
@@ -60,7 +60,7 @@ class StopReasonFilter(admin.SimpleListFilter):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(admin.ModelAdmin[Match]):
     list_display = (
         "id",
         "kind",
@@ -95,7 +95,7 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(ActionLog)
-class ActionLogAdmin(admin.ModelAdmin):
+class ActionLogAdmin(admin.ModelAdmin[ActionLog]):
     list_display = ("match", "version", "seat", "source", "created_at")
     list_filter = ("source",)
     readonly_fields = (
@@ -117,7 +117,7 @@ class ActionLogAdmin(admin.ModelAdmin):
 
 
 @admin.register(IdempotencyRecord)
-class IdempotencyRecordAdmin(admin.ModelAdmin):
+class IdempotencyRecordAdmin(admin.ModelAdmin[IdempotencyRecord]):
     list_display = ("user", "match", "key", "created_at")
     readonly_fields = ("user", "match", "key", "request_hash", "response", "created_at")
 
@@ -136,7 +136,7 @@ class ChatChannelFilter(admin.SimpleListFilter):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(admin.ModelAdmin[ChatMessage]):
     """Moderation of the table and spectator chats. Private house-to-house channels are never listed:
     only the two houses' players ever read them (docs/play-layer.md, "Chat")."""
 
@@ -184,14 +184,14 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
 
 @admin.register(ChatMute)
-class ChatMuteAdmin(admin.ModelAdmin):
+class ChatMuteAdmin(admin.ModelAdmin[ChatMute]):
     list_display = ("user", "muted", "created_at")
     search_fields = ("user__username", "muted__username")
     readonly_fields = ("user", "muted", "created_at")
 
 
 @admin.register(PlayerRating)
-class PlayerRatingAdmin(admin.ModelAdmin):
+class PlayerRatingAdmin(admin.ModelAdmin[PlayerRating]):
     """Ratings are written only by finished rated matches (services.ratings): staff read them."""
 
     list_display = ("user", "kind", "rating", "deviation", "sigma", "games", "wins", "losses", "updated_at")
@@ -204,7 +204,7 @@ class PlayerRatingAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(admin.ModelAdmin):
+class RatingChangeAdmin(admin.ModelAdmin[RatingChange]):
     list_display = ("match", "user", "kind", "place", "before", "after", "created_at")
     list_filter = ("kind",)
     search_fields = ("user__username",)

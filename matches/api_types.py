@@ -7,6 +7,8 @@ and checks its keys against the fields here, so the schema cannot drift from wha
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -24,7 +26,7 @@ class ObjectField(serializers.JSONField):
 ErrorOut = ApiErrorSerializer  # every error of the API has one shape (config/schema.py, docs/style.md 11)
 
 
-class SeatOut(serializers.Serializer):
+class SeatOut(serializers.Serializer[Any]):
     """Who sits at one place of the table and their clock (public facts only)."""
 
     position = serializers.IntegerField(min_value=0)
@@ -45,7 +47,7 @@ class SeatOut(serializers.Serializer):
     left = serializers.BooleanField(help_text="The player left the running game: the AI plays the seat on")
 
 
-class ResultOut(serializers.Serializer):
+class ResultOut(serializers.Serializer[Any]):
     """How a match ended: the winning seat (null: nobody) and why."""
 
     winner = serializers.IntegerField(allow_null=True)
@@ -62,7 +64,7 @@ class ResultOut(serializers.Serializer):
     )
 
 
-class SeatingOut(serializers.Serializer):
+class SeatingOut(serializers.Serializer[Any]):
     """How the seats of a table get their houses (services.seating) and who the creator removed."""
 
     mode = serializers.CharField(
@@ -80,7 +82,7 @@ class SeatingOut(serializers.Serializer):
     )
 
 
-class RematchOut(serializers.Serializer):
+class RematchOut(serializers.Serializer[Any]):
     """A finished match's rematch (services.rematch): who asked, and the new match once every player did."""
 
     offered_by = serializers.ListField(
@@ -93,7 +95,7 @@ class RematchOut(serializers.Serializer):
     match_id = serializers.IntegerField(allow_null=True, help_text="The rematch, once made")
 
 
-class MatchOut(serializers.Serializer):
+class MatchOut(serializers.Serializer[Any]):
     """The lobby card of a match (`selectors.match_summary`): no game state at all."""
 
     id = serializers.IntegerField()
@@ -124,14 +126,14 @@ class MatchOut(serializers.Serializer):
         ref_name = "MatchSummary"
 
 
-class RematchAnswerOut(serializers.Serializer):
+class RematchAnswerOut(serializers.Serializer[Any]):
     """The answer to a rematch request: the offer now, and the new match when this call made it."""
 
     rematch = RematchOut()
     match = MatchOut(allow_null=True, help_text="The new match (started), when this call made it")
 
 
-class MatchPageOut(serializers.Serializer):
+class MatchPageOut(serializers.Serializer[Any]):
     """One page of matches (`?page=`), newest first."""
 
     count = serializers.IntegerField()
@@ -143,7 +145,7 @@ class MatchPageOut(serializers.Serializer):
         ref_name = "MatchPage"
 
 
-class ConsequenceOut(serializers.Serializer):
+class ConsequenceOut(serializers.Serializer[Any]):
     """One thing an action caused (damage, a defeat, a draw, CP or Energy, a triggered ability ...), as
     the caller may see it: a drawn card is named only to its owner."""
 
@@ -167,36 +169,39 @@ class ConsequenceOut(serializers.Serializer):
         ref_name = "Consequence"
 
 
-class LogEntryOut(serializers.Serializer):
+class LogEntryOut(serializers.Serializer[Any]):
     """One action of the log in plain words, as the caller may read it."""
 
     version = serializers.IntegerField(min_value=1)
     seat = serializers.IntegerField(min_value=0)
-    source = serializers.ChoiceField(choices=ActionLog.Source.choices)
+    # A field named like Field.source/Field.label: the serializer's metaclass moves it out of the class.
+    source = serializers.ChoiceField(choices=ActionLog.Source.choices)  # type: ignore[assignment]
     text = serializers.CharField(allow_blank=True)
     created_at = serializers.DateTimeField()
     action = ObjectField(required=False, help_text="The raw action, unless a part of it is hidden from you")
     consequences = ConsequenceOut(many=True, help_text="What the action caused, as you may see it")
 
 
-class LegalActionOut(serializers.Serializer):
+class LegalActionOut(serializers.Serializer[Any]):
     """One legal action of the caller and its plain-words description."""
 
     action = ObjectField(help_text="Submit exactly this object to /actions/")
     description = serializers.CharField()
 
 
-class ChatChannelOut(serializers.Serializer):
+class ChatChannelOut(serializers.Serializer[Any]):
     """One chat channel the caller may read: "table", "spectators" or "private:<a>-<b>"."""
 
     id = serializers.CharField(
         help_text='Pass as `?channel=` to /chat/: "table", "spectators", "private:<a>-<b>"'
     )
-    label = serializers.CharField(help_text="What the page calls it (a private channel: the other house)")
+    label = serializers.CharField(  # type: ignore[assignment]  # a field named like Field.label (see LogEntryOut)
+        help_text="What the page calls it (a private channel: the other house)"
+    )
     write = serializers.BooleanField(help_text="Whether the caller may post in it")
 
 
-class ChatStateOut(serializers.Serializer):
+class ChatStateOut(serializers.Serializer[Any]):
     """The chat channels of a match for the caller (docs/play-layer.md, "Chat")."""
 
     channels = ChatChannelOut(many=True)
@@ -206,7 +211,7 @@ class ChatStateOut(serializers.Serializer):
         ref_name = "ChatState"
 
 
-class ChatMessageOut(serializers.Serializer):
+class ChatMessageOut(serializers.Serializer[Any]):
     """One chat message (plain text: render it as text, never as HTML)."""
 
     id = serializers.IntegerField()
@@ -220,7 +225,7 @@ class ChatMessageOut(serializers.Serializer):
         ref_name = "ChatMessage"
 
 
-class ChatHistoryOut(serializers.Serializer):
+class ChatHistoryOut(serializers.Serializer[Any]):
     channel = serializers.CharField()
     messages = ChatMessageOut(many=True, help_text="Oldest first")
     has_more = serializers.BooleanField(
@@ -231,7 +236,7 @@ class ChatHistoryOut(serializers.Serializer):
         ref_name = "ChatHistory"
 
 
-class ChatMutesOut(serializers.Serializer):
+class ChatMutesOut(serializers.Serializer[Any]):
     muted = serializers.ListField(child=serializers.CharField(), help_text="User names you muted")
 
     class Meta:
@@ -256,7 +261,7 @@ class SnapshotOut(MatchOut):
         ref_name = "MatchState"
 
 
-class SubmitOut(serializers.Serializer):
+class SubmitOut(serializers.Serializer[Any]):
     """The answer to a submitted action, with the caller's snapshot after it."""
 
     state_version = serializers.IntegerField(min_value=0)
@@ -272,7 +277,7 @@ class SubmitOut(serializers.Serializer):
         ref_name = "SubmitResult"
 
 
-class LegalActionsOut(serializers.Serializer):
+class LegalActionsOut(serializers.Serializer[Any]):
     state_version = serializers.IntegerField(min_value=0)
     actions = LegalActionOut(many=True)
 
@@ -280,27 +285,27 @@ class LegalActionsOut(serializers.Serializer):
         ref_name = "LegalActions"
 
 
-class MatchLogOut(serializers.Serializer):
+class MatchLogOut(serializers.Serializer[Any]):
     entries = LogEntryOut(many=True)
 
     class Meta:
         ref_name = "MatchLog"
 
 
-class ReplayFrameOut(serializers.Serializer):
+class ReplayFrameOut(serializers.Serializer[Any]):
     """One frame of a replay: the log entry (none for the start) and the view after it."""
 
     version = serializers.IntegerField(min_value=0)
     seat = serializers.IntegerField(allow_null=True)
     text = serializers.CharField(allow_blank=True)
-    source = serializers.ChoiceField(choices=ActionLog.Source.choices, required=False)
+    source = serializers.ChoiceField(choices=ActionLog.Source.choices, required=False)  # type: ignore[assignment]
     created_at = serializers.DateTimeField(required=False)
     action = ObjectField(required=False)
     consequences = ConsequenceOut(many=True, help_text="What the action caused, as you may see it")
     view = ObjectField()
 
 
-class ReplayOut(serializers.Serializer):
+class ReplayOut(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     kind = serializers.CharField()
     result = ResultOut(allow_null=True)
@@ -312,7 +317,7 @@ class ReplayOut(serializers.Serializer):
         ref_name = "MatchReplay"
 
 
-class HealthOut(serializers.Serializer):
+class HealthOut(serializers.Serializer[Any]):
     ok = serializers.BooleanField()
     db = serializers.CharField(help_text="The database vendor, e.g. postgresql")
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -79,7 +79,7 @@ class ChatBurstThrottle(SimpleRateThrottle):
         }
 
 
-class ChatMessageInputSerializer(serializers.Serializer):
+class ChatMessageInputSerializer(serializers.Serializer[Any]):
     body = serializers.CharField(
         max_length=4 * chat.MAX_BODY_CHARS,
         error_messages={"max_length": f"A chat message is at most {chat.MAX_BODY_CHARS} characters."},
@@ -92,7 +92,7 @@ class ChatMessageInputSerializer(serializers.Serializer):
 
 def _int_param(request: Request, name: str, *, low: int, high: int, default: int | None) -> int | None:
     raw = request.query_params.get(name)
-    if raw in (None, ""):
+    if raw is None or raw == "":
         return default
     value = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
     if value is None or not low <= value <= high:
@@ -123,7 +123,7 @@ class MatchChatApi(MatchApiView):
         if waits:
             self.throttled(request, max((w for w in waits if w is not None), default=None))
 
-    def throttled(self, request: Request, wait: float | None) -> None:
+    def throttled(self, request: Request, wait: float | None) -> NoReturn:
         seconds = max(1, int(wait or 1) + (1 if wait and wait % 1 else 0))
         exc = Throttled(wait, detail=f"You are sending chat messages too fast: wait {seconds} s.")
         exc.extra = {"wait": seconds}  # type: ignore[attr-defined]  # config.errors answers it as `extra`

@@ -17,7 +17,7 @@ import functools
 import inspect
 import re
 from dataclasses import MISSING, Field, fields
-from typing import Any
+from typing import Any, cast
 
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
@@ -48,7 +48,7 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
-class ClosedSerializer(serializers.Serializer):
+class ClosedSerializer(serializers.Serializer[Any]):
     """A serializer of an object whose keys are exactly its fields: an unknown key is a 400 naming it."""
 
     def to_internal_value(self, data: Any) -> Any:
@@ -80,7 +80,7 @@ def _field_comments(cls: type) -> dict[str, str]:
     return out
 
 
-def _serializer_field(cls: type, f: Field[Any]) -> serializers.Field:
+def _serializer_field(cls: type, f: Field[Any]) -> serializers.Field[Any, Any, Any, Any]:
     """The DRF field of one dataclass field: its type from the default, its bounds from its metadata."""
     meta = f.metadata
     default = f.default if f.default is not MISSING else None
@@ -99,17 +99,19 @@ def _serializer_field(cls: type, f: Field[Any]) -> serializers.Field:
     if isinstance(default, bool):
         return StrictBooleanField(**common)
     if isinstance(default, int) or meta.get("null"):
-        return StrictIntegerField(
-            min_value=meta.get("min"), max_value=meta.get("max"), allow_null=bool(meta.get("null")), **common
-        )
+        bounds: dict[str, Any] = {
+            "min_value": meta.get("min"),
+            "max_value": meta.get("max"),
+        }  # None: unbounded
+        return StrictIntegerField(**bounds, allow_null=bool(meta.get("null")), **common)
     if "choices" in meta:
         return serializers.ChoiceField(choices=list(meta["choices"]), allow_blank=default == "", **common)
     raise TypeError(f"{cls.__name__}.{f.name}: no API field for its type; give it bounds metadata")
 
 
-def fields_of(*classes: type) -> dict[str, serializers.Field]:
+def fields_of(*classes: type) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
     """The API fields of the settable (`api` not False) fields of these dataclasses, in their order."""
-    out: dict[str, serializers.Field] = {}
+    out: dict[str, serializers.Field[Any, Any, Any, Any]] = {}
     for cls in classes:
         for f in fields(cls):
             if f.metadata.get("api", True):
@@ -120,7 +122,7 @@ def fields_of(*classes: type) -> dict[str, serializers.Field]:
 class TimeControlSerializer(ClosedSerializer):
     """A time control: Fischer `{initial_s, increment_s}` or per move `{per_move_s[, bank_s]}`."""
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return fields_of(TimeControl)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -132,14 +134,14 @@ class TimeControlSerializer(ClosedSerializer):
 
 
 @functools.cache
-def rules_config_serializer(kind: str) -> type[serializers.Serializer] | None:
+def rules_config_serializer(kind: str) -> type[serializers.Serializer[Any]] | None:
     """The rules_config serializer of a game kind (None: a free-form object its adapter checks)."""
     game = get_game(kind)
     classes = game.config_classes()
     if not classes:
         return None
 
-    def validate(self: serializers.Serializer, attrs: dict[str, Any]) -> dict[str, Any]:
+    def validate(self: serializers.Serializer[Any], attrs: dict[str, Any]) -> dict[str, Any]:
         try:
             game.check_config(attrs)  # cross-field rules (e.g. a house of that player count)
         except ValueError as exc:
@@ -149,7 +151,11 @@ def rules_config_serializer(kind: str) -> type[serializers.Serializer] | None:
     name = "".join(part.title() for part in kind.split("_")) + "RulesConfig"
     doc = f"Rules settings of a {game.label} match: every key optional (the default applies)."
     namespace = {**fields_of(*classes), "validate": validate, "__doc__": doc, "__module__": __name__}
-    return serializers.SerializerMetaclass(name, (ClosedSerializer,), namespace)  # type: ignore[no-any-return]
+    # A class built at run time from the dataclasses' fields: its metaclass returns a Serializer subclass.
+    return cast(
+        "type[serializers.Serializer[Any]]",
+        serializers.SerializerMetaclass(name, (ClosedSerializer,), namespace),
+    )
 
 
 def validate_rules_config(kind: str, data: Any) -> dict[str, Any]:
@@ -164,7 +170,7 @@ def validate_rules_config(kind: str, data: Any) -> dict[str, Any]:
     return dict(s.validated_data)
 
 
-def _documented_rules_configs() -> list[type[serializers.Serializer]]:
+def _documented_rules_configs() -> list[type[serializers.Serializer[Any]]]:
     return [c for c in (rules_config_serializer(k) for k in game_kinds()) if c is not None]
 
 
@@ -175,7 +181,7 @@ def _documented_rules_configs() -> list[type[serializers.Serializer]]:
         resource_type_field_name=None,
     )
 )
-class RulesConfigField(serializers.Field):
+class RulesConfigField(serializers.Field[Any, Any, Any, Any]):
     """The rules_config object, passed as parsed; the create serializer checks it against the match
     kind's generated serializer (`validate_rules_config`), which names the offending key."""
 

@@ -407,3 +407,13 @@ SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 # A correspondence move waits on a player: e-mail them once they have been away this long.
 NOTIFY_ABSENT_AFTER_S = int(env_float("NOTIFY_ABSENT_AFTER_S", 600, 0, 7 * 86400))
 NOTIFY_EMAIL_SWEEP_S = env_float("NOTIFY_EMAIL_SWEEP_S", 60, 1, 3600)  # how often the e-mail task looks
+
+# Generic classes of Django and DRF (`ModelAdmin[Match]`, `Serializer[Any]`) subscriptable at run time,
+# as their stubs declare them, so the code that mypy --strict checks runs unchanged.
+import django_stubs_ext  # noqa: E402
+from rest_framework import fields as _drf_fields  # noqa: E402
+from rest_framework import serializers as _drf_serializers  # noqa: E402
+
+django_stubs_ext.monkeypatch(
+    extra_classes=(_drf_fields.Field, _drf_serializers.BaseSerializer, _drf_serializers.Serializer)
+)
