@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import views
 from .actions import ChooseCard, Deploy, Move, PlayEvent, square_name
 from .config import FILES
 
@@ -99,7 +100,7 @@ def consequences(
     def who(p: Any) -> str:
         return f"Player {int(p) + 1}"
 
-    for ev in g._events_view(entry["events"], player):
+    for ev in views.events_view(g, entry["events"], player):
         kind = ev.get("type")
         card = ev.get("card")
         if kind in SILENT:

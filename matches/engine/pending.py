@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 
 class DecisionKind(StrEnum):
@@ -277,3 +280,8 @@ class Op:
             data.get("ability"),
             data.get("player"),
         )
+
+
+def queue(st: GameState, source: int, idx: int, controller: int, ctx: TriggerContext = NO_CONTEXT) -> None:
+    """A triggered ability waits to resolve (C-5.1: in an order its controller chooses)."""
+    st.triggers.append(Trigger(source, idx, controller, ctx))

@@ -78,7 +78,8 @@ def _playout(seed: int) -> str:
     for viewer in (0, 1, None):
         h.update(_dump(g.log_view(viewer)))
         h.update(_dump(g.player_view(viewer)))
-    h.update(_dump([ply, g.outcome() and g.outcome().to_json()]))  # type: ignore[union-attr]
+    out = g.outcome()
+    h.update(_dump([ply, out.to_json() if out else None]))
     return h.hexdigest()
 
 
