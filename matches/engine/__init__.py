@@ -1,4 +1,4 @@
-"""Commandeer TCG rules engine (pure Python, no Django): ``new_match`` → ``GameState``; see STYLE.md."""
+"""Commandeer TCG rules engine (pure Python, no Django): ``new_match`` → ``GameState``; see docs/commandeer-engine.md."""
 
 from .actions import Action, IllegalActionError, action_from_json
 from .cards import CardDef, build_deck, card_from_dict, load_card_file

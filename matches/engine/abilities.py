@@ -35,6 +35,7 @@ TRIGGER_IMPLS: dict[str, str] = {
 
 
 def resolve_event(st: GameState, c: int, target: int | None) -> None:
+    """C-1.3: an event resolves: Ongoing attaches to its unit (or retires), others retire after; on_play triggers."""
     d = st.defs[c]
     p = st.owners[c]
     st.event("event", player=p, card=c)
@@ -66,17 +67,18 @@ def next_trigger(st: GameState) -> None:
         start_trigger(st, st.triggers.pop(group[0]))
         return
     p = st.triggers[group[0]].controller
-    labels = [trigger_label(st, st.triggers[i]) for i in group]
+    labels = [_trigger_label(st, st.triggers[i]) for i in group]
     st.choice = Decision(DecisionKind.ORDER, p, options=group, labels=labels)
 
 
-def trigger_label(st: GameState, t: Trigger) -> str:
+def _trigger_label(st: GameState, t: Trigger) -> str:
     d = st.defs[t.source]
     ab = d.abilities[t.ability]
     return f"{d.name}: {ab.get('text') or ab['trigger']}"
 
 
 def start_trigger(st: GameState, t: Trigger) -> None:
+    """A triggered or activated ability starts resolving (C-1.5)."""
     st.event("trigger", card=t.source, ability=t.ability)
     st.resolution = Resolution(t)
 
@@ -97,7 +99,7 @@ def resume(st: GameState) -> None:
                 targets = [r.chosen] if r.chosen in st.units else []
                 r.chosen = None
             else:
-                opts = chosen_options(st, tname, r)
+                opts = _chosen_options(st, tname, r)
                 if not opts:
                     r.effect += 1
                     continue
@@ -108,8 +110,8 @@ def resume(st: GameState) -> None:
                     return
                 targets = opts
         else:
-            targets = fixed_targets(st, tname, r)
-        if not do_effect(st, eff, targets, r):
+            targets = _fixed_targets(st, tname, r)
+        if not _do_effect(st, eff, targets, r):
             return  # waits for a decision; the answer finishes the effect
         r.effect += 1
         combat.settle(st, combat.cause_of(st, r))
@@ -117,7 +119,7 @@ def resume(st: GameState) -> None:
         st.resolution = None
 
 
-def chosen_options(st: GameState, tname: str, r: Resolution) -> list[int]:
+def _chosen_options(st: GameState, tname: str, r: Resolution) -> list[int]:
     c = r.trigger.controller
     src = r.trigger.source
     units = st.units
@@ -130,7 +132,7 @@ def chosen_options(st: GameState, tname: str, r: Resolution) -> list[int]:
     return sorted(units)  # chosen_unit
 
 
-def anchor(st: GameState, r: Resolution) -> int | None:
+def _anchor(st: GameState, r: Resolution) -> int | None:
     """The square an ability is measured from: the unit itself, else its last square (on_defeated)."""
     src = r.trigger.source
     if src in st.units:
@@ -141,7 +143,7 @@ def anchor(st: GameState, r: Resolution) -> int | None:
     return r.trigger.ctx.square
 
 
-def fixed_targets(st: GameState, tname: str, r: Resolution) -> list[int]:
+def _fixed_targets(st: GameState, tname: str, r: Resolution) -> list[int]:
     """Targets that need no choice: unit ids, or player indexes (0/1) for ``controller`` / ``opponent``."""
     c = r.trigger.controller
     src = r.trigger.source
@@ -166,7 +168,7 @@ def fixed_targets(st: GameState, tname: str, r: Resolution) -> list[int]:
         t = ctx.defeated
         return [t] if t is not None else []
     if tname in ("adjacent_enemy_units", "adjacent_friendly_units"):
-        sq = anchor(st, r)
+        sq = _anchor(st, r)
         if sq is None:
             return []
         want_enemy = tname == "adjacent_enemy_units"
@@ -189,6 +191,6 @@ def fixed_targets(st: GameState, tname: str, r: Resolution) -> list[int]:
     raise AssertionError(f"unknown target {tname}")
 
 
-def do_effect(st: GameState, eff: Mapping[str, Any], targets: Sequence[int], r: Resolution) -> bool:
+def _do_effect(st: GameState, eff: Mapping[str, Any], targets: Sequence[int], r: Resolution) -> bool:
     """Apply one effect (C-1.5). Returns False when it waits for a player's choice."""
     return EFFECT_IMPLS[eff["effect"]](st, eff, list(targets), r, r.trigger.source)

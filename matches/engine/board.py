@@ -1,7 +1,8 @@
 """The battlefield and the zones (C-2): squares, lines and adjacency, units, each player's zones.
 
-Squares are 0..35 (a1 = 0, f6 = 35, C-2.1). Functions here take the state as ``self`` and are bound as
-``GameState`` methods (``state.py``), so a rule is found in the module of its rule area.
+Squares are 0..35 (a1 = 0, f6 = 35, C-2.1). The functions take the state as their first argument and
+call no other rule module: every rule area above builds on these (entering the battlefield, with its
+Deploying triggers, is ``phases.place``).
 """
 
 from __future__ import annotations
@@ -208,6 +209,7 @@ def neighbour_counts(st: GameState) -> dict[int, int]:
 
 
 def draw(st: GameState, p: int, n: int) -> None:
+    """Player ``p`` draws up to ``n`` cards from the top of the deck (fewer when it runs out)."""
     side = st.sides[p]
     drawn = []
     for _ in range(n):
@@ -221,10 +223,12 @@ def draw(st: GameState, p: int, n: int) -> None:
 
 
 def units_of(st: GameState, p: int) -> list[int]:
+    """Player ``p``'s units on the battlefield, by id."""
     return sorted(uid for uid, u in st.units.items() if u.owner == p)
 
 
 def move_unit(st: GameState, uid: int, sq: int) -> None:
+    """Move a unit to the empty square ``sq`` (C-5.2 Move, or a move effect)."""
     u = st.units[uid]
     st.cont_cache = None
     st.board[u.sq] = None
@@ -245,6 +249,7 @@ def leave(st: GameState, uid: int) -> Unit:
 
 
 def take_from_hand(st: GameState, side: Side, c: int) -> None:
+    """Take a played card from the hand, or from the Commander zone (C-4.5)."""
     if side.commander == c:
         side.commander = None
     else:

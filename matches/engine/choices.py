@@ -41,13 +41,13 @@ def card_choice(
     cards = st.sides[player].zone(zone)
     count = min(count, len(cards))
     if count <= 0:
-        choice_done(st, kind, reason)
+        _choice_done(st, kind, reason)
         return
     st.choice = Decision(kind, player, zone, count, for_card, reason)
-    autopick(st)
+    _autopick(st)
 
 
-def autopick(st: GameState) -> None:
+def _autopick(st: GameState) -> None:
     dec = st.choice
     while dec is not None and dec.kind in CARD_CHOICES:
         assert dec.zone is not None
@@ -102,6 +102,7 @@ CARD_PICKS: dict[DecisionKind, Callable[[GameState, Side, int, int], None]] = {
 
 
 def pick_card(st: GameState, c: int, auto: bool = False) -> None:
+    """The player (or ``autopick``) picks card ``c`` for the pending card choice."""
     dec = st.choice
     assert dec is not None and dec.zone is not None
     p = dec.player
@@ -110,12 +111,12 @@ def pick_card(st: GameState, c: int, auto: bool = False) -> None:
     dec.count -= 1
     if dec.count <= 0 or not side.zone(dec.zone):
         st.choice = None
-        choice_done(st, dec.kind, dec.reason)
+        _choice_done(st, dec.kind, dec.reason)
     elif not auto:
-        autopick(st)
+        _autopick(st)
 
 
-def choice_done(st: GameState, kind: DecisionKind, reason: str | None) -> None:
+def _choice_done(st: GameState, kind: DecisionKind, reason: str | None) -> None:
     """A discard or retire effect's choice is over: the ability goes on with its next effect."""
     if reason == "effect" and (kind is DecisionKind.DISCARD or kind is DecisionKind.RETIRE_ENERGY):
         r = st.resolution

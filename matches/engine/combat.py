@@ -58,6 +58,7 @@ def attack_options(st: GameState, uid: int) -> list[tuple[str, int]]:
 
 
 def attack(st: GameState, uid: int, target: int) -> None:
+    """C-5.6: ``uid`` attacks ``target``: damage (C-7.4 Marking bonus), the state check, strike-back, triggers."""
     u = st.units[uid]
     t = st.units[target]
     u.attacked = True
@@ -138,5 +139,6 @@ def cause_of(st: GameState, r: Resolution) -> int | None:
 
 
 def effect_done(st: GameState, r: Resolution) -> None:
+    """An ability's effect is over: the next one, after the state check (C-6.3)."""
     r.effect += 1
     settle(st, cause_of(st, r))

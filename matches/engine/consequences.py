@@ -1,6 +1,6 @@
 """What an action caused, in plain words per viewer: damage, defeats, heals, draws, CP and Energy, abilities.
 
-Built only from the events of one log entry as ``player`` may see them (``views._events_view``, the
+Built only from the events of one log entry as ``player`` may see them (``views.events_view``, the
 engine's one filter for secret events, C-8): a drawn card is named only to its owner, a card put on the
 bottom of the deck is never named to the other player. Each consequence is a JSON object:
 ``{"text", "kind", "square": [row, col] | None, "amount": int | None}`` with ``row`` the rank minus one

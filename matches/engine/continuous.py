@@ -20,7 +20,7 @@ def bonuses(st: GameState) -> dict[int, list[int]]:
         return cached
     out: dict[int, list[int]] = {}
     st.cont_cache = out
-    if not has_cont_sources(st):
+    if not _has_cont_sources(st):
         return out
     defs = st.defs
     largest: dict[int, int] = {}
@@ -44,7 +44,7 @@ def bonuses(st: GameState) -> dict[int, list[int]]:
         for src, ab, anchor in sources:
             controller = st.owners[src]
             for eff in ab["effects"]:
-                for t in cont_targets(st, eff["target"], anchor, controller):
+                for t in _cont_targets(st, eff["target"], anchor, controller):
                     bonus = out.setdefault(t, [0, 0, 0])
                     name = eff["effect"]
                     if name == "modify_power":
@@ -59,7 +59,7 @@ def bonuses(st: GameState) -> dict[int, list[int]]:
 def largest_group(st: GameState, owner: int) -> int:
     """C-7.6: the size of ``owner``'s largest group of own units connected by adjacency (C-2.5)."""
     groups: dict[int, int] = {}
-    group_sizes(st, owner, groups)
+    _group_sizes(st, owner, groups)
     return max(groups.values(), default=0)
 
 
@@ -74,7 +74,7 @@ def ability_condition_holds(st: GameState, uid: int, ability: Mapping[str, Any])
     return x is None or formation_holds(st, st.owners[uid], x)
 
 
-def group_sizes(st: GameState, owner: int, groups: dict[int, int]) -> None:
+def _group_sizes(st: GameState, owner: int, groups: dict[int, int]) -> None:
     """C-7.6: size of each connected group (C-2.5 adjacency) of ``owner``'s units."""
     board, units, nb = st.board, st.units, st.nb
     for u in units.values():
@@ -95,7 +95,7 @@ def group_sizes(st: GameState, owner: int, groups: dict[int, int]) -> None:
             groups[t] = len(comp)
 
 
-def cont_targets(st: GameState, target: str, anchor: int, controller: int) -> list[int]:
+def _cont_targets(st: GameState, target: str, anchor: int, controller: int) -> list[int]:
     units = st.units
     if target in ("self", "attached_unit"):
         return [anchor] if anchor in units else []
@@ -118,7 +118,7 @@ def cont_targets(st: GameState, target: str, anchor: int, controller: int) -> li
     return []
 
 
-def has_cont_sources(st: GameState) -> bool:
+def _has_cont_sources(st: GameState) -> bool:
     defs = st.defs
     for u in st.units.values():
         if u.attached or defs[u.id].has_continuous:

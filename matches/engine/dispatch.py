@@ -54,7 +54,7 @@ def apply_action(st: GameState, a: Action) -> None:
     handler(st, a)
 
 
-def play_card(st: GameState, p: int, card: int, op: Op) -> None:
+def _play_card(st: GameState, p: int, card: int, op: Op) -> None:
     """C-5.2 / C-5.3: pay the Command cost, hold the card in limbo, queue ``op``, then ask for Energy."""
     d = st.defs[card]
     side = st.sides[p]
@@ -67,11 +67,11 @@ def play_card(st: GameState, p: int, card: int, op: Op) -> None:
 
 
 def _do_deploy(st: GameState, a: Deploy) -> None:
-    play_card(st, a.player, a.card, Op(OpKind.DEPLOY, card=a.card, square=a.square))
+    _play_card(st, a.player, a.card, Op(OpKind.DEPLOY, card=a.card, square=a.square))
 
 
 def _do_play_event(st: GameState, a: PlayEvent) -> None:
-    play_card(st, a.player, a.card, Op(OpKind.EVENT, card=a.card, target=a.target))
+    _play_card(st, a.player, a.card, Op(OpKind.EVENT, card=a.card, target=a.target))
 
 
 def _do_move(st: GameState, a: Move) -> None:

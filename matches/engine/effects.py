@@ -146,7 +146,7 @@ def _eff_choice(kind: DecisionKind, zone: str) -> EffectFn:
     def fn(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int) -> bool:
         p = targets[0]
         choices.card_choice(g, kind, p, zone, eff["count"], reason="effect")
-        # _card_choice finishes the effect itself (via _choice_done) once the cards are chosen
+        # card_choice finishes the effect itself (via choice_done) once the cards are chosen
         return False
 
     return fn

@@ -1,6 +1,6 @@
 """Legal actions (C-4, C-5.2, C-5.5, C-5.6, C-6.4) and why an action is illegal, from the same rules code.
 
-``legal_actions`` is the single source of truth (STYLE.md 3): the functions ``_legal_*`` list what the
+``legal_actions`` is the single source of truth (docs/style.md 3): the functions ``legal_*`` list what the
 player to act may do. ``explain`` words for a player why an action is not among them.
 
 ``explain`` names the first reason it finds, from the general (the match is over, not your turn, a
@@ -308,6 +308,7 @@ def _interned(kind: type[Move] | type[Deploy], p: int, x: int, sq: int) -> Actio
 
 
 def legal_current(st: GameState) -> list[Action]:
+    """The legal actions of the player to act now (Concede aside): the answers to a pending decision, else the step's actions."""
     dec = st.choice
     if dec is not None:
         p = dec.player
@@ -323,11 +324,11 @@ def legal_current(st: GameState) -> list[Action]:
         return [ChooseTrigger(p, i) for i in options]  # DecisionKind.ORDER
     step = st.step
     if step is Step.PLANNING:
-        return legal_planning(st, st.active)
+        return _legal_planning(st, st.active)
     if step is Step.COMBAT:
-        return legal_combat(st, st.active)
+        return _legal_combat(st, st.active)
     if step is Step.DEFENDING:
-        return legal_defending(st, 1 - st.active)
+        return _legal_defending(st, 1 - st.active)
     if step is Step.COMMANDER:
         p = st.setup_player
         names = sorted({st.defs[c].name for c in st.sides[p].deck if st.is_legendary_unit(c)})
@@ -342,11 +343,11 @@ def legal_current(st: GameState) -> list[Action]:
     return []
 
 
-def payable(st: GameState, side: Side, d: CardDef) -> bool:
+def _payable(st: GameState, side: Side, d: CardDef) -> bool:
     return side.cp >= d.command_cost and len(side.energy) >= d.energy_cost
 
 
-def legal_planning(st: GameState, p: int) -> list[Action]:
+def _legal_planning(st: GameState, p: int) -> list[Action]:
     side = st.sides[p]
     defs = st.defs
     acts: list[Action] = []
@@ -360,7 +361,7 @@ def legal_planning(st: GameState, p: int) -> list[Action]:
         if d.name in seen:
             continue
         seen.add(d.name)
-        if not payable(st, side, d):
+        if not _payable(st, side, d):
             continue
         if d.type == "unit":
             if squares is None:
@@ -385,6 +386,7 @@ def legal_planning(st: GameState, p: int) -> list[Action]:
 
 
 def legal_activations(st: GameState, p: int, trigger: str) -> list[Action]:
+    """``p``'s activated abilities usable now with ``trigger`` timing (C-5.2, C-5.5, C-7.6 Formation X)."""
     acts: list[Action] = []
     side = st.sides[p]
     for uid in sorted(st.units):
@@ -407,19 +409,19 @@ def legal_activations(st: GameState, p: int, trigger: str) -> list[Action]:
     return acts
 
 
-def legal_defending(st: GameState, p: int) -> list[Action]:
+def _legal_defending(st: GameState, p: int) -> list[Action]:
     side = st.sides[p]
     acts: list[Action] = []
     for c in distinct(side.hand, st.defs):
         d = st.defs[c]
-        if d.event_type == "defensive" and payable(st, side, d):
+        if d.event_type == "defensive" and _payable(st, side, d):
             acts.append(PlayEvent(p, c, None))
     acts.extend(legal_activations(st, p, "defending_activated"))
     acts.append(Pass(p))
     return acts
 
 
-def legal_combat(st: GameState, p: int) -> list[Action]:
+def _legal_combat(st: GameState, p: int) -> list[Action]:
     acts: list[Action] = []
     for uid in sorted(st.units):
         u = st.units[uid]

@@ -1,8 +1,11 @@
-"""The declared turn structure (C-4 set-up steps, C-5 phases): the steps ``_advance`` walks (STYLE.md 6).
+"""Walking the declared turn structure (C-4 set-up steps, C-5 phases; the steps are ``steps.Step``):
+``advance`` runs the automatic rules until a player must act (docs/style.md 6).
 
 Automatic steps run by ``STEP_HANDLERS`` (a table keyed by ``Step``); input steps wait for an action;
-a pending decision, the resolving ability, queued triggers and queued steps (``ops``, by ``OP_HANDLERS``)
-come first.
+a pending decision, the resolving ability, queued triggers and queued steps (``ops``, by ``OP_HANDLERS``,
+keyed by ``OpKind``) come first. The C-4 set-up steps that follow the Commander and mulligan answers
+(``next_commander_chooser``, ``after_commanders``, ``begin_play``) are here too; ``setup.new_match``
+creates the match.
 """
 
 from __future__ import annotations
@@ -100,7 +103,7 @@ def _step_end(st: GameState) -> None:
     st.step = Step.END_CHECK
 
 
-def end_turn(st: GameState) -> None:
+def _end_turn(st: GameState) -> None:
     """C-5.10 / C-5.11 / C-6.5: end the turn: checks, turn-long effects end, CP reset, next player."""
     ap = st.active
     if results.no_unit_loss(st):  # C-5.10
@@ -135,7 +138,7 @@ STEP_HANDLERS: dict[Step, Callable[[GameState], None]] = {
     Step.DEFENDING_START: _step_defending_start,
     Step.COMBAT_END: _step_combat_end,
     Step.END: _step_end,
-    Step.END_CHECK: end_turn,
+    Step.END_CHECK: _end_turn,
 }
 
 
@@ -179,17 +182,17 @@ OP_HANDLERS: dict[OpKind, Callable[[GameState, Op], None]] = {
 }
 
 
-# C-4 set-up steps (the match is created by setup.new_match)
 def next_commander_chooser(st: GameState, start: int) -> None:
+    """C-4.1: the next player (from ``start``) who may choose a Commander, else the set-up goes on."""
     for p in range(start, 2):
         side = st.sides[p]
         if side.commander is None and any(st.is_legendary_unit(c) for c in side.deck):
             st.setup_player = p
             return
-    after_commanders(st)
+    _after_commanders(st)
 
 
-def after_commanders(st: GameState) -> None:
+def _after_commanders(st: GameState) -> None:
     st.first = st.rng.randrange(2)  # C-4.2
     st.event("first_player", player=st.first)
     for p in (0, 1):  # C-4.3
@@ -200,6 +203,7 @@ def after_commanders(st: GameState) -> None:
 
 
 def begin_play(st: GameState) -> None:
+    """C-4.5: Commanders are revealed and the first turn starts."""
     for p in (0, 1):  # C-4.5
         side = st.sides[p]
         if side.commander is not None:

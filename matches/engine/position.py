@@ -61,6 +61,7 @@ def _snapshot_catalog(cards: Mapping[str, Any]) -> dict[str, CardDef]:
 
 
 def catalog_from(cards: Iterable[Mapping[str, Any] | CardDef]) -> dict[str, CardDef]:
+    """Card definitions by name; two different cards with one name are a ValueError."""
     out: dict[str, CardDef] = {}
     for raw in cards:
         d = raw if isinstance(raw, CardDef) else card_from_dict_cached(raw)
@@ -77,6 +78,7 @@ def load(
     catalog: Mapping[str, Mapping[str, Any] | CardDef] | None,
     seed: int,
 ) -> GameState:
+    """A ``cls`` state from a position (``GameState.from_dict`` checks the input and names errors)."""
     if data.get("format") != "commandeer-position":
         raise ValueError("not a commandeer-position (format field)")
     cat: dict[str, CardDef] = {}
@@ -245,7 +247,7 @@ def to_dict(st: GameState, *, log: bool = True) -> dict[str, Any]:
         "format": "commandeer-position",
         "version": 1,
         "config": st.config.to_dict(),
-        "cards": catalog_json(st),
+        "cards": _catalog_json(st),
         "turn": st.turn,
         "active": st.active,
         "first_player": st.first,
@@ -262,12 +264,12 @@ def to_dict(st: GameState, *, log: bool = True) -> dict[str, Any]:
         "marks": [[k, v] for k, v in sorted(st.marks.items())],
         "units_deployed": st.units_deployed,
         "outcome": st.outcome_.to_json() if st.outcome_ else None,
-        **log_dict(st, log),
+        **_log_dict(st, log),
         "rng": [ver, list(internal), gauss],
     }
 
 
-def catalog_json(st: GameState) -> dict[str, Any]:
+def _catalog_json(st: GameState) -> dict[str, Any]:
     cards = st.cards_json
     if cards is None:
         by_name = {d.name: d for d in st.defs.values()}
@@ -278,7 +280,7 @@ def catalog_json(st: GameState) -> dict[str, Any]:
     return cards
 
 
-def log_dict(st: GameState, log: bool) -> dict[str, Any]:
+def _log_dict(st: GameState, log: bool) -> dict[str, Any]:
     """The snapshot's log part: the entries (and where they start), or only the log's length."""
     if not log:
         return {"log_length": st.log_length}

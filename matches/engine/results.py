@@ -49,6 +49,7 @@ def no_unit_loss(st: GameState) -> bool:
 
 
 def finish(st: GameState, winner: int | None, reason: Reason) -> None:
+    """The match ends with ``winner`` (None: a draw) for ``reason`` (C-6); the first result stands."""
     if st.outcome_ is None:
         st.outcome_ = Outcome(winner, reason)
         st.step = Step.OVER

@@ -1,4 +1,4 @@
-"""The Commandeer match state: ``GameState``, its data and its public interface (STYLE.md 2–5).
+"""The Commandeer match state: ``GameState``, its data and its public interface (docs/style.md 2–5).
 
 Pure Python and deterministic: all randomness comes from the seeded ``Random`` held in the state. The rules
 live in one module per rule area, as plain functions that take the state as their first argument; the

@@ -1,4 +1,4 @@
-"""The declared turn structure (C-4 set-up, C-5 phases; STYLE 6): the steps a match walks, which of them
+"""The declared turn structure (C-4 set-up, C-5 phases; docs/style.md 6): the steps a match walks, which of them
 wait for a player's action, and the phase each belongs to. Data only, so every rule module may read it."""
 
 from __future__ import annotations

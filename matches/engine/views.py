@@ -18,10 +18,12 @@ if TYPE_CHECKING:
 
 
 def ref(st: GameState, c: int) -> dict[str, Any]:
+    """A card reference as the position and views write it."""
     return {"id": c, "card": st.defs[c].name}
 
 
 def unit_json(st: GameState, u: Unit, cont: dict[int, list[int]], public: bool) -> dict[str, Any]:
+    """A unit as the position (``public=False``: every counter) or a view (``public``: current stats) writes it."""
     out: dict[str, Any] = {
         "square": square_name(u.sq),
         "id": u.id,
@@ -110,6 +112,7 @@ def player_view(st: GameState, player: int | None) -> dict[str, Any]:
 
 
 def board_order(st: GameState) -> list[int]:
+    """Units on the battlefield in square order (a1 first)."""
     return [c for c in st.board if c is not None]
 
 

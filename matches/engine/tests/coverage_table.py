@@ -54,8 +54,8 @@ RULES: dict[str, Row] = {
     "C-1.2": Row(("cards.py:card_from_dict", "combat.py:arrows_of")),
     "C-1.3": Row(
         (
-            "legality.py:legal_planning",
-            "legality.py:legal_defending",
+            "legality.py:_legal_planning",
+            "legality.py:_legal_defending",
             "abilities.py:resolve_event",
             "board.py:leave",
         ),
@@ -101,8 +101,8 @@ RULES: dict[str, Row] = {
     "C-4.1": Row(
         ("setup.py:new_match", "phases.py:next_commander_chooser", "dispatch.py:_do_choose_commander")
     ),
-    "C-4.2": Row(("phases.py:after_commanders",)),
-    "C-4.3": Row(("phases.py:after_commanders", "board.py:draw")),
+    "C-4.2": Row(("phases.py:_after_commanders",)),
+    "C-4.3": Row(("phases.py:_after_commanders", "board.py:draw")),
     "C-4.4": Row(
         (
             "dispatch.py:_do_mulligan",
@@ -114,7 +114,7 @@ RULES: dict[str, Row] = {
         note="'In turn' = the first player finishes all their mulligans, then the second player decides. "
         "Capped by RulesConfig.max_mulligans.",
     ),
-    "C-4.5": Row(("phases.py:begin_play", "legality.py:legal_planning", "board.py:take_from_hand")),
+    "C-4.5": Row(("phases.py:begin_play", "legality.py:_legal_planning", "board.py:take_from_hand")),
     "C-4.6": Row(("phases.py:_step_start_cp",), note="The START_CP step, RulesConfig.first_turn_cp."),
     "C-5.1": Row(
         ("phases.py:_step_turn_start", "abilities.py:next_trigger", "dispatch.py:_answer_order"),
@@ -122,7 +122,7 @@ RULES: dict[str, Row] = {
     ),
     "C-5.2": Row(
         (
-            "legality.py:legal_planning",
+            "legality.py:_legal_planning",
             "board.py:deploy_squares",
             "board.py:move_squares",
             "legality.py:legal_activations",
@@ -132,19 +132,19 @@ RULES: dict[str, Row] = {
     "C-5.3": Row(("choices.py:card_choice", "choices.py:pick_card")),
     "C-5.4": Row(("phases.py:_step_planning_end", "results.py:no_unit_loss"), note="PLANNING_END step."),
     "C-5.5": Row(
-        ("phases.py:_step_defending_start", "legality.py:legal_defending", "abilities.py:next_trigger"),
+        ("phases.py:_step_defending_start", "legality.py:_legal_defending", "abilities.py:next_trigger"),
         note="DEFENDING_START step.",
     ),
-    "C-5.6": Row(("legality.py:legal_combat", "combat.py:attack_options", "combat.py:attack")),
+    "C-5.6": Row(("legality.py:_legal_combat", "combat.py:attack_options", "combat.py:attack")),
     "C-5.7": Row(("combat.py:attack", "combat.py:settle", "combat.py:defeat", "board.py:leave")),
     "C-5.8": Row(("phases.py:_step_combat_end",), note="COMBAT_END step."),
     "C-5.9": Row(
         ("phases.py:_step_end", "phases.py:_op_hand_limit", "choices.py:card_choice"),
         note="END step, hand_limit op.",
     ),
-    "C-5.10": Row(("phases.py:end_turn", "results.py:no_unit_loss")),
+    "C-5.10": Row(("phases.py:_end_turn", "results.py:no_unit_loss")),
     "C-5.11": Row(
-        ("phases.py:end_turn", "config.py:RulesConfig.cp_reset_active_only"),
+        ("phases.py:_end_turn", "config.py:RulesConfig.cp_reset_active_only"),
         note="Both players' remaining CP is reset (RulesConfig.cp_reset_active_only=False).",
     ),
     "C-6.1": Row(
@@ -162,7 +162,7 @@ RULES: dict[str, Row] = {
         note="An effect on several units deals its damage together and is checked once, right after it.",
     ),
     "C-6.4": Row(("state.py:GameState.legal_actions", "dispatch.py:apply_action")),
-    "C-6.5": Row(("phases.py:end_turn",)),
+    "C-6.5": Row(("phases.py:_end_turn",)),
     "C-7.1": Row(("combat.py:attack_options", "continuous.py:has_range")),
     "C-7.2": Row(
         ("phases.py:place",),
@@ -172,7 +172,7 @@ RULES: dict[str, Row] = {
         ("phases.py:_step_turn_start", "combat.py:attack"),
         note="Unit.hit_turn = last turn the unit was attacked.",
     ),
-    "C-7.4": Row(("combat.py:attack", "phases.py:end_turn")),
+    "C-7.4": Row(("combat.py:attack", "phases.py:_end_turn")),
     "C-7.5": Row(
         ("combat.py:defeat", "combat.py:settle", "combat.py:cause_of"),
         note="Every defeat in the same check after an attack or effect counts as caused by it (knock-on "
@@ -204,14 +204,14 @@ DECISIONS: dict[str, Row] = {
     "C-5.2": Row(
         (
             "config.py:RulesConfig.reinforce_needs_card_in_deck",
-            "legality.py:legal_planning",
+            "legality.py:_legal_planning",
             "board.py:draw",
         )
     ),
     "C-5.6": Row(
         ("config.py:RulesConfig.only_enemy_targets", "config.py:RulesConfig.strike_back", "combat.py:attack")
     ),
-    "C-6.5": Row(("config.py:RulesConfig.turn_limit", "phases.py:end_turn")),
+    "C-6.5": Row(("config.py:RulesConfig.turn_limit", "phases.py:_end_turn")),
     "C-7.1": Row(("config.py:RulesConfig.range_attack_blocked", "combat.py:attack_options")),
 }
 

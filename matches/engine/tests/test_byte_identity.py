@@ -1,4 +1,4 @@
-"""Seeded playouts hash to recorded digests (STYLE.md §14): a refactoring of the engine must not change a
+"""Seeded playouts hash to recorded digests (docs/style.md §14): a refactoring of the engine must not change a
 single byte of what it produces — the actions chosen from ``legal_actions``, every snapshot (``to_dict``,
 with and without its log), the views and log views of both players and a spectator, the consequences of
 each action, the reasons given for unplayable cards, determinized states, and the same match run in

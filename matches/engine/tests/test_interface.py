@@ -1,4 +1,4 @@
-"""The engine interface (STYLE.md §2–§5, §7): actions JSON, describe, checked apply, views, positions, replay."""
+"""The engine interface (docs/style.md §2–§5, §7): actions JSON, describe, checked apply, views, positions, replay."""
 
 from __future__ import annotations
 
