@@ -11,6 +11,7 @@ lacks, no legal square, not along an arrow). It reads the same helpers ``legal_a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import board, combat, continuous
@@ -36,7 +37,7 @@ from .actions import (
 from .board import Side
 from .cards import CardDef
 from .choices import distinct
-from .pending import CARD_CHOICES, DecisionKind
+from .pending import CARD_CHOICES, Decision, DecisionKind
 from .steps import Step
 
 if TYPE_CHECKING:
@@ -308,46 +309,66 @@ def _interned(kind: type[Move] | type[Deploy], p: int, x: int, sq: int) -> Actio
 
 
 def legal_current(st: GameState) -> list[Action]:
-    """The legal actions of the player to act now (Concede aside): the answers to a pending decision, else the step's actions."""
+    """The legal actions of the player to act now (Concede aside): the answers to the pending decision
+    (``LEGAL_ANSWERS``), else the actions of the current input step (``LEGAL_IN_STEP``)."""
     dec = st.choice
     if dec is not None:
-        p = dec.player
-        kind = dec.kind
-        if kind in CARD_CHOICES:
-            assert dec.zone is not None
-            return [ChooseCard(p, c) for c in distinct(st.sides[p].zone(dec.zone), st.defs)]
-        options = dec.options or []
-        if kind is DecisionKind.TARGET:
-            return [ChooseTarget(p, t) for t in options]
-        if kind is DecisionKind.MOVE_SQUARE:
-            return [ChooseSquare(p, s) for s in options]
-        return [ChooseTrigger(p, i) for i in options]  # DecisionKind.ORDER
-    step = st.step
-    if step is Step.PLANNING:
-        return _legal_planning(st, st.active)
-    if step is Step.COMBAT:
-        return _legal_combat(st, st.active)
-    if step is Step.DEFENDING:
-        return _legal_defending(st, 1 - st.active)
-    if step is Step.COMMANDER:
-        p = st.setup_player
-        names = sorted({st.defs[c].name for c in st.sides[p].deck if st.is_legendary_unit(c)})
-        choices: list[Action] = [ChooseCommander(p, None)]
-        return choices + [ChooseCommander(p, n) for n in names]
-    if step is Step.MULLIGAN:
-        p = st.setup_player
-        acts: list[Action] = [Keep(p)]
-        if st.sides[p].mulligans < min(st.config.max_mulligans, st.config.opening_hand - 1):
-            acts.append(Mulligan(p))
-        return acts
-    return []
+        return LEGAL_ANSWERS[dec.kind](st, dec)
+    in_step = LEGAL_IN_STEP.get(st.step)
+    return in_step(st) if in_step is not None else []
+
+
+def _card_answers(st: GameState, dec: Decision) -> list[Action]:
+    assert dec.zone is not None
+    p = dec.player
+    return [ChooseCard(p, c) for c in distinct(st.sides[p].zone(dec.zone), st.defs)]
+
+
+def _target_answers(st: GameState, dec: Decision) -> list[Action]:
+    return [ChooseTarget(dec.player, t) for t in dec.options or []]
+
+
+def _square_answers(st: GameState, dec: Decision) -> list[Action]:
+    return [ChooseSquare(dec.player, s) for s in dec.options or []]
+
+
+def _order_answers(st: GameState, dec: Decision) -> list[Action]:
+    return [ChooseTrigger(dec.player, i) for i in dec.options or []]
+
+
+# The legal answers to each kind of pending decision.
+LEGAL_ANSWERS: dict[DecisionKind, Callable[[GameState, Decision], list[Action]]] = {
+    **{kind: _card_answers for kind in CARD_CHOICES},
+    DecisionKind.TARGET: _target_answers,
+    DecisionKind.MOVE_SQUARE: _square_answers,
+    DecisionKind.ORDER: _order_answers,
+}
+
+
+def _legal_commander(st: GameState) -> list[Action]:
+    """C-4.1: no Commander, or one of the Legendary units of the deck (one action per name)."""
+    p = st.setup_player
+    names = sorted({st.defs[c].name for c in st.sides[p].deck if st.is_legendary_unit(c)})
+    choices: list[Action] = [ChooseCommander(p, None)]
+    return choices + [ChooseCommander(p, n) for n in names]
+
+
+def _legal_mulligan(st: GameState) -> list[Action]:
+    """C-4.4: keep, or mulligan while the limit allows."""
+    p = st.setup_player
+    acts: list[Action] = [Keep(p)]
+    if st.sides[p].mulligans < min(st.config.max_mulligans, st.config.opening_hand - 1):
+        acts.append(Mulligan(p))
+    return acts
 
 
 def _payable(st: GameState, side: Side, d: CardDef) -> bool:
     return side.cp >= d.command_cost and len(side.energy) >= d.energy_cost
 
 
-def _legal_planning(st: GameState, p: int) -> list[Action]:
+def _legal_planning(st: GameState) -> list[Action]:
+    """C-5.2: the active player's Planning actions."""
+    p = st.active
     side = st.sides[p]
     defs = st.defs
     acts: list[Action] = []
@@ -409,7 +430,9 @@ def legal_activations(st: GameState, p: int, trigger: str) -> list[Action]:
     return acts
 
 
-def _legal_defending(st: GameState, p: int) -> list[Action]:
+def _legal_defending(st: GameState) -> list[Action]:
+    """C-5.5: the defending player's Defensive events and activated abilities."""
+    p = 1 - st.active
     side = st.sides[p]
     acts: list[Action] = []
     for c in distinct(side.hand, st.defs):
@@ -421,7 +444,9 @@ def _legal_defending(st: GameState, p: int) -> list[Action]:
     return acts
 
 
-def _legal_combat(st: GameState, p: int) -> list[Action]:
+def _legal_combat(st: GameState) -> list[Action]:
+    """C-5.6: the active player's attacks."""
+    p = st.active
     acts: list[Action] = []
     for uid in sorted(st.units):
         u = st.units[uid]
@@ -430,3 +455,13 @@ def _legal_combat(st: GameState, p: int) -> list[Action]:
         acts.extend(Attack(p, uid, a, t) for a, t in combat.attack_options(st, uid))
     acts.append(Pass(p))
     return acts
+
+
+# The actions of each input step (C-4 set-up, C-5.2 Planning, C-5.5 Defending, C-5.6 Combat).
+LEGAL_IN_STEP: dict[Step, Callable[[GameState], list[Action]]] = {
+    Step.PLANNING: _legal_planning,
+    Step.COMBAT: _legal_combat,
+    Step.DEFENDING: _legal_defending,
+    Step.COMMANDER: _legal_commander,
+    Step.MULLIGAN: _legal_mulligan,
+}
