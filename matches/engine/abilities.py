@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 TRIGGER_IMPLS: dict[str, str] = {
-    "deploying": "phases.place (C-7.2)",
+    "deploying": "phases._place (C-7.2)",
     "casting": "phases._step_turn_start (C-7.3)",
     "spoil": "combat.defeat (C-7.5)",
     "marking": "combat.attack (C-7.4)",
@@ -26,8 +26,8 @@ TRIGGER_IMPLS: dict[str, str] = {
     "start_of_defending": "phases._step_defending_start (C-5.5)",
     "on_attack": "combat.attack (C-5.6)",
     "on_defeated": "combat.defeat (C-5.7)",
-    "planning_activated": "legality.legal_activations (C-5.2)",
-    "defending_activated": "legality.legal_activations (C-5.5)",
+    "planning_activated": "legality._legal_activations (C-5.2)",
+    "defending_activated": "legality._legal_activations (C-5.5)",
     "static": "continuous.bonuses",
     "on_play": "abilities.resolve_event (C-1.3)",
     "attached": "continuous.bonuses (C-1.3)",

@@ -2,7 +2,7 @@
 
 Squares are 0..35 (a1 = 0, f6 = 35, C-2.1). The functions take the state as their first argument and
 call no other rule module: every rule area above builds on these (entering the battlefield, with its
-Deploying triggers, is ``phases.place``).
+Deploying triggers, is ``phases._place``, a queued step).
 """
 
 from __future__ import annotations

@@ -401,12 +401,12 @@ def _legal_planning(st: GameState) -> list[Action]:
                 acts.extend([_interned(Move, p, uid, s) for s in board.move_squares(st, uid, counts)])
         if side.deck or not st.config.reinforce_needs_card_in_deck:
             acts.append(Reinforce(p))
-    acts.extend(legal_activations(st, p, "planning_activated"))
+    acts.extend(_legal_activations(st, p, "planning_activated"))
     acts.append(Pass(p))
     return acts
 
 
-def legal_activations(st: GameState, p: int, trigger: str) -> list[Action]:
+def _legal_activations(st: GameState, p: int, trigger: str) -> list[Action]:
     """``p``'s activated abilities usable now with ``trigger`` timing (C-5.2, C-5.5, C-7.6 Formation X)."""
     acts: list[Action] = []
     side = st.sides[p]
@@ -439,7 +439,7 @@ def _legal_defending(st: GameState) -> list[Action]:
         d = st.defs[c]
         if d.event_type == "defensive" and _payable(st, side, d):
             acts.append(PlayEvent(p, c, None))
-    acts.extend(legal_activations(st, p, "defending_activated"))
+    acts.extend(_legal_activations(st, p, "defending_activated"))
     acts.append(Pass(p))
     return acts
 

@@ -144,7 +144,7 @@ STEP_HANDLERS: dict[Step, Callable[[GameState], None]] = {
 
 def _op_deploy(st: GameState, op: Op) -> None:
     assert op.card is not None and op.square is not None
-    place(st, op.card, op.square)
+    _place(st, op.card, op.square)
 
 
 def _op_event(st: GameState, op: Op) -> None:
@@ -215,7 +215,7 @@ def begin_play(st: GameState) -> None:
     st.event("turn", turn=1, player=st.first)
 
 
-def place(st: GameState, c: int, sq: int) -> None:
+def _place(st: GameState, c: int, sq: int) -> None:
     """Finish a deploy: the unit enters the battlefield (C-5.2) and Deploying triggers (C-7.2)."""
     if c in st.limbo:
         st.limbo.remove(c)

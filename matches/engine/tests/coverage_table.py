@@ -125,7 +125,7 @@ RULES: dict[str, Row] = {
             "legality.py:_legal_planning",
             "board.py:deploy_squares",
             "board.py:move_squares",
-            "legality.py:legal_activations",
+            "legality.py:_legal_activations",
             "dispatch.py:ACTION_HANDLERS",
         )
     ),
@@ -165,7 +165,7 @@ RULES: dict[str, Row] = {
     "C-6.5": Row(("phases.py:_end_turn",)),
     "C-7.1": Row(("combat.py:attack_options", "continuous.py:has_range")),
     "C-7.2": Row(
-        ("phases.py:place",),
+        ("phases.py:_place",),
         note="Deploying triggers even if the unit is defeated at once on entering (edge square).",
     ),
     "C-7.3": Row(
@@ -183,7 +183,7 @@ RULES: dict[str, Row] = {
             "continuous.py:bonuses",
             "continuous.py:largest_group",
             "continuous.py:formation_holds",
-            "legality.py:legal_activations",
+            "legality.py:_legal_activations",
             "vocabulary.py:validate_ability",
         ),
         note="'Active': the `formation` trigger (continuous); 'usable': `x` on an activated trigger. The "
