@@ -1,5 +1,6 @@
 """Combat (C-5.6, C-5.7, C-7.1, C-7.4, C-7.5): arrows, attack options, attacks, defeats and the state
-check after every action and damage event (C-6.3)."""
+check after every action and damage event (C-6.3), including the check that closes each effect of an
+ability (``effect_done``; defeats it causes count for Spoil through ``cause_of``)."""
 
 from __future__ import annotations
 

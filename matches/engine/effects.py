@@ -1,4 +1,5 @@
-"""Effect implementations (C-1.5): one function per effect of the vocabulary, in ``EFFECT_IMPLS``."""
+"""Effect implementations (C-1.5): one function per effect of the vocabulary, in ``EFFECT_IMPLS`` (keyed by
+the vocabulary's effect names, the strings of the card data), and ``continue_moves`` for the move effect."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@ queued triggered abilities (C-5.1), the ability being resolved (C-1.5) and queue
 
 Each has ``to_json`` / ``from_json`` giving exactly the objects of the position format
 (docs/commandeer-position.md: ``decision``, ``triggers``, ``resolution``, ``ops``), key order included,
-so stored matches load and save byte for byte as before.
+so stored matches load and save byte for byte as before. ``queue`` adds a triggered ability to the
+state's queue; it lives here, below every rule module that triggers abilities (combat, abilities, phases).
 """
 
 from __future__ import annotations

@@ -142,6 +142,24 @@ STEP_HANDLERS: dict[Step, Callable[[GameState], None]] = {
 }
 
 
+def _place(st: GameState, c: int, sq: int) -> None:
+    """Finish a deploy: the unit enters the battlefield (C-5.2) and Deploying triggers (C-7.2)."""
+    if c in st.limbo:
+        st.limbo.remove(c)
+    p = st.owners[c]
+    if st.board[sq] is not None:  # cannot happen through legal actions; keep the card safe
+        st.sides[p].hand.append(c)
+        return
+    st.board[sq] = c
+    st.units[c] = Unit(c, p, sq, st.turn)
+    st.units_deployed += 1
+    st.cont_cache = None
+    st.event("deploy", player=p, card=c, square=square_name(sq))
+    for idx in st.defs[c].by_trigger.get("deploying", ()):
+        pending.queue(st, c, idx, p)
+    combat.settle(st, None)
+
+
 def _op_deploy(st: GameState, op: Op) -> None:
     assert op.card is not None and op.square is not None
     _place(st, op.card, op.square)
@@ -193,6 +211,7 @@ def next_commander_chooser(st: GameState, start: int) -> None:
 
 
 def _after_commanders(st: GameState) -> None:
+    """C-4.2 / C-4.3: the first player is drawn, decks are shuffled, opening hands drawn; mulligans next."""
     st.first = st.rng.randrange(2)  # C-4.2
     st.event("first_player", player=st.first)
     for p in (0, 1):  # C-4.3
@@ -213,21 +232,3 @@ def begin_play(st: GameState) -> None:
     st.active = st.first
     st.step = Step.TURN_START
     st.event("turn", turn=1, player=st.first)
-
-
-def _place(st: GameState, c: int, sq: int) -> None:
-    """Finish a deploy: the unit enters the battlefield (C-5.2) and Deploying triggers (C-7.2)."""
-    if c in st.limbo:
-        st.limbo.remove(c)
-    p = st.owners[c]
-    if st.board[sq] is not None:  # cannot happen through legal actions; keep the card safe
-        st.sides[p].hand.append(c)
-        return
-    st.board[sq] = c
-    st.units[c] = Unit(c, p, sq, st.turn)
-    st.units_deployed += 1
-    st.cont_cache = None
-    st.event("deploy", player=p, card=c, square=square_name(sq))
-    for idx in st.defs[c].by_trigger.get("deploying", ()):
-        pending.queue(st, c, idx, p)
-    combat.settle(st, None)
