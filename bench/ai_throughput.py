@@ -38,7 +38,7 @@ EVERY = 3
 def new_state(kind: str, seed: int, players: int) -> Any:
     if kind == "commandeer":
         from matches.engine.decks import default_decks
-        from matches.engine.state import new_match
+        from matches.engine.setup import new_match
 
         pool = list(default_decks().values())
         return new_match(pool[seed % len(pool)], pool[(seed + 1) % len(pool)], seed=seed)

@@ -48,7 +48,7 @@ def positions(kind: str) -> tuple[tuple[Any, Any, int], ...]:
 def _new_state(kind: str, seed: int) -> Any:
     if kind == "commandeer":
         from matches.engine.decks import default_decks
-        from matches.engine.state import new_match
+        from matches.engine.setup import new_match
 
         pool = list(default_decks().values())
         return new_match(pool[seed % len(pool)], pool[(seed + 1) % len(pool)], seed=seed)

@@ -1,9 +1,12 @@
-"""Commandeer TCG rules engine (pure Python, no Django): ``new_match`` → ``GameState``; see STYLE.md."""
+"""Commandeer TCG rules engine (pure Python, no Django): ``new_match`` → ``GameState``; see docs/commandeer-engine.md."""
 
 from .actions import Action, IllegalActionError, action_from_json
 from .cards import CardDef, build_deck, card_from_dict, load_card_file
 from .config import RulesConfig
-from .state import GameState, Outcome, Reason, Step, new_match, replay
+from .results import Outcome, Reason
+from .setup import new_match, replay
+from .state import GameState
+from .steps import Step
 
 __all__ = [
     "Action",

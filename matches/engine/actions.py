@@ -1,4 +1,4 @@
-"""Actions: every rules choice a person makes is one of these small frozen values (STYLE.md §5).
+"""Actions: every rules choice a person makes is one of these small frozen values (docs/style.md §5).
 
 Each action has a stable JSON form (``to_json`` / ``action_from_json``) and a human-readable
 ``describe(state)``. Cards are named by their instance id in the match; squares by index 0..35

@@ -17,8 +17,9 @@ from .actions import Action, Concede
 from .agentbase import LEVEL_BUDGET_S, AgentBase
 from .information import Information
 from .policy import evaluate, greedy_choice
+from .results import Reason
 from .search import FlatMCAgent, PlanSearchAgent
-from .state import GameState, Reason
+from .state import GameState
 
 
 class RandomAgent(AgentBase):

@@ -14,7 +14,7 @@ from typing import Any
 
 from .agents import AGENTS, LEVEL_BUDGET_S, Agent
 from .decks import SAMPLE_CARDS_RELATIVE, default_decks
-from .state import new_match
+from .setup import new_match
 
 MATCHUPS: dict[str, tuple[str, str]] = {
     "easy vs greedy": ("easy", "greedy"),

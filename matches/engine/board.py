@@ -1,7 +1,8 @@
 """The battlefield and the zones (C-2): squares, lines and adjacency, units, each player's zones.
 
-Squares are 0..35 (a1 = 0, f6 = 35, C-2.1). Functions here take the state as ``self`` and are bound as
-``GameState`` methods (``state.py``), so a rule is found in the module of its rule area.
+Squares are 0..35 (a1 = 0, f6 = 35, C-2.1). The functions take the state as their first argument and
+call no other rule module: every rule area above builds on these (entering the battlefield, with its
+Deploying triggers, is ``phases._place``, a queued step).
 """
 
 from __future__ import annotations
@@ -169,46 +170,47 @@ class Side:
 ZONES = ("hand", "deck", "energy", "retired", "defeated", "removed")
 
 
-def deploy_squares(self: GameState) -> list[int]:
+def deploy_squares(st: GameState) -> list[int]:
     """C-5.2: empty squares a unit may be deployed to: next to any unit, or a start square (C-2.2)
     for the first unit of the game — and on any later empty battlefield unless
     ``RulesConfig.start_squares_when_battlefield_empty`` is off."""
-    board = self.board
-    if not self.units:
-        if self.units_deployed and not self.config.start_squares_when_battlefield_empty:
+    board = st.board
+    if not st.units:
+        if st.units_deployed and not st.config.start_squares_when_battlefield_empty:
             return []
         return [s for s in START_SQUARES if board[s] is None]
-    nb = self._nb
+    nb = st.nb
     out = set()
-    for u in self.units.values():
+    for u in st.units.values():
         for s in nb[u.sq]:
             if board[s] is None:
                 out.add(s)
     return sorted(out)
 
 
-def move_squares(self: GameState, uid: int, counts: dict[int, int] | None = None) -> list[int]:
+def move_squares(st: GameState, uid: int, counts: dict[int, int] | None = None) -> list[int]:
     """C-5.2: empty squares adjacent to another card than ``uid`` itself."""
     if counts is None:
-        counts = self._neighbour_counts()
-    own = self._nb[self.units[uid].sq]
+        counts = neighbour_counts(st)
+    own = st.nb[st.units[uid].sq]
     return [s for s, n in counts.items() if n > 1 or (n == 1 and s not in own)]
 
 
-def _neighbour_counts(self: GameState) -> dict[int, int]:
+def neighbour_counts(st: GameState) -> dict[int, int]:
     """Empty square -> number of occupied neighbours (only squares with at least one), sorted by square."""
-    board = self.board
-    nb = self._nb
+    board = st.board
+    nb = st.nb
     counts: dict[int, int] = {}
-    for u in self.units.values():
+    for u in st.units.values():
         for s in nb[u.sq]:
             if board[s] is None:
                 counts[s] = counts.get(s, 0) + 1
     return dict(sorted(counts.items()))
 
 
-def _draw(self: GameState, p: int, n: int) -> None:
-    side = self.sides[p]
+def draw(st: GameState, p: int, n: int) -> None:
+    """Player ``p`` draws up to ``n`` cards from the top of the deck (fewer when it runs out)."""
+    side = st.sides[p]
     drawn = []
     for _ in range(n):
         if not side.deck:
@@ -217,52 +219,37 @@ def _draw(self: GameState, p: int, n: int) -> None:
         side.hand.append(c)
         drawn.append(c)
     if drawn:
-        self._ev("draw", player=p, cards=drawn, secret=True)
+        st.event("draw", player=p, cards=drawn, secret=True)
 
 
-def _units_of(self: GameState, p: int) -> list[int]:
-    return sorted(uid for uid, u in self.units.items() if u.owner == p)
+def units_of(st: GameState, p: int) -> list[int]:
+    """Player ``p``'s units on the battlefield, by id."""
+    return sorted(uid for uid, u in st.units.items() if u.owner == p)
 
 
-def _place(self: GameState, c: int, sq: int) -> None:
-    """Finish a deploy: the unit enters the battlefield (C-5.2) and Deploying triggers (C-7.2)."""
-    if c in self.limbo:
-        self.limbo.remove(c)
-    p = self.owners[c]
-    if self.board[sq] is not None:  # cannot happen through legal actions; keep the card safe
-        self.sides[p].hand.append(c)
-        return
-    self.board[sq] = c
-    self.units[c] = Unit(c, p, sq, self.turn)
-    self.units_deployed += 1
-    self._cont_cache = None
-    self._ev("deploy", player=p, card=c, square=square_name(sq))
-    for idx in self.defs[c].by_trigger.get("deploying", ()):
-        self._queue(c, idx, p)
-    self._settle(None)
-
-
-def _move_unit(self: GameState, uid: int, sq: int) -> None:
-    u = self.units[uid]
-    self._cont_cache = None
-    self.board[u.sq] = None
-    self.board[sq] = uid
-    self._ev("move", card=uid, frm=square_name(u.sq), to=square_name(sq))
+def move_unit(st: GameState, uid: int, sq: int) -> None:
+    """Move a unit to the empty square ``sq`` (C-5.2 Move, or a move effect)."""
+    u = st.units[uid]
+    st.cont_cache = None
+    st.board[u.sq] = None
+    st.board[sq] = uid
+    st.event("move", card=uid, frm=square_name(u.sq), to=square_name(sq))
     u.sq = sq
 
 
-def _leave(self: GameState, uid: int) -> Unit:
+def leave(st: GameState, uid: int) -> Unit:
     """Take a unit off the battlefield; its Ongoing events go to their owners' Retired zones (C-1.3)."""
-    u = self.units.pop(uid)
-    self._cont_cache = None
-    self.board[u.sq] = None
+    u = st.units.pop(uid)
+    st.cont_cache = None
+    st.board[u.sq] = None
     for ev in u.attached:
-        self.sides[self.owners[ev]].retired.append(ev)
-    self.marks.pop(uid, None)
+        st.sides[st.owners[ev]].retired.append(ev)
+    st.marks.pop(uid, None)
     return u
 
 
-def _take_from_hand(self: GameState, side: Side, c: int) -> None:
+def take_from_hand(st: GameState, side: Side, c: int) -> None:
+    """Take a played card from the hand, or from the Commander zone (C-4.5)."""
     if side.commander == c:
         side.commander = None
     else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from . import combat
 from .cards import CardDef
 from .pending import CARD_CHOICES, Decision, DecisionKind
 
@@ -13,10 +14,8 @@ if TYPE_CHECKING:
     from .board import Side
     from .state import GameState
 
-__all__ = ["CARD_CHOICES", "_distinct"]
 
-
-def _distinct(ids: Iterable[int], defs: Mapping[int, CardDef]) -> list[int]:
+def distinct(ids: Iterable[int], defs: Mapping[int, CardDef]) -> list[int]:
     """One id per distinct card name (same-name cards are interchangeable), first occurrence."""
     seen: set[str] = set()
     out = []
@@ -28,8 +27,8 @@ def _distinct(ids: Iterable[int], defs: Mapping[int, CardDef]) -> list[int]:
     return out
 
 
-def _card_choice(
-    self: GameState,
+def card_choice(
+    st: GameState,
     kind: DecisionKind,
     player: int,
     zone: str,
@@ -39,57 +38,57 @@ def _card_choice(
     reason: str | None = None,
 ) -> None:
     """Ask ``player`` to pick ``count`` cards of ``zone`` one at a time; forced picks are automatic."""
-    cards = self.sides[player].zone(zone)
+    cards = st.sides[player].zone(zone)
     count = min(count, len(cards))
     if count <= 0:
-        self._choice_done(kind, reason)
+        _choice_done(st, kind, reason)
         return
-    self.choice = Decision(kind, player, zone, count, for_card, reason)
-    self._autopick()
+    st.choice = Decision(kind, player, zone, count, for_card, reason)
+    _autopick(st)
 
 
-def _autopick(self: GameState) -> None:
-    dec = self.choice
+def _autopick(st: GameState) -> None:
+    dec = st.choice
     while dec is not None and dec.kind in CARD_CHOICES:
         assert dec.zone is not None
-        cards = self.sides[dec.player].zone(dec.zone)
-        if len(cards) > dec.count and len(_distinct(cards, self.defs)) > 1:
+        cards = st.sides[dec.player].zone(dec.zone)
+        if len(cards) > dec.count and len(distinct(cards, st.defs)) > 1:
             return
-        self._pick_card(cards[-1], auto=True)
-        dec = self.choice
+        pick_card(st, cards[-1], auto=True)
+        dec = st.choice
 
 
-def _pick_bottom(self: GameState, side: Side, p: int, c: int) -> None:
+def _pick_bottom(st: GameState, side: Side, p: int, c: int) -> None:
     """C-4.4: the card goes under the deck, secretly."""
     side.hand.remove(c)
     side.deck.insert(0, c)
-    self._ev("bottom", player=p, card=c, secret=True)
+    st.event("bottom", player=p, card=c, secret=True)
 
 
-def _pick_pay_energy(self: GameState, side: Side, p: int, c: int) -> None:
+def _pick_pay_energy(st: GameState, side: Side, p: int, c: int) -> None:
     """C-5.3: a paid Energy card goes to the Retired zone."""
     side.energy.remove(c)
     side.retired.append(c)
-    self._ev("pay_energy", player=p, card=c)
+    st.event("pay_energy", player=p, card=c)
 
 
-def _pick_retire_energy(self: GameState, side: Side, p: int, c: int) -> None:
+def _pick_retire_energy(st: GameState, side: Side, p: int, c: int) -> None:
     side.energy.remove(c)
     side.retired.append(c)
-    self._ev("retire_energy", player=p, card=c)
+    st.event("retire_energy", player=p, card=c)
 
 
-def _pick_reinforce_energy(self: GameState, side: Side, p: int, c: int) -> None:
+def _pick_reinforce_energy(st: GameState, side: Side, p: int, c: int) -> None:
     """C-5.2: Reinforce puts a hand card into the Energy zone."""
     side.hand.remove(c)
     side.energy.append(c)
-    self._ev("energy", player=p, card=c)
+    st.event("energy", player=p, card=c)
 
 
-def _pick_discard(self: GameState, side: Side, p: int, c: int) -> None:
+def _pick_discard(st: GameState, side: Side, p: int, c: int) -> None:
     side.hand.remove(c)
     side.retired.append(c)
-    self._ev("discard", player=p, card=c)
+    st.event("discard", player=p, card=c)
 
 
 # What picking one card does, by the kind of card choice.
@@ -102,23 +101,24 @@ CARD_PICKS: dict[DecisionKind, Callable[[GameState, Side, int, int], None]] = {
 }
 
 
-def _pick_card(self: GameState, c: int, auto: bool = False) -> None:
-    dec = self.choice
+def pick_card(st: GameState, c: int, auto: bool = False) -> None:
+    """The player (or ``autopick``) picks card ``c`` for the pending card choice."""
+    dec = st.choice
     assert dec is not None and dec.zone is not None
     p = dec.player
-    side = self.sides[p]
-    CARD_PICKS[dec.kind](self, side, p, c)
+    side = st.sides[p]
+    CARD_PICKS[dec.kind](st, side, p, c)
     dec.count -= 1
     if dec.count <= 0 or not side.zone(dec.zone):
-        self.choice = None
-        self._choice_done(dec.kind, dec.reason)
+        st.choice = None
+        _choice_done(st, dec.kind, dec.reason)
     elif not auto:
-        self._autopick()
+        _autopick(st)
 
 
-def _choice_done(self: GameState, kind: DecisionKind, reason: str | None) -> None:
+def _choice_done(st: GameState, kind: DecisionKind, reason: str | None) -> None:
     """A discard or retire effect's choice is over: the ability goes on with its next effect."""
     if reason == "effect" and (kind is DecisionKind.DISCARD or kind is DecisionKind.RETIRE_ENERGY):
-        r = self.resolution
+        r = st.resolution
         assert r is not None
-        self._effect_done(r)
+        combat.effect_done(st, r)

@@ -1,6 +1,6 @@
 """What an action caused, in plain words per viewer: damage, defeats, heals, draws, CP and Energy, abilities.
 
-Built only from the events of one log entry as ``player`` may see them (``views._events_view``, the
+Built only from the events of one log entry as ``player`` may see them (``views.events_view``, the
 engine's one filter for secret events, C-8): a drawn card is named only to its owner, a card put on the
 bottom of the deck is never named to the other player. Each consequence is a JSON object:
 ``{"text", "kind", "square": [row, col] | None, "amount": int | None}`` with ``row`` the rank minus one
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import views
 from .actions import ChooseCard, Deploy, Move, PlayEvent, square_name
 from .config import FILES
 
@@ -99,7 +100,7 @@ def consequences(
     def who(p: Any) -> str:
         return f"Player {int(p) + 1}"
 
-    for ev in g._events_view(entry["events"], player):
+    for ev in views.events_view(g, entry["events"], player):
         kind = ev.get("type")
         card = ev.get("card")
         if kind in SILENT:

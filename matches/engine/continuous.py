@@ -10,21 +10,21 @@ if TYPE_CHECKING:
     from .state import GameState
 
 
-def _continuous(self: GameState) -> dict[int, list[int]]:
+def bonuses(st: GameState) -> dict[int, list[int]]:
     """uid -> [power bonus, health bonus, range 0/1] from static, formation and attached abilities.
 
     Cached until a unit enters, moves or leaves or an event attaches (the only things it depends on).
     """
-    cached = self._cont_cache
+    cached = st.cont_cache
     if cached is not None:
         return cached
     out: dict[int, list[int]] = {}
-    self._cont_cache = out
-    if not self._has_cont_sources():
+    st.cont_cache = out
+    if not _has_cont_sources(st):
         return out
-    defs = self.defs
+    defs = st.defs
     largest: dict[int, int] = {}
-    for u in list(self.units.values()):
+    for u in list(st.units.values()):
         d = defs[u.id]
         sources: list[tuple[int, Mapping[str, Any], int]] = []  # (source id, ability, anchor unit)
         if d.has_continuous:
@@ -33,7 +33,7 @@ def _continuous(self: GameState) -> dict[int, list[int]]:
                     ab = d.abilities[idx]
                     if trig == "formation":  # C-7.6: any X connected own units, this one or not
                         if u.owner not in largest:
-                            largest[u.owner] = self.largest_group(u.owner)
+                            largest[u.owner] = largest_group(st, u.owner)
                         if largest[u.owner] < ab["x"]:
                             continue
                     sources.append((u.id, ab, u.id))
@@ -42,9 +42,9 @@ def _continuous(self: GameState) -> dict[int, list[int]]:
             for idx in ed.by_trigger.get("attached", ()):
                 sources.append((ev, ed.abilities[idx], u.id))
         for src, ab, anchor in sources:
-            controller = self.owners[src]
+            controller = st.owners[src]
             for eff in ab["effects"]:
-                for t in self._cont_targets(eff["target"], anchor, controller):
+                for t in _cont_targets(st, eff["target"], anchor, controller):
                     bonus = out.setdefault(t, [0, 0, 0])
                     name = eff["effect"]
                     if name == "modify_power":
@@ -56,27 +56,27 @@ def _continuous(self: GameState) -> dict[int, list[int]]:
     return out
 
 
-def largest_group(self: GameState, owner: int) -> int:
+def largest_group(st: GameState, owner: int) -> int:
     """C-7.6: the size of ``owner``'s largest group of own units connected by adjacency (C-2.5)."""
     groups: dict[int, int] = {}
-    self._group_sizes(owner, groups)
+    _group_sizes(st, owner, groups)
     return max(groups.values(), default=0)
 
 
-def formation_holds(self: GameState, owner: int, x: int) -> bool:
+def formation_holds(st: GameState, owner: int, x: int) -> bool:
     """C-7.6 Formation X: ``owner`` has X or more own units connected to one another (any of them)."""
-    return self.largest_group(owner) >= x
+    return largest_group(st, owner) >= x
 
 
-def ability_condition_holds(self: GameState, uid: int, ability: Mapping[str, Any]) -> bool:
+def ability_condition_holds(st: GameState, uid: int, ability: Mapping[str, Any]) -> bool:
     """C-7.6: an activated ability with ``x`` is usable only while its owner's Formation X holds."""
     x = ability.get("x")
-    return x is None or self.formation_holds(self.owners[uid], x)
+    return x is None or formation_holds(st, st.owners[uid], x)
 
 
-def _group_sizes(self: GameState, owner: int, groups: dict[int, int]) -> None:
+def _group_sizes(st: GameState, owner: int, groups: dict[int, int]) -> None:
     """C-7.6: size of each connected group (C-2.5 adjacency) of ``owner``'s units."""
-    board, units, nb = self.board, self.units, self._nb
+    board, units, nb = st.board, st.units, st.nb
     for u in units.values():
         if u.owner != owner or u.id in groups:
             continue
@@ -95,8 +95,8 @@ def _group_sizes(self: GameState, owner: int, groups: dict[int, int]) -> None:
             groups[t] = len(comp)
 
 
-def _cont_targets(self: GameState, target: str, anchor: int, controller: int) -> list[int]:
-    units = self.units
+def _cont_targets(st: GameState, target: str, anchor: int, controller: int) -> list[int]:
+    units = st.units
     if target in ("self", "attached_unit"):
         return [anchor] if anchor in units else []
     if target in ("adjacent_enemy_units", "adjacent_friendly_units"):
@@ -104,8 +104,8 @@ def _cont_targets(self: GameState, target: str, anchor: int, controller: int) ->
             return []
         want_enemy = target == "adjacent_enemy_units"
         out = []
-        for s in self._nb[units[anchor].sq]:
-            t = self.board[s]
+        for s in st.nb[units[anchor].sq]:
+            t = st.board[s]
             if t is not None and t != anchor and (units[t].owner != controller) == want_enemy:
                 out.append(t)
         return out
@@ -118,32 +118,32 @@ def _cont_targets(self: GameState, target: str, anchor: int, controller: int) ->
     return []
 
 
-def _has_cont_sources(self: GameState) -> bool:
-    defs = self.defs
-    for u in self.units.values():
+def _has_cont_sources(st: GameState) -> bool:
+    defs = st.defs
+    for u in st.units.values():
         if u.attached or defs[u.id].has_continuous:
             return True
     return False
 
 
-def stats(self: GameState, uid: int, cont: dict[int, list[int]] | None = None) -> tuple[int, int, bool]:
+def stats(st: GameState, uid: int, cont: dict[int, list[int]] | None = None) -> tuple[int, int, bool]:
     """(Power, Health after edge reduction C-2.3, has Range Attack) of a unit on the battlefield."""
     if cont is None:
-        cont = self._continuous()
-    u = self.units[uid]
-    d = self.defs[uid]
+        cont = bonuses(st)
+    u = st.units[uid]
+    d = st.defs[uid]
     b = cont.get(uid)
     bp, bh, br = (b[0], b[1], b[2]) if b else (0, 0, 0)
     power = max(0, d.power + u.pmod + u.tpmod + bp)
-    health = max(0, d.health + u.hmod + u.thmod + bh) - self._edge[u.sq]
+    health = max(0, d.health + u.hmod + u.thmod + bh) - st.edge[u.sq]
     ranged = "range_attack" in d.keywords or u.range_perm or u.range_turn or bool(br)
     return power, health, ranged
 
 
-def has_range(self: GameState, uid: int) -> bool:
+def has_range(st: GameState, uid: int) -> bool:
     """C-7.1: keyword, granted (grant_range_attack) or continuous."""
-    u = self.units[uid]
-    if "range_attack" in self.defs[uid].keywords or u.range_perm or u.range_turn:
+    u = st.units[uid]
+    if "range_attack" in st.defs[uid].keywords or u.range_perm or u.range_turn:
         return True
-    b = self._continuous().get(uid)
+    b = bonuses(st).get(uid)
     return bool(b and b[2])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from . import abilities, board, choices, combat, effects, phases, results
 from .actions import (
     Action,
     Activate,
@@ -29,115 +30,115 @@ from .actions import (
     Reinforce,
 )
 from .pending import Decision, DecisionKind, Op, OpKind
-from .phases import Step
 from .results import Reason
+from .steps import Step
 
 if TYPE_CHECKING:
     from .state import GameState
 
 
-def _dispatch(self: GameState, a: Action) -> None:
+def apply_action(st: GameState, a: Action) -> None:
     """Apply ``a``: a Concede at any time (C-6.4), else the answer to the pending decision, else the
     action of the current step."""
     if type(a) is Concede:
-        self._finish(1 - a.player, Reason.CONCESSION)
+        results.finish(st, 1 - a.player, Reason.CONCESSION)
         return
-    dec = self.choice
+    dec = st.choice
     if dec is not None:
-        ANSWER_HANDLERS[dec.kind](self, a, dec)
+        ANSWER_HANDLERS[dec.kind](st, a, dec)
         return
     try:
         handler = ACTION_HANDLERS[type(a)]
     except KeyError:
         raise IllegalActionError(f"{a.to_json()} does not answer anything now") from None
-    handler(self, a)
+    handler(st, a)
 
 
-def _play_card(self: GameState, p: int, card: int, op: Op) -> None:
+def _play_card(st: GameState, p: int, card: int, op: Op) -> None:
     """C-5.2 / C-5.3: pay the Command cost, hold the card in limbo, queue ``op``, then ask for Energy."""
-    d = self.defs[card]
-    side = self.sides[p]
-    self._take_from_hand(side, card)
+    d = st.defs[card]
+    side = st.sides[p]
+    board.take_from_hand(st, side, card)
     side.cp -= d.command_cost
-    self.limbo.append(card)
-    self.ops.append(op)
+    st.limbo.append(card)
+    st.ops.append(op)
     if d.energy_cost:
-        self._card_choice(DecisionKind.PAY_ENERGY, p, "energy", d.energy_cost, for_card=card)
+        choices.card_choice(st, DecisionKind.PAY_ENERGY, p, "energy", d.energy_cost, for_card=card)
 
 
-def _do_deploy(self: GameState, a: Deploy) -> None:
-    self._play_card(a.player, a.card, Op(OpKind.DEPLOY, card=a.card, square=a.square))
+def _do_deploy(st: GameState, a: Deploy) -> None:
+    _play_card(st, a.player, a.card, Op(OpKind.DEPLOY, card=a.card, square=a.square))
 
 
-def _do_play_event(self: GameState, a: PlayEvent) -> None:
-    self._play_card(a.player, a.card, Op(OpKind.EVENT, card=a.card, target=a.target))
+def _do_play_event(st: GameState, a: PlayEvent) -> None:
+    _play_card(st, a.player, a.card, Op(OpKind.EVENT, card=a.card, target=a.target))
 
 
-def _do_move(self: GameState, a: Move) -> None:
-    self.sides[a.player].cp -= 1
-    self._move_unit(a.unit, a.square)
-    self._settle(None)
+def _do_move(st: GameState, a: Move) -> None:
+    st.sides[a.player].cp -= 1
+    board.move_unit(st, a.unit, a.square)
+    combat.settle(st, None)
 
 
-def _do_reinforce(self: GameState, a: Reinforce) -> None:
-    side = self.sides[a.player]
+def _do_reinforce(st: GameState, a: Reinforce) -> None:
+    side = st.sides[a.player]
     side.cp -= 1
-    self._draw(a.player, self.config.reinforce_draw)
+    board.draw(st, a.player, st.config.reinforce_draw)
     if side.hand:
-        self._card_choice(DecisionKind.REINFORCE_ENERGY, a.player, "hand", 1)
+        choices.card_choice(st, DecisionKind.REINFORCE_ENERGY, a.player, "hand", 1)
 
 
-def _do_activate(self: GameState, a: Activate) -> None:
-    ab = self.defs[a.card].abilities[a.ability]
+def _do_activate(st: GameState, a: Activate) -> None:
+    ab = st.defs[a.card].abilities[a.ability]
     cost = ab.get("cost") or {}
-    self.sides[a.player].cp -= cost.get("cp", 0)
+    st.sides[a.player].cp -= cost.get("cp", 0)
     key = (a.card, a.ability)
-    self.used[key] = self.used.get(key, 0) + 1
-    self.ops.append(Op(OpKind.ACTIVATE, card=a.card, ability=a.ability, player=a.player))
+    st.used[key] = st.used.get(key, 0) + 1
+    st.ops.append(Op(OpKind.ACTIVATE, card=a.card, ability=a.ability, player=a.player))
     if cost.get("energy", 0):
-        self._card_choice(DecisionKind.PAY_ENERGY, a.player, "energy", cost["energy"], for_card=a.card)
+        choices.card_choice(st, DecisionKind.PAY_ENERGY, a.player, "energy", cost["energy"], for_card=a.card)
 
 
-def _do_attack(self: GameState, a: Attack) -> None:
-    self._attack(a.unit, a.target)
+def _do_attack(st: GameState, a: Attack) -> None:
+    combat.attack(st, a.unit, a.target)
 
 
 # Where a Pass leads from each input step of the turn.
 PASS_TO = {Step.PLANNING: Step.PLANNING_END, Step.DEFENDING: Step.COMBAT, Step.COMBAT: Step.COMBAT_END}
 
 
-def _do_pass(self: GameState, a: Pass) -> None:
-    self.step = PASS_TO.get(self.step, self.step)
+def _do_pass(st: GameState, a: Pass) -> None:
+    st.step = PASS_TO.get(st.step, st.step)
 
 
-def _do_keep(self: GameState, a: Keep) -> None:
-    self._ev("keep", player=a.player)
-    if self.setup_player == self.first:
-        self.setup_player = 1 - self.first
+def _do_keep(st: GameState, a: Keep) -> None:
+    st.event("keep", player=a.player)
+    if st.setup_player == st.first:
+        st.setup_player = 1 - st.first
     else:
-        self._begin_play()
+        phases.begin_play(st)
 
 
-def _do_mulligan(self: GameState, a: Mulligan) -> None:
+def _do_mulligan(st: GameState, a: Mulligan) -> None:
     """C-4.4: shuffle the hand in, draw anew, then put k cards on the bottom (the k-th mulligan)."""
-    side = self.sides[a.player]
+    side = st.sides[a.player]
     side.deck.extend(side.hand)
     side.hand.clear()
-    self.rng.shuffle(side.deck)
+    st.rng.shuffle(side.deck)
     side.mulligans += 1
-    self._draw(a.player, self.config.opening_hand)
-    self._card_choice(DecisionKind.BOTTOM, a.player, "hand", side.mulligans)
+    board.draw(st, a.player, st.config.opening_hand)
+    choices.card_choice(st, DecisionKind.BOTTOM, a.player, "hand", side.mulligans)
 
 
-def _do_choose_commander(self: GameState, a: ChooseCommander) -> None:
-    side = self.sides[a.player]
+def _do_choose_commander(st: GameState, a: ChooseCommander) -> None:
+    side = st.sides[a.player]
     if a.name is not None:
         for c in side.deck:
-            if self.defs[c].name == a.name:
+            if st.defs[c].name == a.name:
                 side.deck.remove(c)
                 side.commander = c
                 break
-    self._next_commander_chooser(a.player + 1)
+    phases.next_commander_chooser(st, a.player + 1)
 
 
 # What each action does when no decision is pending (its legality was checked before).
@@ -155,34 +156,34 @@ ACTION_HANDLERS: dict[type[Action], Callable[[GameState, Any], None]] = {
 }
 
 
-def _answer_card(self: GameState, a: Action, dec: Decision) -> None:
+def _answer_card(st: GameState, a: Action, dec: Decision) -> None:
     assert isinstance(a, ChooseCard)
-    self._pick_card(a.card)
+    choices.pick_card(st, a.card)
 
 
-def _answer_target(self: GameState, a: Action, dec: Decision) -> None:
-    assert isinstance(a, ChooseTarget) and self.resolution is not None
-    self.choice = None
-    self.resolution.chosen = a.target
+def _answer_target(st: GameState, a: Action, dec: Decision) -> None:
+    assert isinstance(a, ChooseTarget) and st.resolution is not None
+    st.choice = None
+    st.resolution.chosen = a.target
 
 
-def _answer_move_square(self: GameState, a: Action, dec: Decision) -> None:
+def _answer_move_square(st: GameState, a: Action, dec: Decision) -> None:
     assert isinstance(a, ChooseSquare)
-    self.choice = None
-    r = self.resolution
+    st.choice = None
+    r = st.resolution
     assert r is not None and r.moving is not None
     uid = r.moving.pop(0)
-    if uid in self.units:
-        self._move_unit(uid, a.square)
-        self._settle(self._cause(r))
-    if self._continue_moves(r):
-        self._effect_done(r)
+    if uid in st.units:
+        board.move_unit(st, uid, a.square)
+        combat.settle(st, combat.cause_of(st, r))
+    if effects.continue_moves(st, r):
+        combat.effect_done(st, r)
 
 
-def _answer_order(self: GameState, a: Action, dec: Decision) -> None:
+def _answer_order(st: GameState, a: Action, dec: Decision) -> None:
     assert isinstance(a, ChooseTrigger)
-    self.choice = None
-    self._start_trigger(self.triggers.pop(a.index))
+    st.choice = None
+    abilities.start_trigger(st, st.triggers.pop(a.index))
 
 
 # What the answer to each kind of pending decision does.

@@ -1,11 +1,13 @@
-"""Effect implementations (C-1.5): one function per effect of the vocabulary, in ``EFFECT_IMPLS``."""
+"""Effect implementations (C-1.5): one function per effect of the vocabulary, in ``EFFECT_IMPLS`` (keyed by
+the vocabulary's effect names, the strings of the card data), and ``continue_moves`` for the move effect."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .pending import DecisionKind, Resolution
+from . import board, choices, combat
+from .pending import Decision, DecisionKind, Resolution
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -20,7 +22,7 @@ def _eff_deal_damage(
     for t in targets:
         if t in g.units:
             g.units[t].damage += eff["amount"]
-            g._ev("damage", card=t, amount=eff["amount"], source=src)
+            g.event("damage", card=t, amount=eff["amount"], source=src)
     return True
 
 
@@ -30,7 +32,7 @@ def _eff_heal(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resol
             u = g.units[t]
             healed = min(u.damage, eff["amount"])
             u.damage -= healed
-            g._ev("heal", card=t, amount=healed, source=src)
+            g.event("heal", card=t, amount=healed, source=src)
     return True
 
 
@@ -50,7 +52,7 @@ def _eff_modify(stat: str) -> EffectFn:
                         u.hmod += eff["amount"]
                     else:
                         u.thmod += eff["amount"]
-                g._ev(
+                g.event(
                     "modify",
                     card=t,
                     stat=stat,
@@ -65,7 +67,7 @@ def _eff_modify(stat: str) -> EffectFn:
 def _eff_defeat(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int) -> bool:
     for t in targets:
         if t in g.units:
-            g._defeat(t, g._cause(r))
+            combat.defeat(g, t, combat.cause_of(g, r))
     return True
 
 
@@ -83,11 +85,11 @@ def _send_targets(g: GameState, targets: list[int], zone: str, event: str) -> bo
     """Move each target (on the battlefield, or a just-defeated card) to its owner's ``zone``."""
     for t in targets:
         if t in g.units:
-            g._leave(t)
+            board.leave(g, t)
             g.sides[g.owners[t]].zone(zone).append(t)
-            g._ev(event, card=t)
+            g.event(event, card=t)
         elif _off_board_move(g, t, zone):
-            g._ev(event, card=t)
+            g.event(event, card=t)
     return True
 
 
@@ -103,19 +105,19 @@ def _eff_remove(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Res
 
 def _eff_move(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int) -> bool:
     r.moving = [t for t in targets if t in g.units]
-    return g._continue_moves(r)
+    return continue_moves(g, r)
 
 
 def _eff_draw(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int) -> bool:
     for p in targets:
-        g._draw(p, eff["count"])
+        board.draw(g, p, eff["count"])
     return True
 
 
 def _eff_gain_cp(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int) -> bool:
     for p in targets:
         g.sides[p].cp += eff["amount"]
-        g._ev("cp", player=p, amount=eff["amount"])
+        g.event("cp", player=p, amount=eff["amount"])
     return True
 
 
@@ -123,7 +125,7 @@ def _eff_lose_cp(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Re
     for p in targets:
         lost = min(g.sides[p].cp, eff["amount"])
         g.sides[p].cp -= lost
-        g._ev("cp", player=p, amount=-lost)
+        g.event("cp", player=p, amount=-lost)
     return True
 
 
@@ -137,15 +139,15 @@ def _eff_gain_energy(
                 break
             c = side.deck.pop()
             side.energy.append(c)
-            g._ev("energy", player=p, card=c)
+            g.event("energy", player=p, card=c)
     return True
 
 
 def _eff_choice(kind: DecisionKind, zone: str) -> EffectFn:
     def fn(g: GameState, eff: Mapping[str, Any], targets: list[int], r: Resolution, src: int) -> bool:
         p = targets[0]
-        g._card_choice(kind, p, zone, eff["count"], reason="effect")
-        # _card_choice finishes the effect itself (via _choice_done) once the cards are chosen
+        choices.card_choice(g, kind, p, zone, eff["count"], reason="effect")
+        # card_choice finishes the effect itself (via choice_done) once the cards are chosen
         return False
 
     return fn
@@ -161,7 +163,31 @@ def _eff_grant_range(
                 g.units[t].range_perm = True
             else:
                 g.units[t].range_turn = True
-            g._ev("grant_range_attack", card=t)
+            g.event("grant_range_attack", card=t)
+    return True
+
+
+def continue_moves(st: GameState, r: Resolution) -> bool:
+    """Move effect: ask for each target's destination in turn; True when all are done."""
+    moving = r.moving
+    assert moving is not None
+    while moving:
+        uid = moving[0]
+        if uid not in st.units:
+            moving.pop(0)
+            continue
+        opts = board.move_squares(st, uid)
+        if not opts:
+            moving.pop(0)
+            continue
+        if len(opts) == 1:
+            moving.pop(0)
+            board.move_unit(st, uid, opts[0])
+            combat.settle(st, combat.cause_of(st, r))
+            continue
+        st.choice = Decision(DecisionKind.MOVE_SQUARE, r.trigger.controller, options=opts, unit=uid)
+        return False
+    r.moving = None
     return True
 
 

@@ -158,7 +158,7 @@ def determinize(
         pool.append(side.commander)
     pool.sort()
     rng.shuffle(pool)
-    legends = [c for c in pool if out._is_legendary_unit(c)] if hidden_commander else []
+    legends = [c for c in pool if out.is_legendary_unit(c)] if hidden_commander else []
     if legends:
         side.commander = legends[rng.randrange(len(legends))]
         pool.remove(side.commander)
@@ -244,9 +244,9 @@ def _invent_hidden_cards(
     for cid, d in zip(order, drawn, strict=True):
         defs[cid] = d
     out.defs = defs
-    out._cards_json = None
-    out._cards_source = None
-    out._cont_cache = None
+    out.cards_json = None
+    out.cards_source = None
+    out.cont_cache = None
 
 
 def decision_view(dec: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Legal actions (C-4, C-5.2, C-5.5, C-5.6, C-6.4) and why an action is illegal, from the same rules code.
 
-``legal_actions`` is the single source of truth (STYLE.md 3): the functions ``_legal_*`` list what the
+``legal_actions`` is the single source of truth (docs/style.md 3): the functions ``legal_*`` list what the
 player to act may do. ``explain`` words for a player why an action is not among them.
 
 ``explain`` names the first reason it finds, from the general (the match is over, not your turn, a
@@ -11,8 +11,10 @@ lacks, no legal square, not along an arrow). It reads the same helpers ``legal_a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from . import board, combat, continuous
 from .actions import (
     Action,
     Activate,
@@ -34,9 +36,9 @@ from .actions import (
 )
 from .board import Side
 from .cards import CardDef
-from .choices import _distinct
-from .pending import CARD_CHOICES, DecisionKind
-from .phases import Step
+from .choices import distinct
+from .pending import CARD_CHOICES, Decision, DecisionKind
+from .steps import Step
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -107,7 +109,7 @@ def unplayable_cards(g: GameState, player: int) -> dict[int, str]:
     side = g.sides[player]
     cards = list(side.hand) + ([side.commander] if side.commander is not None else [])
     playable = {getattr(a, "card", None) for a in g.legal_actions(player)}
-    squares = g.deploy_squares()
+    squares = board.deploy_squares(g)
     targets = sorted(g.units, key=lambda u: g.units[u].owner != player)  # own units first
     out: dict[int, str] = {}
     for card in cards:
@@ -131,7 +133,7 @@ def _reason(g: GameState, a: Action) -> str:
         return "the match is over (C-6.3)"
     cur = g.current_players()
     if a.player not in cur:
-        return f"player {a.player} is not to act now: player {cur[0]} acts ({g._situation()})"
+        return f"player {a.player} is not to act now: player {cur[0]} acts ({g.situation()})"
     dec = g.decision
     if dec is not None:
         wanted = ANSWER_OF_DECISION.get(dec["kind"])
@@ -152,7 +154,7 @@ def _reason(g: GameState, a: Action) -> str:
     step = g.step.value
     allowed = STEP_ACTIONS.get(step, ())
     if not isinstance(a, allowed):
-        return f"a {a.kind} is only possible {ACTION_PLACE.get(type(a), 'elsewhere')}; now: {g._situation()}"
+        return f"a {a.kind} is only possible {ACTION_PLACE.get(type(a), 'elsewhere')}; now: {g.situation()}"
     if isinstance(a, ChooseCommander):
         return f"{a.name!r} is not a Legendary unit of your deck (C-4.1)"
     if isinstance(a, Mulligan):
@@ -170,7 +172,7 @@ def _reason(g: GameState, a: Action) -> str:
         return _activate_reason(g, a)
     if isinstance(a, Attack):
         return _attack_reason(g, a)
-    return f"it is not among the legal actions now ({g._situation()})"
+    return f"it is not among the legal actions now ({g.situation()})"
 
 
 def _names(g: GameState, ids: list[int]) -> str:
@@ -199,7 +201,7 @@ def _card_play_reason(g: GameState, a: Deploy | PlayEvent) -> str:
     if d.energy_cost > len(side.energy):
         return f"{d.name} needs {d.energy_cost} Energy and you have {len(side.energy)} (C-5.3)"
     if isinstance(a, Deploy):
-        squares = g.deploy_squares()
+        squares = board.deploy_squares(g)
         if not 0 <= a.square < len(g.board):
             return f"square {a.square} is not on the board (a1–f6, C-2.1)"
         if not squares:
@@ -214,7 +216,7 @@ def _card_play_reason(g: GameState, a: Deploy | PlayEvent) -> str:
         return f"{d.name} attaches only to your own units (C-1.3, RulesConfig.ongoing_attach_any_unit)"
     if a.target is not None:
         return f"{d.name} is not an Ongoing event: it takes no unit to attach to (C-1.3)"
-    return f"{d.name} cannot be played now ({g._situation()})"
+    return f"{d.name} cannot be played now ({g.situation()})"
 
 
 def _squares(squares: list[int]) -> str:
@@ -230,7 +232,7 @@ def _move_reason(g: GameState, a: Move) -> str:
         return f"{g.card_name(a.unit)} is not on the battlefield"
     if u.owner != a.player:
         return f"{g.card_name(a.unit)} is not your unit"
-    squares = g.move_squares(a.unit)
+    squares = board.move_squares(g, a.unit)
     if not squares:
         return f"{g.card_name(a.unit)} has no legal square to move to (C-5.2)"
     if not 0 <= a.square < len(g.board):
@@ -258,7 +260,7 @@ def _activate_reason(g: GameState, a: Activate) -> str:
         return (
             f"ability {a.ability + 1} of {d.name} is not usable in the {g.phase_name()} phase (C-5.2, C-5.5)"
         )
-    if not g.ability_condition_holds(a.card, ab):
+    if not continuous.ability_condition_holds(g, a.card, ab):
         return f"ability {a.ability + 1} of {d.name} is usable only while Formation {ab['x']} holds (C-7.6)"
     limit = 1 if ab.get("once_per_turn", True) else g.config.activation_limit_per_turn
     if g.used.get((a.card, a.ability), 0) >= limit:
@@ -269,7 +271,7 @@ def _activate_reason(g: GameState, a: Activate) -> str:
         return f"it costs {cost['cp']} CP and you have {side.cp}"
     if len(side.energy) < cost.get("energy", 0):
         return f"it costs {cost['energy']} Energy and you have {len(side.energy)}"
-    return f"it is not among the legal actions now ({g._situation()})"
+    return f"it is not among the legal actions now ({g.situation()})"
 
 
 def _attack_reason(g: GameState, a: Attack) -> str:
@@ -280,14 +282,14 @@ def _attack_reason(g: GameState, a: Attack) -> str:
         return f"{g.card_name(a.unit)} is not your unit"
     if u.attacked:
         return f"{g.card_name(a.unit)} has already attacked this turn (C-5.6)"
-    if a.direction not in g.arrows_of(a.unit):
-        arrows = ", ".join(g.arrows_of(a.unit)) or "none"
+    if a.direction not in combat.arrows_of(g, a.unit):
+        arrows = ", ".join(combat.arrows_of(g, a.unit)) or "none"
         return f"{g.card_name(a.unit)} has no arrow {a.direction} (its arrows: {arrows}, C-1.2)"
     if a.target not in g.units:
         return f"{g.card_name(a.target)} is not on the battlefield"
     if g.units[a.target].owner == a.player and g.config.only_enemy_targets:
         return "only enemy units may be attacked (C-5.6 Decision)"
-    reach = "along the line of" if g.has_range(a.unit) else "on the square next to it at"
+    reach = "along the line of" if continuous.has_range(g, a.unit) else "on the square next to it at"
     return f"{g.card_name(a.target)} is not {reach} arrow {a.direction} (C-5.6, C-7.1)"
 
 
@@ -306,48 +308,69 @@ def _interned(kind: type[Move] | type[Deploy], p: int, x: int, sq: int) -> Actio
     return a
 
 
-def _legal_current(self: GameState) -> list[Action]:
-    dec = self.choice
+def legal_current(st: GameState) -> list[Action]:
+    """The legal actions of the player to act now (Concede aside): the answers to the pending decision
+    (``LEGAL_ANSWERS``), else the actions of the current input step (``LEGAL_IN_STEP``)."""
+    dec = st.choice
     if dec is not None:
-        p = dec.player
-        kind = dec.kind
-        if kind in CARD_CHOICES:
-            assert dec.zone is not None
-            return [ChooseCard(p, c) for c in _distinct(self.sides[p].zone(dec.zone), self.defs)]
-        options = dec.options or []
-        if kind is DecisionKind.TARGET:
-            return [ChooseTarget(p, t) for t in options]
-        if kind is DecisionKind.MOVE_SQUARE:
-            return [ChooseSquare(p, s) for s in options]
-        return [ChooseTrigger(p, i) for i in options]  # DecisionKind.ORDER
-    step = self.step
-    if step is Step.PLANNING:
-        return self._legal_planning(self.active)
-    if step is Step.COMBAT:
-        return self._legal_combat(self.active)
-    if step is Step.DEFENDING:
-        return self._legal_defending(1 - self.active)
-    if step is Step.COMMANDER:
-        p = self.setup_player
-        names = sorted({self.defs[c].name for c in self.sides[p].deck if self._is_legendary_unit(c)})
-        choices: list[Action] = [ChooseCommander(p, None)]
-        return choices + [ChooseCommander(p, n) for n in names]
-    if step is Step.MULLIGAN:
-        p = self.setup_player
-        acts: list[Action] = [Keep(p)]
-        if self.sides[p].mulligans < min(self.config.max_mulligans, self.config.opening_hand - 1):
-            acts.append(Mulligan(p))
-        return acts
-    return []
+        return LEGAL_ANSWERS[dec.kind](st, dec)
+    in_step = LEGAL_IN_STEP.get(st.step)
+    return in_step(st) if in_step is not None else []
 
 
-def _payable(self: GameState, side: Side, d: CardDef) -> bool:
+def _card_answers(st: GameState, dec: Decision) -> list[Action]:
+    assert dec.zone is not None
+    p = dec.player
+    return [ChooseCard(p, c) for c in distinct(st.sides[p].zone(dec.zone), st.defs)]
+
+
+def _target_answers(st: GameState, dec: Decision) -> list[Action]:
+    return [ChooseTarget(dec.player, t) for t in dec.options or []]
+
+
+def _square_answers(st: GameState, dec: Decision) -> list[Action]:
+    return [ChooseSquare(dec.player, s) for s in dec.options or []]
+
+
+def _order_answers(st: GameState, dec: Decision) -> list[Action]:
+    return [ChooseTrigger(dec.player, i) for i in dec.options or []]
+
+
+# The legal answers to each kind of pending decision.
+LEGAL_ANSWERS: dict[DecisionKind, Callable[[GameState, Decision], list[Action]]] = {
+    **{kind: _card_answers for kind in CARD_CHOICES},
+    DecisionKind.TARGET: _target_answers,
+    DecisionKind.MOVE_SQUARE: _square_answers,
+    DecisionKind.ORDER: _order_answers,
+}
+
+
+def _legal_commander(st: GameState) -> list[Action]:
+    """C-4.1: no Commander, or one of the Legendary units of the deck (one action per name)."""
+    p = st.setup_player
+    names = sorted({st.defs[c].name for c in st.sides[p].deck if st.is_legendary_unit(c)})
+    choices: list[Action] = [ChooseCommander(p, None)]
+    return choices + [ChooseCommander(p, n) for n in names]
+
+
+def _legal_mulligan(st: GameState) -> list[Action]:
+    """C-4.4: keep, or mulligan while the limit allows."""
+    p = st.setup_player
+    acts: list[Action] = [Keep(p)]
+    if st.sides[p].mulligans < min(st.config.max_mulligans, st.config.opening_hand - 1):
+        acts.append(Mulligan(p))
+    return acts
+
+
+def _payable(st: GameState, side: Side, d: CardDef) -> bool:
     return side.cp >= d.command_cost and len(side.energy) >= d.energy_cost
 
 
-def _legal_planning(self: GameState, p: int) -> list[Action]:
-    side = self.sides[p]
-    defs = self.defs
+def _legal_planning(st: GameState) -> list[Action]:
+    """C-5.2: the active player's Planning actions."""
+    p = st.active
+    side = st.sides[p]
+    defs = st.defs
     acts: list[Action] = []
     squares: list[int] | None = None
     seen: set[str] = set()
@@ -359,45 +382,46 @@ def _legal_planning(self: GameState, p: int) -> list[Action]:
         if d.name in seen:
             continue
         seen.add(d.name)
-        if not self._payable(side, d):
+        if not _payable(st, side, d):
             continue
         if d.type == "unit":
             if squares is None:
-                squares = self.deploy_squares()
+                squares = board.deploy_squares(st)
             acts.extend([_interned(Deploy, p, c, s) for s in squares])
         elif d.event_type == "planning":
             acts.append(PlayEvent(p, c, None))
         elif d.event_type == "ongoing":
-            for uid in sorted(self.units):
-                if self.config.ongoing_attach_any_unit or self.units[uid].owner == p:
+            for uid in sorted(st.units):
+                if st.config.ongoing_attach_any_unit or st.units[uid].owner == p:
                     acts.append(PlayEvent(p, c, uid))
     if side.cp >= 1:
-        counts = self._neighbour_counts()
-        for uid in sorted(self.units):
-            if self.units[uid].owner == p:
-                acts.extend([_interned(Move, p, uid, s) for s in self.move_squares(uid, counts)])
-        if side.deck or not self.config.reinforce_needs_card_in_deck:
+        counts = board.neighbour_counts(st)
+        for uid in sorted(st.units):
+            if st.units[uid].owner == p:
+                acts.extend([_interned(Move, p, uid, s) for s in board.move_squares(st, uid, counts)])
+        if side.deck or not st.config.reinforce_needs_card_in_deck:
             acts.append(Reinforce(p))
-    acts.extend(self._legal_activations(p, "planning_activated"))
+    acts.extend(_legal_activations(st, p, "planning_activated"))
     acts.append(Pass(p))
     return acts
 
 
-def _legal_activations(self: GameState, p: int, trigger: str) -> list[Action]:
+def _legal_activations(st: GameState, p: int, trigger: str) -> list[Action]:
+    """``p``'s activated abilities usable now with ``trigger`` timing (C-5.2, C-5.5, C-7.6 Formation X)."""
     acts: list[Action] = []
-    side = self.sides[p]
-    for uid in sorted(self.units):
-        u = self.units[uid]
+    side = st.sides[p]
+    for uid in sorted(st.units):
+        u = st.units[uid]
         if u.owner != p:
             continue
-        d = self.defs[uid]
+        d = st.defs[uid]
         for idx in d.by_trigger.get(trigger, ()):
             ab = d.abilities[idx]
-            used = self.used.get((uid, idx), 0)
-            limit = 1 if ab.get("once_per_turn", True) else self.config.activation_limit_per_turn
+            used = st.used.get((uid, idx), 0)
+            limit = 1 if ab.get("once_per_turn", True) else st.config.activation_limit_per_turn
             if used >= limit:
                 continue
-            if "x" in ab and not self.formation_holds(p, ab["x"]):  # C-7.6 "usable"
+            if "x" in ab and not continuous.formation_holds(st, p, ab["x"]):  # C-7.6 "usable"
                 continue
             cost = ab.get("cost") or {}
             if side.cp < cost.get("cp", 0) or len(side.energy) < cost.get("energy", 0):
@@ -406,24 +430,38 @@ def _legal_activations(self: GameState, p: int, trigger: str) -> list[Action]:
     return acts
 
 
-def _legal_defending(self: GameState, p: int) -> list[Action]:
-    side = self.sides[p]
+def _legal_defending(st: GameState) -> list[Action]:
+    """C-5.5: the defending player's Defensive events and activated abilities."""
+    p = 1 - st.active
+    side = st.sides[p]
     acts: list[Action] = []
-    for c in _distinct(side.hand, self.defs):
-        d = self.defs[c]
-        if d.event_type == "defensive" and self._payable(side, d):
+    for c in distinct(side.hand, st.defs):
+        d = st.defs[c]
+        if d.event_type == "defensive" and _payable(st, side, d):
             acts.append(PlayEvent(p, c, None))
-    acts.extend(self._legal_activations(p, "defending_activated"))
+    acts.extend(_legal_activations(st, p, "defending_activated"))
     acts.append(Pass(p))
     return acts
 
 
-def _legal_combat(self: GameState, p: int) -> list[Action]:
+def _legal_combat(st: GameState) -> list[Action]:
+    """C-5.6: the active player's attacks."""
+    p = st.active
     acts: list[Action] = []
-    for uid in sorted(self.units):
-        u = self.units[uid]
+    for uid in sorted(st.units):
+        u = st.units[uid]
         if u.owner != p or u.attacked:
             continue
-        acts.extend(Attack(p, uid, a, t) for a, t in self.attack_options(uid))
+        acts.extend(Attack(p, uid, a, t) for a, t in combat.attack_options(st, uid))
     acts.append(Pass(p))
     return acts
+
+
+# The actions of each input step (C-4 set-up, C-5.2 Planning, C-5.5 Defending, C-5.6 Combat).
+LEGAL_IN_STEP: dict[Step, Callable[[GameState], list[Action]]] = {
+    Step.PLANNING: _legal_planning,
+    Step.COMBAT: _legal_combat,
+    Step.DEFENDING: _legal_defending,
+    Step.COMMANDER: _legal_commander,
+    Step.MULLIGAN: _legal_mulligan,
+}

@@ -3,7 +3,8 @@ queued triggered abilities (C-5.1), the ability being resolved (C-1.5) and queue
 
 Each has ``to_json`` / ``from_json`` giving exactly the objects of the position format
 (docs/commandeer-position.md: ``decision``, ``triggers``, ``resolution``, ``ops``), key order included,
-so stored matches load and save byte for byte as before.
+so stored matches load and save byte for byte as before. ``queue`` adds a triggered ability to the
+state's queue; it lives here, below every rule module that triggers abilities (combat, abilities, phases).
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 
 class DecisionKind(StrEnum):
@@ -277,3 +281,8 @@ class Op:
             data.get("ability"),
             data.get("player"),
         )
+
+
+def queue(st: GameState, source: int, idx: int, controller: int, ctx: TriggerContext = NO_CONTEXT) -> None:
+    """A triggered ability waits to resolve (C-5.1: in an order its controller chooses)."""
+    st.triggers.append(Trigger(source, idx, controller, ctx))

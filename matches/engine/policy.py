@@ -10,6 +10,7 @@ from __future__ import annotations
 from random import Random
 from typing import TYPE_CHECKING
 
+from . import combat, continuous
 from .actions import (
     Action,
     Attack,
@@ -24,7 +25,7 @@ from .actions import (
     Reinforce,
 )
 from .board import LINES, ROTATE
-from .phases import Step
+from .steps import Step
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -104,8 +105,8 @@ def threatened(state: GameState, player: int) -> set[int]:
     for uid, u in state.units.items():
         if u.owner == player:
             continue
-        ranged = state.has_range(uid)
-        for a in state.arrows_of(uid):
+        ranged = continuous.has_range(state, uid)
+        for a in combat.arrows_of(state, uid):
             line = LINES[u.sq][a]
             if line:
                 out.update(line if ranged else line[:1])
@@ -114,11 +115,11 @@ def threatened(state: GameState, player: int) -> set[int]:
 
 def _deploy_score(state: GameState, a: Deploy, threat: set[int]) -> float:
     d = state.defs[a.card]
-    health = d.health - state._edge[a.square]
+    health = d.health - state.edge[a.square]
     if health <= 0:
         return -50000.0  # would be defeated at once (C-2.3)
     score = 3000.0 + d.power + health
-    if state._edge[a.square]:
+    if state.edge[a.square]:
         score -= 2000.0
     if a.square in threat:
         score -= 2500.0
@@ -135,11 +136,11 @@ def _deploy_score(state: GameState, a: Deploy, threat: set[int]) -> float:
 
 
 def _attack_score(state: GameState, a: Attack) -> float:
-    power, _, ranged = state.stats(a.unit)
+    power, _, ranged = continuous.stats(state, a.unit)
     if ranged and a.target in state.marks:
         power += state.config.marking_bonus * state.marks[a.target]  # C-7.4
     t = state.units[a.target]
-    _, health, _ = state.stats(a.target)
+    _, health, _ = continuous.stats(state, a.target)
     d = state.defs[a.target]
     if t.damage + power >= health:  # C-5.7
         return 20000.0 + d.power + d.health
@@ -151,9 +152,9 @@ def _move_score(state: GameState, a: Move, threat: set[int], here: dict[int, flo
     d = state.defs[a.unit]
     h = here.get(a.unit)
     if h is None:
-        h = here[a.unit] = float(state._edge[u.sq] + (2500 if u.sq in threat else 0))
-    there = state._edge[a.square] + (2500 if a.square in threat else 0)
-    if d.health + u.hmod + u.thmod - state._edge[a.square] <= u.damage:
+        h = here[a.unit] = float(state.edge[u.sq] + (2500 if u.sq in threat else 0))
+    there = state.edge[a.square] + (2500 if a.square in threat else 0)
+    if d.health + u.hmod + u.thmod - state.edge[a.square] <= u.damage:
         return -50000.0
     return h - there - 500.0
 
@@ -244,13 +245,13 @@ def evaluate_position(state: GameState, player: int) -> float:
         if out.winner is None:
             return 0.0
         return WIN if out.winner == player else -WIN
-    cont = state._continuous()
+    cont = continuous.bonuses(state)
     score = 0.0
     power: dict[int, int] = {}
     health: dict[int, int] = {}
     worth: dict[int, float] = {}
     for uid, u in state.units.items():
-        p, h, _ = state.stats(uid, cont)
+        p, h, _ = continuous.stats(state, uid, cont)
         power[uid], health[uid] = p, h - u.damage
         w = p + max(0, h - u.damage) + 1500.0  # a unit on the battlefield is worth more than its stats
         worth[uid] = w
@@ -270,8 +271,8 @@ def evaluate_position(state: GameState, player: int) -> float:
         for uid, u in units.items():
             if u.owner != mover or u.attacked:
                 continue
-            ranged = state.has_range(uid)
-            for a in state.arrows_of(uid):
+            ranged = continuous.has_range(state, uid)
+            for a in combat.arrows_of(state, uid):
                 line = LINES[u.sq][a]
                 for s in line if ranged else line[:1]:
                     t = board[s]

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from random import Random
 from typing import TYPE_CHECKING, Any
 
+from . import phases, views
 from .actions import (
     action_from_json,
     square_index,
@@ -19,8 +20,8 @@ from .board import (
 from .cards import CardDef, card_from_dict_cached
 from .config import RulesConfig
 from .pending import Decision, Op, Resolution, Trigger
-from .phases import Step
 from .results import Outcome, Reason
+from .steps import Step
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -49,7 +50,7 @@ def _snapshot_catalog(cards: Mapping[str, Any]) -> dict[str, CardDef]:
     key = json.dumps(cards, sort_keys=True, separators=(",", ":"))
     hit = _SNAPSHOT_CATALOGS.get(key)
     if hit is None:
-        hit = _catalog_from(cards.values())
+        hit = catalog_from(cards.values())
         if len(_SNAPSHOT_CATALOGS) >= _SNAPSHOT_CATALOGS_SIZE:
             try:  # oldest first; another thread may be trimming too
                 _SNAPSHOT_CATALOGS.pop(next(iter(_SNAPSHOT_CATALOGS)), None)
@@ -59,7 +60,8 @@ def _snapshot_catalog(cards: Mapping[str, Any]) -> dict[str, CardDef]:
     return dict(hit)
 
 
-def _catalog_from(cards: Iterable[Mapping[str, Any] | CardDef]) -> dict[str, CardDef]:
+def catalog_from(cards: Iterable[Mapping[str, Any] | CardDef]) -> dict[str, CardDef]:
+    """Card definitions by name; two different cards with one name are a ValueError."""
     out: dict[str, CardDef] = {}
     for raw in cards:
         d = raw if isinstance(raw, CardDef) else card_from_dict_cached(raw)
@@ -70,17 +72,18 @@ def _catalog_from(cards: Iterable[Mapping[str, Any] | CardDef]) -> dict[str, Car
     return out
 
 
-def _load_position(
+def load(
     cls: type[GameState],
     data: Mapping[str, Any],
     catalog: Mapping[str, Mapping[str, Any] | CardDef] | None,
     seed: int,
 ) -> GameState:
+    """A ``cls`` state from a position (``GameState.from_dict`` checks the input and names errors)."""
     if data.get("format") != "commandeer-position":
         raise ValueError("not a commandeer-position (format field)")
     cat: dict[str, CardDef] = {}
     if catalog:
-        cat.update(_catalog_from(catalog.values()))
+        cat.update(catalog_from(catalog.values()))
     if data.get("cards"):
         cat.update(_snapshot_catalog(data["cards"]))
     config = RulesConfig.from_dict(data.get("config"))
@@ -92,7 +95,7 @@ def _load_position(
     owners: dict[int, int] = {}
     g = cls(config, defs, owners, rng)
     if isinstance(data.get("cards"), dict):
-        g._cards_source = data["cards"]
+        g.cards_source = data["cards"]
     pending: list[tuple[dict[str, Any], str, int]] = []  # shorthand refs without id
 
     def ref(x: Any, owner: int) -> int:
@@ -208,11 +211,11 @@ def _load_position(
         entry["events"] = _deep(e["events"])
         g.log.append(entry)
     if g.outcome_ is None:
-        g._advance()  # a hand-written position may stop at an automatic step (e.g. turn_start)
+        phases.advance(g)  # a hand-written position may stop at an automatic step (e.g. turn_start)
     return g
 
 
-def to_dict(self: GameState, *, log: bool = True) -> dict[str, Any]:
+def to_dict(st: GameState, *, log: bool = True) -> dict[str, Any]:
     """The full state in the position format (docs/commandeer-position.md), RNG state included.
 
     ``log=False`` leaves the event log out and keeps only its length (``log_length``): a compact
@@ -223,73 +226,73 @@ def to_dict(self: GameState, *, log: bool = True) -> dict[str, Any]:
     mapping is returned by every later call, on this state and its clones. Treat the result as
     read-only (the JSON encoders do).
     """
-    ver, internal, gauss = self.rng.getstate()
+    ver, internal, gauss = st.rng.getstate()
     sides = []
-    for side in self.sides:
+    for side in st.sides:
         sides.append(
             {
                 "cp": side.cp,
                 "mulligans": side.mulligans,
-                "hand": [self._ref(c) for c in side.hand],
-                "deck": [self._ref(c) for c in reversed(side.deck)],  # top first
-                "energy": [self._ref(c) for c in side.energy],
-                "retired": [self._ref(c) for c in side.retired],
-                "defeated": [self._ref(c) for c in side.defeated],
-                "removed": [self._ref(c) for c in side.removed],
-                "commander": self._ref(side.commander) if side.commander is not None else None,
+                "hand": [views.ref(st, c) for c in side.hand],
+                "deck": [views.ref(st, c) for c in reversed(side.deck)],  # top first
+                "energy": [views.ref(st, c) for c in side.energy],
+                "retired": [views.ref(st, c) for c in side.retired],
+                "defeated": [views.ref(st, c) for c in side.defeated],
+                "removed": [views.ref(st, c) for c in side.removed],
+                "commander": views.ref(st, side.commander) if side.commander is not None else None,
                 "commander_revealed": side.revealed,
             }
         )
     return {
         "format": "commandeer-position",
         "version": 1,
-        "config": self.config.to_dict(),
-        "cards": self._catalog_json(),
-        "turn": self.turn,
-        "active": self.active,
-        "first_player": self.first,
-        "step": self.step.value,
-        "setup_player": self.setup_player,
+        "config": st.config.to_dict(),
+        "cards": _catalog_json(st),
+        "turn": st.turn,
+        "active": st.active,
+        "first_player": st.first,
+        "step": st.step.value,
+        "setup_player": st.setup_player,
         "players": sides,
-        "board": [self._unit_json(self.units[c], {}, False) for c in self._board_order()],
-        "limbo": [{**self._ref(c), "owner": self.owners[c]} for c in self.limbo],
-        "decision": None if self.choice is None else self.choice.to_json(),
-        "resolution": None if self.resolution is None else self.resolution.to_json(),
-        "triggers": [t.to_json() for t in self.triggers],
-        "ops": [o.to_json() for o in self.ops],
-        "used": [[k[0], k[1], v] for k, v in sorted(self.used.items())],
-        "marks": [[k, v] for k, v in sorted(self.marks.items())],
-        "units_deployed": self.units_deployed,
-        "outcome": self.outcome_.to_json() if self.outcome_ else None,
-        **self._log_dict(log),
+        "board": [views.unit_json(st, st.units[c], {}, False) for c in views.board_order(st)],
+        "limbo": [{**views.ref(st, c), "owner": st.owners[c]} for c in st.limbo],
+        "decision": None if st.choice is None else st.choice.to_json(),
+        "resolution": None if st.resolution is None else st.resolution.to_json(),
+        "triggers": [t.to_json() for t in st.triggers],
+        "ops": [o.to_json() for o in st.ops],
+        "used": [[k[0], k[1], v] for k, v in sorted(st.used.items())],
+        "marks": [[k, v] for k, v in sorted(st.marks.items())],
+        "units_deployed": st.units_deployed,
+        "outcome": st.outcome_.to_json() if st.outcome_ else None,
+        **_log_dict(st, log),
         "rng": [ver, list(internal), gauss],
     }
 
 
-def _catalog_json(self: GameState) -> dict[str, Any]:
-    cards = self._cards_json
+def _catalog_json(st: GameState) -> dict[str, Any]:
+    cards = st.cards_json
     if cards is None:
-        by_name = {d.name: d for d in self.defs.values()}
+        by_name = {d.name: d for d in st.defs.values()}
         cards = {n: dict(by_name[n].raw) for n in sorted(by_name)}
-        if self._cards_source is not None and self._cards_source == cards:
-            cards = self._cards_source  # type: ignore[assignment]
-        self._cards_json = cards
+        if st.cards_source is not None and st.cards_source == cards:
+            cards = st.cards_source  # type: ignore[assignment]
+        st.cards_json = cards
     return cards
 
 
-def _log_dict(self: GameState, log: bool) -> dict[str, Any]:
+def _log_dict(st: GameState, log: bool) -> dict[str, Any]:
     """The snapshot's log part: the entries (and where they start), or only the log's length."""
     if not log:
-        return {"log_length": self.log_length}
+        return {"log_length": st.log_length}
     out: dict[str, Any] = {
         "log": [
             {
                 **{k: v for k, v in e.items() if k != "action"},
                 "action": e["action"] and e["action"].to_json(),
             }
-            for e in self.log
+            for e in st.log
         ]
     }
-    if self.log_start:
-        out["log_start"] = self.log_start
+    if st.log_start:
+        out["log_start"] = st.log_start
     return out

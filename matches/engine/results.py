@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from .steps import Step
+
 if TYPE_CHECKING:
     from .state import GameState
 
@@ -30,27 +32,26 @@ class Outcome:
         return {"winner": self.winner, "reason": self.reason.value}
 
 
-def _no_unit_loss(self: GameState) -> bool:
+def no_unit_loss(st: GameState) -> bool:
     """C-5.4 / C-5.10 / C-6.2: a player with no unit on the battlefield now loses; True if one did.
 
     Who is checked is a Decision (``RulesConfig.no_unit_loss_active_only``): the active player, or
     also the other player once they have had a turn (turn 2 on); both without units is a draw.
     """
-    ap = self.active
-    players = [ap] if self.config.no_unit_loss_active_only or self.turn < 2 else [ap, 1 - ap]
-    owners = {u.owner for u in self.units.values()}
+    ap = st.active
+    players = [ap] if st.config.no_unit_loss_active_only or st.turn < 2 else [ap, 1 - ap]
+    owners = {u.owner for u in st.units.values()}
     losers = [p for p in players if p not in owners]
     if not losers:
         return False
-    self._finish(None if len(losers) == 2 else 1 - losers[0], Reason.NO_UNITS)
+    finish(st, None if len(losers) == 2 else 1 - losers[0], Reason.NO_UNITS)
     return True
 
 
-def _finish(self: GameState, winner: int | None, reason: Reason) -> None:
-    from .phases import Step  # phases reads this module's Reason; imported here to keep that one-way
-
-    if self.outcome_ is None:
-        self.outcome_ = Outcome(winner, reason)
-        self.step = Step.OVER
-        self.choice = None
-        self._ev("outcome", winner=winner, reason=reason.value)
+def finish(st: GameState, winner: int | None, reason: Reason) -> None:
+    """The match ends with ``winner`` (None: a draw) for ``reason`` (C-6); the first result stands."""
+    if st.outcome_ is None:
+        st.outcome_ = Outcome(winner, reason)
+        st.step = Step.OVER
+        st.choice = None
+        st.event("outcome", winner=winner, reason=reason.value)

@@ -4,22 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from random import Random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from . import phases
 from .actions import (
     Action,
     action_from_json,
 )
 from .cards import CardDef, deck_problems
 from .config import RulesConfig
-from .phases import Step
-from .position import (
-    _catalog_from,
-)
-
-if TYPE_CHECKING:
-    from .state import GameState
-
+from .position import catalog_from
+from .state import GameState
+from .steps import Step
 
 Deck = Mapping[str, Any]
 
@@ -36,11 +32,11 @@ def new_match(
         if not isinstance(deck, Mapping) or not isinstance(deck.get("cards"), list):
             raise ValueError(f"deck {i}: must be an object with a 'cards' list")
         try:
-            cat = _catalog_from(deck["cards"])
+            cat = catalog_from(deck["cards"])
         except ValueError as exc:
             raise ValueError(f"deck {i}: {exc}") from exc
         catalogs.append(cat)
-    catalog = _catalog_from([*catalogs[0].values(), *catalogs[1].values()])
+    catalog = catalog_from([*catalogs[0].values(), *catalogs[1].values()])
     per_player = [
         [catalog[c["name"] if not isinstance(c, CardDef) else c.name] for c in d["cards"]] for d in decks
     ]
@@ -54,8 +50,6 @@ def new_match(
     rng.shuffle(ids)  # ids reveal nothing about deck-list positions
     defs: dict[int, CardDef] = {}
     owners: dict[int, int] = {}
-    from .state import GameState  # the state module binds this module's functions; imported when used
-
     g = GameState(config, defs, owners, rng)
     k = 0
     for p, cards in enumerate(per_player):
@@ -72,16 +66,16 @@ def new_match(
             continue
         side = g.sides[p]
         match = [c for c in side.deck if defs[c].name == name]
-        if not match or not g._is_legendary_unit(match[0]):
+        if not match or not g.is_legendary_unit(match[0]):
             raise ValueError(f"deck {p}: commander {name!r} must be a Legendary unit of the deck (C-4.1)")
         side.deck.remove(match[0])
         side.commander = match[0]
     g.step = Step.COMMANDER
-    g._next_commander_chooser(0)
-    g._advance()
-    if g._events:  # set-up consequences (first player, opening hands) when no choice was needed
-        g.log.append({"n": 0, "player": None, "action": None, "decision": None, "events": g._events})
-        g._events = []
+    phases.next_commander_chooser(g, 0)
+    phases.advance(g)
+    if g.events:  # set-up consequences (first player, opening hands) when no choice was needed
+        g.log.append({"n": 0, "player": None, "action": None, "decision": None, "events": g.events})
+        g.events = []
     return g
 
 
@@ -96,34 +90,3 @@ def replay(
     for a in actions:
         g.apply(a if isinstance(a, Action) else action_from_json(a))
     return g
-
-
-def _next_commander_chooser(self: GameState, start: int) -> None:
-    for p in range(start, 2):
-        side = self.sides[p]
-        if side.commander is None and any(self._is_legendary_unit(c) for c in side.deck):
-            self.setup_player = p
-            return
-    self._after_commanders()
-
-
-def _after_commanders(self: GameState) -> None:
-    self.first = self.rng.randrange(2)  # C-4.2
-    self._ev("first_player", player=self.first)
-    for p in (0, 1):  # C-4.3
-        self.rng.shuffle(self.sides[p].deck)
-        self._draw(p, self.config.opening_hand)
-    self.step = Step.MULLIGAN
-    self.setup_player = self.first
-
-
-def _begin_play(self: GameState) -> None:
-    for p in (0, 1):  # C-4.5
-        side = self.sides[p]
-        if side.commander is not None:
-            side.revealed = True
-            self._ev("reveal", player=p, card=side.commander)
-    self.turn = 1
-    self.active = self.first
-    self.step = Step.TURN_START
-    self._ev("turn", turn=1, player=self.first)

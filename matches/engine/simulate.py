@@ -11,7 +11,7 @@ from typing import Any
 from .agents import make_agent
 from .config import RulesConfig
 from .decks import SAMPLE_CARDS_RELATIVE, default_decks
-from .state import new_match
+from .setup import new_match
 
 
 def run(

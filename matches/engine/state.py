@@ -1,14 +1,16 @@
-"""The Commandeer match state: ``GameState`` and its public interface (STYLE.md 2–5).
+"""The Commandeer match state: ``GameState``, its data and its public interface (docs/style.md 2–5).
 
 Pure Python and deterministic: all randomness comes from the seeded ``Random`` held in the state. The rules
-live in one module per rule area, whose functions are bound here as ``GameState`` methods:
+live in one module per rule area, as plain functions that take the state as their first argument; the
+interface methods here call them:
 
-- ``board.py`` — C-2 battlefield, squares, adjacency, zones; ``setup.py`` — C-4 set-up, ``new_match``;
-- ``phases.py`` — the declared C-5 turn structure (``Step``) that ``_advance`` walks;
+- ``board.py`` — C-2 battlefield, squares, adjacency, zones; ``steps.py`` — the declared C-4/C-5 steps;
+- ``phases.py`` — walking the steps (``advance``, ``STEP_HANDLERS``, ``OP_HANDLERS``), C-4 set-up steps;
 - ``legality.py`` — legal actions and why an action is illegal; ``dispatch.py`` — applying actions;
 - ``choices.py`` — card choices; ``combat.py`` — C-5.6/C-5.7/C-7 combat; ``continuous.py`` — stats,
   C-7.6 Formation; ``abilities.py`` / ``effects.py`` — C-1.5 abilities; ``results.py`` — C-6;
-- ``views.py`` — C-8 views; ``information.py`` — secrets and determinization; ``position.py`` — storage.
+- ``views.py`` — C-8 views; ``information.py`` — secrets and determinization; ``position.py`` — storage;
+- ``setup.py`` — ``new_match`` and ``replay``, which create states (the one module above this one).
 """
 
 from __future__ import annotations
@@ -17,54 +19,17 @@ from collections.abc import Mapping
 from random import Random
 from typing import Any
 
-from . import (
-    abilities,
-    board,
-    choices,
-    combat,
-    continuous,
-    dispatch,
-    legality,
-    phases,
-    position,
-    results,
-    setup,
-    views,
-)
-from .abilities import TRIGGER_IMPLS
+from . import dispatch, legality, phases, position, views
 from .actions import Action, ChooseCommander, ChooseTrigger, Concede, IllegalActionError, Keep, Pass
-from .board import LINES, NEIGHBOURS_KING, NEIGHBOURS_ORTHO, NSQ, ROTATE, START_SQUARES, ZONES, Side, Unit
+from .board import NEIGHBOURS_KING, NEIGHBOURS_ORTHO, NSQ, Side, Unit
 from .cards import CardDef
 from .config import RulesConfig
-from .effects import EFFECT_IMPLS
 from .information import action_is_secret, determinize
 from .pending import Decision, DecisionKind, Op, Resolution, Trigger
-from .phases import INPUT_STEPS, PHASE_OF, Step
-from .position import _load_position
-from .results import Outcome, Reason
-from .setup import new_match, replay
+from .results import Outcome
+from .steps import PHASE_OF, Step
 
-__all__ = [
-    "EFFECT_IMPLS",
-    "INPUT_STEPS",
-    "LINES",
-    "NEIGHBOURS_KING",
-    "NEIGHBOURS_ORTHO",
-    "NSQ",
-    "PHASE_OF",
-    "ROTATE",
-    "START_SQUARES",
-    "TRIGGER_IMPLS",
-    "ZONES",
-    "GameState",
-    "Outcome",
-    "Reason",
-    "Side",
-    "Step",
-    "Unit",
-    "new_match",
-    "replay",
-]
+__all__ = ["GameState"]
 
 
 class GameState:
@@ -96,24 +61,24 @@ class GameState:
         self.outcome_: Outcome | None = None
         self.log: list[dict[str, Any]] = []
         self.log_start = 0  # entries before log[0] that this state no longer holds (loaded without its log)
-        self._events: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
         # Simulation mode (search): False keeps no event log and records no events; the rules and the
         # outcome are the same (``log_length`` still counts the actions). Not part of the position.
         self.event_log = True
         # Cards of the other player that each player has seen go back into a hidden zone (``cards_seen_by``),
         # kept by a determinized state that no longer has the log they were read from; None: read the log.
         self.seen_override: list[frozenset[int] | None] = [None, None]
-        self._cont_cache: dict[int, list[int]] | None = None
+        self.cont_cache: dict[int, list[int]] | None = None
         # `to_dict`'s "cards", built once per `defs` (shared by clones; never mutated), and the position's
         # own "cards" it was loaded from, which `to_dict` hands back when equal: a store that splits the
         # catalog off (the online layer's start snapshot) then finds the very object it holds.
-        self._cards_json: dict[str, Any] | None = None
-        self._cards_source: Mapping[str, Any] | None = None
+        self.cards_json: dict[str, Any] | None = None
+        self.cards_source: Mapping[str, Any] | None = None
         self._setup_derived()
 
     def _setup_derived(self) -> None:
-        self._edge = self.config.edge_penalties()
-        self._nb = NEIGHBOURS_KING if self.config.adjacency == "king" else NEIGHBOURS_ORTHO
+        self.edge = self.config.edge_penalties()
+        self.nb = NEIGHBOURS_KING if self.config.adjacency == "king" else NEIGHBOURS_ORTHO
 
     def current_players(self) -> list[int]:
         """Who must act now (empty when the match is over)."""
@@ -156,7 +121,7 @@ class GameState:
         """Every legal action of ``player`` (C-6.4: a player may always concede while the match runs)."""
         if self.outcome_ is not None or player not in (0, 1):
             return []
-        acts = self._legal_current() if player == self.current_players()[0] else []
+        acts = legality.legal_current(self) if player == self.current_players()[0] else []
         acts.append(Concede(player))
         return acts
 
@@ -178,11 +143,11 @@ class GameState:
         if self.outcome_ is not None:
             raise IllegalActionError(f"{action.to_json()} is illegal: the match is over (C-6.3)")
         if not self.event_log:  # simulation mode: the same rules, no log
-            self._dispatch(action)
-            self._advance()
+            dispatch.apply_action(self, action)
+            phases.advance(self)
             self.log_start += 1
             return
-        self._events = []
+        self.events = []
         dec = self.choice
         entry: dict[str, Any] = {
             "n": self.log_start + len(self.log),
@@ -199,11 +164,11 @@ class GameState:
                 entry["label"] = dec.labels[dec.options.index(action.index)]
         elif isinstance(action, Pass):
             entry["phase"] = self.phase_name()
-        self._dispatch(action)
-        self._advance()
-        entry["events"] = self._events
+        dispatch.apply_action(self, action)
+        phases.advance(self)
+        entry["events"] = self.events
         self.log.append(entry)
-        self._events = []
+        self.events = []
 
     def clone(self) -> GameState:
         g = GameState.__new__(GameState)
@@ -233,14 +198,14 @@ class GameState:
         g.outcome_ = self.outcome_
         g.log = list(self.log) if self.log else []  # entries are never mutated after they are appended
         g.log_start = self.log_start
-        g._events = []
+        g.events = []
         g.event_log = self.event_log
         g.seen_override = list(self.seen_override)
-        g._edge = self._edge
-        g._nb = self._nb
-        g._cont_cache = self._cont_cache  # read-only once built
-        g._cards_json = self._cards_json  # read-only, as `defs`
-        g._cards_source = self._cards_source
+        g.edge = self.edge
+        g.nb = self.nb
+        g.cont_cache = self.cont_cache  # read-only once built
+        g.cards_json = self.cards_json  # read-only, as `defs`
+        g.cards_source = self.cards_source
         return g
 
     def secret_action(self, action: Action) -> bool:
@@ -261,7 +226,7 @@ class GameState:
         """
         legal = [a for a in self.legal_actions(player) if not isinstance(a, Concede)]
         if not legal:
-            raise IllegalActionError(f"player {player} has nothing to do now: {self._situation()}")
+            raise IllegalActionError(f"player {player} has nothing to do now: {self.situation()}")
         for wanted in (Keep, Pass):
             for a in legal:
                 if isinstance(a, wanted):
@@ -285,7 +250,7 @@ class GameState:
         ``information.determinize``): ``result.player_view(player) == self.player_view(player)``."""
         return determinize(self, player, rng, opponent_deck_known=opponent_deck_known)
 
-    def _situation(self) -> str:
+    def situation(self) -> str:
         """The current situation in words (for messages)."""
         if self.outcome_ is not None:
             return "the match is over (C-6.3)"
@@ -296,7 +261,8 @@ class GameState:
             return f"set-up ({self.step.value}), player {cur} decides"
         return f"turn {self.turn}, {self.phase_name()} phase of player {self.active}, player {cur} acts"
 
-    def _is_legendary_unit(self, c: int) -> bool:
+    def is_legendary_unit(self, c: int) -> bool:
+        """Whether card ``c`` is a Legendary unit (a Commander candidate, C-4.1)."""
         d = self.defs[c]
         return d.legendary and d.type == "unit"
 
@@ -308,11 +274,12 @@ class GameState:
         g.log = []
         return g
 
-    def _ev(self, kind: str, **data: Any) -> None:
+    def event(self, kind: str, **data: Any) -> None:
+        """Record an event of the action being applied (none in simulation mode)."""
         if not self.event_log:
             return
         data["type"] = kind
-        self._events.append(data)
+        self.events.append(data)
 
     @property
     def log_length(self) -> int:
@@ -334,94 +301,18 @@ class GameState:
         if not isinstance(data, Mapping):
             raise ValueError("a position must be a JSON object")
         try:
-            return _load_position(cls, data, catalog, seed)
+            return position.load(cls, data, catalog, seed)
         except (KeyError, TypeError, IndexError, AttributeError) as exc:
             raise ValueError(f"malformed position: {type(exc).__name__}: {exc}") from exc
 
-    # C-2 battlefield and zones, C-5.2 squares: board.py
-    deploy_squares = board.deploy_squares
-    move_squares = board.move_squares
-    _neighbour_counts = board._neighbour_counts
-    _draw = board._draw
-    _units_of = board._units_of
-    _place = board._place
-    _move_unit = board._move_unit
-    _leave = board._leave
-    _take_from_hand = board._take_from_hand
+    def to_dict(self, *, log: bool = True) -> dict[str, Any]:
+        """The full state in the position format, RNG state included (see ``position.to_dict``)."""
+        return position.to_dict(self, log=log)
 
-    # C-6 results: results.py
-    _no_unit_loss = results._no_unit_loss
-    _finish = results._finish
+    def player_view(self, player: int | None) -> dict[str, Any]:
+        """What ``player`` may see (C-8); ``None`` is a spectator (see ``views.player_view``)."""
+        return views.player_view(self, player)
 
-    # C-4/C-5 declared steps: phases.py
-    _advance = phases._advance
-    _end_turn = phases._end_turn
-
-    # C-4 set-up: setup.py
-    _next_commander_chooser = setup._next_commander_chooser
-    _after_commanders = setup._after_commanders
-    _begin_play = setup._begin_play
-
-    # card choices (C-4.4, C-5.3, C-5.9): choices.py
-    _card_choice = choices._card_choice
-    _autopick = choices._autopick
-    _pick_card = choices._pick_card
-    _choice_done = choices._choice_done
-
-    # applying actions: dispatch.py
-    _dispatch = dispatch._dispatch
-    _play_card = dispatch._play_card
-
-    # C-2.3 stats, C-7.6 Formation, continuous abilities: continuous.py
-    _continuous = continuous._continuous
-    largest_group = continuous.largest_group
-    formation_holds = continuous.formation_holds
-    ability_condition_holds = continuous.ability_condition_holds
-    _group_sizes = continuous._group_sizes
-    _cont_targets = continuous._cont_targets
-    _has_cont_sources = continuous._has_cont_sources
-    stats = continuous.stats
-    has_range = continuous.has_range
-
-    # C-5.6/C-5.7/C-7 combat: combat.py
-    arrows_of = combat.arrows_of
-    attack_options = combat.attack_options
-    _attack = combat._attack
-    _defeat = combat._defeat
-    _settle = combat._settle
-
-    # C-1.5 abilities, C-1.3 events: abilities.py
-    _resolve_event = abilities._resolve_event
-    _queue = abilities._queue
-    _next_trigger = abilities._next_trigger
-    _trigger_label = abilities._trigger_label
-    _start_trigger = abilities._start_trigger
-    _cause = abilities._cause
-    _resume = abilities._resume
-    _effect_done = abilities._effect_done
-    _chosen_options = abilities._chosen_options
-    _anchor = abilities._anchor
-    _fixed_targets = abilities._fixed_targets
-    _do_effect = abilities._do_effect
-    _continue_moves = abilities._continue_moves
-
-    # C-8 views: views.py
-    _ref = views._ref
-    _unit_json = views._unit_json
-    player_view = views.player_view
-    _board_order = views._board_order
-    log_view = views.log_view
-    _events_view = views._events_view
-
-    # position format: position.py
-    to_dict = position.to_dict
-    _catalog_json = position._catalog_json
-    _log_dict = position._log_dict
-
-    # legal actions (C-4, C-5.2, C-5.5, C-5.6): legality.py
-    _legal_current = legality._legal_current
-    _payable = legality._payable
-    _legal_planning = legality._legal_planning
-    _legal_activations = legality._legal_activations
-    _legal_defending = legality._legal_defending
-    _legal_combat = legality._legal_combat
+    def log_view(self, player: int | None, start: int = 0) -> list[dict[str, Any]]:
+        """The event log from ``start`` as ``player`` may see it (see ``views.log_view``)."""
+        return views.log_view(self, player, start)

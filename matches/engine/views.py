@@ -4,44 +4,47 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import combat, continuous
 from .actions import (
     describe_action,
     square_name,
 )
 from .board import Unit
 from .information import action_is_secret, decision_view
-from .phases import PHASE_OF, Step
+from .steps import PHASE_OF, Step
 
 if TYPE_CHECKING:
     from .state import GameState
 
 
-def _ref(self: GameState, c: int) -> dict[str, Any]:
-    return {"id": c, "card": self.defs[c].name}
+def ref(st: GameState, c: int) -> dict[str, Any]:
+    """A card reference as the position and views write it."""
+    return {"id": c, "card": st.defs[c].name}
 
 
-def _unit_json(self: GameState, u: Unit, cont: dict[int, list[int]], public: bool) -> dict[str, Any]:
+def unit_json(st: GameState, u: Unit, cont: dict[int, list[int]], public: bool) -> dict[str, Any]:
+    """A unit as the position (``public=False``: every counter) or a view (``public``: current stats) writes it."""
     out: dict[str, Any] = {
         "square": square_name(u.sq),
         "id": u.id,
-        "card": self.defs[u.id].name,
+        "card": st.defs[u.id].name,
         "owner": u.owner,
         "damage": u.damage,
     }
     if public:
-        power, health, ranged = self.stats(u.id, cont)
+        power, health, ranged = continuous.stats(st, u.id, cont)
         out.update(
             power=power,
             health=health,
             range_attack=ranged,
-            arrows=list(self.arrows_of(u.id)),
+            arrows=list(combat.arrows_of(st, u.id)),
             attacked=u.attacked,
-            attached=[{**self._ref(e), "owner": self.owners[e]} for e in u.attached],
+            attached=[{**ref(st, e), "owner": st.owners[e]} for e in u.attached],
             power_mod=u.pmod,
             health_mod=u.hmod,
             turn_power_mod=u.tpmod,
             turn_health_mod=u.thmod,
-            marks=self.marks.get(u.id, 0),
+            marks=st.marks.get(u.id, 0),
         )
     else:
         out.update(
@@ -54,71 +57,72 @@ def _unit_json(self: GameState, u: Unit, cont: dict[int, list[int]], public: boo
             attacked=u.attacked,
             hit_turn=u.hit_turn,
             entered=u.entered,
-            attached=[{**self._ref(e), "owner": self.owners[e]} for e in u.attached],
+            attached=[{**ref(st, e), "owner": st.owners[e]} for e in u.attached],
         )
     return out
 
 
-def player_view(self: GameState, player: int | None) -> dict[str, Any]:
+def player_view(st: GameState, player: int | None) -> dict[str, Any]:
     """What ``player`` may see (C-8); ``None`` is a spectator (no hands at all). JSON-ready."""
-    cont = self._continuous()
+    cont = continuous.bonuses(st)
     players = []
-    for i, side in enumerate(self.sides):
+    for i, side in enumerate(st.sides):
         pub: dict[str, Any] = {
             "cp": side.cp,
             "hand_count": len(side.hand),
             "deck_count": len(side.deck),
-            "energy": [self._ref(c) for c in side.energy],
-            "retired": [self._ref(c) for c in side.retired],
-            "defeated": [self._ref(c) for c in side.defeated],
-            "removed": [self._ref(c) for c in side.removed],
+            "energy": [ref(st, c) for c in side.energy],
+            "retired": [ref(st, c) for c in side.retired],
+            "defeated": [ref(st, c) for c in side.defeated],
+            "removed": [ref(st, c) for c in side.removed],
             "mulligans": side.mulligans,
         }
         if player == i:
-            pub["hand"] = [self._ref(c) for c in side.hand]
+            pub["hand"] = [ref(st, c) for c in side.hand]
         if side.commander is None:
             pub["commander"] = None
         elif side.revealed or player == i:
-            pub["commander"] = {**self._ref(side.commander), "revealed": side.revealed}
+            pub["commander"] = {**ref(st, side.commander), "revealed": side.revealed}
         else:
             pub["commander"] = {"face_down": True}
         players.append(pub)
-    dec = self.decision
+    dec = st.decision
     dview = decision_view(dec, player) if dec is not None else None
     return {
         "format": "commandeer-view",
         "viewer": player,
-        "turn": self.turn,
-        "active": self.active,
-        "first_player": self.first if self.step not in (Step.COMMANDER,) else None,
-        "step": self.step.value,
-        "phase": PHASE_OF[self.step],
-        "current_players": self.current_players(),
-        "outcome": self.outcome_.to_json() if self.outcome_ else None,
-        "turn_limit": self.config.turn_limit,
-        "board": [self._unit_json(self.units[uid], cont, True) for uid in self._board_order()],
+        "turn": st.turn,
+        "active": st.active,
+        "first_player": st.first if st.step not in (Step.COMMANDER,) else None,
+        "step": st.step.value,
+        "phase": PHASE_OF[st.step],
+        "current_players": st.current_players(),
+        "outcome": st.outcome_.to_json() if st.outcome_ else None,
+        "turn_limit": st.config.turn_limit,
+        "board": [unit_json(st, st.units[uid], cont, True) for uid in board_order(st)],
         "players": players,
-        "limbo": [self._ref(c) for c in self.limbo],
+        "limbo": [ref(st, c) for c in st.limbo],
         "decision": dview,
         "triggers": [
-            {"source": self._ref(t.source), "ability": t.ability, "controller": t.controller}
-            for t in self.triggers
+            {"source": ref(st, t.source), "ability": t.ability, "controller": t.controller}
+            for t in st.triggers
         ],
-        "log_length": self.log_length,
+        "log_length": st.log_length,
     }
 
 
-def _board_order(self: GameState) -> list[int]:
-    return [c for c in self.board if c is not None]
+def board_order(st: GameState) -> list[int]:
+    """Units on the battlefield in square order (a1 first)."""
+    return [c for c in st.board if c is not None]
 
 
-def log_view(self: GameState, player: int | None, start: int = 0) -> list[dict[str, Any]]:
+def log_view(st: GameState, player: int | None, start: int = 0) -> list[dict[str, Any]]:
     """The event log from ``start`` as ``player`` may see it: drawn and bottomed cards only to their owner.
 
     A state loaded from a snapshot saved with ``to_dict(log=False)`` only holds the entries made since.
     """
     out = []
-    for e in self.log[max(0, start - self.log_start) :]:
+    for e in st.log[max(0, start - st.log_start) :]:
         if e["action"] is None:
             out.append(
                 {
@@ -126,7 +130,7 @@ def log_view(self: GameState, player: int | None, start: int = 0) -> list[dict[s
                     "player": None,
                     "action": None,
                     "text": "Match set-up",
-                    "events": self._events_view(e["events"], player),
+                    "events": events_view(st, e["events"], player),
                 }
             )
             continue
@@ -143,15 +147,15 @@ def log_view(self: GameState, player: int | None, start: int = 0) -> list[dict[s
             ctx: dict[str, Any] = {"kind": e["decision"]} if e["decision"] else {}
             if "for" in e:
                 ctx["for"] = e["for"]
-            text = describe_action(e["action"], self.card_name, ctx or None, e.get("phase"))
+            text = describe_action(e["action"], st.card_name, ctx or None, e.get("phase"))
             if "label" in e:
                 text = f"Resolve {e['label']} next"
-        events = self._events_view(e["events"], player)
+        events = events_view(st, e["events"], player)
         out.append({"n": e["n"], "player": e["player"], "action": action, "text": text, "events": events})
     return out
 
 
-def _events_view(self: GameState, evs: list[dict[str, Any]], player: int | None) -> list[dict[str, Any]]:
+def events_view(st: GameState, evs: list[dict[str, Any]], player: int | None) -> list[dict[str, Any]]:
     """Events as ``player`` may see them (secret cards only to their owner)."""
     events = []
     for ev in evs:
@@ -162,9 +166,9 @@ def _events_view(self: GameState, evs: list[dict[str, Any]], player: int | None)
             ev_out.pop("card", None)
         else:
             if "cards" in ev_out:
-                ev_out["cards"] = [self._ref(c) for c in ev_out["cards"]]
+                ev_out["cards"] = [ref(st, c) for c in ev_out["cards"]]
             for key in ("card", "target"):
                 if isinstance(ev_out.get(key), int):
-                    ev_out[key] = self._ref(ev_out[key])
+                    ev_out[key] = ref(st, ev_out[key])
         events.append(ev_out)
     return events

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches.engine import GameState
+from matches.engine import GameState, continuous
 from matches.engine.actions import (
     Action,
     Activate,
@@ -19,7 +19,7 @@ from matches.engine.actions import (
     square_index,
     square_name,
 )
-from matches.engine.state import LINES, NEIGHBOURS_ORTHO
+from matches.engine.board import LINES, NEIGHBOURS_ORTHO
 from matches.engine.tests.helpers import DUMMIES
 
 SUBJECT = square_index("c3")
@@ -186,7 +186,7 @@ class Scenario:
 
 def _snapshot(g: GameState) -> dict[str, Any]:
     return {
-        "units": {uid: (u.sq, u.damage, *g.stats(uid)) for uid, u in g.units.items()},
+        "units": {uid: (u.sq, u.damage, *continuous.stats(g, uid)) for uid, u in g.units.items()},
         "cp": [s.cp for s in g.sides],
         "hand": [len(s.hand) for s in g.sides],
         "deck": [len(s.deck) for s in g.sides],
@@ -372,7 +372,7 @@ def _check_effects(
                     problems.append(f"{where}: unit is in {loc}")
                     continue
                 i = 2 if kind == "modify_power" else 3
-                now = g.stats(uid)[i - 2]
+                now = continuous.stats(g, uid)[i - 2]
                 same_kind = sum(e["amount"] for e in effects if e["effect"] == kind and e["target"] == target)
                 if now != max(0, old[i] + same_kind) and not others_leave:
                     problems.append(f"{where}: {old[i]} -> {now}")
@@ -389,7 +389,7 @@ def _check_effects(
                 if loc == "board" and old is not None and g.units[uid].sq == old[0]:
                     problems.append(f"{where}: unit did not move")
             elif kind == "grant_range_attack":
-                if loc == "board" and not g.has_range(uid):
+                if loc == "board" and not continuous.has_range(g, uid):
                     problems.append(f"{where}: no Range Attack")
     return problems
 
@@ -412,7 +412,7 @@ def _check_continuous(
             for s in NEIGHBOURS_ORTHO[sq]:
                 if len(group) >= x:
                     break
-                if s in group or g.board[s] is not None or g._edge[s]:
+                if s in group or g.board[s] is not None or g.edge[s]:
                     continue
                 group.add(s)
                 frontier.append(s)
@@ -469,7 +469,11 @@ def _check_continuous(
                 if t not in before["units"] or t not in g.units:
                     continue
                 problems += _stat_check(
-                    name, eff, before["units"][t], (g.units[t].sq, g.units[t].damage, *g.stats(t)), abilities
+                    name,
+                    eff,
+                    before["units"][t],
+                    (g.units[t].sq, g.units[t].damage, *continuous.stats(g, t)),
+                    abilities,
                 )
     return problems
 
@@ -548,14 +552,14 @@ def _compare(
                         SUBJECT,
                         0,
                         on.defs[t].power,
-                        on.defs[t].health - on._edge[SUBJECT],
+                        on.defs[t].health - on.edge[SUBJECT],
                         "range_attack" in on.defs[t].keywords,
                     )
                 elif match:
-                    old = (0, 0, *off.stats(match[0]))
+                    old = (0, 0, *continuous.stats(off, match[0]))
                 else:
-                    old = (0, 0, on.defs[t].power, on.defs[t].health - on._edge[on.units[t].sq], False)
-                problems += _stat_check(name, eff, old, (0, 0, *on.stats(t)), abilities)
+                    old = (0, 0, on.defs[t].power, on.defs[t].health - on.edge[on.units[t].sq], False)
+                problems += _stat_check(name, eff, old, (0, 0, *continuous.stats(on, t)), abilities)
     return problems
 
 

@@ -52,8 +52,8 @@ RULES: dict[str, Row] = {
         (
             "legality.py:_legal_planning",
             "legality.py:_legal_defending",
-            "abilities.py:_resolve_event",
-            "board.py:_leave",
+            "abilities.py:resolve_event",
+            "board.py:leave",
         ),
         note="Ongoing events are played in the Planning phase (RulesConfig.ongoing_attach_any_unit).",
     ),
@@ -66,12 +66,12 @@ RULES: dict[str, Row] = {
             "vocabulary.py:validate_abilities",
             "effects.py:EFFECT_IMPLS",
             "abilities.py:TRIGGER_IMPLS",
-            "abilities.py:_resume",
+            "abilities.py:resume",
         )
     ),
     "C-2.1": Row(("actions.py:square_name", "actions.py:square_index")),
     "C-2.2": Row(("board.py:START_SQUARES", "board.py:deploy_squares")),
-    "C-2.3": Row(("config.py:RulesConfig.edge_penalties", "continuous.py:stats", "combat.py:_settle")),
+    "C-2.3": Row(("config.py:RulesConfig.edge_penalties", "continuous.py:stats", "combat.py:settle")),
     "C-2.4": Row(("board.py:Side", "board.py:ZONES")),
     "C-2.5": Row(("board.py:NEIGHBOURS_ORTHO", "state.py:GameState._setup_derived")),
     "C-3.1": Row(
@@ -91,29 +91,29 @@ RULES: dict[str, Row] = {
     ),
     "C-3.4": Row(("deckrules.py:faction_issue",), note="Also read by decks/validation.py."),
     "C-3.5": Row(
-        ("setup.py:new_match", "setup.py:_next_commander_chooser"),
+        ("setup.py:new_match", "phases.py:next_commander_chooser"),
         note="The engine plays without a Commander; the builder's warning is decks/validation.py.",
     ),
     "C-4.1": Row(
-        ("setup.py:new_match", "setup.py:_next_commander_chooser", "dispatch.py:_do_choose_commander")
+        ("setup.py:new_match", "phases.py:next_commander_chooser", "dispatch.py:_do_choose_commander")
     ),
-    "C-4.2": Row(("setup.py:_after_commanders",)),
-    "C-4.3": Row(("setup.py:_after_commanders", "board.py:_draw")),
+    "C-4.2": Row(("phases.py:_after_commanders",)),
+    "C-4.3": Row(("phases.py:_after_commanders", "board.py:draw")),
     "C-4.4": Row(
         (
             "dispatch.py:_do_mulligan",
-            "choices.py:_card_choice",
-            "choices.py:_pick_card",
+            "choices.py:card_choice",
+            "choices.py:pick_card",
             "views.py:log_view",
             "views.py:player_view",
         ),
         note="'In turn' = the first player finishes all their mulligans, then the second player decides. "
         "Capped by RulesConfig.max_mulligans.",
     ),
-    "C-4.5": Row(("setup.py:_begin_play", "legality.py:_legal_planning", "board.py:_take_from_hand")),
+    "C-4.5": Row(("phases.py:begin_play", "legality.py:_legal_planning", "board.py:take_from_hand")),
     "C-4.6": Row(("phases.py:_step_start_cp",), note="The START_CP step, RulesConfig.first_turn_cp."),
     "C-5.1": Row(
-        ("phases.py:_step_turn_start", "abilities.py:_next_trigger", "dispatch.py:_answer_order"),
+        ("phases.py:_step_turn_start", "abilities.py:next_trigger", "dispatch.py:_answer_order"),
         note="TURN_START then START_CP steps.",
     ),
     "C-5.2": Row(
@@ -125,58 +125,58 @@ RULES: dict[str, Row] = {
             "dispatch.py:ACTION_HANDLERS",
         )
     ),
-    "C-5.3": Row(("choices.py:_card_choice", "choices.py:_pick_card")),
-    "C-5.4": Row(("phases.py:_step_planning_end", "results.py:_no_unit_loss"), note="PLANNING_END step."),
+    "C-5.3": Row(("choices.py:card_choice", "choices.py:pick_card")),
+    "C-5.4": Row(("phases.py:_step_planning_end", "results.py:no_unit_loss"), note="PLANNING_END step."),
     "C-5.5": Row(
-        ("phases.py:_step_defending_start", "legality.py:_legal_defending", "abilities.py:_next_trigger"),
+        ("phases.py:_step_defending_start", "legality.py:_legal_defending", "abilities.py:next_trigger"),
         note="DEFENDING_START step.",
     ),
-    "C-5.6": Row(("legality.py:_legal_combat", "combat.py:attack_options", "combat.py:_attack")),
-    "C-5.7": Row(("combat.py:_attack", "combat.py:_settle", "combat.py:_defeat", "board.py:_leave")),
+    "C-5.6": Row(("legality.py:_legal_combat", "combat.py:attack_options", "combat.py:attack")),
+    "C-5.7": Row(("combat.py:attack", "combat.py:settle", "combat.py:defeat", "board.py:leave")),
     "C-5.8": Row(("phases.py:_step_combat_end",), note="COMBAT_END step."),
     "C-5.9": Row(
-        ("phases.py:_step_end", "phases.py:_op_hand_limit", "choices.py:_card_choice"),
+        ("phases.py:_step_end", "phases.py:_op_hand_limit", "choices.py:card_choice"),
         note="END step, hand_limit op.",
     ),
-    "C-5.10": Row(("phases.py:_end_turn", "results.py:_no_unit_loss")),
+    "C-5.10": Row(("phases.py:_end_turn", "results.py:no_unit_loss")),
     "C-5.11": Row(
         ("phases.py:_end_turn", "config.py:RulesConfig.cp_reset_active_only"),
         note="Both players' remaining CP is reset (RulesConfig.cp_reset_active_only=False).",
     ),
     "C-6.1": Row(
-        ("combat.py:_settle",),
+        ("combat.py:settle",),
         note="Both players reaching the count at once is a draw (engine choice, not configurable).",
     ),
-    "C-6.2": Row(("results.py:_no_unit_loss",)),
+    "C-6.2": Row(("results.py:no_unit_loss",)),
     "C-6.3": Row(
         (
-            "combat.py:_settle",
+            "combat.py:settle",
             "state.py:GameState.apply",
             "state.py:GameState.apply_unchecked",
-            "abilities.py:_resume",
+            "abilities.py:resume",
         ),
         note="An effect on several units deals its damage together and is checked once, right after it.",
     ),
-    "C-6.4": Row(("state.py:GameState.legal_actions", "dispatch.py:_dispatch")),
+    "C-6.4": Row(("state.py:GameState.legal_actions", "dispatch.py:apply_action")),
     "C-6.5": Row(("phases.py:_end_turn",)),
     "C-7.1": Row(("combat.py:attack_options", "continuous.py:has_range")),
     "C-7.2": Row(
-        ("board.py:_place",),
+        ("phases.py:_place",),
         note="Deploying triggers even if the unit is defeated at once on entering (edge square).",
     ),
     "C-7.3": Row(
-        ("phases.py:_step_turn_start", "combat.py:_attack"),
+        ("phases.py:_step_turn_start", "combat.py:attack"),
         note="Unit.hit_turn = last turn the unit was attacked.",
     ),
-    "C-7.4": Row(("combat.py:_attack", "phases.py:_end_turn")),
+    "C-7.4": Row(("combat.py:attack", "phases.py:_end_turn")),
     "C-7.5": Row(
-        ("combat.py:_defeat", "combat.py:_settle", "abilities.py:_cause"),
+        ("combat.py:defeat", "combat.py:settle", "combat.py:cause_of"),
         note="Every defeat in the same check after an attack or effect counts as caused by it (knock-on "
         "defeats, e.g. a lost Health bonus, included).",
     ),
     "C-7.6": Row(
         (
-            "continuous.py:_continuous",
+            "continuous.py:bonuses",
             "continuous.py:largest_group",
             "continuous.py:formation_holds",
             "legality.py:_legal_activations",
@@ -185,7 +185,7 @@ RULES: dict[str, Row] = {
         note="'Active': the `formation` trigger (continuous); 'usable': `x` on an activated trigger. The "
         "owner's largest connected group counts, whether or not the unit is in it.",
     ),
-    "C-8": Row(("views.py:player_view", "views.py:log_view", "views.py:_events_view")),
+    "C-8": Row(("views.py:player_view", "views.py:log_view", "views.py:events_view")),
 }
 
 # The Decisions of the rules reference: where the default is kept (RulesConfig) and which code reads it.
@@ -201,11 +201,11 @@ DECISIONS: dict[str, Row] = {
         (
             "config.py:RulesConfig.reinforce_needs_card_in_deck",
             "legality.py:_legal_planning",
-            "board.py:_draw",
+            "board.py:draw",
         )
     ),
     "C-5.6": Row(
-        ("config.py:RulesConfig.only_enemy_targets", "config.py:RulesConfig.strike_back", "combat.py:_attack")
+        ("config.py:RulesConfig.only_enemy_targets", "config.py:RulesConfig.strike_back", "combat.py:attack")
     ),
     "C-6.5": Row(("config.py:RulesConfig.turn_limit", "phases.py:_end_turn")),
     "C-7.1": Row(("config.py:RulesConfig.range_attack_blocked", "combat.py:attack_options")),

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from matches.engine import state as engine_state
+from matches.engine import continuous
+from matches.engine.abilities import TRIGGER_IMPLS
 from matches.engine.actions import Activate, ChooseSquare, ChooseTarget, ChooseTrigger, Pass, PlayEvent
+from matches.engine.effects import EFFECT_IMPLS
 from matches.engine.tests.helpers import at, in_zone, position, side, unit
 from matches.engine.tests.pool import pool_cards
 from matches.engine.vocabulary import EFFECTS, TRIGGERS
 
 
 def test_every_vocabulary_trigger_and_effect_has_an_implementation_c_1_5() -> None:
-    assert set(engine_state.EFFECT_IMPLS) == set(EFFECTS)
-    assert set(engine_state.TRIGGER_IMPLS) == set(TRIGGERS)
-    assert all(callable(fn) for fn in engine_state.EFFECT_IMPLS.values())
+    assert set(EFFECT_IMPLS) == set(EFFECTS)
+    assert set(TRIGGER_IMPLS) == set(TRIGGERS)
+    assert all(callable(fn) for fn in EFFECT_IMPLS.values())
 
 
 def test_test_pool_exercises_every_trigger_and_effect_c_1_5() -> None:
@@ -71,7 +73,7 @@ def test_activated_ability_costs_cp_and_is_once_per_turn_c_5_2() -> None:
     g = position(board=[unit("c3", "Ember Smith", 0), unit("c4", "Dummy", 1)], p0=side(cp=3))
     smith = at(g, "c3")
     g.apply(Activate(0, smith, 0))
-    assert g.sides[0].cp == 2 and g.stats(smith)[0] == 2000
+    assert g.sides[0].cp == 2 and continuous.stats(g, smith)[0] == 2000
     assert Activate(0, smith, 0) not in g.legal_actions(0)
 
 
@@ -81,7 +83,7 @@ def test_repeatable_activation_is_capped_per_turn_c_6_5() -> None:
     for _ in range(g.config.activation_limit_per_turn):
         g.apply(Activate(0, sniper, 0))
     assert Activate(0, sniper, 0) not in g.legal_actions(0)
-    assert g.has_range(sniper)
+    assert continuous.has_range(g, sniper)
 
 
 def test_ongoing_event_attaches_and_leaves_with_its_unit_c_1_3() -> None:
@@ -90,7 +92,7 @@ def test_ongoing_event_attaches_and_leaves_with_its_unit_c_1_3() -> None:
     )
     scout = at(g, "c3")
     g.apply(PlayEvent(0, g.sides[0].hand[0], scout))
-    assert g.stats(scout)[0] == 3000 and [g.card_name(e) for e in g.units[scout].attached] == [
+    assert continuous.stats(g, scout)[0] == 3000 and [g.card_name(e) for e in g.units[scout].attached] == [
         "Burning Brand"
     ]
 

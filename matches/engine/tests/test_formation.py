@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from matches.engine import card_from_dict
+from matches.engine import card_from_dict, continuous
 from matches.engine.actions import Activate, Move, square_index
 from matches.engine.tests.helpers import DUMMIES, at, position, side, unit
 
@@ -35,7 +35,7 @@ def test_formation_is_active_with_x_connected_units_that_do_not_include_the_unit
             unit("d5", "Dummy", 0),
         ]
     )
-    assert g.stats(at(g, "c3"))[0] == 2000 + 1000
+    assert continuous.stats(g, at(g, "c3"))[0] == 2000 + 1000
 
 
 def test_formation_is_inactive_while_every_group_is_smaller_than_x_c_7_6() -> None:
@@ -47,7 +47,7 @@ def test_formation_is_inactive_while_every_group_is_smaller_than_x_c_7_6() -> No
             unit("e4", "Dummy", 0),  # another group of 2
         ]
     )
-    assert g.stats(at(g, "c3"))[0] == 2000
+    assert continuous.stats(g, at(g, "c3"))[0] == 2000
 
 
 def test_enemy_units_do_not_make_a_formation_c_7_6() -> None:
@@ -59,7 +59,7 @@ def test_enemy_units_do_not_make_a_formation_c_7_6() -> None:
             unit("d5", "Dummy", 1),
         ]
     )
-    assert g.stats(at(g, "c3"))[0] == 2000
+    assert continuous.stats(g, at(g, "c3"))[0] == 2000
 
 
 def test_formation_starts_when_a_group_elsewhere_reaches_x_c_7_6() -> None:
@@ -73,9 +73,9 @@ def test_formation_starts_when_a_group_elsewhere_reaches_x_c_7_6() -> None:
         p0=side(cp=1),
     )
     phalanx = at(g, "a3")
-    assert g.stats(phalanx)[0] == 2000
+    assert continuous.stats(g, phalanx)[0] == 2000
     g.apply(Move(0, at(g, "c5"), square_index("d5")))  # d5 joins e5 and e4: a group of 3
-    assert g.stats(phalanx)[0] == 3000
+    assert continuous.stats(g, phalanx)[0] == 3000
 
 
 def _drill(board: list[dict[str, Any]]) -> Any:

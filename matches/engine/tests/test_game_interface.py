@@ -232,7 +232,7 @@ def test_determinized_views_equal_the_original_for_both_players_c_8() -> None:
                 d_hidden = _hidden_cards(d, 1 - p)
                 face_down = d.sides[1 - p].commander
                 if face_down is not None and not d.sides[1 - p].revealed:
-                    assert d._is_legendary_unit(face_down)
+                    assert d.is_legendary_unit(face_down)
                 assert d_hidden == opp_hidden  # the opponent's hidden cards, re-dealt
                 checked += 1
     assert checked > 400

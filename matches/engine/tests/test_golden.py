@@ -1,4 +1,4 @@
-"""Golden playthrough (STYLE.md §14): a recorded match replays to the recorded result.
+"""Golden playthrough (docs/style.md §14): a recorded match replays to the recorded result.
 
 Regenerate after an intended rules change with ``UPDATE_GOLDEN=1 pytest matches/engine/tests/test_golden.py``
 and review the diff of ``golden_playthrough.json``.

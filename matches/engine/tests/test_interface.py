@@ -1,4 +1,4 @@
-"""The engine interface (STYLE.md §2–§5, §7): actions JSON, describe, checked apply, views, positions, replay."""
+"""The engine interface (docs/style.md §2–§5, §7): actions JSON, describe, checked apply, views, positions, replay."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from matches.engine import (
     RulesConfig,
     action_from_json,
     build_deck,
+    continuous,
     load_card_file,
     new_match,
     replay,
@@ -224,7 +225,7 @@ def test_custom_board_layout_is_data_c_2_3() -> None:
     layout = [0] * 36
     layout[14] = 5000
     g = position(board=[unit("c3", "Dummy", 0)], config={"board_layout": layout})
-    assert g.stats(at(g, "c3"))[1] == 4000
+    assert continuous.stats(g, at(g, "c3"))[1] == 4000
 
 
 def test_the_documented_example_position_loads_and_plays() -> None:
@@ -252,7 +253,7 @@ def test_commander_is_deployed_from_the_commander_zone_c_4_5() -> None:
     assert queen is not None and Deploy(0, queen, square_index("c4")) in g.legal_actions(0)
     g.apply(Deploy(0, queen, square_index("c4")))
     assert queen in g.units and g.sides[0].commander is None
-    assert g.stats(at(g, "c3"))[1] == 10000  # Ember Queen's static +1000 Health to the others
+    assert continuous.stats(g, at(g, "c3"))[1] == 10000  # Ember Queen's static +1000 Health to the others
 
 
 def test_nonsense_actions_are_illegal_not_crashes() -> None:

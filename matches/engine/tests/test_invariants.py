@@ -1,4 +1,4 @@
-"""Invariant suite (STYLE.md §14): seeded random playouts over every sample faction.
+"""Invariant suite (docs/style.md §14): seeded random playouts over every sample faction.
 
 Size from ENGINE_GAMES (default 150; set thousands on demand). Checks: no exception, a non-terminal
 state always offers its current player a real action, every match ends, one unit per square, no counter

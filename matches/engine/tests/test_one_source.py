@@ -1,4 +1,4 @@
-"""One fact, one place (STYLE.md): the sample card file's path is named only by ``matches.engine.decks``
+"""One fact, one place (docs/style.md): the sample card file's path is named only by ``matches.engine.decks``
 within the engine and the card app; no engine file or doc names an absolute path of a machine."""
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from matches.engine import IllegalActionError, Reason
+from matches.engine import IllegalActionError, Reason, continuous
 from matches.engine.actions import Attack, ChooseTarget, Concede, Deploy, Pass, square_index
-from matches.engine.state import Step
+from matches.engine.steps import Step
 from matches.engine.tests.helpers import at, in_zone, position, result, side, unit
 
 
@@ -124,7 +124,7 @@ def test_spoil_triggers_when_this_unit_defeats_an_enemy_c_7_5() -> None:
 
 def test_formation_is_active_with_x_connected_units_c_7_6() -> None:
     g = position(board=[unit("c3", "Ember Phalanx", 0), unit("c2", "Dummy", 0), unit("e5", "Dummy", 0)])
-    assert g.stats(at(g, "c3"))[0] == 2000
+    assert continuous.stats(g, at(g, "c3"))[0] == 2000
     g2 = position(board=[unit("c3", "Ember Phalanx", 0), unit("c2", "Dummy", 0), unit("b2", "Dummy", 0)])
-    assert g2.stats(at(g2, "c3"))[0] == 3000  # group of 3 (c3-c2-b2)
+    assert continuous.stats(g2, at(g2, "c3"))[0] == 3000  # group of 3 (c3-c2-b2)
     assert in_zone(g2, 0, "defeated") == []

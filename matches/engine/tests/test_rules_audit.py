@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from matches.engine import IllegalActionError, Reason, build_deck, load_card_file, new_match
+from matches.engine import IllegalActionError, Reason, build_deck, continuous, load_card_file, new_match
 from matches.engine.actions import (
     Activate,
     Attack,
@@ -27,7 +27,7 @@ from matches.engine.actions import (
     PlayEvent,
     square_index,
 )
-from matches.engine.state import Step
+from matches.engine.steps import Step
 from matches.engine.tests.helpers import at, in_zone, position, result, side, unit
 from matches.engine.tests.pool import _unit, ab, eff, pool_file
 
@@ -498,16 +498,16 @@ def test_formation_counts_only_orthogonally_connected_own_units_c_7_6() -> None:
     diagonal = position(
         board=[unit("c3", "Ember Phalanx", 0), unit("c2", "Dummy", 0), unit("b1", "Dummy", 0)]
     )
-    assert diagonal.stats(at(diagonal, "c3"))[0] == 2000
+    assert continuous.stats(diagonal, at(diagonal, "c3"))[0] == 2000
     enemy = position(board=[unit("c3", "Ember Phalanx", 0), unit("c2", "Dummy", 0), unit("b2", "Dummy", 1)])
-    assert enemy.stats(at(enemy, "c3"))[0] == 2000
+    assert continuous.stats(enemy, at(enemy, "c3"))[0] == 2000
     line = position(
         board=[unit("c3", "Ember Phalanx", 0), unit("c4", "Dummy", 0), unit("c5", "Dummy", 0)], p0=side(cp=1)
     )
     phalanx = at(line, "c3")
-    assert line.stats(phalanx)[0] == 3000  # any shape: a line of 3
+    assert continuous.stats(line, phalanx)[0] == 3000  # any shape: a line of 3
     line.apply(Move(0, at(line, "c5"), sq("b4")))  # still connected through c4
-    assert line.stats(phalanx)[0] == 3000
+    assert continuous.stats(line, phalanx)[0] == 3000
 
 
 def test_formation_bonus_ends_when_the_group_breaks_c_7_6() -> None:
@@ -521,9 +521,9 @@ def test_formation_bonus_ends_when_the_group_breaks_c_7_6() -> None:
         p0=side(cp=1),
     )
     phalanx = at(g, "c3")
-    assert g.stats(phalanx)[0] == 3000
+    assert continuous.stats(g, phalanx)[0] == 3000
     g.apply(Move(0, at(g, "b2"), sq("e4")))  # next to the enemy: the group is now 2
-    assert g.stats(phalanx)[0] == 2000
+    assert continuous.stats(g, phalanx)[0] == 2000
 
 
 # ---------------------------------------------------------------------------------------------- C-8 hidden information

@@ -6,7 +6,7 @@ import pytest
 
 from matches.engine import IllegalActionError, build_deck, load_card_file, new_match
 from matches.engine.actions import ChooseCard, ChooseCommander, Keep, Mulligan
-from matches.engine.state import Step
+from matches.engine.steps import Step
 from matches.engine.tests.pool import pool_file
 
 CAT = load_card_file(pool_file())

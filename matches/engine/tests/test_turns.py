@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from matches.engine import IllegalActionError, Reason
+from matches.engine import IllegalActionError, Reason, continuous
 from matches.engine.actions import (
     Attack,
     ChooseCard,
@@ -15,7 +15,7 @@ from matches.engine.actions import (
     Reinforce,
     square_index,
 )
-from matches.engine.state import Step
+from matches.engine.steps import Step
 from matches.engine.tests.helpers import at, in_zone, position, result, side, unit
 
 
@@ -220,9 +220,9 @@ def test_edge_square_reduces_health_and_defeats_at_once_c_2_3() -> None:
 
 def test_corner_takes_6000_and_edge_3000_c_2_3() -> None:
     g = position(board=[unit("c3", "Dummy", 0), unit("a1", "Dummy", 1), unit("a3", "Dummy", 1, damage=5000)])
-    assert g.stats(at(g, "a1"))[1] == 3000 and g.stats(at(g, "c3"))[1] == 9000
+    assert continuous.stats(g, at(g, "a1"))[1] == 3000 and continuous.stats(g, at(g, "c3"))[1] == 9000
     assert in_zone(g, 1, "defeated") == []
-    assert g.stats(at(g, "a3"))[1] == 6000
+    assert continuous.stats(g, at(g, "a3"))[1] == 6000
 
 
 def test_second_players_arrows_are_rotated_c_1_2() -> None:
