@@ -1,7 +1,7 @@
 """A Game of Thrones: The Board Game (2nd ed.) rules engine — state, turn structure and rules.
 
 Pure Python, deterministic under a seed (STYLE 1). The state is plain JSON-able data; the game
-flow is an *agenda* (a stack of `Step` values) walked by `_run()` until a decision is needed,
+flow is an *agenda* (a stack of `Step` values) walked by `run_agenda()` until a decision is needed,
 which is then described by `pending` (a `Pending`; records in structures.py) and answered by one of `legal_actions()` (STYLE 3, 6).
 Rules code walks areas, houses and orders in an order it defines (map order, sorted area ids, Iron
 Throne order), never in a dict's key order: a snapshot whose keys a store reordered (PostgreSQL
@@ -101,7 +101,7 @@ class WesterosState(Board):
     def __init__(self, data: GameData, config: RulesConfig) -> None:
         self.data = data
         self.config = config
-        self._rng = Random()
+        self.rng = Random()
         self._ctl_cache: dict[str, str | None] | None = None
         self.log_start = 0  # events before log[0] this state no longer holds (loaded without its log)
 
@@ -111,7 +111,7 @@ class WesterosState(Board):
         setup = d.raw["setup"]
         n = str(len(houses))
         pc = setup["player_counts"][n]
-        self._rng = Random(seed)
+        self.rng = Random(seed)
         self.houses = list(houses)
         self.round = int(setup["start"]["round"])
         self.phase = Phase.SETUP.value
@@ -132,7 +132,7 @@ class WesterosState(Board):
                 ):
                     continue
                 for _ in range(int(su["count"])):
-                    self._add_unit(su["area"], h, su["unit"])
+                    self.add_unit(su["area"], h, su["unit"])
         self.tokens = {}
         self.garrisons = {g["area"]: int(g["strength"]) for g in pc["garrisons"]}
         self.neutral = {
@@ -149,10 +149,10 @@ class WesterosState(Board):
         self.wdecks = {}
         for k in ("1", "2", "3"):
             deck = list(d.westeros_decks[int(k)])
-            self._rng.shuffle(deck)
+            self.rng.shuffle(deck)
             self.wdecks[k] = deck
         wild = sorted(d.wildling_cards)
-        self._rng.shuffle(wild)
+        self.rng.shuffle(wild)
         self.wildling_deck = wild
         self.raven_knows = None
         self.revealed: list[str] = []
@@ -169,15 +169,15 @@ class WesterosState(Board):
         # Cards at the bottom of each deck that every house has seen (revealed since the deck was last
         # shuffled): `determinize` keeps them in place and shuffles only the rest.
         self.deck_known = {"1": 0, "2": 0, "3": 0, "wildling": 0}
-        self._event(f"Game set up for {len(houses)} houses: {', '.join(houses)}")
+        self.event(f"Game set up for {len(houses)} houses: {', '.join(houses)}")
         self.agenda = [Step(Task.ROUND, first=True)]
-        self._run()
+        self.run_agenda()
 
     def _fields(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for f in STATE_FIELDS:
             if f == "rng":
-                st = self._rng.getstate()
+                st = self.rng.getstate()
                 out[f] = [st[0], list(st[1]), st[2]]
             elif f == "agenda":
                 out[f] = [s.to_json() for s in self.agenda]
@@ -216,7 +216,7 @@ class WesterosState(Board):
         for f in STATE_FIELDS:
             if f == "rng":
                 r = d["rng"]
-                st._rng.setstate((r[0], tuple(r[1]), r[2]))
+                st.rng.setstate((r[0], tuple(r[1]), r[2]))
             elif f == "log" and "log" not in d:  # a log-less snapshot (to_dict(log=False))
                 st.log = []
             elif f not in d and f in _FIELD_DEFAULTS:  # a snapshot stored before the field existed
@@ -247,7 +247,7 @@ class WesterosState(Board):
         st.pending = None if self.pending is None else self.pending.copy()
         st.combat = None if self.combat is None else self.combat.copy()
         st.march = None if self.march is None else self.march.copy()
-        st._rng.setstate(self._rng.getstate())
+        st.rng.setstate(self.rng.getstate())
         st.log_start = self.log_start
         return st
 
@@ -323,14 +323,14 @@ class WesterosState(Board):
         """Apply without the legality check (for search and replay of known-good actions).
 
         The control cache (W-8.1) is not dropped here: every change of who holds an area (units added or
-        removed, power tokens set or dropped) drops it where it happens (`Board._add_unit` and friends).
+        removed, power tokens set or dropped) drops it where it happens (`Board.add_unit` and friends).
         """
         assert self.pending is not None
         self.decisions += 1
         dispatch.DO[self.pending.kind](self, action)
-        self._run()
+        self.run_agenda()
 
-    def _run(self) -> None:
+    def run_agenda(self) -> None:
         while self.pending is None and self.winner is None and self.agenda:
             task = self.agenda.pop()
             dispatch.TASKS[task.t](self, task)
@@ -341,10 +341,6 @@ class WesterosState(Board):
     def combat_numbers(self) -> dict[str, dict[str, int]]:
         """W-9.3 / W-9.7: strength, swords and fortifications of both sides of the running combat."""
         return combat.combat_numbers(self)
-
-    def _card_options(self, h: str) -> list[str]:
-        """W-9.4: the house cards `h` may choose in the running combat."""
-        return combat.card_options(self, h)
 
     def log_view(self, player: str | None, start: int = 0) -> list[dict[str, Any]]:
         """Events from number `start` that `player` may see (see `views.log_view`)."""

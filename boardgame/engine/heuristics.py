@@ -160,7 +160,7 @@ def land_threats(st: WesterosState, h: str) -> dict[str, float]:
     for e, o in st.units.items():
         if o["house"] == h or data.kind(e) != "land":
             continue
-        for t in st._move_targets(o["house"], e):
+        for t in st.move_targets(o["house"], e):
             if data.kind(t) == "land":
                 s = _strength(o["units"], data.areas[t]["castle"] != "none")
                 if s > out.get(t, 0.0):
@@ -188,7 +188,7 @@ def _type_utilities(
     util = {"march": -0.5, "defense": 0.0, "support": 0.2, "raid": 0.0, "consolidate_power": 0.0}
     if kind == "land":
         worth = _area_worth(st, a)
-        for t in st._move_targets(h, a):
+        for t in st.move_targets(h, a):
             if data.kind(t) != "land":
                 continue
             castle = data.areas[t]["castle"] != "none"
@@ -321,7 +321,7 @@ def castle_reach(st: WesterosState) -> dict[str, dict[str, float]]:
             continue
         r = out.setdefault(o["house"], {})
         s = _strength(o["units"], True)
-        for t in st._move_targets(o["house"], e):
+        for t in st.move_targets(o["house"], e):
             if s > r.get(t, 0.0) and data.kind(t) == "land" and data.areas[t]["castle"] != "none":
                 r[t] = s
     return out
@@ -330,7 +330,7 @@ def castle_reach(st: WesterosState) -> dict[str, dict[str, float]]:
 def house_features(st: WesterosState) -> dict[str, tuple[float, ...]]:
     """Each house's `FEATURES`, in that order."""
     data = st.data
-    ctl = st._controls()
+    ctl = st.controls()
     n = len(st.houses)
     progress = st.round / st.config.max_rounds
     last = 1.0 if st.round >= st.config.max_rounds - 1 else 0.0
@@ -472,7 +472,7 @@ def _side_support(st: WesterosState, dest: str, h: str) -> float:
     """Strength `h`'s own Support orders next to `dest` may add (W-9.2; others' support is not counted)."""
     castle = st.data.areas[dest]["castle"] != "none"
     v = 0.0
-    for area, sh, tok in st._support_orders(dest):
+    for area, sh, tok in st.support_orders(dest):
         if sh == h:
             v += _strength(st.units[area]["units"], castle) + int(
                 st.data.tokens[tok]["strength_modifier"] or 0

@@ -103,7 +103,7 @@ def from_position(
     st.pending = None
     st.combat = None
     st.march = None
-    st._ctl_cache = None
+    st.invalidate_control()
     agenda: list[Step]
     if start == "westeros":
         st.round = int(p.get("round", 2)) - 1
@@ -121,5 +121,5 @@ def from_position(
     st.phase = "action" if start == "action" else ("westeros" if start != "planning" else "planning")
     st.agenda = list(reversed(agenda))
     st.winner = None
-    st._run()
+    st.run_agenda()
     return st

@@ -29,7 +29,7 @@ FIRST_ROUND_STEPS = tuple(s for s in ROUND_STEPS if s.phase != "westeros")  # ro
 
 
 def t_round(st: WesterosState, task: Step) -> None:
-    st._push(*(FIRST_ROUND_STEPS if task.first else ROUND_STEPS))
+    st.push(*(FIRST_ROUND_STEPS if task.first else ROUND_STEPS))
 
 
 def enter(st: WesterosState, task: Step) -> None:
@@ -41,7 +41,7 @@ def enter(st: WesterosState, task: Step) -> None:
 def t_advance_round(st: WesterosState, task: Step) -> None:
     enter(st, task)
     st.round += 1  # W-4.1(1)
-    st._event(f"Round {st.round} begins")
+    st.event(f"Round {st.round} begins")
 
 
 def t_resolve_westeros(st: WesterosState, task: Step) -> None:
@@ -50,17 +50,17 @@ def t_resolve_westeros(st: WesterosState, task: Step) -> None:
 
 def t_raids(st: WesterosState, task: Step) -> None:
     enter(st, task)
-    st._push(Step(Task.CYCLE, otype="raid", idx=0))
+    st.push(Step(Task.CYCLE, otype="raid", idx=0))
 
 
 def t_marches(st: WesterosState, task: Step) -> None:
     enter(st, task)
-    st._push(Step(Task.CYCLE, otype="march", idx=0))
+    st.push(Step(Task.CYCLE, otype="march", idx=0))
 
 
 def t_consolidate(st: WesterosState, task: Step) -> None:
     enter(st, task)
-    st._push(Step(Task.CYCLE, otype="consolidate_power", idx=0))
+    st.push(Step(Task.CYCLE, otype="consolidate_power", idx=0))
 
 
 def t_cycle(st: WesterosState, task: Step) -> None:
@@ -73,8 +73,8 @@ def t_cycle(st: WesterosState, task: Step) -> None:
         i = (idx + k) % n
         h = order[i]
         if any(oh == h and order_type(t) == otype for oh, t in st.orders.values()):
-            st._push(Step(Task.CYCLE, otype=otype, idx=(i + 1) % n))
-            st._ask(CYCLE_KINDS[otype], [h])
+            st.push(Step(Task.CYCLE, otype=otype, idx=(i + 1) % n))
+            st.ask(CYCLE_KINDS[otype], [h])
             return
 
 
@@ -91,10 +91,10 @@ def t_cleanup(st: WesterosState, task: Step) -> None:
     st.raven_used = False
     st.bans = []
     if st.round >= st.config.max_rounds:
-        st._finish(st._final_ranking()[0], "round_limit")
+        st.finish(st.final_ranking()[0], "round_limit")
         return
-    st._push(Step(Task.ROUND))
+    st.push(Step(Task.ROUND))
 
 
 def t_victory_check(st: WesterosState, task: Step) -> None:
-    st._check_victory()
+    st.check_victory()

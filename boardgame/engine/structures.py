@@ -48,7 +48,7 @@ class PendingKind(StrEnum):
 
 
 class Task(StrEnum):
-    """A step of the agenda (`Step.t`): run by `WesterosState._run` until a decision is pending."""
+    """A step of the agenda (`Step.t`): run by `WesterosState.run_agenda` until a decision is pending."""
 
     ROUND = "round"
     ADVANCE_ROUND = "advance_round"

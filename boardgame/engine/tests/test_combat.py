@@ -188,9 +188,9 @@ def test_land_units_cannot_support_a_sea_combat_w_7_3_3() -> None:
         orders={"the_golden_sound": "march", "searoad_marches": "support", "lannisport_port": "support"},
         start="action",
     )
-    assert [a for a, _h, _t in st._support_orders("sunset_sea")] == []
-    assert [a for a, _h, _t in st._support_orders("the_golden_sound")] == ["lannisport_port"]
-    assert [a for a, _h, _t in st._support_orders("searoad_marches")] == []
+    assert [a for a, _h, _t in st.support_orders("sunset_sea")] == []
+    assert [a for a, _h, _t in st.support_orders("the_golden_sound")] == ["lannisport_port"]
+    assert [a for a, _h, _t in st.support_orders("searoad_marches")] == []
 
 
 def test_garrison_defends_alone_and_is_removed_on_loss_w_11_2_w_9_9_a() -> None:

@@ -207,7 +207,7 @@ def test_determinize_resamples_others_bids_and_decks_and_the_rng_w_20_5_w_20_7()
         bids.add(need(d.pending.bids)[h] if d.pending else None)
         decks.add(tuple(d.wdecks["1"]))
         wild.add(tuple(d.wildling_deck))
-        draws.add(d._rng.random())
+        draws.add(d.rng.random())
     assert len(bids) > 1 or st.power[h] == 0
     assert len(decks) > 1 and len(wild) > 1 and len(draws) > 1
     own = st.determinize(h, Random(0))

@@ -176,10 +176,10 @@ def test_support_only_from_adjacent_areas_and_ports_only_to_their_sea_w_7_3_3_w_
         },
         start="action",
     )
-    assert [a for a, _h, _t in st._support_orders("harrenhal")] == ["blackwater"]
+    assert [a for a, _h, _t in st.support_orders("harrenhal")] == ["blackwater"]
     # a port never supports its own land area (W-7.3.3)
-    assert "lannisport_port" not in [a for a, _h, _t in st._support_orders("lannisport")]
-    assert "the_golden_sound" in [a for a, _h, _t in st._support_orders("lannisport")]
+    assert "lannisport_port" not in [a for a, _h, _t in st.support_orders("lannisport")]
+    assert "the_golden_sound" in [a for a, _h, _t in st.support_orders("lannisport")]
 
 
 def test_ships_support_a_land_combat_w_7_3_3_w_9_3() -> None:

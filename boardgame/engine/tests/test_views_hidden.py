@@ -50,7 +50,7 @@ def perturbed(st: WesterosState, viewer: str | None) -> WesterosState:
     for deck in cp.wdecks.values():
         rng.shuffle(deck)
     rng.shuffle(cp.wildling_deck)
-    cp._rng.seed(12345)
+    cp.rng.seed(12345)
     tokens = sorted(DATA.tokens)
     if not cp.orders_revealed:
         for area, (h, tok) in list(cp.orders.items()):
