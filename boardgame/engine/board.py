@@ -7,13 +7,24 @@ public interface, and the rule-area modules (planning, marches, combat, ...) act
 
 from __future__ import annotations
 
-from enum import StrEnum
 from random import Random
 from typing import Any
 
 from .config import RulesConfig
 from .data import GameData
-from .structures import Combat, Decision, March, Pending, PendingKind, Step, Units
+from .structures import (
+    Combat,
+    Decision,
+    March,
+    Order,
+    Pending,
+    PendingKind,
+    Phase,
+    Reason,
+    RoundStep,
+    Step,
+    Units,
+)
 
 UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1, "siege_engine": 0}
 TRACK_TOKEN = {
@@ -23,41 +34,34 @@ TRACK_TOKEN = {
 }
 
 
-class Phase(StrEnum):
-    """Phases of a round (W-3.1) plus set-up and game over."""
-
-    SETUP = "setup"
-    WESTEROS = "westeros"
-    PLANNING = "planning"
-    ACTION = "action"
-    GAME_OVER = "game_over"
-
-
 # W-3.1 / W-4.1 / W-5 / W-6.1: the turn structure as data. Each step names who acts.
-ROUND_STRUCTURE: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+ROUND_STRUCTURE: tuple[tuple[Phase, tuple[tuple[RoundStep, str], ...]], ...] = (
     (
-        "westeros",
+        Phase.WESTEROS,
         (
-            ("advance_round", "nobody"),
-            ("reveal_westeros", "nobody (wildling attack at 12: all houses bid at once)"),
-            ("resolve_westeros", "per card: all houses in turn order, bids at once, or a token holder"),
+            (RoundStep.ADVANCE_ROUND, "nobody"),
+            (RoundStep.REVEAL_WESTEROS, "nobody (wildling attack at 12: all houses bid at once)"),
+            (
+                RoundStep.RESOLVE_WESTEROS,
+                "per card: all houses in turn order, bids at once, or a token holder",
+            ),
         ),
     ),
     (
-        "planning",
+        Phase.PLANNING,
         (
-            ("assign_orders", "all houses at once"),
-            ("reveal_orders", "nobody"),
-            ("messenger_raven", "messenger raven holder"),
+            (RoundStep.ASSIGN_ORDERS, "all houses at once"),
+            (RoundStep.REVEAL_ORDERS, "nobody"),
+            (RoundStep.MESSENGER_RAVEN, "messenger raven holder"),
         ),
     ),
     (
-        "action",
+        Phase.ACTION,
         (
-            ("raids", "turn order, cycling"),
-            ("marches", "turn order, cycling"),
-            ("consolidate", "turn order, cycling"),
-            ("cleanup", "nobody"),
+            (RoundStep.RAIDS, "turn order, cycling"),
+            (RoundStep.MARCHES, "turn order, cycling"),
+            (RoundStep.CONSOLIDATE, "turn order, cycling"),
+            (RoundStep.CLEANUP, "nobody"),
         ),
     ),
 )
@@ -77,6 +81,12 @@ def order_type(token: str) -> str:
     return t
 
 
+def _without(units: tuple[str, ...], unit: str) -> tuple[str, ...]:
+    """`units` less one `unit` (the first; it must be there)."""
+    i = units.index(unit)
+    return units[:i] + units[i + 1 :]
+
+
 class Board:
     """The state's fields and the board helpers shared by every rule area."""
 
@@ -84,8 +94,8 @@ class Board:
     config: RulesConfig
     houses: list[str]
     round: int
-    phase: str
-    step: str
+    phase: Phase
+    step: RoundStep
     threat: int
     tracks: dict[str, list[str]]
     power: dict[str, int]
@@ -97,7 +107,7 @@ class Board:
     garrisons: dict[str, int]
     neutral: dict[str, int]
     impassable: list[str]
-    orders: dict[str, list[str]]
+    orders: dict[str, Order]
     orders_revealed: bool
     bans: list[str]
     blade_used: bool
@@ -111,7 +121,7 @@ class Board:
     combat: Combat | None
     march: March | None
     winner: str | None
-    end_reason: str | None
+    end_reason: Reason | None
     log: list[dict[str, Any]]
     decisions: int
     seed_hidden: bool
@@ -149,31 +159,47 @@ class Board:
         return self.log_start + len(self.log)
 
     def add_unit(self, area: str, house: str, unit: str, routed: bool = False) -> None:
+        """Put a unit of `house` in `area` (routed: W-9.10.5), which holds no other house's units."""
         u = self.units.get(area)
         if u is None:
-            u = self.units[area] = {"house": house, "routed": [], "units": []}
-        assert u["house"] == house, f"{house} cannot share {area} with {u['house']}"
-        (u["routed"] if routed else u["units"]).append(unit)
+            self.units[area] = Units(house, (), (unit,)) if routed else Units(house, (unit,), ())
+        else:
+            assert u.house == house, f"{house} cannot share {area} with {u.house}"
+            self.units[area] = (
+                Units(house, u.units, (*u.routed, unit))
+                if routed
+                else Units(house, (*u.units, unit), u.routed)
+            )
         self._ctl_cache = None
 
     def remove_unit(self, area: str, unit: str, prefer_routed: bool = True) -> None:
+        """Take one `unit` out of `area`, a routed one first if `prefer_routed` (else a standing one)."""
         u = self.units[area]
-        first, second = (u["routed"], u["units"]) if prefer_routed else (u["units"], u["routed"])
-        if unit in first:
-            first.remove(unit)
+        take_routed = unit in u.routed if prefer_routed else unit not in u.units
+        units, routed = (
+            (u.units, _without(u.routed, unit)) if take_routed else (_without(u.units, unit), u.routed)
+        )
+        if units or routed:
+            self.units[area] = Units(u.house, units, routed)
         else:
-            second.remove(unit)
-        if not u["units"] and not u["routed"]:
             del self.units[area]
+        self._ctl_cache = None
+
+    def set_units(self, area: str, units: Units | None) -> None:
+        """Replace what stands in `area` (None or no units: empty it)."""
+        if units is None or not units.size():
+            self.units.pop(area, None)
+        else:
+            self.units[area] = units
         self._ctl_cache = None
 
     def unit_count(self, area: str) -> int:
         u = self.units.get(area)
-        return 0 if u is None else len(u["units"]) + len(u["routed"])
+        return 0 if u is None else len(u.units) + len(u.routed)
 
     def owner(self, area: str) -> str | None:
         u = self.units.get(area)
-        return None if u is None else u["house"]
+        return None if u is None else u.house
 
     def invalidate_control(self) -> None:
         """Forget the remembered controllers (W-8.1): call after changing who holds an area other than
@@ -192,7 +218,7 @@ class Board:
     def control_uncached(self, area: str) -> str | None:
         u = self.units.get(area)
         if u is not None:
-            return str(u["house"])
+            return u.house
         t = self.tokens.get(area)
         if t is not None:
             return t
@@ -232,8 +258,8 @@ class Board:
     def available_units(self, house: str, unit: str) -> int:
         n = self.data.unit_limits[unit]
         for u in self.units.values():
-            if u["house"] == house:
-                n -= u["units"].count(unit) + u["routed"].count(unit)
+            if u.house == house:
+                n -= u.units.count(unit) + u.routed.count(unit)
         if self.combat and self.combat.attacker == house:
             n -= self.combat.att_units.count(unit)
         if self.march and self.march.house == house:
@@ -248,10 +274,10 @@ class Board:
 
     def is_enemy_ship_in(self, sea: str, house: str) -> bool:
         u = self.units.get(sea)
-        return u is not None and u["house"] != house
+        return u is not None and u.house != house
 
     def army_sizes(self, house: str) -> dict[str, int]:
-        sizes = {a: len(u["units"]) + len(u["routed"]) for a, u in self.units.items() if u["house"] == house}
+        sizes = {a: len(u.units) + len(u.routed) for a, u in self.units.items() if u.house == house}
         d = self.march.combat_dest if self.march else None
         if self.march and self.march.house == house and self.march.combat_units and d is not None:
             sizes[d] = sizes.get(d, 0) + len(self.march.combat_units)
@@ -281,16 +307,16 @@ class Board:
     def check_victory(self) -> None:
         for h in self.turn_order():
             if self.castle_count(h) >= self.config.castles_to_win:
-                self.finish(h, "seven_castles")
+                self.finish(h, Reason.SEVEN_CASTLES)
                 return
 
-    def finish(self, winner: str, reason: str) -> None:
+    def finish(self, winner: str, reason: Reason) -> None:
         self.winner = winner
         self.end_reason = reason
-        self.phase = Phase.GAME_OVER.value
+        self.phase = Phase.GAME_OVER
         self.pending = None
         self.agenda = []
-        self.event(f"{winner.title()} wins ({reason.replace('_', ' ')})")
+        self.event(f"{winner.title()} wins ({reason.value.replace('_', ' ')})")
 
     def final_standing(self) -> list[str]:
         """Every house, best first: the winner (W-18.1 or W-18.2), then the others by W-18.2's order and
@@ -411,14 +437,19 @@ class Board:
         out = []
         for a in self.data.adj[dest]:
             o = self.orders.get(a)
-            if o and o[1].startswith("support") and self.owner(a) == o[0] and self._can_support(a, dest):
-                out.append((a, o[0], o[1]))
+            if (
+                o
+                and o.token.startswith("support")
+                and self.owner(a) == o.house
+                and self._can_support(a, dest)
+            ):
+                out.append((a, o.house, o.token))
         return out
 
     def swap_unit(self, area: str, old: str, new: str | None, prefer_routed: bool) -> None:
         """Replace one `old` unit in `area` by `new` (None: just destroy), keeping its routed state."""
         u = self.units[area]
-        routed = old in u["routed"] and (prefer_routed or old not in u["units"])
+        routed = old in u.routed and (prefer_routed or old not in u.units)
         self.remove_unit(area, old, prefer_routed=routed)
         if new is not None:
-            self.add_unit(area, u["house"], new, routed=routed)
+            self.add_unit(area, u.house, new, routed=routed)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import marches
 from .actions import Action, DeclareSupport, PlayHouseCard, order_label
-from .structures import Combat, Decision, Pending, PendingKind, Step, Task, need
+from .structures import Combat, Decision, Order, Pending, PendingKind, RoundStep, Step, Task, Units, need
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -30,7 +30,7 @@ AFTER_VICTORY = (  # W-9.9-9.12 and the "after combat" texts (W-9.5)
 def t_combat_support(st: WesterosState, task: Step) -> None:
     c = st.combat
     assert c is not None
-    st.step = "combat"
+    st.step = RoundStep.COMBAT
     while c.support_queue:
         h = c.support_queue[0]
         if any(sh == h for _a, sh, _t in st.support_orders(c.area)):
@@ -175,12 +175,12 @@ def combat_numbers(
     add(att, "Attacking units", sum(val(u, att, True) for u in c.att_units))
     add(att, order_label(c.token), int(st.data.tokens[c.token]["strength_modifier"]))
     du = st.units.get(area)
-    if du is not None and du["house"] == dfn:
-        add(dfn, "Defending units", sum(val(u, dfn, False) for u in du["units"]))
+    if du is not None and du.house == dfn:
+        add(dfn, "Defending units", sum(val(u, dfn, False) for u in du.units))
     o = st.orders.get(area)
-    if o and o[0] == dfn and o[1].startswith("defense"):
-        bonus = int(st.data.tokens[o[1]]["strength_modifier"])
-        add(dfn, order_label(o[1]), bonus * (2 if cards.get(dfn) == "catelyn_stark" else 1))
+    if o and o.house == dfn and o.token.startswith("defense"):
+        bonus = int(st.data.tokens[o.token]["strength_modifier"])
+        add(dfn, order_label(o.token), bonus * (2 if cards.get(dfn) == "catelyn_stark" else 1))
     if area in st.garrisons and st.data.areas[area].get("home_house") == dfn:
         add(dfn, "Garrison", st.garrisons[area])
     for a, sh, tok in st.support_orders(area):
@@ -188,9 +188,7 @@ def combat_numbers(
         if side not in (att, dfn):
             continue
         # Kevan / Victarion count supporting own-house units when supporting their own attack.
-        n = sum(val(u, sh, side == att) for u in st.units[a]["units"]) + (
-            1 if tok == "support_plus_one" else 0
-        )
+        n = sum(val(u, sh, side == att) for u in st.units[a].units) + (1 if tok == "support_plus_one" else 0)
         add(side, f"Support: {sh.title()} from {st.data.areas[a]['name']}", n)
     sw = {att: 0, dfn: 0}
     fo = {att: 0, dfn: 0}
@@ -265,7 +263,7 @@ def losing_units(st: WesterosState) -> list[str]:
     if c.loser == c.attacker:
         return list(c.att_units)
     u = st.units.get(c.area)
-    return list(u["units"]) if u and u["house"] == c.loser else []
+    return list(u.units) if u and u.house == c.loser else []
 
 
 def destroy_losing(st: WesterosState, unit: str) -> None:
@@ -287,13 +285,9 @@ def t_combat_casualties(st: WesterosState, task: Step) -> None:
         st.event(f"The garrison of {area} is removed")
     if lo == c.defender:
         u = st.units.get(area)
-        if u and u["house"] == lo:
-            n = len(u["routed"]) + u["units"].count("siege_engine")
-            u["routed"] = []
-            u["units"] = [x for x in u["units"] if x != "siege_engine"]
-            if not u["units"]:
-                del st.units[area]
-                st.invalidate_control()
+        if u and u.house == lo:
+            n = len(u.routed) + u.units.count("siege_engine")
+            st.set_units(area, Units(lo, tuple(x for x in u.units if x != "siege_engine"), ()))
             if n:
                 st.event(f"{lo.title()} loses {n} siege engine(s)/routed unit(s) in {area}")
     else:
@@ -369,18 +363,17 @@ def t_combat_cleanup(st: WesterosState, task: Step) -> None:
                 st.event(f"{t.title()}'s power token in {area} is removed")
         else:
             o = st.orders.get(area)
-            if o and o[0] != att:
+            if o and o.house != att:
                 del st.orders[area]
             if units and st.tokens.get(area) not in (None, att):
                 st.drop_token(area)  # W-8.3: only when the attacker takes control
             u = st.units.get(area)
-            if u is not None and u["house"] != att:  # only if retreat left units (should not)
-                del st.units[area]
-                st.invalidate_control()
+            if u is not None and u.house != att:  # only if retreat left units (should not)
+                st.set_units(area, None)
             for x in units:
                 st.add_unit(area, att, x)
             if c.loras and units:
-                st.orders[area] = [att, c.token]
+                st.orders[area] = Order(att, c.token)
                 st.event("Ser Loras Tyrell: the March order moves into the conquered area")
             if units:
                 st.event(f"{att.title()} takes {area}")

@@ -69,16 +69,16 @@ def _detail(st: WesterosState, a: Action) -> str:
         )
     if isinstance(a, RemoveOrder):
         o = st.orders.get(a.area)
-        if o is None or o[0] != p:
+        if o is None or o.house != p:
             return f"{p} has no order in {a.area} to take back (W-5.1)"
     if isinstance(a, ResolveRaid | ResolveConsolidate | ChooseMarch):
         o = st.orders.get(a.area)
-        if o is None or o[0] != p:
+        if o is None or o.house != p:
             return f"{p} has no order in {a.area}"
     if isinstance(a, MarchMove) and st.march is not None:
         src = st.march.source
         u = st.units.get(src)
-        have = list(u["units"]) if u is not None and u["house"] == p else []
+        have = list(u.units) if u is not None and u.house == p else []
         for t in set(a.units):
             if a.units.count(t) > have.count(t):
                 return f"{p} has not {a.units.count(t)} unrouted {t}(s) in {src} (W-7.1.1, W-9.10.5)"

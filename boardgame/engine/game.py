@@ -15,23 +15,26 @@ from __future__ import annotations
 import marshal
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from random import Random
 from typing import Any
 
 from . import combat, dispatch, explain, hidden, planning, timeouts, views
 from .actions import Action, IllegalActionError
-from .board import ROUND_STRUCTURE, Board, Phase
+from .board import ROUND_STRUCTURE, Board
 from .config import RulesConfig
 from .data import HOUSE_ORDER, LAND_UNITS, TRACKS, GameData
-from .structures import Combat, March, Pending, PendingKind, Step, Task
-
-
-class Reason(StrEnum):
-    """Why the game ended (W-18.1 immediate win, W-18.2 after round 10)."""
-
-    SEVEN_CASTLES = "seven_castles"
-    ROUND_LIMIT = "round_limit"
+from .structures import (
+    STATE_CODECS,
+    Combat,
+    March,
+    Pending,
+    PendingKind,
+    Phase,
+    Reason,
+    RoundStep,
+    Step,
+    Task,
+)
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,10 @@ _RECORDS: dict[str, type[Pending] | type[Combat] | type[March]] = {
     "combat": Combat,
     "march": March,
 }
-_PLAIN_FIELDS = tuple(f for f in STATE_FIELDS if f != "rng" and f != "agenda" and f not in _RECORDS)
+# Typed values (orders, units, phase, step, end reason) go through `STATE_CODECS`; the rest is plain JSON data.
+_PLAIN_FIELDS = tuple(
+    f for f in STATE_FIELDS if f != "rng" and f != "agenda" and f not in _RECORDS and f not in STATE_CODECS
+)
 # Fields added after snapshots were first stored: their value for a snapshot that lacks them.
 _FIELD_DEFAULTS: dict[str, Any] = {"seat_houses": None, "deck_known": None}
 
@@ -114,8 +120,8 @@ class WesterosState(Board):
         self.rng = Random(seed)
         self.houses = list(houses)
         self.round = int(setup["start"]["round"])
-        self.phase = Phase.SETUP.value
-        self.step = ""
+        self.phase = Phase.SETUP
+        self.step = RoundStep.NONE
         self.threat = int(setup["start"]["wildling_threat"])
         self.tracks = {t: [h for h in pc["influence_tracks"][t] if h in houses] for t in TRACKS}
         self.power = {h: int(setup["houses"][h]["power_tokens_available"]) for h in houses}
@@ -161,7 +167,7 @@ class WesterosState(Board):
         self.combat = None
         self.march = None
         self.winner: str | None = None
-        self.end_reason: str | None = None
+        self.end_reason = None
         self.log = []
         self.decisions = 0
         self.seed_hidden = True
@@ -184,6 +190,8 @@ class WesterosState(Board):
             elif f in _RECORDS:
                 rec = getattr(self, f)
                 out[f] = None if rec is None else rec.to_json()
+            elif f in STATE_CODECS:
+                out[f] = STATE_CODECS[f][0](getattr(self, f))
             else:
                 out[f] = getattr(self, f)
         return out
@@ -225,6 +233,8 @@ class WesterosState(Board):
                 st.agenda = [Step.from_json(s) for s in d[f]]
             elif f in _RECORDS:
                 setattr(st, f, None if d[f] is None else _RECORDS[f].from_json(d[f]))
+            elif f in STATE_CODECS:
+                setattr(st, f, STATE_CODECS[f][1](d[f]))
             else:
                 setattr(st, f, marshal.loads(marshal.dumps(d[f])))
         start = d.get("log_start", 0) if "log" in d else d.get("log_length", 0)
@@ -244,6 +254,9 @@ class WesterosState(Board):
         for f, v in zip(_PLAIN_FIELDS, vals, strict=True):
             setattr(st, f, v)
         st.agenda = list(self.agenda)  # steps are values: shared
+        st.orders = dict(self.orders)  # orders and units are values too (NamedTuples): shared
+        st.units = dict(self.units)
+        st.phase, st.step, st.end_reason = self.phase, self.step, self.end_reason
         st.pending = None if self.pending is None else self.pending.copy()
         st.combat = None if self.combat is None else self.combat.copy()
         st.march = None if self.march is None else self.march.copy()
@@ -263,9 +276,8 @@ class WesterosState(Board):
     def outcome(self) -> Outcome | None:
         if self.winner is None:
             return None
-        return Outcome(
-            self.winner, Reason(str(self.end_reason)), {h: self.castle_count(h) for h in self.houses}
-        )
+        assert self.end_reason is not None, "a finished game has an end reason"
+        return Outcome(self.winner, self.end_reason, {h: self.castle_count(h) for h in self.houses})
 
     def legal_actions(self, player: str | None = None) -> list[Action]:
         """All legal actions of `player` (or of every house that must act, if None)."""

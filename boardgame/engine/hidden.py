@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from . import combat
 from .actions import Action, Bid, PlaceOrder, PlayHouseCard, RavenSwap
+from .structures import Order
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -63,7 +64,7 @@ def determinize(state: WesterosState, player: str, rng: Random) -> WesterosState
             for a in areas:
                 del st.orders[a]
             for a in areas:
-                st.orders[a] = [h, rng.choice(st.unused_tokens(h))]
+                st.orders[a] = Order(h, rng.choice(st.unused_tokens(h)))
         st.orders = {a: st.orders[a] for a in sorted(st.orders)}
     p = st.pending
     if p is not None:

@@ -69,7 +69,7 @@ def t_combat_immediate(st: WesterosState, task: Step) -> None:
             mace(st, h, opp)
             return
         if card == "queen_of_thorns":
-            opts = [a for a in st.data.adj[c.area] if a in st.orders and st.orders[a][0] == opp]
+            opts = [a for a in st.data.adj[c.area] if a in st.orders and st.orders[a].house == opp]
             if opts:
                 st.choose(h, Decision.QUEEN_OF_THORNS, sorted(opts))
             return
@@ -110,7 +110,7 @@ def mace(st: WesterosState, h: str, opp: str) -> None:
             st.event(f"Mace Tyrell destroys an attacking {opp.title()} footman")
     else:
         u = st.units.get(c.area)
-        if u and u["house"] == opp and ("footman" in u["units"] or "footman" in u["routed"]):
+        if u and u.house == opp and ("footman" in u.units or "footman" in u.routed):
             st.remove_unit(c.area, "footman", prefer_routed=False)
             st.event(f"Mace Tyrell destroys a defending {opp.title()} footman")
 
@@ -142,10 +142,10 @@ def t_combat_win_effects(st: WesterosState, task: Step) -> None:
         if w == c.attacker and "footman" in c.att_units:
             opts.append("attacking_units")
         u = st.units.get(c.area)
-        if w == c.defender and u and u["house"] == w and "footman" in u["units"]:
+        if w == c.defender and u and u.house == w and "footman" in u.units:
             opts.append(c.area)
         for a, sh, _t in st.support_orders(c.area):
-            if sh == w and c.support.get(w) == w and "footman" in st.units[a]["units"]:
+            if sh == w and c.support.get(w) == w and "footman" in st.units[a].units:
                 opts.append(a)
         if opts:
             st.choose(w, Decision.RENLY, [*opts, "none"])
@@ -166,9 +166,7 @@ def on_renly(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
         c.att_units.remove("footman")
         c.att_units.append("knight")
     else:
-        u = st.units[option]
-        u["units"].remove("footman")
-        u["units"].append("knight")
+        st.swap_unit(option, "footman", "knight", prefer_routed=False)
     st.event(f"Renly Baratheon upgrades a footman to a knight ({option})")
 
 

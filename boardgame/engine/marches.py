@@ -10,9 +10,9 @@ from itertools import product
 from typing import TYPE_CHECKING
 
 from .actions import Action, ChooseMarch, EndMarch, MarchMove
-from .board import Phase, order_type
+from .board import order_type
 from .data import UNIT_TYPES
-from .structures import Combat, Decision, March, Pending, PendingKind, Step, Task, need
+from .structures import Combat, Decision, March, Pending, PendingKind, Phase, Step, Task, need
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -41,7 +41,7 @@ def legal_march_select(st: WesterosState, p: str) -> list[Action]:
 
 def do_march_select(st: WesterosState, a: Action) -> None:
     assert isinstance(a, ChooseMarch)
-    token = st.orders[a.area][1]
+    token = st.orders[a.area].token
     st.march = March(a.player, a.area, token)
     st.ask(PendingKind.MARCH_MOVE, [a.player])
     st.event(f"{a.player.title()} resolves the March order in {a.area}")
@@ -67,7 +67,7 @@ def neutral_strength(
         if h == house or (
             st.config.neutral_force_other_support and (declared is None or declared.get(h) == house)
         ):
-            s += sum(st.unit_value(u, castle, True) for u in st.units[a]["units"])
+            s += sum(st.unit_value(u, castle, True) for u in st.units[a].units)
             s += 1 if t == "support_plus_one" else 0
     return s
 
@@ -81,9 +81,9 @@ def legal_march_move(st: WesterosState, p: str) -> list[Action]:
     if u is None and st.data.kind(src) == "land":
         if st.data.areas[src].get("home_house") != p and st.tokens.get(src) != p and st.power[p] > 0:
             out.append(EndMarch(p, True))
-    if u is None or u["house"] != p or not u["units"]:
+    if u is None or u.house != p or not u.units:
         return out
-    movable = u["units"]
+    movable = u.units
     types = [t for t in UNIT_TYPES if t in movable]
     counts = [movable.count(t) for t in types]
     subsets = []
@@ -181,7 +181,7 @@ def end_march(st: WesterosState, a: EndMarch) -> None:
         cards={p: None, defender: None},
         excluded={p: [], defender: []},
     )
-    st.phase = Phase.ACTION.value
+    st.phase = Phase.ACTION
     st.event(f"Combat in {dest}: {p.title()} attacks {defender.title()}")
     st.push(*COMBAT)
 

@@ -19,7 +19,7 @@ from .actions import (
     ReopenOrders,
     order_label,
 )
-from .structures import Decision, Pending, PendingKind, Step
+from .structures import Decision, Order, Pending, PendingKind, Step
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -38,7 +38,7 @@ def legal_orders(st: WesterosState, p: str) -> list[Action]:
     """W-5.1: an order for every area with own units; until the house declares its orders complete it may
     take any of them back (like rearranging face-down tokens at the table before the reveal, W-5.4).
     Take-backs come last, so "the first legal action" stays a placement or the finish."""
-    need = sorted(a for a, u in st.units.items() if u["house"] == p and a not in st.orders)
+    need = sorted(a for a, u in st.units.items() if u.house == p and a not in st.orders)
     toks = st.unused_tokens(p) if need else []
     out: list[Action] = [PlaceOrder(p, a, t) for a in need for t in toks]
     if not need or not toks:
@@ -49,7 +49,7 @@ def legal_orders(st: WesterosState, p: str) -> list[Action]:
 
 def ordering_houses(st: WesterosState) -> list[str]:
     """The houses that place orders this round (W-5.1: those with units), in turn order."""
-    return [h for h in st.turn_order() if any(u["house"] == h for u in st.units.values())]
+    return [h for h in st.turn_order() if any(u.house == h for u in st.units.values())]
 
 
 def ready_houses(st: WesterosState) -> list[str]:
@@ -74,12 +74,12 @@ def do_orders(st: WesterosState, a: Action) -> None:
         st.pending.players = [h for h in ordering_houses(st) if h in back]
         st.event(f"{a.player.title()} is changing its orders")
     elif isinstance(a, PlaceOrder):
-        st.orders[a.area] = [a.player, a.token]
+        st.orders[a.area] = Order(a.player, a.token)
         st.event(f"{a.player.title()} places an order in {a.area}")
         st.event(a.describe(st), to=[a.player])
     elif isinstance(a, RemoveOrder):
         # W-5.1 / W-20: the others learn only that the face-down token left the area, never what it was.
-        token = st.orders.pop(a.area)[1]
+        token = st.orders.pop(a.area).token
         st.event(f"{a.player.title()} takes back the order in {a.area}")
         st.event(f"{a.player.title()} takes back {order_label(token)} from {a.area}", to=[a.player])
     else:
@@ -115,8 +115,8 @@ def legal_raven(st: WesterosState, p: str) -> list[Action]:
 def do_raven(st: WesterosState, a: Action) -> None:
     st.pending = None
     if isinstance(a, RavenSwap):
-        old = st.orders[a.area][1]
-        st.orders[a.area] = [a.player, a.token]
+        old = st.orders[a.area].token
+        st.orders[a.area] = Order(a.player, a.token)
         st.raven_used = True
         st.event(
             f"Messenger Raven: {a.player.title()} replaces {order_label(old)} with {order_label(a.token)} in {a.area}"

@@ -21,14 +21,14 @@ def raid_targets(st: WesterosState, p: str, area: str, token: str) -> list[str]:
     out = []
     for t in st.data.adj[area]:
         o = st.orders.get(t)
-        if o is None or o[0] == p:
+        if o is None or o.house == p:
             continue
         tk = st.data.kind(t)
         if kind == "land" and tk != "land":
             continue
         if kind == "port" and tk != "sea":
             continue
-        ot = order_type(o[1])
+        ot = order_type(o.token)
         if ot in ("support", "raid", "consolidate_power") or (ot == "defense" and token == "raid_special"):
             out.append(t)
     return out

@@ -141,7 +141,7 @@ def t_retreat_supply(st: WesterosState, task: Step) -> None:
     h, a = need(task.house), need(task.area)
     if st.supply_ok(h) or a not in st.units:
         return
-    opts = sorted(set(st.units[a]["routed"])) or sorted(set(st.units[a]["units"]))
+    opts = sorted(set(st.units[a].routed)) or sorted(set(st.units[a].units))
     st.choose(h, Decision.RETREAT_LOSS, opts, area=a)
 
 

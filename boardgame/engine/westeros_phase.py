@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from . import rounds
 from .actions import Action, Bid, Choose, Muster, option_words
 from .data import TRACKS, UNIT_TYPES
-from .structures import Decision, Pending, PendingKind, Step, Task, need
+from .structures import Decision, Pending, PendingKind, RoundStep, Step, Task, need
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -110,7 +110,7 @@ def income(st: WesterosState, ports: bool) -> None:
         if ports:
             for a, u in st.units.items():
                 ad = st.data.areas[a]
-                if u["house"] == h and ad["kind"] == "port" and ctl[ad["land_area"]] == h:
+                if u.house == h and ad["kind"] == "port" and ctl[ad["land_area"]] == h:
                     if not st.is_enemy_ship_in(ad["sea_area"], h):
                         n += 1
         got = st.gain_power(h, n)
@@ -131,8 +131,8 @@ def t_reconcile(st: WesterosState, task: Step) -> None:
             opts = sorted(
                 f"{a}:{x}"
                 for a, u in st.units.items()
-                if u["house"] == h and len(u["units"]) + len(u["routed"]) >= 2
-                for x in set(u["units"] + u["routed"])
+                if u.house == h and len(u.units) + len(u.routed) >= 2
+                for x in set(u.units + u.routed)
             )
             st.push(Step(Task.RECONCILE, houses=task.houses))
             st.choose(h, Decision.RECONCILE, opts)
@@ -202,7 +202,7 @@ def _muster_options(st: WesterosState, p: str) -> Iterator[Action]:
                 if fits(dest):
                     yield Muster(p, area, "ship", dest)
         u = st.units.get(area)
-        if u and u["house"] == p and ("footman" in u["units"] or "footman" in u["routed"]):
+        if u and u.house == p and ("footman" in u.units or "footman" in u.routed):
             for t in ("knight", "siege_engine"):
                 if avail[t]:
                     yield Muster(p, area, t, area, True)
@@ -241,7 +241,7 @@ def do_muster(st: WesterosState, a: Action) -> None:
 
 def t_bid(st: WesterosState, task: Step) -> None:
     players = [h for h in st.turn_order() if h != task.exclude]
-    st.step = "clash_of_kings" if task.purpose == "clash" else "wildling_attack"
+    st.step = RoundStep.CLASH_OF_KINGS if task.purpose == "clash" else RoundStep.WILDLING_ATTACK
     st.ask(PendingKind.BID, players, bids={}, task=task)
 
 

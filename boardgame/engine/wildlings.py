@@ -131,7 +131,7 @@ def t_wl_lowest(st: WesterosState, task: Step) -> None:
         st.push(Step(Task.DESTROY_N, house=h, n=3, area=None))
     elif card == "preemptive_raid":
         opts = ["drop_tracks"]
-        if any(u["house"] == h for u in st.units.values()):
+        if any(u.house == h for u in st.units.values()):
             opts.insert(0, "destroy_units")
         st.choose(h, Decision.PREEMPTIVE, opts)
     elif card == "rattleshirts_raiders":
@@ -189,7 +189,7 @@ def t_crow_reward(st: WesterosState, task: Step) -> None:
     h, n = need(task.house), need(task.n)
     if n <= 0 or st.available_units(h, "knight") <= 0:
         return
-    opts = sorted(a for a, u in st.units.items() if u["house"] == h and "footman" in u["units"] + u["routed"])
+    opts = sorted(a for a, u in st.units.items() if u.house == h and "footman" in u.units + u.routed)
     if opts:
         st.choose(h, Decision.CROW_REWARD, [*opts, "done"], n=n)
 
@@ -206,7 +206,7 @@ def t_crow_knights(st: WesterosState, task: Step) -> None:
     h, n = need(task.house), need(task.n)
     if n <= 0:
         return
-    opts = sorted(a for a, u in st.units.items() if u["house"] == h and "knight" in u["units"] + u["routed"])
+    opts = sorted(a for a, u in st.units.items() if u.house == h and "knight" in u.units + u.routed)
     if opts:
         st.choose(h, Decision.CROW_KNIGHT, opts, n=n)
 
@@ -269,8 +269,8 @@ def t_destroy_n(st: WesterosState, task: Step) -> None:
     opts = sorted(
         f"{a}:{x}"
         for a, u in st.units.items()
-        if u["house"] == h and (area is None or a == area)
-        for x in set(u["units"] + u["routed"])
+        if u.house == h and (area is None or a == area)
+        for x in set(u.units + u.routed)
     )
     if opts:
         st.choose(h, Decision.DESTROY, opts, n=n, area=area)

@@ -135,7 +135,7 @@ def test_order_plans_respect_tokens_and_star_limit() -> None:
     """W-5.1-5.3: a plan uses each token at most its count, no banned token, at most the ★ limit."""
     st = _mid_planning(9)
     for h in st.houses:
-        areas = sorted(a for a, u in st.units.items() if u["house"] == h and a not in st.orders)
+        areas = sorted(a for a, u in st.units.items() if u.house == h and a not in st.orders)
         for noise in (0.0, 1.0, 3.0):
             plan = plan_orders(st, h, areas, Random(1), noise)
             toks = [t for _a, t in plan] + [t for a, (oh, t) in st.orders.items() if oh == h]
@@ -182,7 +182,7 @@ def test_plan_is_kept_across_order_decisions() -> None:
         st.apply(a)
         placed += 1
     assert placed >= 1
-    assert all(not (u["house"] == p and a not in st.orders) for a, u in st.units.items())
+    assert all(not (u.house == p and a not in st.orders) for a, u in st.units.items())
 
 
 def test_simulation_mode_plays_the_same_game() -> None:

@@ -141,7 +141,7 @@ def test_explain_illegal_names_whose_decision_it_is_and_the_step(gd: GameData) -
 
 def test_explain_illegal_names_the_missing_token_w_5_1_w_5_2(gd: GameData) -> None:
     st = new_game(gd, player_count=3, seed=0)
-    areas = sorted(a for a, u in st.units.items() if u["house"] == "stark")
+    areas = sorted(a for a, u in st.units.items() if u.house == "stark")
     do(st, PlaceOrder("stark", areas[0], "march"))
     why = st.explain_illegal(PlaceOrder("stark", areas[1], "march"))
     assert "no unused march token" in why and "W-5.1" in why
