@@ -1,4 +1,4 @@
-"""Why an action is not legal now, in words a player understands (STYLE 4).
+"""Why an action is not legal now, in words a player understands (docs/style.md §4).
 
 Built on the engine's own legality code (`legal_actions`, `Board.unused_tokens`, `combat.card_options`, the pending
 decision): the checked `apply` raises with this text, and the play layer shows it for a refused action.

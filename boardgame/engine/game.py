@@ -1,13 +1,17 @@
 """A Game of Thrones: The Board Game (2nd ed.) rules engine — state, turn structure and rules.
 
-Pure Python, deterministic under a seed (STYLE 1). The state is plain JSON-able data; the game
-flow is an *agenda* (a stack of `Step` values) walked by `run_agenda()` until a decision is needed,
-which is then described by `pending` (a `Pending`; records in structures.py) and answered by one of `legal_actions()` (STYLE 3, 6).
+Pure Python, deterministic under a seed (docs/style.md §1). The state is values (docs/style.md §5):
+plain JSON-able data, enums for the phase, step and end reason, NamedTuples for orders and units, and
+records (structures.py) for the agenda, the pending decision, the march and the combat; `to_dict` writes
+the JSON every stored game has. The game flow is an *agenda* (a stack of `Step` values) walked by
+`run_agenda()` until a decision is needed, which is then described by `pending` and answered by one of
+`legal_actions()` (docs/style.md §3, 6).
 Rules code walks areas, houses and orders in an order it defines (map order, sorted area ids, Iron
 Throne order), never in a dict's key order: a snapshot whose keys a store reordered (PostgreSQL
 `jsonb`) plays on exactly as the live state.
-The rules live in modules by rule area (see `dispatch.py` for the tables that reach them).
-Rule numbers (W-x.y) refer to ../shared/rules/westeros.md (relative to the repository root).
+The rules live in modules by rule area, plain functions taking the state (see `dispatch.py` for the
+tables that reach them); the state's helpers they share are public methods of `Board` (board.py).
+Rule numbers (W-x.y) refer to docs/rules/westeros.md.
 """
 
 from __future__ import annotations

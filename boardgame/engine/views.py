@@ -84,7 +84,7 @@ def _public(st: WesterosState, f: str) -> Any:
 
 
 def player_view(st: WesterosState, player: str | None = None) -> dict[str, Any]:
-    """What `player` may see (None = spectator), built from the allow-lists above (STYLE 7)."""
+    """What `player` may see (None = spectator), built from the allow-lists above (docs/style.md §7)."""
     d: dict[str, Any] = _copy({f: _public(st, f) for f in PUBLIC_FIELDS})
     if st.orders_revealed:
         d["orders"] = STATE_CODECS["orders"][0](st.orders)

@@ -1,4 +1,4 @@
-"""The engine's shape (issue 12, STYLE "Shape as it grows"): modules by rule area under ~800 lines, dispatch
+"""The engine's shape (docs/style.md "Shape as it grows"): modules by rule area under ~800 lines, dispatch
 through enum-keyed tables (no handler names built from strings), views from an allow-list (W-20)."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_every_kind_task_and_decision_named_in_the_rules_is_an_enum_member() -> 
 
 
 def test_no_module_reaches_into_another_objects_private_names() -> None:
-    """STYLE 18: helpers other modules need are public (`st.add_unit`, `combat.card_options`); `self._x`
+    """docs/style.md §18: helpers other modules need are public (`st.add_unit`, `combat.card_options`); `self._x`
     inside its own class and a module's own private functions stay private. The engine's tests too."""
     tests = {
         f"tests/{p.name}": p.read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""The game interface (matches/interface.py, STYLE 2): seat order, secret actions, timeout defaults,
+"""The game interface (matches/interface.py, docs/style.md §2): seat order, secret actions, timeout defaults,
 explanations of illegal actions and determinization, on positions and on seeded random/greedy games.
 
 The number of games walked comes from WESTEROS_PROTOCOL_GAMES (small by default).

@@ -1,4 +1,4 @@
-"""Invariant suite (STYLE 14): seeded random games at 3-6 players.
+"""Invariant suite (docs/style.md §14): seeded random games at 3-6 players.
 
 Size from env WESTEROS_GAMES (default 8 per player count). Checks, at every step: someone must act
 and has a legal action, no area mixes houses (W-1.5), armies within supply (W-12.3) except while a

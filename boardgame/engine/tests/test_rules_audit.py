@@ -1,6 +1,6 @@
 """Independent audit of the rules most often gotten wrong (scenario tests from the position format).
 
-Each test names the W-x.y rule it checks (../shared/rules/westeros.md (relative to the repository root)); see
+Each test names the W-x.y rule it checks (docs/rules/westeros.md); see
 docs/westeros-rules-coverage.md for the full rule-by-rule table.
 """
 

@@ -1,4 +1,4 @@
-"""Rules fixes of the audit (issue 12): Robb Stark as defender (W-9.10.2, W-17.1), the Iron Throne order of
+"""Rules fixes of the audit: Robb Stark as defender (W-9.10.2, W-17.1), the Iron Throne order of
 card texts on the same units (W-9.5), and the W-22 Decisions 9-13 written down as behaviour or switches."""
 
 from __future__ import annotations

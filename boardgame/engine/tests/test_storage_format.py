@@ -1,4 +1,4 @@
-"""The stored JSON of a game never changes with the engine's internal types (STYLE 5, 14): seeded random
+"""The stored JSON of a game never changes with the engine's internal types (docs/style.md §5, 14): seeded random
 games of 3 and 6 houses are recorded in `golden/storage_format.json` — every snapshot's JSON (as
 written, key order included, and sorted), the log-less snapshot, the player views and the action log —
 and replaying them today must give the same bytes. Snapshots stored by the recording engine, taken in

@@ -1,4 +1,4 @@
-"""The state's records (structures.py) store exactly the JSON the engine always stored (issue 12): snapshots
+"""The state's records (structures.py) store exactly the JSON the engine always stored: snapshots
 and player views of seeded games are byte for byte those recorded before the records became dataclasses,
 and every snapshot reloads and saves again unchanged, key order included."""
 
