@@ -90,10 +90,6 @@ class Units(NamedTuple):
         """Units in the area, routed ones included."""
         return len(self.units) + len(self.routed)
 
-    def has(self, unit: str) -> bool:
-        """Whether a unit of this type is in the area, routed or not."""
-        return unit in self.units or unit in self.routed
-
 
 def _orders_json(orders: Mapping[str, Order]) -> dict[str, list[str]]:
     return {a: [o.house, o.token] for a, o in orders.items()}
