@@ -252,7 +252,7 @@ class WesterosState(Board):
         return st
 
     def clone(self) -> WesterosState:
-        """Independent copy (shares only the immutable game data)."""
+        """Independent copy: shares only immutable values (the game data, agenda steps, orders and units)."""
         st = WesterosState(self.data, self.config)
         vals = marshal.loads(marshal.dumps(tuple(getattr(self, f) for f in _PLAIN_FIELDS)))
         for f, v in zip(_PLAIN_FIELDS, vals, strict=True):
