@@ -59,7 +59,7 @@ def play_table(args: tuple[str, int, float, float, bool, int]) -> dict[str, Any]
         else:
             st.apply_unchecked(agents[p].choose(st, p))
         decisions += 1
-    ctl = st._controls()
+    ctl = st.controls()
     castles = Counter(ctl[a] for a in st.data.castle_areas if ctl[a] is not None)
     return {"seed": seed, "players": players, "houses": list(st.houses), "winner": st.winner, "rounds": st.round,
             "castles": dict(castles), "decisions": decisions}  # fmt: skip

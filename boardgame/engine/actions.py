@@ -1,6 +1,6 @@
 """Westeros actions: frozen dataclasses with a stable JSON form and a plain-words description.
 
-Every decision a house makes is one of these, offered by `WesterosState.legal_actions` (STYLE 3).
+Every decision a house makes is one of these, offered by `WesterosState.legal_actions` (docs/style.md §3).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 class IllegalActionError(ValueError):
-    """An action that is not in `legal_actions` for the current situation (STYLE 4)."""
+    """An action that is not in `legal_actions` for the current situation (docs/style.md §4)."""
 
 
 def _name(area: str | None) -> str:

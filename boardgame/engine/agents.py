@@ -1,4 +1,4 @@
-"""Westeros agents: they only ever pick among `legal_actions` (STYLE 3), take an injected rng and see the
+"""Westeros agents: they only ever pick among `legal_actions` (docs/style.md §3), take an injected rng and see the
 game only through `Information` (their house's view, legal actions and samples of the hidden parts, W-20).
 
 Levels (`AGENTS`): ``random`` and ``greedy`` (baselines), ``easy`` (greedy with blunders), ``normal`` and

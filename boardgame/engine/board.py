@@ -7,13 +7,24 @@ public interface, and the rule-area modules (planning, marches, combat, ...) act
 
 from __future__ import annotations
 
-from enum import StrEnum
 from random import Random
 from typing import Any
 
 from .config import RulesConfig
 from .data import GameData
-from .structures import Combat, Decision, March, Pending, PendingKind, Step, Units
+from .structures import (
+    Combat,
+    Decision,
+    March,
+    Order,
+    Pending,
+    PendingKind,
+    Phase,
+    Reason,
+    RoundStep,
+    Step,
+    Units,
+)
 
 UNIT_STRENGTH = {"footman": 1, "knight": 2, "ship": 1, "siege_engine": 0}
 TRACK_TOKEN = {
@@ -23,41 +34,34 @@ TRACK_TOKEN = {
 }
 
 
-class Phase(StrEnum):
-    """Phases of a round (W-3.1) plus set-up and game over."""
-
-    SETUP = "setup"
-    WESTEROS = "westeros"
-    PLANNING = "planning"
-    ACTION = "action"
-    GAME_OVER = "game_over"
-
-
 # W-3.1 / W-4.1 / W-5 / W-6.1: the turn structure as data. Each step names who acts.
-ROUND_STRUCTURE: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+ROUND_STRUCTURE: tuple[tuple[Phase, tuple[tuple[RoundStep, str], ...]], ...] = (
     (
-        "westeros",
+        Phase.WESTEROS,
         (
-            ("advance_round", "nobody"),
-            ("reveal_westeros", "nobody (wildling attack at 12: all houses bid at once)"),
-            ("resolve_westeros", "per card: all houses in turn order, bids at once, or a token holder"),
+            (RoundStep.ADVANCE_ROUND, "nobody"),
+            (RoundStep.REVEAL_WESTEROS, "nobody (wildling attack at 12: all houses bid at once)"),
+            (
+                RoundStep.RESOLVE_WESTEROS,
+                "per card: all houses in turn order, bids at once, or a token holder",
+            ),
         ),
     ),
     (
-        "planning",
+        Phase.PLANNING,
         (
-            ("assign_orders", "all houses at once"),
-            ("reveal_orders", "nobody"),
-            ("messenger_raven", "messenger raven holder"),
+            (RoundStep.ASSIGN_ORDERS, "all houses at once"),
+            (RoundStep.REVEAL_ORDERS, "nobody"),
+            (RoundStep.MESSENGER_RAVEN, "messenger raven holder"),
         ),
     ),
     (
-        "action",
+        Phase.ACTION,
         (
-            ("raids", "turn order, cycling"),
-            ("marches", "turn order, cycling"),
-            ("consolidate", "turn order, cycling"),
-            ("cleanup", "nobody"),
+            (RoundStep.RAIDS, "turn order, cycling"),
+            (RoundStep.MARCHES, "turn order, cycling"),
+            (RoundStep.CONSOLIDATE, "turn order, cycling"),
+            (RoundStep.CLEANUP, "nobody"),
         ),
     ),
 )
@@ -77,6 +81,12 @@ def order_type(token: str) -> str:
     return t
 
 
+def _without(units: tuple[str, ...], unit: str) -> tuple[str, ...]:
+    """`units` less one `unit` (the first; it must be there)."""
+    i = units.index(unit)
+    return units[:i] + units[i + 1 :]
+
+
 class Board:
     """The state's fields and the board helpers shared by every rule area."""
 
@@ -84,8 +94,8 @@ class Board:
     config: RulesConfig
     houses: list[str]
     round: int
-    phase: str
-    step: str
+    phase: Phase
+    step: RoundStep
     threat: int
     tracks: dict[str, list[str]]
     power: dict[str, int]
@@ -97,7 +107,7 @@ class Board:
     garrisons: dict[str, int]
     neutral: dict[str, int]
     impassable: list[str]
-    orders: dict[str, list[str]]
+    orders: dict[str, Order]
     orders_revealed: bool
     bans: list[str]
     blade_used: bool
@@ -111,17 +121,17 @@ class Board:
     combat: Combat | None
     march: March | None
     winner: str | None
-    end_reason: str | None
+    end_reason: Reason | None
     log: list[dict[str, Any]]
     decisions: int
     seed_hidden: bool
     seat_houses: list[str]
     deck_known: dict[str, int]
     log_start: int
-    _rng: Random
+    rng: Random
     _ctl_cache: dict[str, str | None] | None
 
-    def _event(self, text: str, to: list[str] | None = None, **extra: Any) -> None:
+    def event(self, text: str, to: list[str] | None = None, **extra: Any) -> None:
         if not self.config.event_log:
             return
         ev: dict[str, Any] = {"n": self.log_length, "round": self.round, "text": text}
@@ -131,15 +141,15 @@ class Board:
             ev.update(extra)
         self.log.append(ev)
 
-    def _push(self, *tasks: Step) -> None:
+    def push(self, *tasks: Step) -> None:
         """Schedule tasks so that the first given runs first."""
         self.agenda.extend(reversed(tasks))
 
-    def _ask(self, kind: PendingKind, players: list[str], **ctx: Any) -> None:
+    def ask(self, kind: PendingKind, players: list[str], **ctx: Any) -> None:
         """Wait for a decision of `kind` from `players` (`ctx`: the fields of `Pending` it carries)."""
         self.pending = Pending(kind, list(players), **ctx)
 
-    def _choose(self, player: str, decision: Decision, options: list[str], **ctx: Any) -> None:
+    def choose(self, player: str, decision: Decision, options: list[str], **ctx: Any) -> None:
         """Ask `player` a menu decision (answered with Choose)."""
         self.pending = Pending(PendingKind.CHOOSE, [player], decision, options, **ctx)
 
@@ -148,45 +158,67 @@ class Board:
         """Events in the whole log, including those a state loaded without its log no longer holds."""
         return self.log_start + len(self.log)
 
-    def _add_unit(self, area: str, house: str, unit: str, routed: bool = False) -> None:
+    def add_unit(self, area: str, house: str, unit: str, routed: bool = False) -> None:
+        """Put a unit of `house` in `area` (routed: W-9.10.5), which holds no other house's units."""
         u = self.units.get(area)
         if u is None:
-            u = self.units[area] = {"house": house, "routed": [], "units": []}
-        assert u["house"] == house, f"{house} cannot share {area} with {u['house']}"
-        (u["routed"] if routed else u["units"]).append(unit)
+            self.units[area] = Units(house, (), (unit,)) if routed else Units(house, (unit,), ())
+        else:
+            assert u.house == house, f"{house} cannot share {area} with {u.house}"
+            self.units[area] = (
+                Units(house, u.units, (*u.routed, unit))
+                if routed
+                else Units(house, (*u.units, unit), u.routed)
+            )
         self._ctl_cache = None
 
-    def _remove_unit(self, area: str, unit: str, prefer_routed: bool = True) -> None:
+    def remove_unit(self, area: str, unit: str, prefer_routed: bool = True) -> None:
+        """Take one `unit` out of `area`, a routed one first if `prefer_routed` (else a standing one)."""
         u = self.units[area]
-        first, second = (u["routed"], u["units"]) if prefer_routed else (u["units"], u["routed"])
-        if unit in first:
-            first.remove(unit)
+        take_routed = unit in u.routed if prefer_routed else unit not in u.units
+        units, routed = (
+            (u.units, _without(u.routed, unit)) if take_routed else (_without(u.units, unit), u.routed)
+        )
+        if units or routed:
+            self.units[area] = Units(u.house, units, routed)
         else:
-            second.remove(unit)
-        if not u["units"] and not u["routed"]:
             del self.units[area]
+        self._ctl_cache = None
+
+    def set_units(self, area: str, units: Units | None) -> None:
+        """Replace what stands in `area` (None or no units: empty it)."""
+        if units is None or not units.size():
+            self.units.pop(area, None)
+        else:
+            self.units[area] = units
         self._ctl_cache = None
 
     def unit_count(self, area: str) -> int:
         u = self.units.get(area)
-        return 0 if u is None else len(u["units"]) + len(u["routed"])
+        return 0 if u is None else len(u.units) + len(u.routed)
 
     def owner(self, area: str) -> str | None:
         u = self.units.get(area)
-        return None if u is None else u["house"]
+        return None if u is None else u.house
 
-    def _controls(self) -> dict[str, str | None]:
+    def invalidate_control(self) -> None:
+        """Forget the remembered controllers (W-8.1): call after changing who holds an area other than
+        through `add_unit`, `remove_unit`, `set_token` or `drop_token`, which do it themselves."""
+        self._ctl_cache = None
+
+    def controls(self) -> dict[str, str | None]:
+        """W-8.1: the controller of every land area (remembered until a holder changes)."""
         if self._ctl_cache is None:
             ctl: dict[str, str | None] = {}
             for a in self.data.land_areas:
-                ctl[a] = self._control_uncached(a)
+                ctl[a] = self.control_uncached(a)
             self._ctl_cache = ctl
         return self._ctl_cache
 
-    def _control_uncached(self, area: str) -> str | None:
+    def control_uncached(self, area: str) -> str | None:
         u = self.units.get(area)
         if u is not None:
-            return str(u["house"])
+            return u.house
         t = self.tokens.get(area)
         if t is not None:
             return t
@@ -199,24 +231,24 @@ class Board:
         """W-8.1: controller of a land area (ports: of their land area; seas: never)."""
         a = self.data.areas[area]
         if a["kind"] == "port":
-            return self._controls()[a["land_area"]]
+            return self.controls()[a["land_area"]]
         if a["kind"] == "sea":
             return None
-        return self._controls()[area]
+        return self.controls()[area]
 
     def castle_count(self, house: str) -> int:
         """W-18: castle/stronghold areas controlled."""
-        ctl = self._controls()
+        ctl = self.controls()
         return sum(1 for a in self.data.castle_areas if ctl[a] == house)
 
     def land_count(self, house: str) -> int:
-        ctl = self._controls()
+        ctl = self.controls()
         return sum(1 for a in self.data.land_areas if ctl[a] == house)
 
     def board_tokens(self, house: str) -> int:
         return sum(1 for h in self.tokens.values() if h == house)
 
-    def _gain_power(self, house: str, n: int) -> int:
+    def gain_power(self, house: str, n: int) -> int:
         """W-1.7: gains capped so a house never holds more than its 20 tokens."""
         cap = 20 - self.board_tokens(house) - self.power[house]
         g = max(0, min(n, cap))
@@ -226,8 +258,8 @@ class Board:
     def available_units(self, house: str, unit: str) -> int:
         n = self.data.unit_limits[unit]
         for u in self.units.values():
-            if u["house"] == house:
-                n -= u["units"].count(unit) + u["routed"].count(unit)
+            if u.house == house:
+                n -= u.units.count(unit) + u.routed.count(unit)
         if self.combat and self.combat.attacker == house:
             n -= self.combat.att_units.count(unit)
         if self.march and self.march.house == house:
@@ -242,10 +274,10 @@ class Board:
 
     def is_enemy_ship_in(self, sea: str, house: str) -> bool:
         u = self.units.get(sea)
-        return u is not None and u["house"] != house
+        return u is not None and u.house != house
 
-    def _army_sizes(self, house: str) -> dict[str, int]:
-        sizes = {a: len(u["units"]) + len(u["routed"]) for a, u in self.units.items() if u["house"] == house}
+    def army_sizes(self, house: str) -> dict[str, int]:
+        sizes = {a: len(u.units) + len(u.routed) for a, u in self.units.items() if u.house == house}
         d = self.march.combat_dest if self.march else None
         if self.march and self.march.house == house and self.march.combat_units and d is not None:
             sizes[d] = sizes.get(d, 0) + len(self.march.combat_units)
@@ -256,47 +288,47 @@ class Board:
 
     def supply_ok(self, house: str, delta: dict[str, int] | None = None, level: int | None = None) -> bool:
         """W-12.3: armies (2+ units in an area) fit the allowed sizes of the supply position."""
-        sizes = self._army_sizes(house)
+        sizes = self.army_sizes(house)
         if delta:
             for a, n in delta.items():
                 sizes[a] = sizes.get(a, 0) + n
-        return self._fits(sorted((s for s in sizes.values() if s >= 2), reverse=True), house, level)
+        return self.fits_supply(sorted((s for s in sizes.values() if s >= 2), reverse=True), house, level)
 
-    def _fits(self, armies: list[int], house: str, level: int | None = None) -> bool:
+    def fits_supply(self, armies: list[int], house: str, level: int | None = None) -> bool:
         limits = self.data.supply_limits[self.supply[house] if level is None else level]
         if len(armies) > len(limits):
             return False
         return all(s <= lim for s, lim in zip(armies, limits, strict=False))
 
     def supply_icons(self, house: str) -> int:
-        ctl = self._controls()
+        ctl = self.controls()
         return sum(int(self.data.areas[a]["supply"]) for a in self.data.land_areas if ctl[a] == house)
 
-    def _check_victory(self) -> None:
+    def check_victory(self) -> None:
         for h in self.turn_order():
             if self.castle_count(h) >= self.config.castles_to_win:
-                self._finish(h, "seven_castles")
+                self.finish(h, Reason.SEVEN_CASTLES)
                 return
 
-    def _finish(self, winner: str, reason: str) -> None:
+    def finish(self, winner: str, reason: Reason) -> None:
         self.winner = winner
         self.end_reason = reason
-        self.phase = Phase.GAME_OVER.value
+        self.phase = Phase.GAME_OVER
         self.pending = None
         self.agenda = []
-        self._event(f"{winner.title()} wins ({reason.replace('_', ' ')})")
+        self.event(f"{winner.title()} wins ({reason.value.replace('_', ' ')})")
 
     def final_standing(self) -> list[str]:
         """Every house, best first: the winner (W-18.1 or W-18.2), then the others by W-18.2's order and
         tie-breaks (castles, land areas, supply, Iron Throne). A strict order: the Iron Throne track
         separates every tie. Before the end it is the standing as the game stands."""
-        order = self._final_ranking()
+        order = self.final_ranking()
         if self.winner in order:
             order.remove(self.winner)
             order.insert(0, self.winner)
         return order
 
-    def _final_ranking(self) -> list[str]:
+    def final_ranking(self) -> list[str]:
         """W-18.2: castles, then land areas, then supply, then Iron Throne position."""
         it = self.tracks["iron_throne"]
         return sorted(
@@ -304,16 +336,16 @@ class Board:
             key=lambda h: (-self.castle_count(h), -self.land_count(h), -self.supply[h], it.index(h)),
         )
 
-    def _set_token(self, area: str, house: str) -> None:
+    def set_token(self, area: str, house: str) -> None:
         self.tokens[area] = house
         self._ctl_cache = None
 
-    def _drop_token(self, area: str) -> None:
+    def drop_token(self, area: str) -> None:
         if area in self.tokens:
             del self.tokens[area]
             self._ctl_cache = None
 
-    def _prune_orders(self) -> None:
+    def prune_orders(self) -> None:
         """W-6.4: orders in areas without their owner's units are removed."""
         for a in [a for a, (h, _t) in self.orders.items() if self.owner(a) != h]:
             del self.orders[a]
@@ -323,7 +355,7 @@ class Board:
         table = self.data.raw["tracks"]["special_orders_by_kings_court"][str(len(self.houses))]
         return int(table[self.tracks["kings_court"].index(house)])
 
-    def _unused_tokens(self, house: str, ignore_area: str | None = None) -> list[str]:
+    def unused_tokens(self, house: str, ignore_area: str | None = None) -> list[str]:
         """Order tokens not placed; legal under bans (W-5.3) and the ★ limit (W-5.2)."""
         used: dict[str, int] = {}
         stars = 0
@@ -342,7 +374,7 @@ class Board:
             out.append(tid)
         return out
 
-    def _transport_lands(self, house: str, area: str) -> set[str]:
+    def transport_lands(self, house: str, area: str) -> set[str]:
         """W-10.3: land areas linked to `area` through chains of seas holding own ships."""
         seen: set[str] = set()
         stack = [s for s in self.data.adj[area] if self.data.kind(s) == "sea" and self.owner(s) == house]
@@ -360,13 +392,13 @@ class Board:
         lands.discard(area)
         return lands
 
-    def _move_targets(self, house: str, area: str) -> list[str]:
+    def move_targets(self, house: str, area: str) -> list[str]:
         """W-7.1.1 / W-10: areas the units in `area` may move to (before occupancy checks)."""
         kind = self.data.kind(area)
         imp = self.impassable
         if kind == "land":
             out = {a for a in self.data.adj[area] if self.data.kind(a) == "land"}
-            out |= self._transport_lands(house, area)
+            out |= self.transport_lands(house, area)
         elif kind == "sea":
             out = set()
             for a in self.data.adj[area]:
@@ -377,7 +409,7 @@ class Board:
             out = {self.data.areas[area]["sea_area"]}
         return sorted(a for a in out if a not in imp)
 
-    def _hostile(self, house: str, area: str) -> bool:
+    def is_hostile(self, house: str, area: str) -> bool:
         """Enemy units, an enemy garrison or a neutral force (W-7.1.2)."""
         o = self.owner(area)
         if o is not None and o != house:
@@ -388,7 +420,7 @@ class Board:
             return True
         return False
 
-    def _unit_value(self, unit: str, castle: bool, attacking: bool) -> int:
+    def unit_value(self, unit: str, castle: bool, attacking: bool) -> int:
         if unit == "siege_engine":
             return 4 if (attacking and castle) else 0
         return UNIT_STRENGTH[unit]
@@ -400,19 +432,24 @@ class Board:
             return ks == "sea" or (ks == "port" and self.data.areas[src]["sea_area"] == dest)
         return ks in ("land", "sea")
 
-    def _support_orders(self, dest: str) -> list[tuple[str, str, str]]:
+    def support_orders(self, dest: str) -> list[tuple[str, str, str]]:
         """(area, house, token) of Support orders that may support a combat in `dest`."""
         out = []
         for a in self.data.adj[dest]:
             o = self.orders.get(a)
-            if o and o[1].startswith("support") and self.owner(a) == o[0] and self._can_support(a, dest):
-                out.append((a, o[0], o[1]))
+            if (
+                o
+                and o.token.startswith("support")
+                and self.owner(a) == o.house
+                and self._can_support(a, dest)
+            ):
+                out.append((a, o.house, o.token))
         return out
 
-    def _swap_unit(self, area: str, old: str, new: str | None, prefer_routed: bool) -> None:
+    def swap_unit(self, area: str, old: str, new: str | None, prefer_routed: bool) -> None:
         """Replace one `old` unit in `area` by `new` (None: just destroy), keeping its routed state."""
         u = self.units[area]
-        routed = old in u["routed"] and (prefer_routed or old not in u["units"])
-        self._remove_unit(area, old, prefer_routed=routed)
+        routed = old in u.routed and (prefer_routed or old not in u.units)
+        self.remove_unit(area, old, prefer_routed=routed)
         if new is not None:
-            self._add_unit(area, u["house"], new, routed=routed)
+            self.add_unit(area, u.house, new, routed=routed)

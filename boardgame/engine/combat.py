@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import marches
 from .actions import Action, DeclareSupport, PlayHouseCard, order_label
-from .structures import Combat, Decision, Pending, PendingKind, Step, Task, need
+from .structures import Combat, Decision, Order, Pending, PendingKind, RoundStep, Step, Task, Units, need
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -30,12 +30,12 @@ AFTER_VICTORY = (  # W-9.9-9.12 and the "after combat" texts (W-9.5)
 def t_combat_support(st: WesterosState, task: Step) -> None:
     c = st.combat
     assert c is not None
-    st.step = "combat"
+    st.step = RoundStep.COMBAT
     while c.support_queue:
         h = c.support_queue[0]
-        if any(sh == h for _a, sh, _t in st._support_orders(c.area)):
-            st._push(COMBAT_SUPPORT)
-            st._ask(PendingKind.SUPPORT, [h])
+        if any(sh == h for _a, sh, _t in st.support_orders(c.area)):
+            st.push(COMBAT_SUPPORT)
+            st.ask(PendingKind.SUPPORT, [h])
             return
         c.support_queue.pop(0)
 
@@ -53,7 +53,7 @@ def do_support(st: WesterosState, a: Action) -> None:
     st.pending = None
     st.combat.support[a.player] = a.side
     st.combat.support_queue.remove(a.player)
-    st._event(a.describe(st))
+    st.event(a.describe(st))
 
 
 def t_combat_cards(st: WesterosState, task: Step) -> None:
@@ -61,7 +61,7 @@ def t_combat_cards(st: WesterosState, task: Step) -> None:
     assert c is not None
     players = [h for h in (c.attacker, c.defender) if card_options(st, h)]
     if players:
-        st._ask(PendingKind.HOUSE_CARD, players, chosen={})
+        st.ask(PendingKind.HOUSE_CARD, players, chosen={})
 
 
 def card_options(st: WesterosState, h: str) -> list[str]:
@@ -77,7 +77,7 @@ def do_house_card(st: WesterosState, a: Action) -> None:
     assert isinstance(a, PlayHouseCard) and st.pending is not None and st.combat is not None
     need(st.pending.chosen)[a.player] = a.card
     st.pending.players.remove(a.player)
-    st._event(f"{a.player.title()} has chosen a house card")
+    st.event(f"{a.player.title()} has chosen a house card")
     if st.pending.players:
         return
     chosen = need(st.pending.chosen)
@@ -86,7 +86,7 @@ def do_house_card(st: WesterosState, a: Action) -> None:
     for h, card in chosen.items():
         st.hands[h].remove(card)
         st.combat.cards[h] = card
-        st._event(f"{h.title()} reveals {st.data.house_cards[card]['name']}", card=card)
+        st.event(f"{h.title()} reveals {st.data.house_cards[card]['name']}", card=card)
 
 
 def decided(c: Combat) -> tuple[str, str]:
@@ -106,7 +106,7 @@ def t_combat_blade(st: WesterosState, task: Step) -> None:
     assert c is not None
     h = st.holder("fiefdoms")
     if not st.blade_used and h in c.cards:
-        st._choose(h, Decision.BLADE, ["use", "pass"])
+        st.choose(h, Decision.BLADE, ["use", "pass"])
 
 
 def on_blade(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -114,13 +114,13 @@ def on_blade(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
         assert st.combat is not None
         st.blade_used = True
         st.combat.blade = p
-        st._event(f"{p.title()} uses the Valyrian Steel Blade (+1)")
+        st.event(f"{p.title()} uses the Valyrian Steel Blade (+1)")
 
 
 def supported(st: WesterosState, h: str) -> bool:
     c = st.combat
     assert c is not None
-    return any(c.support.get(sh) == h for _a, sh, _t in st._support_orders(c.area))
+    return any(c.support.get(sh) == h for _a, sh, _t in st.support_orders(c.area))
 
 
 def combat_numbers(
@@ -150,7 +150,7 @@ def combat_numbers(
     it = st.tracks["iron_throne"]
 
     def val(unit: str, house: str, attacking: bool) -> int:
-        v = st._unit_value(unit, castle, attacking)
+        v = st.unit_value(unit, castle, attacking)
         if unit == "footman" and kevan and house == att and attacking:
             v = 2
         if unit == "ship":
@@ -175,22 +175,20 @@ def combat_numbers(
     add(att, "Attacking units", sum(val(u, att, True) for u in c.att_units))
     add(att, order_label(c.token), int(st.data.tokens[c.token]["strength_modifier"]))
     du = st.units.get(area)
-    if du is not None and du["house"] == dfn:
-        add(dfn, "Defending units", sum(val(u, dfn, False) for u in du["units"]))
+    if du is not None and du.house == dfn:
+        add(dfn, "Defending units", sum(val(u, dfn, False) for u in du.units))
     o = st.orders.get(area)
-    if o and o[0] == dfn and o[1].startswith("defense"):
-        bonus = int(st.data.tokens[o[1]]["strength_modifier"])
-        add(dfn, order_label(o[1]), bonus * (2 if cards.get(dfn) == "catelyn_stark" else 1))
+    if o and o.house == dfn and o.token.startswith("defense"):
+        bonus = int(st.data.tokens[o.token]["strength_modifier"])
+        add(dfn, order_label(o.token), bonus * (2 if cards.get(dfn) == "catelyn_stark" else 1))
     if area in st.garrisons and st.data.areas[area].get("home_house") == dfn:
         add(dfn, "Garrison", st.garrisons[area])
-    for a, sh, tok in st._support_orders(area):
+    for a, sh, tok in st.support_orders(area):
         side = c.support.get(sh)
         if side not in (att, dfn):
             continue
         # Kevan / Victarion count supporting own-house units when supporting their own attack.
-        n = sum(val(u, sh, side == att) for u in st.units[a]["units"]) + (
-            1 if tok == "support_plus_one" else 0
-        )
+        n = sum(val(u, sh, side == att) for u in st.units[a].units) + (1 if tok == "support_plus_one" else 0)
         add(side, f"Support: {sh.title()} from {st.data.areas[a]['name']}", n)
     sw = {att: 0, dfn: 0}
     fo = {att: 0, dfn: 0}
@@ -255,8 +253,8 @@ def t_combat_resolve(st: WesterosState, task: Step) -> None:
     # W-9.3 / W-9.8: the revealed cards and every contribution, public once the cards are face up (W-9.4)
     summary = {"area": c.area, "attacker": att, "defender": dfn, "cards": dict(c.cards), "parts": parts,
                "numbers": nums, "winner": w}  # fmt: skip
-    st._event(f"{w.title()} wins the combat in {c.area} ({sa} to {sd})", numbers=[sa, sd], combat=summary)
-    st._push(*AFTER_VICTORY)
+    st.event(f"{w.title()} wins the combat in {c.area} ({sa} to {sd})", numbers=[sa, sd], combat=summary)
+    st.push(*AFTER_VICTORY)
 
 
 def losing_units(st: WesterosState) -> list[str]:
@@ -265,7 +263,7 @@ def losing_units(st: WesterosState) -> list[str]:
     if c.loser == c.attacker:
         return list(c.att_units)
     u = st.units.get(c.area)
-    return list(u["units"]) if u and u["house"] == c.loser else []
+    return list(u.units) if u and u.house == c.loser else []
 
 
 def destroy_losing(st: WesterosState, unit: str) -> None:
@@ -274,7 +272,7 @@ def destroy_losing(st: WesterosState, unit: str) -> None:
     if c.loser == c.attacker:
         c.att_units.remove(unit)
     else:
-        st._remove_unit(c.area, unit, prefer_routed=False)
+        st.remove_unit(c.area, unit, prefer_routed=False)
 
 
 def t_combat_casualties(st: WesterosState, task: Step) -> None:
@@ -284,33 +282,29 @@ def t_combat_casualties(st: WesterosState, task: Step) -> None:
     area, lo = c.area, decided(c)[1]
     if lo == c.defender and area in st.garrisons:
         del st.garrisons[area]
-        st._event(f"The garrison of {area} is removed")
+        st.event(f"The garrison of {area} is removed")
     if lo == c.defender:
         u = st.units.get(area)
-        if u and u["house"] == lo:
-            n = len(u["routed"]) + u["units"].count("siege_engine")
-            u["routed"] = []
-            u["units"] = [x for x in u["units"] if x != "siege_engine"]
-            if not u["units"]:
-                del st.units[area]
-                st._ctl_cache = None
+        if u and u.house == lo:
+            n = len(u.routed) + u.units.count("siege_engine")
+            st.set_units(area, Units(lo, tuple(x for x in u.units if x != "siege_engine"), ()))
             if n:
-                st._event(f"{lo.title()} loses {n} siege engine(s)/routed unit(s) in {area}")
+                st.event(f"{lo.title()} loses {n} siege engine(s)/routed unit(s) in {area}")
     else:
         n = c.att_units.count("siege_engine")
         c.att_units = [x for x in c.att_units if x != "siege_engine"]
         if n:
-            st._event(f"{lo.title()} loses {n} attacking siege engine(s)")
+            st.event(f"{lo.title()} loses {n} attacking siege engine(s)")
     left = losing_units(st)
     k = need(c.casualties)
     if k >= len(left):
         for x in left:
             destroy_losing(st, x)
         if left:
-            st._event(f"{lo.title()} loses all {len(left)} unit(s) as casualties")
+            st.event(f"{lo.title()} loses all {len(left)} unit(s) as casualties")
         return
     if k > 0:
-        st._push(Step(Task.CASUALTY_PICK, left=k))
+        st.push(Step(Task.CASUALTY_PICK, left=k))
 
 
 def t_casualty_pick(st: WesterosState, task: Step) -> None:
@@ -322,13 +316,13 @@ def t_casualty_pick(st: WesterosState, task: Step) -> None:
     opts = sorted(set(losing_units(st)))
     if not opts:
         return
-    st._choose(decided(c)[1], Decision.CASUALTY, opts, left=left)
+    st.choose(decided(c)[1], Decision.CASUALTY, opts, left=left)
 
 
 def on_casualty(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     destroy_losing(st, option)
-    st._event(f"{p.title()} loses a {option.replace('_', ' ')} as a casualty")
-    st._push(Step(Task.CASUALTY_PICK, left=need(ctx.left) - 1))
+    st.event(f"{p.title()} loses a {option.replace('_', ' ')} as a casualty")
+    st.push(Step(Task.CASUALTY_PICK, left=need(ctx.left) - 1))
 
 
 def discard_played(st: WesterosState, h: str, card: str) -> None:
@@ -337,7 +331,7 @@ def discard_played(st: WesterosState, h: str, card: str) -> None:
     if not st.hands[h]:
         st.hands[h] = [x for x in st.discards[h] if x != card]
         st.discards[h] = [card]
-        st._event(f"{h.title()} takes back its house cards")
+        st.event(f"{h.title()} takes back its house cards")
 
 
 def t_combat_cleanup(st: WesterosState, task: Step) -> None:
@@ -353,7 +347,7 @@ def t_combat_cleanup(st: WesterosState, task: Step) -> None:
         if card == "roose_bolton" and h == c.loser:
             st.hands[h].extend(st.discards[h])
             st.discards[h] = []
-            st._event("Roose Bolton: Stark takes back its whole discard pile")
+            st.event("Roose Bolton: Stark takes back its whole discard pile")
     if c.winner == att:
         units = c.att_units
         c.att_units = []
@@ -361,27 +355,26 @@ def t_combat_cleanup(st: WesterosState, task: Step) -> None:
             src = c.origin
             if st.data.kind(src) != "land" or st.control(src) in (None, att):
                 for x in units:
-                    st._add_unit(src, att, x)
-            st._event("Arianne Martell: the attackers stay where they came from")
+                    st.add_unit(src, att, x)
+            st.event("Arianne Martell: the attackers stay where they came from")
             t = st.tokens.get(area)
             if t is not None and t != att and not st.config.arianne_keeps_power_token:  # W-22.11
-                st._drop_token(area)
-                st._event(f"{t.title()}'s power token in {area} is removed")
+                st.drop_token(area)
+                st.event(f"{t.title()}'s power token in {area} is removed")
         else:
             o = st.orders.get(area)
-            if o and o[0] != att:
+            if o and o.house != att:
                 del st.orders[area]
             if units and st.tokens.get(area) not in (None, att):
-                st._drop_token(area)  # W-8.3: only when the attacker takes control
+                st.drop_token(area)  # W-8.3: only when the attacker takes control
             u = st.units.get(area)
-            if u is not None and u["house"] != att:  # only if retreat left units (should not)
-                del st.units[area]
-                st._ctl_cache = None
+            if u is not None and u.house != att:  # only if retreat left units (should not)
+                st.set_units(area, None)
             for x in units:
-                st._add_unit(area, att, x)
+                st.add_unit(area, att, x)
             if c.loras and units:
-                st.orders[area] = [att, c.token]
-                st._event("Ser Loras Tyrell: the March order moves into the conquered area")
+                st.orders[area] = Order(att, c.token)
+                st.event("Ser Loras Tyrell: the March order moves into the conquered area")
             if units:
-                st._event(f"{att.title()} takes {area}")
-    st._prune_orders()
+                st.event(f"{att.title()} takes {area}")
+    st.prune_orders()

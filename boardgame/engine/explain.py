@@ -1,6 +1,6 @@
-"""Why an action is not legal now, in words a player understands (STYLE 4).
+"""Why an action is not legal now, in words a player understands (docs/style.md §4).
 
-Built on the engine's own legality code (`legal_actions`, `_unused_tokens`, `_card_options`, the pending
+Built on the engine's own legality code (`legal_actions`, `Board.unused_tokens`, `combat.card_options`, the pending
 decision): the checked `apply` raises with this text, and the play layer shows it for a refused action.
 """
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import combat
 from .actions import (
     Action,
     Bid,
@@ -43,7 +44,7 @@ def _detail(st: WesterosState, a: Action) -> str:
         if a.token in st.bans:
             return f"{a.token} is banned this round by a Westeros card (W-5.3)"
         ignore = a.area if isinstance(a, RavenSwap) else None
-        if a.token not in st._unused_tokens(p, ignore_area=ignore):
+        if a.token not in st.unused_tokens(p, ignore_area=ignore):
             if st.data.tokens[a.token]["special"]:
                 return f"{p} has no unused {a.token} token or has used its {st.star_limit(p)} special orders (W-5.2)"
             return f"{p} has no unused {a.token} token (W-5.1)"
@@ -53,7 +54,7 @@ def _detail(st: WesterosState, a: Action) -> str:
     if isinstance(a, PlayHouseCard) and st.combat is not None:
         if a.card not in st.hands[p]:
             return f"{a.card} is not in {p}'s hand (W-9.4)"
-        if a.card not in st._card_options(p):
+        if a.card not in combat.card_options(st, p):
             return f"{a.card} was sent back by Tyrion Lannister and may not be chosen again (W-17.1)"
     if isinstance(a, Choose) and st.pending is not None and st.pending.kind == "choose":
         want = st.pending.decision
@@ -68,20 +69,20 @@ def _detail(st: WesterosState, a: Action) -> str:
         )
     if isinstance(a, RemoveOrder):
         o = st.orders.get(a.area)
-        if o is None or o[0] != p:
+        if o is None or o.house != p:
             return f"{p} has no order in {a.area} to take back (W-5.1)"
     if isinstance(a, ResolveRaid | ResolveConsolidate | ChooseMarch):
         o = st.orders.get(a.area)
-        if o is None or o[0] != p:
+        if o is None or o.house != p:
             return f"{p} has no order in {a.area}"
     if isinstance(a, MarchMove) and st.march is not None:
         src = st.march.source
         u = st.units.get(src)
-        have = list(u["units"]) if u is not None and u["house"] == p else []
+        have = list(u.units) if u is not None and u.house == p else []
         for t in set(a.units):
             if a.units.count(t) > have.count(t):
                 return f"{p} has not {a.units.count(t)} unrouted {t}(s) in {src} (W-7.1.1, W-9.10.5)"
-        if a.dest not in st._move_targets(p, src):
+        if a.dest not in st.move_targets(p, src):
             return f"{a.dest} cannot be reached from {src} (W-7.1.1, W-10)"
         return f"the move into {a.dest} breaks supply, a port's limit or a neutral force's strength (W-12, W-11.1)"
     return ""

@@ -1,13 +1,17 @@
 """A Game of Thrones: The Board Game (2nd ed.) rules engine — state, turn structure and rules.
 
-Pure Python, deterministic under a seed (STYLE 1). The state is plain JSON-able data; the game
-flow is an *agenda* (a stack of `Step` values) walked by `_run()` until a decision is needed,
-which is then described by `pending` (a `Pending`; records in structures.py) and answered by one of `legal_actions()` (STYLE 3, 6).
+Pure Python, deterministic under a seed (docs/style.md §1). The state is values (docs/style.md §5):
+plain JSON-able data, enums for the phase, step and end reason, NamedTuples for orders and units, and
+records (structures.py) for the agenda, the pending decision, the march and the combat; `to_dict` writes
+the JSON every stored game has. The game flow is an *agenda* (a stack of `Step` values) walked by
+`run_agenda()` until a decision is needed, which is then described by `pending` and answered by one of
+`legal_actions()` (docs/style.md §3, 6).
 Rules code walks areas, houses and orders in an order it defines (map order, sorted area ids, Iron
 Throne order), never in a dict's key order: a snapshot whose keys a store reordered (PostgreSQL
 `jsonb`) plays on exactly as the live state.
-The rules live in modules by rule area (see `dispatch.py` for the tables that reach them).
-Rule numbers (W-x.y) refer to ../shared/rules/westeros.md (relative to the repository root).
+The rules live in modules by rule area, plain functions taking the state (see `dispatch.py` for the
+tables that reach them); the state's helpers they share are public methods of `Board` (board.py).
+Rule numbers (W-x.y) refer to docs/rules/westeros.md.
 """
 
 from __future__ import annotations
@@ -15,23 +19,26 @@ from __future__ import annotations
 import marshal
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from random import Random
 from typing import Any
 
 from . import combat, dispatch, explain, hidden, planning, timeouts, views
 from .actions import Action, IllegalActionError
-from .board import ROUND_STRUCTURE, Board, Phase
+from .board import ROUND_STRUCTURE, Board
 from .config import RulesConfig
 from .data import HOUSE_ORDER, LAND_UNITS, TRACKS, GameData
-from .structures import Combat, March, Pending, PendingKind, Step, Task
-
-
-class Reason(StrEnum):
-    """Why the game ended (W-18.1 immediate win, W-18.2 after round 10)."""
-
-    SEVEN_CASTLES = "seven_castles"
-    ROUND_LIMIT = "round_limit"
+from .structures import (
+    STATE_CODECS,
+    Combat,
+    March,
+    Pending,
+    PendingKind,
+    Phase,
+    Reason,
+    RoundStep,
+    Step,
+    Task,
+)
 
 
 @dataclass(frozen=True)
@@ -90,7 +97,10 @@ _RECORDS: dict[str, type[Pending] | type[Combat] | type[March]] = {
     "combat": Combat,
     "march": March,
 }
-_PLAIN_FIELDS = tuple(f for f in STATE_FIELDS if f != "rng" and f != "agenda" and f not in _RECORDS)
+# Typed values (orders, units, phase, step, end reason) go through `STATE_CODECS`; the rest is plain JSON data.
+_PLAIN_FIELDS = tuple(
+    f for f in STATE_FIELDS if f != "rng" and f != "agenda" and f not in _RECORDS and f not in STATE_CODECS
+)
 # Fields added after snapshots were first stored: their value for a snapshot that lacks them.
 _FIELD_DEFAULTS: dict[str, Any] = {"seat_houses": None, "deck_known": None}
 
@@ -101,7 +111,7 @@ class WesterosState(Board):
     def __init__(self, data: GameData, config: RulesConfig) -> None:
         self.data = data
         self.config = config
-        self._rng = Random()
+        self.rng = Random()
         self._ctl_cache: dict[str, str | None] | None = None
         self.log_start = 0  # events before log[0] this state no longer holds (loaded without its log)
 
@@ -111,11 +121,11 @@ class WesterosState(Board):
         setup = d.raw["setup"]
         n = str(len(houses))
         pc = setup["player_counts"][n]
-        self._rng = Random(seed)
+        self.rng = Random(seed)
         self.houses = list(houses)
         self.round = int(setup["start"]["round"])
-        self.phase = Phase.SETUP.value
-        self.step = ""
+        self.phase = Phase.SETUP
+        self.step = RoundStep.NONE
         self.threat = int(setup["start"]["wildling_threat"])
         self.tracks = {t: [h for h in pc["influence_tracks"][t] if h in houses] for t in TRACKS}
         self.power = {h: int(setup["houses"][h]["power_tokens_available"]) for h in houses}
@@ -132,7 +142,7 @@ class WesterosState(Board):
                 ):
                     continue
                 for _ in range(int(su["count"])):
-                    self._add_unit(su["area"], h, su["unit"])
+                    self.add_unit(su["area"], h, su["unit"])
         self.tokens = {}
         self.garrisons = {g["area"]: int(g["strength"]) for g in pc["garrisons"]}
         self.neutral = {
@@ -149,10 +159,10 @@ class WesterosState(Board):
         self.wdecks = {}
         for k in ("1", "2", "3"):
             deck = list(d.westeros_decks[int(k)])
-            self._rng.shuffle(deck)
+            self.rng.shuffle(deck)
             self.wdecks[k] = deck
         wild = sorted(d.wildling_cards)
-        self._rng.shuffle(wild)
+        self.rng.shuffle(wild)
         self.wildling_deck = wild
         self.raven_knows = None
         self.revealed: list[str] = []
@@ -161,7 +171,7 @@ class WesterosState(Board):
         self.combat = None
         self.march = None
         self.winner: str | None = None
-        self.end_reason: str | None = None
+        self.end_reason = None
         self.log = []
         self.decisions = 0
         self.seed_hidden = True
@@ -169,21 +179,23 @@ class WesterosState(Board):
         # Cards at the bottom of each deck that every house has seen (revealed since the deck was last
         # shuffled): `determinize` keeps them in place and shuffles only the rest.
         self.deck_known = {"1": 0, "2": 0, "3": 0, "wildling": 0}
-        self._event(f"Game set up for {len(houses)} houses: {', '.join(houses)}")
+        self.event(f"Game set up for {len(houses)} houses: {', '.join(houses)}")
         self.agenda = [Step(Task.ROUND, first=True)]
-        self._run()
+        self.run_agenda()
 
     def _fields(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for f in STATE_FIELDS:
             if f == "rng":
-                st = self._rng.getstate()
+                st = self.rng.getstate()
                 out[f] = [st[0], list(st[1]), st[2]]
             elif f == "agenda":
                 out[f] = [s.to_json() for s in self.agenda]
             elif f in _RECORDS:
                 rec = getattr(self, f)
                 out[f] = None if rec is None else rec.to_json()
+            elif f in STATE_CODECS:
+                out[f] = STATE_CODECS[f][0](getattr(self, f))
             else:
                 out[f] = getattr(self, f)
         return out
@@ -216,7 +228,7 @@ class WesterosState(Board):
         for f in STATE_FIELDS:
             if f == "rng":
                 r = d["rng"]
-                st._rng.setstate((r[0], tuple(r[1]), r[2]))
+                st.rng.setstate((r[0], tuple(r[1]), r[2]))
             elif f == "log" and "log" not in d:  # a log-less snapshot (to_dict(log=False))
                 st.log = []
             elif f not in d and f in _FIELD_DEFAULTS:  # a snapshot stored before the field existed
@@ -225,6 +237,8 @@ class WesterosState(Board):
                 st.agenda = [Step.from_json(s) for s in d[f]]
             elif f in _RECORDS:
                 setattr(st, f, None if d[f] is None else _RECORDS[f].from_json(d[f]))
+            elif f in STATE_CODECS:
+                setattr(st, f, STATE_CODECS[f][1](d[f]))
             else:
                 setattr(st, f, marshal.loads(marshal.dumps(d[f])))
         start = d.get("log_start", 0) if "log" in d else d.get("log_length", 0)
@@ -238,16 +252,19 @@ class WesterosState(Board):
         return st
 
     def clone(self) -> WesterosState:
-        """Independent copy (shares only the immutable game data)."""
+        """Independent copy: shares only immutable values (the game data, agenda steps, orders and units)."""
         st = WesterosState(self.data, self.config)
         vals = marshal.loads(marshal.dumps(tuple(getattr(self, f) for f in _PLAIN_FIELDS)))
         for f, v in zip(_PLAIN_FIELDS, vals, strict=True):
             setattr(st, f, v)
         st.agenda = list(self.agenda)  # steps are values: shared
+        st.orders = dict(self.orders)  # orders and units are values too (NamedTuples): shared
+        st.units = dict(self.units)
+        st.phase, st.step, st.end_reason = self.phase, self.step, self.end_reason
         st.pending = None if self.pending is None else self.pending.copy()
         st.combat = None if self.combat is None else self.combat.copy()
         st.march = None if self.march is None else self.march.copy()
-        st._rng.setstate(self._rng.getstate())
+        st.rng.setstate(self.rng.getstate())
         st.log_start = self.log_start
         return st
 
@@ -263,9 +280,8 @@ class WesterosState(Board):
     def outcome(self) -> Outcome | None:
         if self.winner is None:
             return None
-        return Outcome(
-            self.winner, Reason(str(self.end_reason)), {h: self.castle_count(h) for h in self.houses}
-        )
+        assert self.end_reason is not None, "a finished game has an end reason"
+        return Outcome(self.winner, self.end_reason, {h: self.castle_count(h) for h in self.houses})
 
     def legal_actions(self, player: str | None = None) -> list[Action]:
         """All legal actions of `player` (or of every house that must act, if None)."""
@@ -323,14 +339,14 @@ class WesterosState(Board):
         """Apply without the legality check (for search and replay of known-good actions).
 
         The control cache (W-8.1) is not dropped here: every change of who holds an area (units added or
-        removed, power tokens set or dropped) drops it where it happens (`Board._add_unit` and friends).
+        removed, power tokens set or dropped) drops it where it happens (`Board.add_unit` and friends).
         """
         assert self.pending is not None
         self.decisions += 1
         dispatch.DO[self.pending.kind](self, action)
-        self._run()
+        self.run_agenda()
 
-    def _run(self) -> None:
+    def run_agenda(self) -> None:
         while self.pending is None and self.winner is None and self.agenda:
             task = self.agenda.pop()
             dispatch.TASKS[task.t](self, task)
@@ -341,10 +357,6 @@ class WesterosState(Board):
     def combat_numbers(self) -> dict[str, dict[str, int]]:
         """W-9.3 / W-9.7: strength, swords and fortifications of both sides of the running combat."""
         return combat.combat_numbers(self)
-
-    def _card_options(self, h: str) -> list[str]:
-        """W-9.4: the house cards `h` may choose in the running combat."""
-        return combat.card_options(self, h)
 
     def log_view(self, player: str | None, start: int = 0) -> list[dict[str, Any]]:
         """Events from number `start` that `player` may see (see `views.log_view`)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from random import Random
 from typing import TYPE_CHECKING
 
@@ -31,7 +31,7 @@ from .actions import (
 )
 from .board import order_type
 from .card_choice import blade_and_tie, card_mix, draw
-from .structures import PendingKind
+from .structures import Order, PendingKind
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -101,7 +101,7 @@ def greedy_score(st: WesterosState, p: str, a: Action) -> float:
         if a.target is None:
             return 0.0
         o = st.orders.get(a.target)
-        return 2.0 if o and o[1].startswith("consolidate") else 1.0
+        return 2.0 if o and o.token.startswith("consolidate") else 1.0
     if isinstance(a, Choose):
         return CHOOSE_PREFS.get(a.decision, {}).get(a.option, 0.0)
     return 0.0
@@ -114,18 +114,18 @@ def _greedy_combat_term(st: WesterosState, p: str, a: MarchMove) -> float:
     dest = data.areas[a.dest]
     enemy = st.units.get(a.dest)
     hostile_garrison = a.dest in st.garrisons and dest.get("home_house") != p
-    if not ((enemy is not None and enemy["house"] != p) or hostile_garrison):
+    if not ((enemy is not None and enemy.house != p) or hostile_garrison):
         return 0.0
     castle = dest["castle"] != "none"
     mine = sum(4 if (u == "siege_engine" and castle) else {"knight": 2}.get(u, 1) for u in a.units)
     if st.march is not None:
         mine += int(data.tokens[st.march.token]["strength_modifier"])
     theirs = st.garrisons.get(a.dest, 0) if hostile_garrison else 0
-    if enemy is not None and enemy["house"] != p:
-        theirs += sum({"knight": 2, "siege_engine": 0}.get(u, 1) for u in enemy["units"])
+    if enemy is not None and enemy.house != p:
+        theirs += sum({"knight": 2, "siege_engine": 0}.get(u, 1) for u in enemy.units)
         o = st.orders.get(a.dest)
-        if o and o[1].startswith("defense"):
-            theirs += int(data.tokens[o[1]]["strength_modifier"])
+        if o and o.token.startswith("defense"):
+            theirs += int(data.tokens[o.token]["strength_modifier"])
     return 2.0 if mine >= theirs else -6.0
 
 
@@ -135,7 +135,7 @@ def _area_worth(st: WesterosState, a: str) -> float:
     return CASTLE_VALUE[ar["castle"]] + 0.5 * int(ar["supply"]) + 0.5 * int(ar["crowns"]) + 0.5
 
 
-def _strength(units: list[str], castle: bool) -> float:
+def _strength(units: Sequence[str], castle: bool) -> float:
     return sum(4.0 if (u == "siege_engine" and castle) else (0.0 if u == "siege_engine" else UNIT_VALUE[u])
                for u in units)  # fmt: skip
 
@@ -144,8 +144,8 @@ def _defence(st: WesterosState, t: str, h: str) -> float:
     """What stands in `t` against a march of `h` (units, garrison, neutral force: W-7.1.2, W-11)."""
     d = 0.0
     u = st.units.get(t)
-    if u is not None and u["house"] != h:
-        d += sum({"knight": 2.0, "siege_engine": 0.0}.get(x, 1.0) for x in u["units"])
+    if u is not None and u.house != h:
+        d += sum({"knight": 2.0, "siege_engine": 0.0}.get(x, 1.0) for x in u.units)
     if t in st.garrisons and st.data.areas[t].get("home_house") != h:
         d += st.garrisons[t]
     d += st.neutral.get(t, 0)
@@ -158,11 +158,11 @@ def land_threats(st: WesterosState, h: str) -> dict[str, float]:
     data = st.data
     out: dict[str, float] = {}
     for e, o in st.units.items():
-        if o["house"] == h or data.kind(e) != "land":
+        if o.house == h or data.kind(e) != "land":
             continue
-        for t in st._move_targets(o["house"], e):
+        for t in st.move_targets(o.house, e):
             if data.kind(t) == "land":
-                s = _strength(o["units"], data.areas[t]["castle"] != "none")
+                s = _strength(o.units, data.areas[t]["castle"] != "none")
                 if s > out.get(t, 0.0):
                     out[t] = s
     return out
@@ -175,20 +175,20 @@ def _type_utilities(
     `threats` (`land_threats`) adds the armies that can reach `a` by sea to those next to it."""
     data = st.data
     u = st.units[a]
-    units = u["units"]
+    units = u.units
     kind = data.kind(a)
     adj = data.adj[a]
     enemy_near = 0.0
     for n in adj:
         o = st.units.get(n)
-        if o is not None and o["house"] != h and data.kind(n) != "port":
-            enemy_near = max(enemy_near, _strength(o["units"], False))
+        if o is not None and o.house != h and data.kind(n) != "port":
+            enemy_near = max(enemy_near, _strength(o.units, False))
     if threats is not None and kind == "land":
         enemy_near = max(enemy_near, threats.get(a, 0.0))
     util = {"march": -0.5, "defense": 0.0, "support": 0.2, "raid": 0.0, "consolidate_power": 0.0}
     if kind == "land":
         worth = _area_worth(st, a)
-        for t in st._move_targets(h, a):
+        for t in st.move_targets(h, a):
             if data.kind(t) != "land":
                 continue
             castle = data.areas[t]["castle"] != "none"
@@ -216,16 +216,16 @@ def _type_utilities(
         for n in adj:
             if data.kind(n) == "sea" and kind == "sea":
                 o = st.units.get(n)
-                if o is not None and o["house"] != h and len(units) >= len(o["units"]):
+                if o is not None and o.house != h and len(units) >= len(o.units):
                     util["march"] = max(util["march"], 1.0)
         util["defense"] = 0.5 if enemy_near > 0 else 0.0
     for n in adj:
         o = st.units.get(n)
-        if o is not None and o["house"] != h:
+        if o is not None and o.house != h:
             util["raid"] = max(util["raid"], 0.9)
-        if data.kind(n) == "land" and (st.control(n) != h or (o is not None and o["house"] != h)):
+        if data.kind(n) == "land" and (st.control(n) != h or (o is not None and o.house != h)):
             util["support"] = max(util["support"], 0.4 + 0.4 * _strength(units, False))
-        elif o is not None and o["house"] == h and data.kind(n) == "land":
+        elif o is not None and o.house == h and data.kind(n) == "land":
             util["support"] = max(util["support"], 0.3 + 0.2 * _strength(units, False))
     return util
 
@@ -319,9 +319,9 @@ def castle_reach(st: WesterosState) -> dict[str, dict[str, float]]:
     for e, o in st.units.items():
         if data.kind(e) != "land":
             continue
-        r = out.setdefault(o["house"], {})
-        s = _strength(o["units"], True)
-        for t in st._move_targets(o["house"], e):
+        r = out.setdefault(o.house, {})
+        s = _strength(o.units, True)
+        for t in st.move_targets(o.house, e):
             if s > r.get(t, 0.0) and data.kind(t) == "land" and data.areas[t]["castle"] != "none":
                 r[t] = s
     return out
@@ -330,7 +330,7 @@ def castle_reach(st: WesterosState) -> dict[str, dict[str, float]]:
 def house_features(st: WesterosState) -> dict[str, tuple[float, ...]]:
     """Each house's `FEATURES`, in that order."""
     data = st.data
-    ctl = st._controls()
+    ctl = st.controls()
     n = len(st.houses)
     progress = st.round / st.config.max_rounds
     last = 1.0 if st.round >= st.config.max_rounds - 1 else 0.0
@@ -338,17 +338,15 @@ def house_features(st: WesterosState) -> dict[str, tuple[float, ...]]:
     lands = Counter(ctl[a] for a in data.land_areas)
     army = {h: 0.0 for h in st.houses}
     for u in st.units.values():
-        if u["house"] in army:
-            army[u["house"]] += sum(UNIT_VALUE[x] for x in u["units"]) + 0.5 * sum(
-                UNIT_VALUE[x] for x in u["routed"]
-            )
+        if u.house in army:
+            army[u.house] += sum(UNIT_VALUE[x] for x in u.units) + 0.5 * sum(UNIT_VALUE[x] for x in u.routed)
     reach = castle_reach(st)
     at_risk = {h: 0 for h in st.houses}
     in_reach = {h: 0 for h in st.houses}
     for a in data.castle_areas:
         c = ctl[a]
         here = st.units.get(a)
-        held = (0.0 if here is None else _strength(here["units"], False)) + st.garrisons.get(a, 0)
+        held = (0.0 if here is None else _strength(here.units, False)) + st.garrisons.get(a, 0)
         threatened = False
         for h, r in reach.items():
             if h != c and r.get(a, 0.0) > held:
@@ -426,7 +424,7 @@ def evaluate(st: WesterosState, me: str) -> float:
 # ---------------------------------------------------------------------------------------------- rollouts
 def place_planned_orders(st: WesterosState, h: str, rng: Random, noise: float) -> None:
     """Give `h` every order it still owes with `plan_orders` and finish (W-5.1), through `apply_unchecked`."""
-    need = sorted(a for a, u in st.units.items() if u["house"] == h and a not in st.orders)
+    need = sorted(a for a, u in st.units.items() if u.house == h and a not in st.orders)
     for a, tok in plan_orders(st, h, need, rng, noise):
         st.apply_unchecked(PlaceOrder(h, a, tok))
     while st.pending is not None and st.pending.kind is PendingKind.ORDERS and h in st.pending.players:
@@ -453,7 +451,7 @@ def _guard_value(st: WesterosState, p: str, a: MarchMove, threats: dict[str, flo
     castle = data.areas[src]["castle"]
     if castle != "none" and data.kind(src) == "land" and threats.get(src, 0.0) > 0:
         left = st.units.get(src)
-        if left is not None and len(a.units) >= len(left["units"]):
+        if left is not None and len(a.units) >= len(left.units):
             v -= 1.5 * CASTLE_VALUE[castle]
     dest = data.areas[a.dest]
     if (dest["castle"] != "none" and a.dest not in st.units and st.control(a.dest) == p
@@ -472,11 +470,9 @@ def _side_support(st: WesterosState, dest: str, h: str) -> float:
     """Strength `h`'s own Support orders next to `dest` may add (W-9.2; others' support is not counted)."""
     castle = st.data.areas[dest]["castle"] != "none"
     v = 0.0
-    for area, sh, tok in st._support_orders(dest):
+    for area, sh, tok in st.support_orders(dest):
         if sh == h:
-            v += _strength(st.units[area]["units"], castle) + int(
-                st.data.tokens[tok]["strength_modifier"] or 0
-            )
+            v += _strength(st.units[area].units, castle) + int(st.data.tokens[tok]["strength_modifier"] or 0)
     return v
 
 
@@ -497,9 +493,9 @@ def combat_outlook(st: WesterosState, p: str, a: MarchMove) -> float | None:
     data = st.data
     dest = data.areas[a.dest]
     enemy = st.units.get(a.dest)
-    foe = enemy["house"] if enemy is not None and enemy["house"] != p else dest.get("home_house")
+    foe = enemy.house if enemy is not None and enemy.house != p else dest.get("home_house")
     hostile_garrison = a.dest in st.garrisons and dest.get("home_house") != p
-    if (enemy is None or enemy["house"] == p) and not hostile_garrison:
+    if (enemy is None or enemy.house == p) and not hostile_garrison:
         return None
     if foe not in st.hands:
         return None
@@ -507,11 +503,11 @@ def combat_outlook(st: WesterosState, p: str, a: MarchMove) -> float | None:
     mine = _strength(list(a.units), castle) + int(data.tokens[st.march.token]["strength_modifier"] or 0)
     mine += _side_support(st, a.dest, p) + _card_edge(st, p)
     theirs = float(st.garrisons.get(a.dest, 0)) if hostile_garrison else 0.0
-    if enemy is not None and enemy["house"] != p:
-        theirs += _strength(enemy["units"], False)
+    if enemy is not None and enemy.house != p:
+        theirs += _strength(enemy.units, False)
         o = st.orders.get(a.dest)
-        if o and o[1].startswith("defense"):
-            theirs += int(data.tokens[o[1]]["strength_modifier"] or 0)
+        if o and o.token.startswith("defense"):
+            theirs += int(data.tokens[o.token]["strength_modifier"] or 0)
     theirs += _side_support(st, a.dest, foe) + _card_edge(st, foe)
     my_blade, their_blade, wins_ties = blade_and_tie(st, p, foe)
     mine += my_blade
@@ -565,7 +561,7 @@ def resample_hidden_orders(st: WesterosState, me: str, rng: Random, noise: float
         for a in areas:
             del st.orders[a]
         for a, tok in plan_orders(st, h, areas, rng, noise):
-            st.orders[a] = [h, tok]
+            st.orders[a] = Order(h, tok)
     st.orders = {a: st.orders[a] for a in sorted(st.orders)}
 
 

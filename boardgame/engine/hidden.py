@@ -9,7 +9,9 @@ from __future__ import annotations
 from random import Random
 from typing import TYPE_CHECKING
 
+from . import combat
 from .actions import Action, Bid, PlaceOrder, PlayHouseCard, RavenSwap
+from .structures import Order
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -62,7 +64,7 @@ def determinize(state: WesterosState, player: str, rng: Random) -> WesterosState
             for a in areas:
                 del st.orders[a]
             for a in areas:
-                st.orders[a] = [h, rng.choice(st._unused_tokens(h))]
+                st.orders[a] = Order(h, rng.choice(st.unused_tokens(h)))
         st.orders = {a: st.orders[a] for a in sorted(st.orders)}
     p = st.pending
     if p is not None:
@@ -75,7 +77,7 @@ def determinize(state: WesterosState, player: str, rng: Random) -> WesterosState
         if chosen and st.combat is not None:
             for h in others:
                 if h in chosen:
-                    chosen[h] = rng.choice(st._card_options(h))
+                    chosen[h] = rng.choice(combat.card_options(st, h))
     for k, deck in sorted(st.wdecks.items()):
         n = len(deck)
         _shuffle_unknown(deck, set(range(n - min(n, st.deck_known[k]), n)), rng)
@@ -100,6 +102,6 @@ def determinize(state: WesterosState, player: str, rng: Random) -> WesterosState
         to = ev.get("to")
         if to is not None and player not in to:
             st.log[i] = {"n": ev["n"], "round": ev["round"], "text": HIDDEN_EVENT_TEXT, "to": to}
-    st._rng = Random(rng.getrandbits(64))
-    st._ctl_cache = None
+    st.rng = Random(rng.getrandbits(64))
+    st.invalidate_control()
     return st

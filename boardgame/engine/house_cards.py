@@ -25,7 +25,7 @@ def t_combat_cancel(st: WesterosState, task: Step) -> None:
         if h in c.cards and c.cards[h] == "tyrion_lannister" and not c.tyrion_done:
             if c.cards[combat.opponent(st, h)] is not None:
                 c.tyrion_done = True
-                st._choose(h, Decision.TYRION, ["cancel", "keep"])
+                st.choose(h, Decision.TYRION, ["cancel", "keep"])
                 return
 
 
@@ -40,9 +40,9 @@ def on_tyrion(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st.hands[opp].append(card)
     c.excluded[opp].append(card)
     c.cards[opp] = None
-    st._event(f"Tyrion Lannister sends {st.data.house_cards[card]['name']} back to {opp.title()}'s hand")
+    st.event(f"Tyrion Lannister sends {st.data.house_cards[card]['name']} back to {opp.title()}'s hand")
     if combat.card_options(st, opp):
-        st._ask(PendingKind.HOUSE_CARD, [opp], chosen={})
+        st.ask(PendingKind.HOUSE_CARD, [opp], chosen={})
 
 
 def t_combat_immediate(st: WesterosState, task: Step) -> None:
@@ -56,22 +56,22 @@ def t_combat_immediate(st: WesterosState, task: Step) -> None:
         if st.data.house_cards[card]["effect_timing"] != "immediately":
             continue
         c.imm_done.append(card)
-        st._push(Step(Task.COMBAT_IMMEDIATE))
+        st.push(Step(Task.COMBAT_IMMEDIATE))
         opp = combat.opponent(st, h)
         if card == "aeron_damphair":
             if st.power[h] >= 2 and [x for x in st.hands[h] if x not in c.excluded[h]]:
-                st._choose(h, Decision.AERON, ["swap", "keep"])
+                st.choose(h, Decision.AERON, ["swap", "keep"])
             return
         if card == "doran_martell":
-            st._choose(h, Decision.DORAN, list(TRACKS))
+            st.choose(h, Decision.DORAN, list(TRACKS))
             return
         if card == "mace_tyrell":
             mace(st, h, opp)
             return
         if card == "queen_of_thorns":
-            opts = [a for a in st.data.adj[c.area] if a in st.orders and st.orders[a][0] == opp]
+            opts = [a for a in st.data.adj[c.area] if a in st.orders and st.orders[a].house == opp]
             if opts:
-                st._choose(h, Decision.QUEEN_OF_THORNS, sorted(opts))
+                st.choose(h, Decision.QUEEN_OF_THORNS, sorted(opts))
             return
         return
 
@@ -85,8 +85,8 @@ def on_aeron(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st.discards[p].append("aeron_damphair")
     c.cards[p] = None
     c.excluded[p].append("aeron_damphair")
-    st._event(f"{p.title()} pays 2 power to replace Aeron Damphair")
-    st._ask(PendingKind.HOUSE_CARD, [p], chosen={})
+    st.event(f"{p.title()} pays 2 power to replace Aeron Damphair")
+    st.ask(PendingKind.HOUSE_CARD, [p], chosen={})
 
 
 def on_doran(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -94,7 +94,7 @@ def on_doran(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     tr = st.tracks[option]
     tr.remove(opp)
     tr.append(opp)
-    st._event(f"Doran Martell moves {opp.title()} to the bottom of {option.replace('_', ' ')}")
+    st.event(f"Doran Martell moves {opp.title()} to the bottom of {option.replace('_', ' ')}")
 
 
 def mace(st: WesterosState, h: str, opp: str) -> None:
@@ -102,22 +102,22 @@ def mace(st: WesterosState, h: str, opp: str) -> None:
     c = st.combat
     assert c is not None
     if c.cards.get(opp) == "the_blackfish":
-        st._event("The Blackfish prevents Mace Tyrell's kill")
+        st.event("The Blackfish prevents Mace Tyrell's kill")
         return
     if opp == c.attacker:
         if "footman" in c.att_units:
             c.att_units.remove("footman")
-            st._event(f"Mace Tyrell destroys an attacking {opp.title()} footman")
+            st.event(f"Mace Tyrell destroys an attacking {opp.title()} footman")
     else:
         u = st.units.get(c.area)
-        if u and u["house"] == opp and ("footman" in u["units"] or "footman" in u["routed"]):
-            st._remove_unit(c.area, "footman", prefer_routed=False)
-            st._event(f"Mace Tyrell destroys a defending {opp.title()} footman")
+        if u and u.house == opp and ("footman" in u.units or "footman" in u.routed):
+            st.remove_unit(c.area, "footman", prefer_routed=False)
+            st.event(f"Mace Tyrell destroys a defending {opp.title()} footman")
 
 
 def on_queen_of_thorns(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     h, tok = st.orders.pop(option)
-    st._event(f"Queen of Thorns removes {h.title()}'s {order_label(tok)} in {option}")
+    st.event(f"Queen of Thorns removes {h.title()}'s {order_label(tok)} in {option}")
 
 
 def t_combat_win_effects(st: WesterosState, task: Step) -> None:
@@ -131,30 +131,30 @@ def t_combat_win_effects(st: WesterosState, task: Step) -> None:
     if wc == "ser_loras_tyrell" and w == c.attacker:
         c.loras = True
     if wc == "tywin_lannister":
-        got = st._gain_power(w, 2)
-        st._event(f"Tywin Lannister: {w.title()} gains {got} power")
+        got = st.gain_power(w, 2)
+        st.event(f"Tywin Lannister: {w.title()} gains {got} power")
     elif wc == "cersei_lannister":
         opts = sorted(a for a, (h, _t) in st.orders.items() if h == lo)
         if opts:
-            st._choose(w, Decision.CERSEI, [*opts, "none"])
+            st.choose(w, Decision.CERSEI, [*opts, "none"])
     elif wc == "renly_baratheon" and st.available_units(w, "knight") > 0:
         opts = []
         if w == c.attacker and "footman" in c.att_units:
             opts.append("attacking_units")
         u = st.units.get(c.area)
-        if w == c.defender and u and u["house"] == w and "footman" in u["units"]:
+        if w == c.defender and u and u.house == w and "footman" in u.units:
             opts.append(c.area)
-        for a, sh, _t in st._support_orders(c.area):
-            if sh == w and c.support.get(w) == w and "footman" in st.units[a]["units"]:
+        for a, sh, _t in st.support_orders(c.area):
+            if sh == w and c.support.get(w) == w and "footman" in st.units[a].units:
                 opts.append(a)
         if opts:
-            st._choose(w, Decision.RENLY, [*opts, "none"])
+            st.choose(w, Decision.RENLY, [*opts, "none"])
 
 
 def on_cersei(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option != "none":
         h, tok = st.orders.pop(option)
-        st._event(f"Cersei Lannister removes {h.title()}'s {order_label(tok)} in {option}")
+        st.event(f"Cersei Lannister removes {h.title()}'s {order_label(tok)} in {option}")
 
 
 def on_renly(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -166,10 +166,8 @@ def on_renly(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
         c.att_units.remove("footman")
         c.att_units.append("knight")
     else:
-        u = st.units[option]
-        u["units"].remove("footman")
-        u["units"].append("knight")
-    st._event(f"Renly Baratheon upgrades a footman to a knight ({option})")
+        st.swap_unit(option, "footman", "knight", prefer_routed=False)
+    st.event(f"Renly Baratheon upgrades a footman to a knight ({option})")
 
 
 def t_combat_after(st: WesterosState, task: Step) -> None:
@@ -181,7 +179,7 @@ def t_combat_after(st: WesterosState, task: Step) -> None:
         if h in c.cards and c.cards[h] == "patchface":
             opp = c.defender if h == c.attacker else c.attacker
             if st.hands[opp]:
-                st._choose(h, Decision.PATCHFACE, [*sorted(st.hands[opp]), "none"], opponent=opp)
+                st.choose(h, Decision.PATCHFACE, [*sorted(st.hands[opp]), "none"], opponent=opp)
                 return
 
 
@@ -191,4 +189,4 @@ def on_patchface(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     opp = need(ctx.opponent)
     st.hands[opp].remove(option)
     combat.discard_played(st, opp, option)
-    st._event(f"Patchface discards {option} from {opp.title()}'s hand")
+    st.event(f"Patchface discards {option} from {opp.title()}'s hand")

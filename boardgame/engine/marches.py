@@ -10,9 +10,9 @@ from itertools import product
 from typing import TYPE_CHECKING
 
 from .actions import Action, ChooseMarch, EndMarch, MarchMove
-from .board import Phase, order_type
+from .board import order_type
 from .data import UNIT_TYPES
-from .structures import Combat, Decision, March, Pending, PendingKind, Step, Task, need
+from .structures import Combat, Decision, March, Pending, PendingKind, Phase, Step, Task, need
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -41,10 +41,10 @@ def legal_march_select(st: WesterosState, p: str) -> list[Action]:
 
 def do_march_select(st: WesterosState, a: Action) -> None:
     assert isinstance(a, ChooseMarch)
-    token = st.orders[a.area][1]
+    token = st.orders[a.area].token
     st.march = March(a.player, a.area, token)
-    st._ask(PendingKind.MARCH_MOVE, [a.player])
-    st._event(f"{a.player.title()} resolves the March order in {a.area}")
+    st.ask(PendingKind.MARCH_MOVE, [a.player])
+    st.event(f"{a.player.title()} resolves the March order in {a.area}")
 
 
 def neutral_attack_strength(st: WesterosState, house: str, dest: str, units: list[str]) -> int:
@@ -61,13 +61,13 @@ def neutral_strength(
     st: WesterosState, house: str, dest: str, units: list[str], token: str, declared: dict[str, str] | None
 ) -> int:
     castle = st.data.areas[dest]["castle"] != "none"
-    s = sum(st._unit_value(u, castle, True) for u in units)
+    s = sum(st.unit_value(u, castle, True) for u in units)
     s += int(st.data.tokens[token]["strength_modifier"])
-    for a, h, t in st._support_orders(dest):
+    for a, h, t in st.support_orders(dest):
         if h == house or (
             st.config.neutral_force_other_support and (declared is None or declared.get(h) == house)
         ):
-            s += sum(st._unit_value(u, castle, True) for u in st.units[a]["units"])
+            s += sum(st.unit_value(u, castle, True) for u in st.units[a].units)
             s += 1 if t == "support_plus_one" else 0
     return s
 
@@ -81,9 +81,9 @@ def legal_march_move(st: WesterosState, p: str) -> list[Action]:
     if u is None and st.data.kind(src) == "land":
         if st.data.areas[src].get("home_house") != p and st.tokens.get(src) != p and st.power[p] > 0:
             out.append(EndMarch(p, True))
-    if u is None or u["house"] != p or not u["units"]:
+    if u is None or u.house != p or not u.units:
         return out
-    movable = u["units"]
+    movable = u.units
     types = [t for t in UNIT_TYPES if t in movable]
     counts = [movable.count(t) for t in types]
     subsets = []
@@ -91,10 +91,10 @@ def legal_march_move(st: WesterosState, p: str) -> list[Action]:
         group = tuple(t for t, c in zip(types, combo, strict=True) for _ in range(c))
         if group:
             subsets.append(group)
-    sizes = st._army_sizes(p)
+    sizes = st.army_sizes(p)
     cdest = m.combat_dest
-    for dest in st._move_targets(p, src):
-        hostile = st._hostile(p, dest)
+    for dest in st.move_targets(p, src):
+        hostile = st.is_hostile(p, dest)
         if hostile and cdest not in (None, dest):
             continue
         dk = st.data.kind(dest)
@@ -109,7 +109,7 @@ def legal_march_move(st: WesterosState, p: str) -> list[Action]:
             sz = dict(sizes)
             sz[src] = sz.get(src, 0) - n
             sz[dest] = own_there + n
-            if not st._fits(sorted((s for s in sz.values() if s >= 2), reverse=True), p):
+            if not st.fits_supply(sorted((s for s in sz.values() if s >= 2), reverse=True), p):
                 continue
             out.append(MarchMove(p, g, dest))
     return out
@@ -125,19 +125,19 @@ def do_march_move(st: WesterosState, a: Action) -> None:
     assert isinstance(a, MarchMove)
     src = m.source
     for unit in a.units:
-        st._remove_unit(src, unit, prefer_routed=False)
-    if st._hostile(a.player, a.dest):
+        st.remove_unit(src, unit, prefer_routed=False)
+    if st.is_hostile(a.player, a.dest):
         m.combat_dest = a.dest
         m.combat_units.extend(a.units)
-        st._event(f"{a.describe(st)} (attack)")
+        st.event(f"{a.describe(st)} (attack)")
     else:
         t = st.tokens.get(a.dest)
         if t is not None and t != a.player:  # W-7.1.3
-            st._drop_token(a.dest)
-            st._event(f"{a.player.title()} removes {t.title()}'s power token from {a.dest}")
+            st.drop_token(a.dest)
+            st.event(f"{a.player.title()} removes {t.title()}'s power token from {a.dest}")
         for unit in a.units:
-            st._add_unit(a.dest, a.player, unit)
-        st._event(a.describe(st))
+            st.add_unit(a.dest, a.player, unit)
+        st.event(a.describe(st))
 
 
 def end_march(st: WesterosState, a: EndMarch) -> None:
@@ -146,27 +146,27 @@ def end_march(st: WesterosState, a: EndMarch) -> None:
     p, src = m.house, m.source
     if a.leave_power_token:  # W-7.1.5 / W-8.2
         st.power[p] -= 1
-        st._set_token(src, p)
-        st._event(f"{p.title()} leaves a power token in {src}")
+        st.set_token(src, p)
+        st.event(f"{p.title()} leaves a power token in {src}")
     st.orders.pop(src, None)
     dest = m.combat_dest
     st.march = None
     if dest is None:
-        st._push(MARCH_END)
+        st.push(MARCH_END)
         return
     if dest in st.neutral:  # W-11.1
         others = []
         if st.config.neutral_force_other_support:
-            sup = st._support_orders(dest)
+            sup = st.support_orders(dest)
             others = [h for h in st.turn_order() if h != p and any(sh == h for _a, sh, _t in sup)]
         st.combat = Combat(
             p, "neutral", dest, src, list(m.combat_units), m.token, support_queue=others, neutral=True
         )
-        st._push(*NEUTRAL_COMBAT)
+        st.push(*NEUTRAL_COMBAT)
         return
     defender = st.owner(dest) or str(st.data.areas[dest]["home_house"])
     queue = []
-    sup = st._support_orders(dest)
+    sup = st.support_orders(dest)
     for h in st.turn_order():
         if any(sh == h for _a, sh, _t in sup):
             queue.append(h)
@@ -181,15 +181,15 @@ def end_march(st: WesterosState, a: EndMarch) -> None:
         cards={p: None, defender: None},
         excluded={p: [], defender: []},
     )
-    st.phase = Phase.ACTION.value
-    st._event(f"Combat in {dest}: {p.title()} attacks {defender.title()}")
-    st._push(*COMBAT)
+    st.phase = Phase.ACTION
+    st.event(f"Combat in {dest}: {p.title()} attacks {defender.title()}")
+    st.push(*COMBAT)
 
 
 def t_march_end(st: WesterosState, task: Step) -> None:
     """W-7.1.7: after each march, orphan orders, ports, victory."""
-    st._prune_orders()
-    st._push(*AFTER_MARCH)
+    st.prune_orders()
+    st.push(*AFTER_MARCH)
 
 
 def t_port_sync(st: WesterosState, task: Step) -> None:
@@ -205,12 +205,12 @@ def t_port_sync(st: WesterosState, task: Step) -> None:
             continue
         del st.units[port]
         st.orders.pop(port, None)
-        st._ctl_cache = None
+        st.invalidate_control()
         if c is None:
-            st._event(f"{str(o).title()} loses {n} ship(s) in {port}: {land} is no longer controlled")
+            st.event(f"{str(o).title()} loses {n} ship(s) in {port}: {land} is no longer controlled")
             continue
-        st._event(f"{c.title()} captures the port {port} ({n} {str(o).title()} ship(s))")
-        st._push(Step(Task.PORT_TAKEOVER, house=c, port=port, left=n), Step(Task.PORT_SYNC))
+        st.event(f"{c.title()} captures the port {port} ({n} {str(o).title()} ship(s))")
+        st.push(Step(Task.PORT_TAKEOVER, house=c, port=port, left=n), Step(Task.PORT_SYNC))
         return
 
 
@@ -222,13 +222,13 @@ def t_port_takeover(st: WesterosState, task: Step) -> None:
     opts = ["destroy"]
     if st.available_units(h, "ship") > 0 and st.supply_ok(h, {port: 1}):
         opts.insert(0, "replace")
-    st._choose(h, Decision.PORT_TAKEOVER, opts, port=port, left=left)
+    st.choose(h, Decision.PORT_TAKEOVER, opts, port=port, left=left)
 
 
 def on_port_takeover(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option == "replace":
-        st._add_unit(need(ctx.port), p, "ship")
-    st._push(Step(Task.PORT_TAKEOVER, house=p, port=ctx.port, left=need(ctx.left) - 1))
+        st.add_unit(need(ctx.port), p, "ship")
+    st.push(Step(Task.PORT_TAKEOVER, house=p, port=ctx.port, left=need(ctx.left) - 1))
 
 
 def t_neutral_resolve(st: WesterosState, task: Step) -> None:
@@ -240,15 +240,15 @@ def t_neutral_resolve(st: WesterosState, task: Step) -> None:
     need = st.neutral[dest]
     got = neutral_strength(st, p, dest, units, c.token, c.support)
     if got >= need:
-        st._event(f"{p.title()} defeats the neutral force in {dest} ({got} vs {need})", numbers=[got, need])
+        st.event(f"{p.title()} defeats the neutral force in {dest} ({got} vs {need})", numbers=[got, need])
         del st.neutral[dest]
         for unit in units:
-            st._add_unit(dest, p, unit)
+            st.add_unit(dest, p, unit)
         return
     src = c.origin
-    st._event(f"{p.title()} falls short against the neutral force in {dest} ({got} vs {need})")
+    st.event(f"{p.title()} falls short against the neutral force in {dest} ({got} vs {need})")
     if st.data.kind(src) != "land" or st.control(src) in (None, p):
         for unit in units:
-            st._add_unit(src, p, unit)
+            st.add_unit(src, p, unit)
     else:
-        st._event(f"{p.title()} cannot return to {src}: {len(units)} unit(s) lost")
+        st.event(f"{p.title()} cannot return to {src}: {len(units)} unit(s) lost")

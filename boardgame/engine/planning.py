@@ -19,7 +19,7 @@ from .actions import (
     ReopenOrders,
     order_label,
 )
-from .structures import Decision, Pending, PendingKind, Step
+from .structures import Decision, Order, Pending, PendingKind, Step
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -31,15 +31,15 @@ def t_assign_orders(st: WesterosState, task: Step) -> None:
     st.orders_revealed = False
     players = ordering_houses(st)
     if players:
-        st._ask(PendingKind.ORDERS, players)
+        st.ask(PendingKind.ORDERS, players)
 
 
 def legal_orders(st: WesterosState, p: str) -> list[Action]:
     """W-5.1: an order for every area with own units; until the house declares its orders complete it may
     take any of them back (like rearranging face-down tokens at the table before the reveal, W-5.4).
     Take-backs come last, so "the first legal action" stays a placement or the finish."""
-    need = sorted(a for a, u in st.units.items() if u["house"] == p and a not in st.orders)
-    toks = st._unused_tokens(p) if need else []
+    need = sorted(a for a, u in st.units.items() if u.house == p and a not in st.orders)
+    toks = st.unused_tokens(p) if need else []
     out: list[Action] = [PlaceOrder(p, a, t) for a in need for t in toks]
     if not need or not toks:
         out.append(FinishOrders(p))
@@ -49,7 +49,7 @@ def legal_orders(st: WesterosState, p: str) -> list[Action]:
 
 def ordering_houses(st: WesterosState) -> list[str]:
     """The houses that place orders this round (W-5.1: those with units), in turn order."""
-    return [h for h in st.turn_order() if any(u["house"] == h for u in st.units.values())]
+    return [h for h in st.turn_order() if any(u.house == h for u in st.units.values())]
 
 
 def ready_houses(st: WesterosState) -> list[str]:
@@ -72,19 +72,19 @@ def do_orders(st: WesterosState, a: Action) -> None:
         # Back among the deciding houses, in turn order (the list `t_assign_orders` started with).
         back = set(st.pending.players) | {a.player}
         st.pending.players = [h for h in ordering_houses(st) if h in back]
-        st._event(f"{a.player.title()} is changing its orders")
+        st.event(f"{a.player.title()} is changing its orders")
     elif isinstance(a, PlaceOrder):
-        st.orders[a.area] = [a.player, a.token]
-        st._event(f"{a.player.title()} places an order in {a.area}")
-        st._event(a.describe(st), to=[a.player])
+        st.orders[a.area] = Order(a.player, a.token)
+        st.event(f"{a.player.title()} places an order in {a.area}")
+        st.event(a.describe(st), to=[a.player])
     elif isinstance(a, RemoveOrder):
         # W-5.1 / W-20: the others learn only that the face-down token left the area, never what it was.
-        token = st.orders.pop(a.area)[1]
-        st._event(f"{a.player.title()} takes back the order in {a.area}")
-        st._event(f"{a.player.title()} takes back {order_label(token)} from {a.area}", to=[a.player])
+        token = st.orders.pop(a.area).token
+        st.event(f"{a.player.title()} takes back the order in {a.area}")
+        st.event(f"{a.player.title()} takes back {order_label(token)} from {a.area}", to=[a.player])
     else:
         st.pending.players.remove(a.player)
-        st._event(f"{a.player.title()} has placed all orders")
+        st.event(f"{a.player.title()} has placed all orders")
         if not st.pending.players:
             st.pending = None
 
@@ -94,31 +94,31 @@ def t_reveal_orders(st: WesterosState, task: Step) -> None:
     rounds.enter(st, task)
     st.orders_revealed = True
     for a, (h, t) in sorted(st.orders.items()):
-        st._event(f"{h.title()}: {order_label(t)} in {a}", order=[a, h, t])
+        st.event(f"{h.title()}: {order_label(t)} in {a}", order=[a, h, t])
 
 
 def t_messenger_raven(st: WesterosState, task: Step) -> None:
     """W-5.5: the Raven holder may swap an order or look at the top wildling card."""
     rounds.enter(st, task)
     if not st.raven_used:
-        st._ask(PendingKind.RAVEN, [st.holder("kings_court")])
+        st.ask(PendingKind.RAVEN, [st.holder("kings_court")])
 
 
 def legal_raven(st: WesterosState, p: str) -> list[Action]:
     out: list[Action] = [Choose(p, "raven", "pass"), Choose(p, "raven", "look")]
     for a, (h, t) in sorted(st.orders.items()):
         if h == p:
-            out.extend(RavenSwap(p, a, nt) for nt in st._unused_tokens(p, ignore_area=a) if nt != t)
+            out.extend(RavenSwap(p, a, nt) for nt in st.unused_tokens(p, ignore_area=a) if nt != t)
     return out
 
 
 def do_raven(st: WesterosState, a: Action) -> None:
     st.pending = None
     if isinstance(a, RavenSwap):
-        old = st.orders[a.area][1]
-        st.orders[a.area] = [a.player, a.token]
+        old = st.orders[a.area].token
+        st.orders[a.area] = Order(a.player, a.token)
         st.raven_used = True
-        st._event(
+        st.event(
             f"Messenger Raven: {a.player.title()} replaces {order_label(old)} with {order_label(a.token)} in {a.area}"
         )
         return
@@ -127,11 +127,11 @@ def do_raven(st: WesterosState, a: Action) -> None:
         st.raven_used = True
         top = st.wildling_deck[0]
         st.raven_knows = {"house": a.player, "card": top, "where": "top"}
-        st._event(f"{a.player.title()} looks at the top wildling card")
-        st._event(f"The top wildling card is {top}", to=[a.player])
-        st._choose(a.player, Decision.RAVEN_BURY, ["top", "bottom"])
+        st.event(f"{a.player.title()} looks at the top wildling card")
+        st.event(f"The top wildling card is {top}", to=[a.player])
+        st.choose(a.player, Decision.RAVEN_BURY, ["top", "bottom"])
     else:
-        st._event(f"{a.player.title()} does not use the Messenger Raven")
+        st.event(f"{a.player.title()} does not use the Messenger Raven")
 
 
 def on_raven_bury(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -139,4 +139,4 @@ def on_raven_bury(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
         st.wildling_deck.append(st.wildling_deck.pop(0))
         if st.raven_knows:
             st.raven_knows["where"] = "bottom"
-    st._event(f"{p.title()} leaves the wildling card on the {option}")
+    st.event(f"{p.title()} leaves the wildling card on the {option}")

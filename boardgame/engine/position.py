@@ -11,13 +11,13 @@ from typing import Any
 from .config import RulesConfig
 from .data import TRACKS, GameData
 from .game import ROUND_STRUCTURE, WesterosState, new_game
-from .structures import Step, Task, Units
+from .structures import Order, Phase, Step, Task, Units
 
 STARTS = ("westeros", "planning", "action", "wildling_attack", "clash_of_kings")
 
 
-def _steps(phases: tuple[str, ...]) -> list[Step]:
-    return [Step(Task(s), phase=ph) for ph, steps in ROUND_STRUCTURE if ph in phases for s, _w in steps]
+def _steps(phases: tuple[Phase, ...]) -> list[Step]:
+    return [Step(Task(s.value), phase=ph) for ph, steps in ROUND_STRUCTURE if ph in phases for s, _w in steps]
 
 
 def parse_units(spec: dict[str, Any]) -> dict[str, Units]:
@@ -25,20 +25,11 @@ def parse_units(spec: dict[str, Any]) -> dict[str, Units]:
     out: dict[str, Units] = {}
     for area, items in spec.items():
         if isinstance(items, dict):
-            out[area] = {
-                "house": items["house"],
-                "units": list(items["units"]),
-                "routed": list(items.get("routed", [])),
-            }
+            out[area] = Units(items["house"], tuple(items["units"]), tuple(items.get("routed", [])))
             continue
         house, *rest = items
-        u: Units = {"house": house, "units": [], "routed": []}
-        for r in rest:
-            if r.startswith("routed "):
-                u["routed"].append(r.split(" ", 1)[1])
-            else:
-                u["units"].append(r)
-        out[area] = u
+        routed = tuple(r.split(" ", 1)[1] for r in rest if r.startswith("routed "))
+        out[area] = Units(house, tuple(r for r in rest if not r.startswith("routed ")), routed)
     return out
 
 
@@ -60,8 +51,8 @@ def from_position(
         for a, u in st.units.items():
             if a not in areas:
                 raise ValueError(f"unknown area {a!r}")
-            if u["house"] not in st.houses:
-                raise ValueError(f"house {u['house']!r} is not in this game")
+            if u.house not in st.houses:
+                raise ValueError(f"house {u.house!r} is not in this game")
     for key in ("power", "supply", "hands", "discards"):
         for h, v in p.get(key, {}).items():
             getattr(st, key)[h] = v if not isinstance(v, list) else list(v)
@@ -83,7 +74,7 @@ def from_position(
         owner = st.owner(area)
         if owner is None or tok not in game_data.tokens:
             raise ValueError(f"order {tok!r} in {area!r} needs a known token and units there")
-        st.orders[area] = [owner, tok]
+        st.orders[area] = Order(owner, tok)
     for k, top in enumerate(p.get("westeros_top", [])):
         if top is None:
             continue
@@ -103,23 +94,30 @@ def from_position(
     st.pending = None
     st.combat = None
     st.march = None
-    st._ctl_cache = None
+    st.invalidate_control()
     agenda: list[Step]
     if start == "westeros":
         st.round = int(p.get("round", 2)) - 1
-        agenda = _steps(("westeros", "planning", "action"))
+        agenda = _steps((Phase.WESTEROS, Phase.PLANNING, Phase.ACTION))
     elif start == "planning":
-        agenda = _steps(("planning", "action"))
+        agenda = _steps((Phase.PLANNING, Phase.ACTION))
     elif start == "action":
         st.orders_revealed = True
-        agenda = _steps(("action",))
+        agenda = _steps((Phase.ACTION,))
     elif start == "wildling_attack":
         agenda = [Step(Task.WILDLING_ATTACK, strength=p.get("wildling_strength"), exclude=None)]
-        agenda += [Step(Task.RECONCILE, houses=tuple(st.turn_order())), *_steps(("planning", "action"))]
+        agenda += [
+            Step(Task.RECONCILE, houses=tuple(st.turn_order())),
+            *_steps((Phase.PLANNING, Phase.ACTION)),
+        ]
     else:
-        agenda = [Step(Task.BID, purpose="clash", track=t) for t in TRACKS] + _steps(("planning", "action"))
-    st.phase = "action" if start == "action" else ("westeros" if start != "planning" else "planning")
+        agenda = [Step(Task.BID, purpose="clash", track=t) for t in TRACKS] + _steps(
+            (Phase.PLANNING, Phase.ACTION)
+        )
+    st.phase = (
+        Phase.ACTION if start == "action" else (Phase.WESTEROS if start != "planning" else Phase.PLANNING)
+    )
     st.agenda = list(reversed(agenda))
     st.winner = None
-    st._run()
+    st.run_agenda()
     return st

@@ -21,14 +21,14 @@ def raid_targets(st: WesterosState, p: str, area: str, token: str) -> list[str]:
     out = []
     for t in st.data.adj[area]:
         o = st.orders.get(t)
-        if o is None or o[0] == p:
+        if o is None or o.house == p:
             continue
         tk = st.data.kind(t)
         if kind == "land" and tk != "land":
             continue
         if kind == "port" and tk != "sea":
             continue
-        ot = order_type(o[1])
+        ot = order_type(o.token)
         if ot in ("support", "raid", "consolidate_power") or (ot == "defense" and token == "raid_special"):
             out.append(t)
     return out
@@ -48,12 +48,12 @@ def do_raid(st: WesterosState, a: Action) -> None:
     st.pending = None
     del st.orders[a.area]
     if a.target is None:
-        st._event(a.describe(st))
+        st.event(a.describe(st))
         return
     victim, tok = st.orders.pop(a.target)
-    st._event(f"{a.describe(st)}, removing {victim.title()}'s {order_label(tok)}")
+    st.event(f"{a.describe(st)}, removing {victim.title()}'s {order_label(tok)}")
     if order_type(tok) == "consolidate_power":  # W-7.2.3 pillage
-        st._gain_power(a.player, 1)
+        st.gain_power(a.player, 1)
         if st.power[victim] > 0:
             st.power[victim] -= 1
 
@@ -75,7 +75,7 @@ def do_consolidate(st: WesterosState, a: Action) -> None:
     del st.orders[a.area]
     ad = st.data.areas[a.area]
     if a.muster:
-        st._event(a.describe(st))
+        st.event(a.describe(st))
         westeros_phase.start_muster(st, a.player, [a.area])
         return
     gain = 0
@@ -83,5 +83,5 @@ def do_consolidate(st: WesterosState, a: Action) -> None:
         gain = 1 + int(ad["crowns"])
     elif ad["kind"] == "port" and not st.is_enemy_ship_in(ad["sea_area"], a.player):
         gain = 1
-    got = st._gain_power(a.player, gain)
-    st._event(f"{a.describe(st)} and gains {got} power")
+    got = st.gain_power(a.player, gain)
+    st.event(f"{a.describe(st)} and gains {got} power")

@@ -22,7 +22,7 @@ def retreat_options(
     kind = st.data.kind(area)
     if kind == "land":
         cands = {a for a in st.data.adj[area] if st.data.kind(a) == "land"}
-        cands |= st._transport_lands(house, area)
+        cands |= st.transport_lands(house, area)
     else:
         cands = set()
         for a in st.data.adj[area]:
@@ -62,7 +62,7 @@ def t_combat_retreat(st: WesterosState, task: Step) -> None:
         opts = attacker_retreat_options(st)
         if opts:
             best = min(opts.values())
-            st._choose(winner, Decision.ROBB_RETREAT, sorted(a for a, v in opts.items() if v == best))
+            st.choose(winner, Decision.ROBB_RETREAT, sorted(a for a, v in opts.items() if v == best))
             return
     if lo == c.attacker:
         units = c.att_units
@@ -72,12 +72,12 @@ def t_combat_retreat(st: WesterosState, task: Step) -> None:
         src = c.origin
         ok = st.data.kind(src) != "land" or st.control(src) in (None, lo)
         if not ok:
-            st._event(f"{lo.title()} cannot retreat to {src}: {len(units)} unit(s) destroyed")
+            st.event(f"{lo.title()} cannot retreat to {src}: {len(units)} unit(s) destroyed")
             return
         for x in units:
-            st._add_unit(src, lo, x, routed=True)
-        st._event(f"{lo.title()} retreats {len(units)} unit(s) to {src}")
-        st._push(Step(Task.RETREAT_SUPPLY, house=lo, area=src))
+            st.add_unit(src, lo, x, routed=True)
+        st.event(f"{lo.title()} retreats {len(units)} unit(s) to {src}")
+        st.push(Step(Task.RETREAT_SUPPLY, house=lo, area=src))
         return
     units = combat.losing_units(st)
     if not units:
@@ -85,15 +85,15 @@ def t_combat_retreat(st: WesterosState, task: Step) -> None:
     opts = retreat_options(st, lo, c.area, units, c.origin)
     if not opts:
         for x in units:
-            st._remove_unit(c.area, x, prefer_routed=False)
-        st._event(f"{lo.title()} has no retreat from {c.area}: {len(units)} unit(s) destroyed")
+            st.remove_unit(c.area, x, prefer_routed=False)
+        st.event(f"{lo.title()} has no retreat from {c.area}: {len(units)} unit(s) destroyed")
         return
     best = min(opts.values())
     choices = sorted(a for a, v in opts.items() if v == best)
     if c.cards.get(winner) == "robb_stark":
-        st._choose(winner, Decision.ROBB_RETREAT, choices)
+        st.choose(winner, Decision.ROBB_RETREAT, choices)
     else:
-        st._choose(lo, Decision.RETREAT, choices)
+        st.choose(lo, Decision.RETREAT, choices)
 
 
 def on_retreat(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -102,10 +102,10 @@ def on_retreat(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     lo = combat.decided(c)[1]
     units = combat.losing_units(st)
     for x in units:
-        st._remove_unit(c.area, x, prefer_routed=False)
-        st._add_unit(option, lo, x, routed=True)
-    st._event(f"{lo.title()} retreats {len(units)} unit(s) from {c.area} to {option}")
-    st._push(Step(Task.RETREAT_SUPPLY, house=lo, area=option))
+        st.remove_unit(c.area, x, prefer_routed=False)
+        st.add_unit(option, lo, x, routed=True)
+    st.event(f"{lo.title()} retreats {len(units)} unit(s) from {c.area} to {option}")
+    st.push(Step(Task.RETREAT_SUPPLY, house=lo, area=option))
 
 
 def attacker_retreat_options(st: WesterosState) -> dict[str, int]:
@@ -131,9 +131,9 @@ def on_robb_retreat(st: WesterosState, p: str, option: str, ctx: Pending) -> Non
     lo, units = c.attacker, c.att_units
     c.att_units = []
     for x in units:
-        st._add_unit(option, lo, x, routed=True)
-    st._event(f"Robb Stark sends {lo.title()}'s {len(units)} attacking unit(s) to {option}")
-    st._push(Step(Task.RETREAT_SUPPLY, house=lo, area=option))
+        st.add_unit(option, lo, x, routed=True)
+    st.event(f"Robb Stark sends {lo.title()}'s {len(units)} attacking unit(s) to {option}")
+    st.push(Step(Task.RETREAT_SUPPLY, house=lo, area=option))
 
 
 def t_retreat_supply(st: WesterosState, task: Step) -> None:
@@ -141,12 +141,12 @@ def t_retreat_supply(st: WesterosState, task: Step) -> None:
     h, a = need(task.house), need(task.area)
     if st.supply_ok(h) or a not in st.units:
         return
-    opts = sorted(set(st.units[a]["routed"])) or sorted(set(st.units[a]["units"]))
-    st._choose(h, Decision.RETREAT_LOSS, opts, area=a)
+    opts = sorted(set(st.units[a].routed)) or sorted(set(st.units[a].units))
+    st.choose(h, Decision.RETREAT_LOSS, opts, area=a)
 
 
 def on_retreat_loss(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     area = need(ctx.area)
-    st._remove_unit(area, option, prefer_routed=True)
-    st._event(f"{p.title()} destroys a retreating {option.replace('_', ' ')} to fit supply")
-    st._push(Step(Task.RETREAT_SUPPLY, house=p, area=area))
+    st.remove_unit(area, option, prefer_routed=True)
+    st.event(f"{p.title()} destroys a retreating {option.replace('_', ' ')} to fit supply")
+    st.push(Step(Task.RETREAT_SUPPLY, house=p, area=area))

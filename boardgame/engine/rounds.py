@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .board import ROUND_STRUCTURE, order_type
-from .structures import PendingKind, Step, Task
+from .structures import PendingKind, Phase, Reason, RoundStep, Step, Task, Units
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -24,24 +24,28 @@ CYCLE_KINDS = {
 
 
 # W-3.1: the steps of a round, from ROUND_STRUCTURE (steps are values, shared by every round).
-ROUND_STEPS = tuple(Step(Task(step), phase=phase) for phase, steps in ROUND_STRUCTURE for step, _who in steps)
-FIRST_ROUND_STEPS = tuple(s for s in ROUND_STEPS if s.phase != "westeros")  # round 1 skips the Westeros phase
+ROUND_STEPS = tuple(
+    Step(Task(step.value), phase=phase) for phase, steps in ROUND_STRUCTURE for step, _who in steps
+)
+FIRST_ROUND_STEPS = tuple(
+    s for s in ROUND_STEPS if s.phase is not Phase.WESTEROS
+)  # round 1 skips the Westeros phase
 
 
 def t_round(st: WesterosState, task: Step) -> None:
-    st._push(*(FIRST_ROUND_STEPS if task.first else ROUND_STEPS))
+    st.push(*(FIRST_ROUND_STEPS if task.first else ROUND_STEPS))
 
 
 def enter(st: WesterosState, task: Step) -> None:
     if task.phase is not None:
         st.phase = task.phase
-    st.step = str(task.t)  # a plain str (StrEnum.__str__ is str's)
+    st.step = RoundStep(task.t.value)
 
 
 def t_advance_round(st: WesterosState, task: Step) -> None:
     enter(st, task)
     st.round += 1  # W-4.1(1)
-    st._event(f"Round {st.round} begins")
+    st.event(f"Round {st.round} begins")
 
 
 def t_resolve_westeros(st: WesterosState, task: Step) -> None:
@@ -50,17 +54,17 @@ def t_resolve_westeros(st: WesterosState, task: Step) -> None:
 
 def t_raids(st: WesterosState, task: Step) -> None:
     enter(st, task)
-    st._push(Step(Task.CYCLE, otype="raid", idx=0))
+    st.push(Step(Task.CYCLE, otype="raid", idx=0))
 
 
 def t_marches(st: WesterosState, task: Step) -> None:
     enter(st, task)
-    st._push(Step(Task.CYCLE, otype="march", idx=0))
+    st.push(Step(Task.CYCLE, otype="march", idx=0))
 
 
 def t_consolidate(st: WesterosState, task: Step) -> None:
     enter(st, task)
-    st._push(Step(Task.CYCLE, otype="consolidate_power", idx=0))
+    st.push(Step(Task.CYCLE, otype="consolidate_power", idx=0))
 
 
 def t_cycle(st: WesterosState, task: Step) -> None:
@@ -73,8 +77,8 @@ def t_cycle(st: WesterosState, task: Step) -> None:
         i = (idx + k) % n
         h = order[i]
         if any(oh == h and order_type(t) == otype for oh, t in st.orders.values()):
-            st._push(Step(Task.CYCLE, otype=otype, idx=(i + 1) % n))
-            st._ask(CYCLE_KINDS[otype], [h])
+            st.push(Step(Task.CYCLE, otype=otype, idx=(i + 1) % n))
+            st.ask(CYCLE_KINDS[otype], [h])
             return
 
 
@@ -83,18 +87,17 @@ def t_cleanup(st: WesterosState, task: Step) -> None:
     enter(st, task)
     st.orders = {}
     st.orders_revealed = False
-    for u in st.units.values():
-        if u["routed"]:
-            u["units"].extend(u["routed"])
-            u["routed"] = []
+    for a, u in st.units.items():
+        if u.routed:
+            st.units[a] = Units(u.house, u.units + u.routed, ())  # the same house: control is unchanged
     st.blade_used = False
     st.raven_used = False
     st.bans = []
     if st.round >= st.config.max_rounds:
-        st._finish(st._final_ranking()[0], "round_limit")
+        st.finish(st.final_ranking()[0], Reason.ROUND_LIMIT)
         return
-    st._push(Step(Task.ROUND))
+    st.push(Step(Task.ROUND))
 
 
 def t_victory_check(st: WesterosState, task: Step) -> None:
-    st._check_victory()
+    st.check_victory()

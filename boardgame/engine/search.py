@@ -138,7 +138,7 @@ class SearchAgent(AgentBase):
         clock = Clock(self.budget_s * weight, iters)
         if kind == PendingKind.ORDERS.value:
             return self._orders(info, legal, clock)
-        cands = self._candidates(info, legal)
+        cands = self.candidates(info, legal)
         if len(cands) == 1:
             return cands[0][0]
         combat = info.observed().combat
@@ -155,7 +155,7 @@ class SearchAgent(AgentBase):
         rest of the game rates low gives way to the search's choice. The simulations draw the opponent's
         face-down card from the opponent's mix (`_simulate`)."""
         mix = card_mix(info.observed(), info.house)
-        scored = self._search_values(info, cands, clock, log=False)  # CARD_TEMPERATURE reads chances
+        scored = self.search_values(info, cands, clock, log=False)  # CARD_TEMPERATURE reads chances
         if not scored:
             return cands[0][0]
         top = max(v for _i, v in scored)
@@ -213,7 +213,7 @@ class SearchAgent(AgentBase):
         return (*key[:3], tuple(sorted((*own, (placed.area, placed.token)))))
 
     # ------------------------------------------------------------------------------------------ candidates
-    def _candidates(self, info: Information, legal: list[Action]) -> list[Candidate]:
+    def candidates(self, info: Information, legal: list[Action]) -> list[Candidate]:
         """Legal actions worth simulating, best first by the one-step prior (`greedy_score`): all of them
         when few, else the best `max_candidates` (bids: a spread of amounts, W-14.2 / W-16.3). The order
         matters: a short budget simulates the first ones, and equal scores go to the earlier candidate."""
@@ -255,13 +255,13 @@ class SearchAgent(AgentBase):
         )
 
     def _search(self, info: Information, cands: list[Candidate], clock: Clock) -> Candidate:
-        """The candidate whose simulations score best (`_search_values`)."""
-        scored = self._search_values(info, cands, clock)
+        """The candidate whose simulations score best (`search_values`)."""
+        scored = self.search_values(info, cands, clock)
         if not scored:
             return cands[0]
         return cands[max(scored, key=lambda iv: (iv[1], -iv[0]))[0]]
 
-    def _search_values(
+    def search_values(
         self, info: Information, cands: list[Candidate], clock: Clock, *, log: bool = True
     ) -> list[tuple[int, float]]:
         """Successive halving over `cands`; every candidate of a round meets the same sample. The surviving

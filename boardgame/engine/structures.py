@@ -3,16 +3,20 @@ and combat (W-3.3, W-7.1, W-9), with enums for their kinds.
 
 Each record's `to_json` gives exactly the stored JSON (the keys it always had, in the same order) and
 `from_json` reads it back, so snapshots in the database and the golden playthrough load and save byte for
-byte. Units in an area stay a three-key dict (`Units`): they are read everywhere on the hot path and a
-dataclass would buy nothing there.
+byte. The state's own fields that are typed values (`Phase`, `RoundStep`, `Reason`, `Order`, `Units`) are
+read and written through `STATE_CODECS`, in the JSON they always had.
+
+Orders and units are immutable NamedTuples: a clone of the state copies the dict that holds them and
+shares the values (the AI clones states thousands of times a second), and a rule that changes one
+replaces it (`Board.add_unit`, `Board.remove_unit`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypedDict, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -23,12 +27,103 @@ def need(value: T | None) -> T:
     return value
 
 
-class Units(TypedDict):
-    """One house's units in an area (W-1.3); routed units (W-9.10.5) are listed apart."""
+class Phase(StrEnum):
+    """Phases of a round (W-3.1) plus set-up and game over (`state.phase`)."""
+
+    SETUP = "setup"
+    WESTEROS = "westeros"
+    PLANNING = "planning"
+    ACTION = "action"
+    GAME_OVER = "game_over"
+
+
+class RoundStep(StrEnum):
+    """The step of the round the game is at (`state.step`, W-3.1): the steps of `ROUND_STRUCTURE`, a
+    combat (W-9) and the bids of a Westeros card (W-14 Clash of Kings, W-16 wildling attack)."""
+
+    NONE = ""  # set-up, before round 1
+    ADVANCE_ROUND = "advance_round"
+    REVEAL_WESTEROS = "reveal_westeros"
+    RESOLVE_WESTEROS = "resolve_westeros"
+    ASSIGN_ORDERS = "assign_orders"
+    REVEAL_ORDERS = "reveal_orders"
+    MESSENGER_RAVEN = "messenger_raven"
+    RAIDS = "raids"
+    MARCHES = "marches"
+    CONSOLIDATE = "consolidate"
+    CLEANUP = "cleanup"
+    COMBAT = "combat"
+    CLASH_OF_KINGS = "clash_of_kings"
+    WILDLING_ATTACK = "wildling_attack"
+
+
+class Reason(StrEnum):
+    """Why the game ended (W-18.1 immediate win, W-18.2 after round 10)."""
+
+    SEVEN_CASTLES = "seven_castles"
+    ROUND_LIMIT = "round_limit"
+
+
+class Order(NamedTuple):
+    """An order token in an area (W-5.1): whose it is and which token. Stored as `[house, token]`."""
 
     house: str
-    routed: list[str]
-    units: list[str]
+    token: str
+
+
+class Units(NamedTuple):
+    """One house's units in an area (W-1.3); routed units (W-9.10.5) are listed apart. Stored as
+    `{"house", "routed", "units"}`."""
+
+    house: str
+    units: tuple[str, ...] = ()
+    routed: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"house": self.house, "routed": list(self.routed), "units": list(self.units)}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Units:
+        return cls(d["house"], tuple(d["units"]), tuple(d["routed"]))
+
+    def size(self) -> int:
+        """Units in the area, routed ones included."""
+        return len(self.units) + len(self.routed)
+
+
+def _orders_json(orders: Mapping[str, Order]) -> dict[str, list[str]]:
+    return {a: [o.house, o.token] for a, o in orders.items()}
+
+
+def _orders_load(d: Mapping[str, Any]) -> dict[str, Order]:
+    return {a: Order(h, t) for a, (h, t) in d.items()}
+
+
+def _units_json(units: Mapping[str, Units]) -> dict[str, dict[str, Any]]:
+    return {a: u.to_json() for a, u in units.items()}
+
+
+def _units_load(d: Mapping[str, Any]) -> dict[str, Units]:
+    return {a: Units.from_json(u) for a, u in d.items()}
+
+
+def _reason_json(r: Reason | None) -> str | None:
+    return None if r is None else r.value
+
+
+def _reason_load(v: str | None) -> Reason | None:
+    return None if v is None else Reason(v)
+
+
+# The state's fields held as typed values: each with its JSON writer and reader (the stored JSON of a
+# field is what it was when it was a plain str, list or dict).
+STATE_CODECS: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
+    "phase": (lambda p: p.value, Phase),
+    "step": (lambda s: s.value, RoundStep),
+    "end_reason": (_reason_json, _reason_load),
+    "units": (_units_json, _units_load),
+    "orders": (_orders_json, _orders_load),
+}
 
 
 class PendingKind(StrEnum):
@@ -48,7 +143,7 @@ class PendingKind(StrEnum):
 
 
 class Task(StrEnum):
-    """A step of the agenda (`Step.t`): run by `WesterosState._run` until a decision is pending."""
+    """A step of the agenda (`Step.t`): run by `WesterosState.run_agenda` until a decision is pending."""
 
     ROUND = "round"
     ADVANCE_ROUND = "advance_round"
@@ -151,7 +246,7 @@ class Step:
     """
 
     t: Task
-    phase: str | None = None  # the phase a round step enters (W-3.1)
+    phase: Phase | None = None  # the phase a round step enters (W-3.1)
     first: bool = False  # round 1 skips the Westeros phase (W-3.1)
     purpose: str | None = None  # a bid for a track ("clash", W-14) or against the wildlings (W-16)
     track: str | None = None
@@ -198,6 +293,8 @@ class Step:
                 out[key] = dict(v)
             elif key == "task":
                 out[key] = v.to_json()
+            elif key == "phase":
+                out[key] = v.value
             else:
                 out[key] = v
         return out
@@ -216,6 +313,8 @@ class Step:
                 v = dict(v)
             elif key == "task":
                 v = Step.from_json(v)
+            elif key == "phase":
+                v = Phase(v)
             elif key not in _STEP_KEYS:
                 raise ValueError(f"unknown key {key!r} in agenda step {dict(d)!r}")
             kw[key] = v

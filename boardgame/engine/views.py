@@ -10,6 +10,7 @@ import marshal
 from typing import TYPE_CHECKING, Any
 
 from . import combat
+from .structures import STATE_CODECS
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -77,14 +78,16 @@ def _public(st: WesterosState, f: str) -> Any:
         return None if st.combat is None else st.combat.to_json()
     if f == "march":
         return None if st.march is None else st.march.to_json()
+    if f in STATE_CODECS:  # typed values (units, phase, ...) as they are stored
+        return STATE_CODECS[f][0](getattr(st, f))
     return getattr(st, f)
 
 
 def player_view(st: WesterosState, player: str | None = None) -> dict[str, Any]:
-    """What `player` may see (None = spectator), built from the allow-lists above (STYLE 7)."""
+    """What `player` may see (None = spectator), built from the allow-lists above (docs/style.md §7)."""
     d: dict[str, Any] = _copy({f: _public(st, f) for f in PUBLIC_FIELDS})
     if st.orders_revealed:
-        d["orders"] = _copy(st.orders)
+        d["orders"] = STATE_CODECS["orders"][0](st.orders)
     else:
         d["orders"] = {a: [h, t if h == player else None] for a, (h, t) in st.orders.items()}
     d["wdecks"] = {k: len(v) for k, v in st.wdecks.items()}

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from . import rounds
 from .actions import Action, Bid, Choose, Muster, option_words
 from .data import TRACKS, UNIT_TYPES
-from .structures import Decision, Pending, PendingKind, Step, Task, need
+from .structures import Decision, Pending, PendingKind, RoundStep, Step, Task, need
 
 if TYPE_CHECKING:
     from .game import WesterosState
@@ -31,33 +31,33 @@ def t_reveal_westeros(st: WesterosState, task: Step) -> None:
             st.deck_known[k] = min(len(deck), st.deck_known[k] + 1)
             info = st.data.westeros_cards[card]
             if info["effect_type"] == "reshuffle":
-                st._event(f"Winter is Coming: deck {k} is reshuffled")
-                st._rng.shuffle(deck)
+                st.event(f"Winter is Coming: deck {k} is reshuffled")
+                st.rng.shuffle(deck)
                 st.deck_known[k] = 0
                 continue
             break
         st.revealed.append(card)
         icons += 1 if info["wildling_icon"] else 0
-        st._event(f"Westeros deck {k}: {info['name']}", card=card)
+        st.event(f"Westeros deck {k}: {info['name']}", card=card)
     before = st.threat
     st.threat = min(12, st.threat + 2 * icons)
     if st.threat != before:
-        st._event(f"Wildling threat rises to {st.threat}")
+        st.event(f"Wildling threat rises to {st.threat}")
     tasks: list[Step] = []
     if icons and st.threat >= 12:
         tasks.append(Step(Task.WILDLING_ATTACK, strength=None, exclude=None))
     tasks.extend(Step(Task.WESTEROS_CARD, card=c) for c in st.revealed)
-    st._push(*tasks)
+    st.push(*tasks)
 
 
 def t_westeros_card(st: WesterosState, task: Step) -> None:
     info = st.data.westeros_cards[need(task.card)]
     et, cid = info["effect_type"], info["id"]
-    st._event(f"Resolving {info['name']}")
+    st.event(f"Resolving {info['name']}")
     if et == "supply":
-        st._push(Step(Task.SUPPLY_ADJUST))
+        st.push(Step(Task.SUPPLY_ADJUST))
     elif et == "mustering":
-        st._push(Step(Task.MUSTER_ALL, houses=tuple(st.turn_order())))
+        st.push(Step(Task.MUSTER_ALL, houses=tuple(st.turn_order())))
     elif et == "choice":
         token_track = {"iron_throne": "iron_throne", "messenger_raven": "kings_court"}.get(
             info["chooser"], "fiefdoms"
@@ -67,35 +67,35 @@ def t_westeros_card(st: WesterosState, task: Step) -> None:
             "dark_wings_dark_words": Decision.DARK_WINGS,
             "put_to_the_sword": Decision.PUT_TO_THE_SWORD,
         }[cid]
-        st._choose(st.holder(token_track), decision, list(info["options"]))
+        st.choose(st.holder(token_track), decision, list(info["options"]))
     elif et == "bidding":
-        st._push(*(Step(Task.BID, purpose="clash", track=t) for t in TRACKS))
+        st.push(*(Step(Task.BID, purpose="clash", track=t) for t in TRACKS))
     elif et == "power":
         income(st, ports=True)
     elif et == "wildlings_attack":
-        st._push(Step(Task.WILDLING_ATTACK, strength=None, exclude=None))
+        st.push(Step(Task.WILDLING_ATTACK, strength=None, exclude=None))
     elif et == "order_restriction":
         st.bans.extend(info.get("restricted_orders", []))
 
 
 def on_throne_of_blades(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
-    st._event(f"A Throne of Blades: {p.title()} chooses {option}")
+    st.event(f"A Throne of Blades: {p.title()} chooses {option}")
     if option == "supply":
-        st._push(Step(Task.SUPPLY_ADJUST))
+        st.push(Step(Task.SUPPLY_ADJUST))
     elif option == "mustering":
-        st._push(Step(Task.MUSTER_ALL, houses=tuple(st.turn_order())))
+        st.push(Step(Task.MUSTER_ALL, houses=tuple(st.turn_order())))
 
 
 def on_dark_wings(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
-    st._event(f"Dark Wings, Dark Words: {p.title()} chooses {option.replace('_', ' ')}")
+    st.event(f"Dark Wings, Dark Words: {p.title()} chooses {option.replace('_', ' ')}")
     if option == "clash_of_kings":
-        st._push(*(Step(Task.BID, purpose="clash", track=t) for t in TRACKS))
+        st.push(*(Step(Task.BID, purpose="clash", track=t) for t in TRACKS))
     elif option == "collect_power":
         income(st, ports=st.config.dark_wings_port_income)  # W-15.2 / W-22.1
 
 
 def on_put_to_the_sword(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
-    st._event(f"Put to the Sword: {p.title()} chooses {option_words(option)}")
+    st.event(f"Put to the Sword: {p.title()} chooses {option_words(option)}")
     if option == "no_defense_orders":
         st.bans.extend(["defense_plus_one", "defense_plus_two"])
     elif option == "no_march_plus_one":
@@ -104,24 +104,24 @@ def on_put_to_the_sword(st: WesterosState, p: str, option: str, ctx: Pending) ->
 
 def income(st: WesterosState, ports: bool) -> None:
     """W-15.1: 1 power per crown in controlled land areas (+ qualifying ports)."""
-    ctl = st._controls()
+    ctl = st.controls()
     for h in st.turn_order():
         n = sum(int(st.data.areas[a]["crowns"]) for a in st.data.land_areas if ctl[a] == h)
         if ports:
             for a, u in st.units.items():
                 ad = st.data.areas[a]
-                if u["house"] == h and ad["kind"] == "port" and ctl[ad["land_area"]] == h:
+                if u.house == h and ad["kind"] == "port" and ctl[ad["land_area"]] == h:
                     if not st.is_enemy_ship_in(ad["sea_area"], h):
                         n += 1
-        got = st._gain_power(h, n)
-        st._event(f"{h.title()} gains {got} power")
+        got = st.gain_power(h, n)
+        st.event(f"{h.title()} gains {got} power")
 
 
 def t_supply_adjust(st: WesterosState, task: Step) -> None:
     for h in st.houses:
         st.supply[h] = min(6, st.supply_icons(h))
-    st._event("Supply: " + ", ".join(f"{h} {st.supply[h]}" for h in st.turn_order()))
-    st._push(Step(Task.RECONCILE, houses=tuple(st.turn_order())))
+    st.event("Supply: " + ", ".join(f"{h} {st.supply[h]}" for h in st.turn_order()))
+    st.push(Step(Task.RECONCILE, houses=tuple(st.turn_order())))
 
 
 def t_reconcile(st: WesterosState, task: Step) -> None:
@@ -131,28 +131,28 @@ def t_reconcile(st: WesterosState, task: Step) -> None:
             opts = sorted(
                 f"{a}:{x}"
                 for a, u in st.units.items()
-                if u["house"] == h and len(u["units"]) + len(u["routed"]) >= 2
-                for x in set(u["units"] + u["routed"])
+                if u.house == h and len(u.units) + len(u.routed) >= 2
+                for x in set(u.units + u.routed)
             )
-            st._push(Step(Task.RECONCILE, houses=task.houses))
-            st._choose(h, Decision.RECONCILE, opts)
+            st.push(Step(Task.RECONCILE, houses=task.houses))
+            st.choose(h, Decision.RECONCILE, opts)
             return
 
 
 def on_reconcile(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     a, x = option.split(":")
-    st._remove_unit(a, x)
-    st._event(f"{p.title()} destroys a {x.replace('_', ' ')} in {a} to fit supply")
+    st.remove_unit(a, x)
+    st.event(f"{p.title()} destroys a {x.replace('_', ' ')} in {a} to fit supply")
 
 
 def t_muster_all(st: WesterosState, task: Step) -> None:
     houses = list(need(task.houses))
     while houses:
         h = houses.pop(0)
-        ctl = st._controls()
+        ctl = st.controls()
         areas = [a for a in st.data.castle_areas if ctl[a] == h and a not in st.impassable]
         if areas:
-            st._push(Step(Task.MUSTER_ALL, houses=tuple(houses)))
+            st.push(Step(Task.MUSTER_ALL, houses=tuple(houses)))
             start_muster(st, h, areas)
             if st.pending is not None:
                 return
@@ -161,7 +161,7 @@ def t_muster_all(st: WesterosState, task: Step) -> None:
 
 def start_muster(st: WesterosState, house: str, areas: list[str]) -> None:
     pts = {"stronghold": 2, "castle": 1}
-    st._ask(PendingKind.MUSTER, [house], points={a: pts.get(st.data.areas[a]["castle"], 0) for a in areas})
+    st.ask(PendingKind.MUSTER, [house], points={a: pts.get(st.data.areas[a]["castle"], 0) for a in areas})
     if not can_muster(st, house):
         st.pending = None
 
@@ -181,12 +181,12 @@ def _muster_options(st: WesterosState, p: str) -> Iterator[Action]:
     """W-13: the Muster actions of `p` in the pending mustering, in `legal_muster` order."""
     assert st.pending is not None
     avail = {t: st.available_units(p, t) for t in UNIT_TYPES}
-    sizes = st._army_sizes(p)  # W-12.3 checked per destination as `supply_ok(p, {dest: 1})` would
+    sizes = st.army_sizes(p)  # W-12.3 checked per destination as `supply_ok(p, {dest: 1})` would
 
     def fits(dest: str) -> bool:
         sz = dict(sizes)
         sz[dest] = sz.get(dest, 0) + 1
-        return st._fits(sorted((n for n in sz.values() if n >= 2), reverse=True), p)
+        return st.fits_supply(sorted((n for n in sz.values() if n >= 2), reverse=True), p)
 
     for area, pts in sorted(need(st.pending.points).items()):
         if pts <= 0:
@@ -202,7 +202,7 @@ def _muster_options(st: WesterosState, p: str) -> Iterator[Action]:
                 if fits(dest):
                     yield Muster(p, area, "ship", dest)
         u = st.units.get(area)
-        if u and u["house"] == p and ("footman" in u["units"] or "footman" in u["routed"]):
+        if u and u.house == p and ("footman" in u.units or "footman" in u.routed):
             for t in ("knight", "siege_engine"):
                 if avail[t]:
                     yield Muster(p, area, t, area, True)
@@ -225,24 +225,24 @@ def do_muster(st: WesterosState, a: Action) -> None:
     assert st.pending is not None
     if isinstance(a, Choose):
         st.pending = None
-        st._event(f"{a.player.title()} finishes mustering")
+        st.event(f"{a.player.title()} finishes mustering")
         return
     assert isinstance(a, Muster)
     if a.upgrade:
-        st._swap_unit(a.area, "footman", a.unit, prefer_routed=False)
+        st.swap_unit(a.area, "footman", a.unit, prefer_routed=False)
         need(st.pending.points)[a.area] -= 1
     else:
-        st._add_unit(a.dest, a.player, a.unit)
+        st.add_unit(a.dest, a.player, a.unit)
         need(st.pending.points)[a.area] -= 2 if a.unit in ("knight", "siege_engine") else 1
-    st._event(a.describe(st))
+    st.event(a.describe(st))
     if not can_muster(st, a.player):
         st.pending = None
 
 
 def t_bid(st: WesterosState, task: Step) -> None:
     players = [h for h in st.turn_order() if h != task.exclude]
-    st.step = "clash_of_kings" if task.purpose == "clash" else "wildling_attack"
-    st._ask(PendingKind.BID, players, bids={}, task=task)
+    st.step = RoundStep.CLASH_OF_KINGS if task.purpose == "clash" else RoundStep.WILDLING_ATTACK
+    st.ask(PendingKind.BID, players, bids={}, task=task)
 
 
 def legal_bid(st: WesterosState, p: str) -> list[Action]:
@@ -253,14 +253,14 @@ def do_bid(st: WesterosState, a: Action) -> None:
     assert isinstance(a, Bid) and st.pending is not None
     need(st.pending.bids)[a.player] = a.amount
     st.pending.players.remove(a.player)
-    st._event(f"{a.player.title()} has bid")
+    st.event(f"{a.player.title()} has bid")
     if st.pending.players:
         return
     bids, task = need(st.pending.bids), need(st.pending.task)
     st.pending = None
     for h, n in bids.items():  # W-14.2 / W-16.5: bid tokens go to the pool
         st.power[h] -= n
-    st._event(  # in turn order: neither key order nor who bid first shows
+    st.event(  # in turn order: neither key order nor who bid first shows
         "Bids: " + ", ".join(f"{h} {bids[h]}" for h in st.turn_order() if h in bids), bids=dict(bids)
     )
     if task.purpose == "clash":
@@ -268,9 +268,9 @@ def do_bid(st: WesterosState, a: Action) -> None:
             tuple(sorted(h for h in bids if bids[h] == amount))
             for amount in sorted(set(bids.values()), reverse=True)
         )
-        st._push(Step(Task.RANK, track=task.track, groups=groups, result=()))
+        st.push(Step(Task.RANK, track=task.track, groups=groups, result=()))
     else:
-        st._push(Step(Task.WILDLING_RESOLVE, bids=bids, task=task))
+        st.push(Step(Task.WILDLING_RESOLVE, bids=bids, task=task))
 
 
 def t_rank(st: WesterosState, task: Step) -> None:
@@ -285,11 +285,11 @@ def t_rank(st: WesterosState, task: Step) -> None:
             groups.pop(0)
         else:
             waiting = Step(Task.RANK, track=track, groups=tuple(groups), result=tuple(result))
-            st._push(waiting)
-            st._choose(st.holder("iron_throne"), Decision.TIE_ORDER, list(g), task=waiting)
+            st.push(waiting)
+            st.choose(st.holder("iron_throne"), Decision.TIE_ORDER, list(g), task=waiting)
             return
     st.tracks[track] = result
-    st._event(f"{track.replace('_', ' ').title()} track: {', '.join(result)}")
+    st.event(f"{track.replace('_', ' ').title()} track: {', '.join(result)}")
 
 
 def on_tie_order(st: WesterosState, p: str, option: str, ctx: Pending) -> None:

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 def t_wildling_attack(st: WesterosState, task: Step) -> None:
     given = task.strength
     strength = st.threat if given is None else given
-    st._event(f"The wildlings attack with strength {strength}")
-    st._push(Step(Task.BID, purpose="wildling", strength=strength, exclude=task.exclude))
+    st.event(f"The wildlings attack with strength {strength}")
+    st.push(Step(Task.BID, purpose="wildling", strength=strength, exclude=task.exclude))
 
 
 def t_wildling_resolve(st: WesterosState, task: Step) -> None:
@@ -39,7 +39,7 @@ def t_wildling_resolve(st: WesterosState, task: Step) -> None:
     st.deck_known["wildling"] = min(len(st.wildling_deck), known)
     st.raven_knows = None
     name = st.data.wildling_cards[card]["name"]
-    st._event(
+    st.event(
         f"{'The Night' + chr(39) + 's Watch' if nw else 'The wildlings'} win ({total} vs {strength}); card: {name}",
         wildling_card=card,
     )
@@ -47,15 +47,15 @@ def t_wildling_resolve(st: WesterosState, task: Step) -> None:
     cands = [h for h in st.turn_order() if h in bids and bids[h] == target]
     eff: Step = Step(Task.WILDLING_EFFECT, card=card, nw=nw, bids=bids, who=cands[0])
     if len(cands) > 1:
-        st._choose(st.holder("iron_throne"), Decision.WILDLING_TIE, cands, effect=eff)
+        st.choose(st.holder("iron_throne"), Decision.WILDLING_TIE, cands, effect=eff)
     else:
-        st._push(eff)
+        st.push(eff)
 
 
 def on_wildling_tie(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     e = need(ctx.effect)
     eff = Step(Task.WILDLING_EFFECT, card=e.card, nw=e.nw, bids=e.bids, who=option)
-    st._push(eff)
+    st.push(eff)
 
 
 def t_wildling_effect(st: WesterosState, task: Step) -> None:
@@ -67,10 +67,10 @@ def t_wildling_effect(st: WesterosState, task: Step) -> None:
         Step(Task.VICTORY_CHECK),
     ]
     if task.nw:
-        st._push(Step(Task.WL_REWARD, card=card, house=who, bid=bids[who]), *tail)
+        st.push(Step(Task.WL_REWARD, card=card, house=who, bid=bids[who]), *tail)
         return
     others = [h for h in st.turn_order() if h in bids and h != who]
-    st._push(
+    st.push(
         Step(Task.WL_LOWEST, card=card, house=who),
         *(Step(Task.WL_OTHER, card=card, house=h) for h in others),
         *tail,
@@ -80,29 +80,29 @@ def t_wildling_effect(st: WesterosState, task: Step) -> None:
 def t_wl_reward(st: WesterosState, task: Step) -> None:
     card, h = need(task.card), need(task.house)
     if card == "a_king_beyond_the_wall":
-        st._choose(h, Decision.KBW_REWARD, list(TRACKS))
+        st.choose(h, Decision.KBW_REWARD, list(TRACKS))
     elif card == "crow_killers":
-        st._push(Step(Task.CROW_REWARD, house=h, n=2))
+        st.push(Step(Task.CROW_REWARD, house=h, n=2))
     elif card == "massing_on_the_milkwater":
         st.hands[h].extend(st.discards[h])
         st.discards[h] = []
-        st._event(f"{h.title()} takes back its discarded house cards")
+        st.event(f"{h.title()} takes back its discarded house cards")
     elif card == "mammoth_riders":
         if st.discards[h]:
-            st._choose(h, Decision.MAMMOTH_REWARD, [*sorted(st.discards[h]), "none"])
+            st.choose(h, Decision.MAMMOTH_REWARD, [*sorted(st.discards[h]), "none"])
     elif card == "preemptive_raid":
-        st._push(Step(Task.WILDLING_ATTACK, strength=6, exclude=h))
+        st.push(Step(Task.WILDLING_ATTACK, strength=6, exclude=h))
     elif card == "rattleshirts_raiders":
         st.supply[h] = min(6, st.supply[h] + 1)
-        st._event(f"{h.title()} moves up to supply {st.supply[h]}")
+        st.event(f"{h.title()} moves up to supply {st.supply[h]}")
     elif card == "skinchanger_scout":
-        got = st._gain_power(h, need(task.bid))
-        st._event(f"{h.title()} takes back {got} bid power")
+        got = st.gain_power(h, need(task.bid))
+        st.event(f"{h.title()} takes back {got} bid power")
     elif card == "the_horde_descends":
-        ctl = st._controls()
+        ctl = st.controls()
         opts = [a for a in st.data.castle_areas if ctl[a] == h and a not in st.impassable]
         if opts:
-            st._choose(h, Decision.HORDE_REWARD, opts)
+            st.choose(h, Decision.HORDE_REWARD, opts)
 
 
 def t_wl_lowest(st: WesterosState, task: Step) -> None:
@@ -111,9 +111,9 @@ def t_wl_lowest(st: WesterosState, task: Step) -> None:
         for t in TRACKS:
             st.tracks[t].remove(h)
             st.tracks[t].append(h)
-        st._event(f"{h.title()} drops to the bottom of every influence track")
+        st.event(f"{h.title()} drops to the bottom of every influence track")
     elif card == "crow_killers":
-        st._push(Step(Task.CROW_KNIGHTS, house=h, n=99))
+        st.push(Step(Task.CROW_KNIGHTS, house=h, n=99))
     elif card == "massing_on_the_milkwater":
         hand = st.hands[h]
         if len(hand) >= 2:
@@ -123,127 +123,127 @@ def t_wl_lowest(st: WesterosState, task: Step) -> None:
                 for x in drop:
                     hand.remove(x)
                     st.discards[h].append(x)
-                st._event(f"{h.title()} discards {', '.join(drop)}")
+                st.event(f"{h.title()} discards {', '.join(drop)}")
                 if not hand:  # W-17.2 by analogy: the rest of the pile comes back
                     st.hands[h] = [x for x in st.discards[h] if x not in drop]
                     st.discards[h] = list(drop)
     elif card == "mammoth_riders":
-        st._push(Step(Task.DESTROY_N, house=h, n=3, area=None))
+        st.push(Step(Task.DESTROY_N, house=h, n=3, area=None))
     elif card == "preemptive_raid":
         opts = ["drop_tracks"]
-        if any(u["house"] == h for u in st.units.values()):
+        if any(u.house == h for u in st.units.values()):
             opts.insert(0, "destroy_units")
-        st._choose(h, Decision.PREEMPTIVE, opts)
+        st.choose(h, Decision.PREEMPTIVE, opts)
     elif card == "rattleshirts_raiders":
         st.supply[h] = max(0, st.supply[h] - 2)
-        st._event(f"{h.title()} drops to supply {st.supply[h]}")
+        st.event(f"{h.title()} drops to supply {st.supply[h]}")
     elif card == "skinchanger_scout":
         st.power[h] = 0
-        st._event(f"{h.title()} loses all available power")
+        st.event(f"{h.title()} loses all available power")
     elif card == "the_horde_descends":
         # W-16.8: 2 units in ONE castle/stronghold area; a house that cannot (no such area
         # with 2 of its units) destroys 2 units anywhere instead.
-        ctl = st._controls()
+        ctl = st.controls()
         opts = [a for a in st.data.castle_areas if ctl[a] == h and st.owner(a) == h and st.unit_count(a) >= 2]
         if opts:
-            st._choose(h, Decision.HORDE_AREA, opts)
+            st.choose(h, Decision.HORDE_AREA, opts)
         else:
-            st._push(Step(Task.DESTROY_N, house=h, n=2, area=None))
+            st.push(Step(Task.DESTROY_N, house=h, n=2, area=None))
 
 
 def t_wl_other(st: WesterosState, task: Step) -> None:
     card, h = need(task.card), need(task.house)
     if card == "a_king_beyond_the_wall":
-        st._choose(h, Decision.KBW_TRACK, ["fiefdoms", "kings_court"])
+        st.choose(h, Decision.KBW_TRACK, ["fiefdoms", "kings_court"])
     elif card == "crow_killers":
-        st._push(Step(Task.CROW_KNIGHTS, house=h, n=2))
+        st.push(Step(Task.CROW_KNIGHTS, house=h, n=2))
     elif card == "massing_on_the_milkwater":
         if len(st.hands[h]) >= 2:
-            st._choose(h, Decision.DISCARD_CARD, sorted(st.hands[h]))
+            st.choose(h, Decision.DISCARD_CARD, sorted(st.hands[h]))
     elif card == "mammoth_riders":
-        st._push(Step(Task.DESTROY_N, house=h, n=2, area=None))
+        st.push(Step(Task.DESTROY_N, house=h, n=2, area=None))
     elif card == "rattleshirts_raiders":
         st.supply[h] = max(0, st.supply[h] - 1)
-        st._event(f"{h.title()} drops to supply {st.supply[h]}")
+        st.event(f"{h.title()} drops to supply {st.supply[h]}")
     elif card == "skinchanger_scout":
         lost = min(2, st.power[h])
         st.power[h] -= lost
-        st._event(f"{h.title()} loses {lost} available power")
+        st.event(f"{h.title()} loses {lost} available power")
     elif card == "the_horde_descends":
-        st._push(Step(Task.DESTROY_N, house=h, n=1, area=None))
+        st.push(Step(Task.DESTROY_N, house=h, n=1, area=None))
 
 
 def on_kbw_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st.tracks[option].remove(p)
     st.tracks[option].insert(0, p)
-    st._event(f"{p.title()} takes position 1 on {option.replace('_', ' ')}")
+    st.event(f"{p.title()} takes position 1 on {option.replace('_', ' ')}")
 
 
 def on_kbw_track(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st.tracks[option].remove(p)
     st.tracks[option].append(p)
-    st._event(f"{p.title()} drops to the bottom of {option.replace('_', ' ')}")
+    st.event(f"{p.title()} drops to the bottom of {option.replace('_', ' ')}")
 
 
 def t_crow_reward(st: WesterosState, task: Step) -> None:
     h, n = need(task.house), need(task.n)
     if n <= 0 or st.available_units(h, "knight") <= 0:
         return
-    opts = sorted(a for a, u in st.units.items() if u["house"] == h and "footman" in u["units"] + u["routed"])
+    opts = sorted(a for a, u in st.units.items() if u.house == h and "footman" in u.units + u.routed)
     if opts:
-        st._choose(h, Decision.CROW_REWARD, [*opts, "done"], n=n)
+        st.choose(h, Decision.CROW_REWARD, [*opts, "done"], n=n)
 
 
 def on_crow_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option == "done":
         return
-    st._swap_unit(option, "footman", "knight", prefer_routed=False)
-    st._event(f"{p.title()} replaces a footman in {option} with a knight")
-    st._push(Step(Task.CROW_REWARD, house=p, n=need(ctx.n) - 1))
+    st.swap_unit(option, "footman", "knight", prefer_routed=False)
+    st.event(f"{p.title()} replaces a footman in {option} with a knight")
+    st.push(Step(Task.CROW_REWARD, house=p, n=need(ctx.n) - 1))
 
 
 def t_crow_knights(st: WesterosState, task: Step) -> None:
     h, n = need(task.house), need(task.n)
     if n <= 0:
         return
-    opts = sorted(a for a, u in st.units.items() if u["house"] == h and "knight" in u["units"] + u["routed"])
+    opts = sorted(a for a, u in st.units.items() if u.house == h and "knight" in u.units + u.routed)
     if opts:
-        st._choose(h, Decision.CROW_KNIGHT, opts, n=n)
+        st.choose(h, Decision.CROW_KNIGHT, opts, n=n)
 
 
 def on_crow_knight(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if st.available_units(p, "footman") > 0:
-        st._swap_unit(option, "knight", "footman", prefer_routed=True)
-        st._event(f"{p.title()} replaces a knight in {option} with a footman")
+        st.swap_unit(option, "knight", "footman", prefer_routed=True)
+        st.event(f"{p.title()} replaces a knight in {option} with a footman")
     else:
-        st._remove_unit(option, "knight")
-        st._event(f"{p.title()} loses a knight in {option} (no footman available)")
-    st._push(Step(Task.CROW_KNIGHTS, house=p, n=need(ctx.n) - 1))
+        st.remove_unit(option, "knight")
+        st.event(f"{p.title()} loses a knight in {option} (no footman available)")
+    st.push(Step(Task.CROW_KNIGHTS, house=p, n=need(ctx.n) - 1))
 
 
 def on_discard_card(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st.hands[p].remove(option)
     st.discards[p].append(option)
-    st._event(f"{p.title()} discards {option}")
+    st.event(f"{p.title()} discards {option}")
 
 
 def on_mammoth_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option != "none":
         st.discards[p].remove(option)
         st.hands[p].append(option)
-        st._event(f"{p.title()} takes back {option}")
+        st.event(f"{p.title()} takes back {option}")
 
 
 def on_preemptive(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option == "destroy_units":
-        st._push(Step(Task.DESTROY_N, house=p, n=2, area=None))
+        st.push(Step(Task.DESTROY_N, house=p, n=2, area=None))
         return
     best = min(st.tracks[t].index(p) for t in TRACKS)
     opts = [t for t in TRACKS if st.tracks[t].index(p) == best]
     if len(opts) == 1:
         on_preemptive_track(st, p, opts[0], ctx)
     else:
-        st._choose(p, Decision.PREEMPTIVE_TRACK, opts)
+        st.choose(p, Decision.PREEMPTIVE_TRACK, opts)
 
 
 def on_preemptive_track(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -251,11 +251,11 @@ def on_preemptive_track(st: WesterosState, p: str, option: str, ctx: Pending) ->
     i = tr.index(p)
     tr.remove(p)
     tr.insert(min(len(tr), i + 2), p)
-    st._event(f"{p.title()} drops two places on {option.replace('_', ' ')}")
+    st.event(f"{p.title()} drops two places on {option.replace('_', ' ')}")
 
 
 def on_horde_area(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
-    st._push(Step(Task.DESTROY_N, house=p, n=2, area=option))
+    st.push(Step(Task.DESTROY_N, house=p, n=2, area=option))
 
 
 def on_horde_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -269,15 +269,15 @@ def t_destroy_n(st: WesterosState, task: Step) -> None:
     opts = sorted(
         f"{a}:{x}"
         for a, u in st.units.items()
-        if u["house"] == h and (area is None or a == area)
-        for x in set(u["units"] + u["routed"])
+        if u.house == h and (area is None or a == area)
+        for x in set(u.units + u.routed)
     )
     if opts:
-        st._choose(h, Decision.DESTROY, opts, n=n, area=area)
+        st.choose(h, Decision.DESTROY, opts, n=n, area=area)
 
 
 def on_destroy(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     a, x = option.split(":")
-    st._remove_unit(a, x)
-    st._event(f"{p.title()} destroys its {x.replace('_', ' ')} in {a}")
-    st._push(Step(Task.DESTROY_N, house=p, n=need(ctx.n) - 1, area=ctx.area))
+    st.remove_unit(a, x)
+    st.event(f"{p.title()} destroys its {x.replace('_', ' ')} in {a}")
+    st.push(Step(Task.DESTROY_N, house=p, n=need(ctx.n) - 1, area=ctx.area))

@@ -334,7 +334,7 @@ def _front(state: Any, house: str, area: str) -> int:
     """Marches from `area` to the nearest area another house's units hold (9: none within 8)."""
     seen, frontier = {area}, [area]
     for steps in range(9):
-        if any((u := state.units.get(a)) is not None and u["house"] != house for a in frontier):
+        if any((u := state.units.get(a)) is not None and u.house != house for a in frontier):
             return steps
         frontier = [n for a in frontier for n in _marches(state.data, a) if n not in seen and not seen.add(n)]
     return 9
@@ -346,7 +346,7 @@ def _battlefields(state: Any, house: str) -> set[str]:
     def near(areas: set[str]) -> set[str]:
         return areas | {n for a in areas for n in _marches(state.data, a)}
 
-    mine = {a for a, u in state.units.items() if u["house"] == house}
+    mine = {a for a, u in state.units.items() if u.house == house}
     return near(mine) & near(set(state.units) - mine)
 
 
@@ -365,7 +365,7 @@ def _order_score(state: Any, house: str, a: Any) -> float:
         return {f for f in _marches(data, area) if f in fields}
 
     if kind == "march":
-        free = [b for b, u in state.units.items() if u["house"] == house and b not in placed and b != a.area]
+        free = [b for b, u in state.units.items() if u.house == house and b not in placed and b != a.area]
         supports = [b for b, token in placed.items() if token.startswith("support")]
         backed = reaches(a.area) & set().union(*map(backs, free + supports))
         return (
@@ -392,7 +392,7 @@ def _score(state: Any, house: str, a: Any) -> float | None:
         return _order_score(state, house, a)
     if a.kind == "march_move":
         there = state.units.get(a.dest)
-        if there is not None and there["house"] != house:  # an attack (W-9), best where a Support can back it
+        if there is not None and there.house != house:  # an attack (W-9), best where a Support can back it
             backing = [
                 n for n in data.adj[a.dest] if (o := state.orders.get(n)) and o[1].startswith("support")
             ]
@@ -724,7 +724,7 @@ def ready_taken_back(stack: Stack, browser: Any) -> None:
     wait_version(pages, version + 1)
     ready(alice)
     state, _version, _status = load_state(stack, match_id)
-    assert state.orders[area] == ["stark", other.token] and "stark" not in state.current_players()
+    assert state.orders[area] == ("stark", other.token) and "stark" not in state.current_players()
     assert not state.orders_revealed and row.get_attribute("data-deciding") == "0"
     for p in pages:
         assert leaks(p) == [], leaks(p)[:5]

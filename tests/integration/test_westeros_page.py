@@ -115,7 +115,7 @@ def test_orders_can_be_changed_before_ready_and_stay_stored_w_5_1(stack: Stack) 
         page.locator(f"[data-plan-area={area}] [data-type=place_order]").nth(tokens.index(token_b)).click()
         page.wait_for_selector(f"[data-plan-area={area}] [data-plan-order={token_b}]")
         state = load_state(stack, match_id)[0]
-        assert state.orders[area] == [erin.house, token_b]
+        assert state.orders[area] == (erin.house, token_b)
         # The log names the printed tokens ("March −1"), never ids or spelled-out ids ("march minus one").
         page.wait_for_function("document.querySelector('[data-testid=log]').innerText.includes('takes back')")
         log = page.inner_text("[data-testid=log]")

@@ -135,7 +135,7 @@ def test_order_plans_respect_tokens_and_star_limit() -> None:
     """W-5.1-5.3: a plan uses each token at most its count, no banned token, at most the ★ limit."""
     st = _mid_planning(9)
     for h in st.houses:
-        areas = sorted(a for a, u in st.units.items() if u["house"] == h and a not in st.orders)
+        areas = sorted(a for a, u in st.units.items() if u.house == h and a not in st.orders)
         for noise in (0.0, 1.0, 3.0):
             plan = plan_orders(st, h, areas, Random(1), noise)
             toks = [t for _a, t in plan] + [t for a, (oh, t) in st.orders.items() if oh == h]
@@ -163,10 +163,10 @@ def test_the_search_maximises_the_log_of_the_chance_to_win() -> None:
     info = Information(st, st.current_players()[0])
     cands: list[Candidate] = [(FinishOrders("gamble"),), (SURE,)]
     agent = Fixed(Random(1), iterations=400)
-    values = dict(agent._search_values(info, cands, Clock(0.0, 400)))
+    values = dict(agent.search_values(info, cands, Clock(0.0, 400)))
     assert values[1] == pytest.approx(math.log(0.5))
     assert values[0] < math.log(0.2)  # about half the samples at log(LOG_FLOOR)
-    chances = dict(agent._search_values(info, cands, Clock(0.0, 400), log=False))
+    chances = dict(agent.search_values(info, cands, Clock(0.0, 400), log=False))
     assert chances[1] == 0.5 and 0.35 < chances[0] < 0.65
 
 
@@ -182,7 +182,7 @@ def test_plan_is_kept_across_order_decisions() -> None:
         st.apply(a)
         placed += 1
     assert placed >= 1
-    assert all(not (u["house"] == p and a not in st.orders) for a, u in st.units.items())
+    assert all(not (u.house == p and a not in st.orders) for a, u in st.units.items())
 
 
 def test_simulation_mode_plays_the_same_game() -> None:
@@ -197,7 +197,7 @@ def test_simulation_mode_plays_the_same_game() -> None:
             p = st.current_players()[0]
             a = hard.choose(st, p) if (p == "stark" and st.round <= 2) else agents[p].choose(st, p)
             st.apply_unchecked(a)
-            assert st._controls() == {x: st._control_uncached(x) for x in DATA.land_areas}
+            assert st.controls() == {x: st.control_uncached(x) for x in DATA.land_areas}
             trace.append(a)
         d = st.to_dict(log=False)
         d.pop("log_length")

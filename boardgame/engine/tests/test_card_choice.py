@@ -134,7 +134,7 @@ def _search_choices(monkeypatch: pytest.MonkeyPatch, values: dict[str, float], n
         assert not log  # house cards weigh chances (CARD_TEMPERATURE), not their log
         return [(i, values.get(c[0].card, 0.2)) for i, c in enumerate(cands)]
 
-    monkeypatch.setattr(SearchAgent, "_search_values", rated)
+    monkeypatch.setattr(SearchAgent, "search_values", rated)
     picks = []
     for seed in range(n):
         a = SearchAgent(Random(seed), iterations=8).choose(st.clone(), "greyjoy")

@@ -6,6 +6,7 @@ import pytest
 
 from boardgame.engine.actions import ChooseMarch, DeclareSupport, EndMarch, MarchMove, PlayHouseCard
 from boardgame.engine.game import WesterosState
+from boardgame.engine.structures import Units
 
 from .conftest import _DATA, choose, combat, combat_of, do, march_on_harrenhal, pending, pos
 
@@ -33,8 +34,8 @@ def test_strength_units_march_defense_and_cards_w_9_3_w_9_7() -> None:
     assert pending(st).decision == "retreat" and st.current_players() == ["stark"]
     assert sorted(pending(st).options) == ["blackwater", "crackclaw_point", "riverrun"]  # not stoney sept
     choose(st, "stark", "retreat", "riverrun")
-    assert st.units["riverrun"] == {"house": "stark", "units": [], "routed": ["footman"]}
-    assert st.units["harrenhal"]["house"] == "lannister" and "harrenhal" not in st.orders  # W-9.11
+    assert st.units["riverrun"] == Units("stark", (), ("footman",))
+    assert st.units["harrenhal"].house == "lannister" and "harrenhal" not in st.orders  # W-9.11
 
 
 @pytest.mark.parametrize("card", [c for c, v in _DATA.house_cards.items() if v["effect"] is None])
@@ -73,7 +74,7 @@ def test_losing_attacker_retreats_to_origin_routed_w_9_10_2() -> None:
     assert "stoney_sept" not in st.units
     st = combat(["footman", "footman"], ["knight"], "the_hound", "greatjon_umber")
     # 2+2 vs 2+2: tie to Stark; 1 sword - 2 forts: no casualties
-    assert st.units["stoney_sept"]["routed"] == ["footman", "footman"]
+    assert st.units["stoney_sept"].routed == ("footman", "footman")
 
 
 def test_casualties_are_swords_minus_forts_of_losers_choice_w_9_9() -> None:
@@ -100,7 +101,7 @@ def test_casualty_choice_is_offered_one_unit_at_a_time_w_9_9() -> None:
     # 3+2 = 5 vs 4+2 = 6; Greatjon 1 sword → Lannister picks one casualty
     assert pending(st).decision == "casualty" and sorted(pending(st).options) == ["footman", "knight"]
     choose(st, "lannister", "casualty", "footman")
-    assert st.units["stoney_sept"]["routed"] == ["knight"]
+    assert st.units["stoney_sept"].routed == ("knight",)
 
 
 def test_siege_engines_and_routed_units_of_the_loser_are_destroyed_w_9_9_b() -> None:
@@ -114,7 +115,7 @@ def test_siege_engines_and_routed_units_of_the_loser_are_destroyed_w_9_9_b() -> 
     # defence 1 + 0 + 0 + 1 = 2 vs 4 + 2 = 6 → defender loses siege engine and routed footman
     assert pending(st).decision == "retreat"
     choose(st, "stark", "retreat", "blackwater")
-    assert st.units["blackwater"]["routed"] == ["footman"]
+    assert st.units["blackwater"].routed == ("footman",)
 
 
 def test_no_legal_retreat_destroys_the_defender_w_9_10_6() -> None:
@@ -129,8 +130,8 @@ def test_no_legal_retreat_destroys_the_defender_w_9_10_6() -> None:
             "riverrun": ["tyrell", "footman"],
         },
     )
-    assert st.units["harrenhal"]["house"] == "lannister"
-    assert not [a for a, u in st.units.items() if u["house"] == "stark"]
+    assert st.units["harrenhal"].house == "lannister"
+    assert not [a for a, u in st.units.items() if u.house == "stark"]
 
 
 def test_retreat_needing_losses_destroys_to_fit_supply_w_9_10_4() -> None:
@@ -188,9 +189,9 @@ def test_land_units_cannot_support_a_sea_combat_w_7_3_3() -> None:
         orders={"the_golden_sound": "march", "searoad_marches": "support", "lannisport_port": "support"},
         start="action",
     )
-    assert [a for a, _h, _t in st._support_orders("sunset_sea")] == []
-    assert [a for a, _h, _t in st._support_orders("the_golden_sound")] == ["lannisport_port"]
-    assert [a for a, _h, _t in st._support_orders("searoad_marches")] == []
+    assert [a for a, _h, _t in st.support_orders("sunset_sea")] == []
+    assert [a for a, _h, _t in st.support_orders("the_golden_sound")] == ["lannisport_port"]
+    assert [a for a, _h, _t in st.support_orders("searoad_marches")] == []
 
 
 def test_garrison_defends_alone_and_is_removed_on_loss_w_11_2_w_9_9_a() -> None:
@@ -280,7 +281,7 @@ def test_port_is_taken_over_when_its_land_area_is_conquered_w_10_6() -> None:
     assert pending(st).decision == "port_takeover" and st.current_players() == ["lannister"]
     choose(st, "lannister", "port_takeover", "replace")
     choose(st, "lannister", "port_takeover", "destroy")
-    assert st.units["white_harbor_port"] == {"house": "lannister", "units": ["ship"], "routed": []}
+    assert st.units["white_harbor_port"] == Units("lannister", ("ship",), ())
 
 
 def test_orphaned_port_ships_are_destroyed_w_10_6_w_22_5() -> None:
@@ -312,7 +313,7 @@ def test_sea_combat_and_ship_retreat_w_10_5() -> None:
     assert set(pending(st).options) == {"bay_of_ice", "ironmans_bay", "west_summer_sea"}
     opt = pending(st).options[0]
     choose(st, "greyjoy", "retreat", opt)
-    assert st.units[opt]["routed"] == ["ship"] and st.units["sunset_sea"]["house"] == "lannister"
+    assert st.units[opt].routed == ("ship",) and st.units["sunset_sea"].house == "lannister"
 
 
 def test_declining_support_is_allowed_w_9_2() -> None:
@@ -366,7 +367,7 @@ def test_orders_of_destroyed_units_are_removed_after_combat_w_6_4() -> None:
         "catelyn_stark",
         orders={"harrenhal": "support"},
     )
-    assert "harrenhal" not in st.orders and st.units["harrenhal"]["house"] == "lannister"
+    assert "harrenhal" not in st.orders and st.units["harrenhal"].house == "lannister"
 
 
 def test_port_take_over_replacement_respects_supply_w_10_6_w_12_5() -> None:

@@ -1,4 +1,4 @@
-"""The engine's shape (issue 12, STYLE "Shape as it grows"): modules by rule area under ~800 lines, dispatch
+"""The engine's shape (docs/style.md "Shape as it grows"): modules by rule area under ~800 lines, dispatch
 through enum-keyed tables (no handler names built from strings), views from an allow-list (W-20)."""
 
 from __future__ import annotations
@@ -36,16 +36,34 @@ def test_dispatch_tables_cover_every_kind_task_and_decision() -> None:
 
 def test_every_kind_task_and_decision_named_in_the_rules_is_an_enum_member() -> None:
     src = "\n".join(SOURCES.values())
-    asked = set(re.findall(r"_ask\(\s*PendingKind\.(\w+)", src))
+    asked = set(re.findall(r"\.ask\(\s*PendingKind\.(\w+)", src))
     tasks = set(re.findall(r"Step\(\s*Task\.(\w+)", src))
-    chosen = set(re.findall(r"_choose\(\s*[^,()]+(?:\([^()]*\))?,\s*Decision\.(\w+)", src))
+    chosen = set(re.findall(r"\.choose\(\s*[^,()]+(?:\([^()]*\))?,\s*Decision\.(\w+)", src))
     assert asked and tasks and chosen
     assert asked <= {k.name for k in dispatch.PendingKind}
     assert tasks <= {t.name for t in dispatch.Task}
     assert chosen <= {d.name for d in dispatch.Decision}
     # no kind, task or decision is named by a bare string any more (records of structures.py)
-    assert not re.search(r"_ask\(\s*\"", src) and not re.search(r"\{\"t\": \"", src)
-    assert not re.search(r"_choose\(\s*[^,()]+(?:\([^()]*\))?,\s*\"", src)
+    assert not re.search(r"\.ask\(\s*\"", src) and not re.search(r"\{\"t\": \"", src)
+    assert not re.search(r"\.choose\(\s*[^,()]+(?:\([^()]*\))?,\s*\"", src)
+
+
+def test_no_module_reaches_into_another_objects_private_names() -> None:
+    """docs/style.md §18: helpers other modules need are public (`st.add_unit`, `combat.card_options`); `self._x`
+    inside its own class and a module's own private functions stay private. The engine's tests too."""
+    tests = {
+        f"tests/{p.name}": p.read_text(encoding="utf-8")
+        for p in sorted((ENGINE / "tests").glob("*.py"))
+        if p.name != Path(__file__).name  # this file names the one exception below
+    }
+    found = {
+        f"{name}: {m.group(0)}"
+        for name, src in {**SOURCES, **tests}.items()
+        for line in src.splitlines()
+        if not line.lstrip().startswith("#")
+        for m in re.finditer(r"\b(?!self\b|cls\b)[A-Za-z_]\w*\)?\._[a-z]\w*", line.split("#")[0])
+    }
+    assert found <= {"game.py: st._setup"}  # new_game sets up the state it creates (game.py's own)
 
 
 def test_every_state_field_is_classified_for_the_view_w_20() -> None:

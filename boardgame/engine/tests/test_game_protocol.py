@@ -1,4 +1,4 @@
-"""The game interface (matches/interface.py, STYLE 2): seat order, secret actions, timeout defaults,
+"""The game interface (matches/interface.py, docs/style.md §2): seat order, secret actions, timeout defaults,
 explanations of illegal actions and determinization, on positions and on seeded random/greedy games.
 
 The number of games walked comes from WESTEROS_PROTOCOL_GAMES (small by default).
@@ -141,7 +141,7 @@ def test_explain_illegal_names_whose_decision_it_is_and_the_step(gd: GameData) -
 
 def test_explain_illegal_names_the_missing_token_w_5_1_w_5_2(gd: GameData) -> None:
     st = new_game(gd, player_count=3, seed=0)
-    areas = sorted(a for a, u in st.units.items() if u["house"] == "stark")
+    areas = sorted(a for a, u in st.units.items() if u.house == "stark")
     do(st, PlaceOrder("stark", areas[0], "march"))
     why = st.explain_illegal(PlaceOrder("stark", areas[1], "march"))
     assert "no unused march token" in why and "W-5.1" in why
@@ -207,7 +207,7 @@ def test_determinize_resamples_others_bids_and_decks_and_the_rng_w_20_5_w_20_7()
         bids.add(need(d.pending.bids)[h] if d.pending else None)
         decks.add(tuple(d.wdecks["1"]))
         wild.add(tuple(d.wildling_deck))
-        draws.add(d._rng.random())
+        draws.add(d.rng.random())
     assert len(bids) > 1 or st.power[h] == 0
     assert len(decks) > 1 and len(wild) > 1 and len(draws) > 1
     own = st.determinize(h, Random(0))

@@ -1,4 +1,4 @@
-"""Golden playthrough (STYLE 14): a recorded game replays to the same final state.
+"""Golden playthrough (docs/style.md §14): a recorded game replays to the same final state.
 
 After an intended rules change, regenerate with `python -m boardgame.engine.tests.test_golden`.
 """

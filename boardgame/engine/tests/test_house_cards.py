@@ -6,6 +6,7 @@ from typing import Any
 
 from boardgame.engine.actions import ChooseMarch, EndMarch, MarchMove, PlayHouseCard
 from boardgame.engine.game import WesterosState
+from boardgame.engine.structures import Order, Units
 
 from .conftest import STARK_CARDS_BUT_EDDARD, choose, combat, combat_of, do, pending
 
@@ -24,7 +25,7 @@ def test_robb_stark_picks_the_losers_retreat_area_w_17_1() -> None:
     assert won(st, "stark")
     assert pending(st).decision == "robb_retreat" and st.current_players() == ["stark"]
     choose(st, "stark", "robb_retreat", "blackwater")
-    assert st.units["blackwater"] == {"house": "lannister", "units": [], "routed": ["footman"]}
+    assert st.units["blackwater"] == Units("lannister", (), ("footman",))
 
 
 def test_roose_bolton_on_loss_takes_back_the_whole_discard_pile_w_17_1() -> None:
@@ -51,7 +52,7 @@ def test_the_blackfish_prevents_sword_casualties_w_17_3() -> None:
     assert won(st, "lannister")
     assert pending(st).decision == "retreat"  # no casualty step despite 3 swords
     choose(st, "stark", "retreat", "riverrun")
-    assert st.units["riverrun"]["routed"] == ["footman", "footman"]
+    assert st.units["riverrun"].routed == ("footman", "footman")
 
 
 def test_catelyn_doubles_the_defense_order_w_17_1() -> None:
@@ -133,7 +134,7 @@ def test_renly_upgrades_a_footman_on_win_w_17_1() -> None:
     choose(st, "baratheon", "renly", "attacking_units")
     if st.pending and pending(st).decision == "retreat":
         choose(st, "stark", "retreat", "riverrun")
-    assert sorted(st.units["harrenhal"]["units"]) == ["knight", "knight"]
+    assert sorted(st.units["harrenhal"].units) == ["knight", "knight"]
 
 
 def test_ser_davos_with_stannis_discarded_w_17_1() -> None:
@@ -251,7 +252,7 @@ def test_ser_loras_moves_the_march_order_into_the_conquered_area_w_17_1() -> Non
     )
     if st.pending and pending(st).decision == "retreat":
         choose(st, "stark", "retreat", "riverrun")
-    assert st.orders["harrenhal"] == ["tyrell", "march_plus_one"]
+    assert st.orders["harrenhal"] == Order("tyrell", "march_plus_one")
     assert st.current_players() == ["tyrell"] and ChooseMarch("tyrell", "harrenhal") in st.legal_actions(
         "tyrell"
     )
@@ -287,8 +288,8 @@ def test_arianne_keeps_the_winning_attackers_out_w_17_1() -> None:
     st = combat(["knight", "knight"], ["footman"], "ser_gregor_clegane", "arianne_martell", dfn="martell")
     if st.pending and pending(st).decision == "casualty":
         choose(st, "martell", "casualty", "footman")
-    assert "harrenhal" not in st.units or st.units["harrenhal"]["house"] == "martell"
-    assert st.units["stoney_sept"] == {"house": "lannister", "units": ["knight", "knight"], "routed": []}
+    assert "harrenhal" not in st.units or st.units["harrenhal"].house == "martell"
+    assert st.units["stoney_sept"] == Units("lannister", ("knight", "knight"), ())
 
 
 def test_doran_sends_the_opponent_to_the_bottom_of_a_track_w_17_1() -> None:
@@ -380,7 +381,7 @@ def test_salladhor_unsupported_changes_nothing_w_17_1() -> None:
 def test_mace_killing_the_last_defender_still_resolves_the_combat_w_17_3() -> None:
     st = combat(["footman"], ["footman"], "mace_tyrell", "eddard_stark", att="tyrell")
     assert numbers(st) == (1 + 4, 4)
-    assert st.units["harrenhal"]["house"] == "tyrell"
+    assert st.units["harrenhal"].house == "tyrell"
 
 
 def test_loras_march_order_can_be_resolved_again_w_17_1() -> None:
@@ -389,7 +390,7 @@ def test_loras_march_order_can_be_resolved_again_w_17_1() -> None:
     do(st, ChooseMarch("tyrell", "harrenhal"))
     do(st, MarchMove("tyrell", ("knight",), "blackwater"))
     do(st, EndMarch("tyrell", False))
-    assert st.units["blackwater"]["house"] == "tyrell" and "harrenhal" not in st.orders
+    assert st.units["blackwater"].house == "tyrell" and "harrenhal" not in st.orders
 
 
 def test_renly_may_upgrade_a_supporting_baratheon_footman_w_17_1() -> None:
@@ -405,13 +406,13 @@ def test_renly_may_upgrade_a_supporting_baratheon_footman_w_17_1() -> None:
     )
     assert set(pending(st).options) == {"blackwater", "none"}
     choose(st, "baratheon", "renly", "blackwater")
-    assert st.units["blackwater"]["units"] == ["knight"]
+    assert st.units["blackwater"].units == ("knight",)
 
 
 def test_robb_winning_as_defender_sends_the_attacker_home_w_17_1() -> None:
     st = combat(["footman"], ["footman", "knight"], "ser_jaime_lannister", "robb_stark", supply={"stark": 3})
     choose(st, "stark", "robb_retreat", "stoney_sept")  # W-9.10.2: the Robb player picks (home included)
-    assert won(st, "stark") and st.units["stoney_sept"]["routed"] == ["footman"]
+    assert won(st, "stark") and st.units["stoney_sept"].routed == ("footman",)
 
 
 def test_blackfish_loser_without_retreat_is_still_destroyed_w_17_1() -> None:
@@ -426,4 +427,4 @@ def test_blackfish_loser_without_retreat_is_still_destroyed_w_17_1() -> None:
             "riverrun": ["tyrell", "footman"],
         },
     )
-    assert won(st, "lannister") and not [a for a, u in st.units.items() if u["house"] == "stark"]
+    assert won(st, "lannister") and not [a for a, u in st.units.items() if u.house == "stark"]

@@ -1,4 +1,4 @@
-"""Engine interface (STYLE 2-7): checked apply, JSON actions, views, victory (W-18), agents, simulate."""
+"""Engine interface (docs/style.md §2-7): checked apply, JSON actions, views, victory (W-18), agents, simulate."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Invariant suite (STYLE 14): seeded random games at 3-6 players.
+"""Invariant suite (docs/style.md §14): seeded random games at 3-6 players.
 
 Size from env WESTEROS_GAMES (default 8 per player count). Checks, at every step: someone must act
 and has a legal action, no area mixes houses (W-1.5), armies within supply (W-12.3) except while a
@@ -31,13 +31,13 @@ FIXING_SUPPLY = {"reconcile", "retreat_loss"}
 def check_board(st: WesterosState) -> None:
     data = st.data
     for area, u in st.units.items():
-        assert u["house"] in st.houses
-        assert u["units"] or u["routed"], f"empty unit entry in {area}"
+        assert u.house in st.houses
+        assert u.units or u.routed, f"empty unit entry in {area}"
         kind = data.kind(area)
-        for x in u["units"] + u["routed"]:
+        for x in u.units + u.routed:
             assert (x in LAND_UNITS) == (kind == "land"), f"{x} in {kind} area {area}"
         if kind == "port":
-            assert len(u["units"]) + len(u["routed"]) <= 3, f"port {area} over 3 ships"
+            assert len(u.units) + len(u.routed) <= 3, f"port {area} over 3 ships"
         assert area not in st.impassable
         assert area not in st.neutral
     fixing = st.pending is not None and st.pending.decision in FIXING_SUPPLY
@@ -74,9 +74,9 @@ def check_rules(st: WesterosState) -> None:
             assert st.owner(area) == h, f"orphan order of {h} in {area}"
         for port, u in st.units.items():  # W-10.6: ports belong to the controller of their land
             if data.kind(port) == "port":
-                assert st.control(data.areas[port]["land_area"]) == u["house"], port
+                assert st.control(data.areas[port]["land_area"]) == u.house, port
     if kind == "orders":
-        assert not any(u["routed"] for u in st.units.values()), "routed units survived clean-up (W-6.3)"
+        assert not any(u.routed for u in st.units.values()), "routed units survived clean-up (W-6.3)"
         assert not any(t in st.bans for _h, t in st.orders.values()), "a banned order was placed (W-5.3)"
 
 

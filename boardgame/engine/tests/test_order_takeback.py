@@ -15,6 +15,7 @@ from boardgame.engine.agents import AGENTS
 from boardgame.engine.data import GameData
 from boardgame.engine.game import IllegalActionError, WesterosState, new_game
 from boardgame.engine.information import Information
+from boardgame.engine.structures import Order
 
 from .conftest import do
 
@@ -32,7 +33,7 @@ def test_a_placed_order_can_be_taken_back_and_replaced_before_done_w_5_1(gd: Gam
     }
     assert {"march_plus_one", "defense_plus_two"} <= tokens
     do(st, PlaceOrder("stark", "winterfell", "defense_plus_two"))
-    assert st.orders["winterfell"] == ["stark", "defense_plus_two"]
+    assert st.orders["winterfell"] == Order("stark", "defense_plus_two")
 
 
 def test_the_last_order_can_be_taken_back_while_finish_is_offered_w_5_1(gd: GameData) -> None:

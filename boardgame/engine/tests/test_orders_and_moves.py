@@ -13,6 +13,7 @@ from boardgame.engine.actions import (
 )
 from boardgame.engine.data import GameData
 from boardgame.engine.game import WesterosState
+from boardgame.engine.structures import Units
 
 from .conftest import do, pending, pos, raid_actions
 
@@ -161,7 +162,7 @@ def test_star_consolidate_musters_in_a_castle_area_w_7_5_3_w_13() -> None:
     assert Muster("stark", "winterfell", "ship", "bay_of_ice") in acts
     assert Muster("stark", "winterfell", "knight", "winterfell", True) in acts  # upgrade
     do(st, Muster("stark", "winterfell", "knight", "winterfell"))
-    assert sorted(st.units["winterfell"]["units"]) == ["footman", "knight"]
+    assert sorted(st.units["winterfell"].units) == ["footman", "knight"]
 
 
 def test_march_splits_into_several_areas_and_leaves_a_power_token_w_7_1_1_w_7_1_5() -> None:
@@ -305,7 +306,7 @@ def test_cleanup_rallies_routed_units_and_refreshes_tokens_w_6_3() -> None:
         start="action",
         westeros_top=["last_days_of_summer", "last_days_of_summer", "put_to_the_sword"],
     )
-    assert st.units["moat_cailin"] == {"house": "stark", "units": ["footman"], "routed": []}
+    assert st.units["moat_cailin"] == Units("stark", ("footman",), ())
     assert not st.blade_used and not st.raven_used and st.round == 2
 
 
@@ -334,7 +335,7 @@ def test_orphan_port_rule_can_be_switched_off_w_22_5(gd: GameData) -> None:
     do(st, ChooseMarch("stark", "white_harbor"))
     do(st, MarchMove("stark", ("footman",), "widows_watch"))
     do(st, EndMarch("stark", False))
-    assert st.units["white_harbor_port"]["units"] == ["ship"]
+    assert st.units["white_harbor_port"].units == ("ship",)
 
 
 def test_port_consolidate_gains_one_when_its_sea_is_free_w_7_5_2() -> None:
@@ -390,10 +391,10 @@ def _neutral_with_baratheon_support() -> WesterosState:
 
 def test_other_houses_may_support_an_attack_on_a_neutral_force_w_11_1() -> None:
     st = do(_neutral_with_baratheon_support(), DeclareSupport("baratheon", "lannister"))
-    assert "kings_landing" not in st.neutral and st.units["kings_landing"]["house"] == "lannister"
+    assert "kings_landing" not in st.neutral and st.units["kings_landing"].house == "lannister"
 
 
 def test_a_neutral_attack_that_falls_short_stays_home_w_11_1() -> None:
     st = do(_neutral_with_baratheon_support(), DeclareSupport("baratheon", "none"))
     assert st.neutral["kings_landing"] == 5
-    assert st.units["blackwater"] == {"house": "lannister", "units": ["knight"], "routed": []}
+    assert st.units["blackwater"] == Units("lannister", ("knight",), ())

@@ -1,6 +1,6 @@
 """Independent audit of the rules most often gotten wrong (scenario tests from the position format).
 
-Each test names the W-x.y rule it checks (../shared/rules/westeros.md (relative to the repository root)); see
+Each test names the W-x.y rule it checks (docs/rules/westeros.md); see
 docs/westeros-rules-coverage.md for the full rule-by-rule table.
 """
 
@@ -21,7 +21,7 @@ from boardgame.engine.actions import (
     ResolveRaid,
 )
 from boardgame.engine.game import WesterosState
-from boardgame.engine.structures import need
+from boardgame.engine.structures import Units, need
 
 from .conftest import (
     _DATA,
@@ -66,7 +66,7 @@ def test_special_order_limit_follows_kings_court_for_every_player_count_w_5_2_w_
             do(st, stars[0])
             placed += 1
         # ran out of stars only because of the limit (or of areas with units to fill)
-        areas = sum(1 for u in st.units.values() if u["house"] == h)
+        areas = sum(1 for u in st.units.values() if u.house == h)
         assert placed == min(KC_TABLE[n][kc.index(h)], areas), (h, placed)
 
 
@@ -176,10 +176,10 @@ def test_support_only_from_adjacent_areas_and_ports_only_to_their_sea_w_7_3_3_w_
         },
         start="action",
     )
-    assert [a for a, _h, _t in st._support_orders("harrenhal")] == ["blackwater"]
+    assert [a for a, _h, _t in st.support_orders("harrenhal")] == ["blackwater"]
     # a port never supports its own land area (W-7.3.3)
-    assert "lannisport_port" not in [a for a, _h, _t in st._support_orders("lannisport")]
-    assert "the_golden_sound" in [a for a, _h, _t in st._support_orders("lannisport")]
+    assert "lannisport_port" not in [a for a, _h, _t in st.support_orders("lannisport")]
+    assert "the_golden_sound" in [a for a, _h, _t in st.support_orders("lannisport")]
 
 
 def test_ships_support_a_land_combat_w_7_3_3_w_9_3() -> None:
@@ -248,7 +248,7 @@ def test_supporting_units_take_no_casualties_and_do_not_retreat_w_7_3_2_w_9_10_1
         supply={"stark": 3, "lannister": 3},
     )
     assert any("Stark wins" in t for t in texts(st))
-    assert st.units["blackwater"] == {"house": "lannister", "units": ["footman", "footman"], "routed": []}
+    assert st.units["blackwater"] == Units("lannister", ("footman", "footman"), ())
     assert "stoney_sept" not in st.units  # the attacking footman died (2 swords)
 
 
@@ -423,7 +423,7 @@ def test_losing_attackers_siege_engines_are_destroyed_w_9_9_b() -> None:
     # 1 + 4 + 2 = 7 vs 5 + 2 + 1 = 8: Lannister loses; Jaime... Rodrik 0 swords: no casualties,
     # but the siege engine cannot retreat and is destroyed
     assert numbers(st) == (7, 8)
-    assert st.units["stoney_sept"] == {"house": "lannister", "units": [], "routed": ["footman"]}
+    assert st.units["stoney_sept"] == Units("lannister", (), ("footman",))
 
 
 def test_routed_defenders_count_zero_w_9_10_5_w_9_3() -> None:
@@ -524,7 +524,7 @@ def test_mustering_points_castle_one_stronghold_two_w_13_2_w_13_3() -> None:
     do(st, Muster("stark", "winterfell", "footman", "winterfell"))
     do(st, Muster("stark", "winterfell", "knight", "winterfell", True))  # upgrade: 1 point
     assert not [a for a in st.legal_actions("stark") if isinstance(a, Muster) and a.area == "winterfell"]
-    assert sorted(st.units["winterfell"]["units"]) == ["footman", "knight"]
+    assert sorted(st.units["winterfell"].units) == ["footman", "knight"]
 
 
 def test_stronghold_knight_costs_both_points_w_13_3() -> None:
@@ -783,10 +783,10 @@ def test_a_single_unit_is_not_an_army_w_1_5_w_12_3() -> None:
     )
     st.supply["stark"] = 0
     assert st.supply_ok("stark")
-    st.units["winterfell"]["units"].append("footman")
-    st.units["karhold"]["units"].append("footman")
+    st.add_unit("winterfell", "stark", "footman")
+    st.add_unit("karhold", "stark", "footman")
     assert st.supply_ok("stark")
-    st.units["castle_black"]["units"].append("footman")
+    st.add_unit("castle_black", "stark", "footman")
     assert not st.supply_ok("stark")  # three armies at supply 0 (2, 2)
 
 
@@ -813,7 +813,7 @@ def test_combat_names_attacker_defender_and_embattled_area_w_1_14() -> None:
 
 def test_retreated_units_are_routed_w_1_13() -> None:
     st = combat(["footman"], ["knight"], "the_hound", "greatjon_umber")
-    assert st.units["stoney_sept"]["routed"] == ["footman"]
+    assert st.units["stoney_sept"].routed == ("footman",)
 
 
 def test_no_action_transfers_anything_between_houses_w_19_2() -> None:

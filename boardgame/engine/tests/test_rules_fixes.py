@@ -1,4 +1,4 @@
-"""Rules fixes of the audit (issue 12): Robb Stark as defender (W-9.10.2, W-17.1), the Iron Throne order of
+"""Rules fixes of the audit: Robb Stark as defender (W-9.10.2, W-17.1), the Iron Throne order of
 card texts on the same units (W-9.5), and the W-22 Decisions 9-13 written down as behaviour or switches."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from boardgame.engine.actions import Bid, DeclareSupport
 from boardgame.engine.config import RulesConfig
 from boardgame.engine.game import WesterosState
-from boardgame.engine.structures import need
+from boardgame.engine.structures import Units, need
 
 from .conftest import choose, combat, combat_of, march_on_harrenhal, pending
 from .test_wildlings import attack
@@ -26,14 +26,14 @@ def test_defending_robb_stark_picks_where_the_attacker_retreats_w_9_10_2() -> No
     # every legal area next to Harrenhal, the attacker's origin included
     assert pending(st).options == ["blackwater", "crackclaw_point", "riverrun", "stoney_sept"]
     choose(st, "stark", "robb_retreat", "riverrun")
-    assert st.units["riverrun"] == {"house": "lannister", "units": [], "routed": ["footman"]}
-    assert "stoney_sept" not in st.units and st.units["harrenhal"]["house"] == "stark"
+    assert st.units["riverrun"] == Units("lannister", (), ("footman",))
+    assert "stoney_sept" not in st.units and st.units["harrenhal"].house == "stark"
 
 
 def test_defending_robb_stark_may_send_the_attacker_home_w_9_10_2() -> None:
     st = robb_defends()
     choose(st, "stark", "robb_retreat", "stoney_sept")
-    assert st.units["stoney_sept"]["routed"] == ["footman"]
+    assert st.units["stoney_sept"].routed == ("footman",)
 
 
 def test_defending_robb_stark_cannot_pick_an_enemy_area_w_9_10_3() -> None:
@@ -137,7 +137,7 @@ def arianne_defends_with_a_token(config: RulesConfig | None = None) -> WesterosS
 def test_arianne_defending_with_a_power_token_keeps_it_w_22_11() -> None:
     st = arianne_defends_with_a_token()
     assert st.tokens.get("harrenhal") == "martell" and st.control("harrenhal") == "martell"
-    assert st.units["stoney_sept"]["units"] == ["knight", "knight"]
+    assert st.units["stoney_sept"].units == ("knight", "knight")
 
 
 def test_arianne_power_token_switch_removes_it_w_22_11() -> None:

@@ -65,7 +65,7 @@ def test_candidates_come_best_first_by_the_prior() -> None:
     """A short budget simulates the first candidates and equal scores go to the earlier one: own side first."""
     st = _stark_far_behind()
     info = Information(st, "stark")
-    cands = SearchAgent(Random(0))._candidates(info, info.legal_actions())
+    cands = SearchAgent(Random(0)).candidates(info, info.legal_actions())
     assert cands[0] == (DeclareSupport("stark", "stark"),)
     assert {c[0] for c in cands} == set(info.legal_actions())
 

@@ -9,6 +9,7 @@ import pytest
 from boardgame.engine.actions import Choose, FinishOrders, PlaceOrder, RavenSwap, RemoveOrder
 from boardgame.engine.data import DEFAULT_DATA_DIR, FILE_STEMS, GameData, GameDataError
 from boardgame.engine.game import ROUND_STRUCTURE, IllegalActionError, WesterosState, houses_in_play, new_game
+from boardgame.engine.structures import Units
 
 from .conftest import choose, do, pending, pos
 
@@ -63,7 +64,7 @@ def test_setup_by_player_count_w_1_1_w_2(gd: GameData, n: int, houses: int) -> N
 def test_three_players_have_impassable_south_and_keep_lannister_port_ship_w_2_4_w_22_7(gd: GameData) -> None:
     st = new_game(gd, player_count=3, seed=0)
     assert "highgarden" in st.impassable and "sunspear_port" in st.impassable
-    assert st.units["lannisport_port"] == {"house": "lannister", "units": ["ship"], "routed": []}
+    assert st.units["lannisport_port"] == Units("lannister", ("ship",), ())
     assert st.tracks["iron_throne"] == ["baratheon", "lannister", "stark"]  # W-2.3 closing up
 
 
@@ -74,9 +75,9 @@ def test_four_players_have_numbered_neutral_forces_w_2_4(gd: GameData) -> None:
 
 def test_six_player_start_units_w_2_1(gd: GameData) -> None:
     st = new_game(gd, player_count=6, seed=0)
-    assert sorted(st.units["winterfell"]["units"]) == ["footman", "knight"]
-    assert st.units["shipbreaker_bay"]["units"] == ["ship", "ship"]
-    assert st.units["pyke_port"]["house"] == "greyjoy"
+    assert sorted(st.units["winterfell"].units) == ["footman", "knight"]
+    assert st.units["shipbreaker_bay"].units == ("ship", "ship")
+    assert st.units["pyke_port"].house == "greyjoy"
 
 
 def test_seed_makes_setup_deterministic_w_2_5(gd: GameData) -> None:
@@ -87,7 +88,7 @@ def test_seed_makes_setup_deterministic_w_2_5(gd: GameData) -> None:
 
 def test_turn_structure_is_declared_as_data_style_6() -> None:
     assert [p for p, _ in ROUND_STRUCTURE] == ["westeros", "planning", "action"]
-    steps = [s for _, st in ROUND_STRUCTURE for s, _w in st]
+    steps = [str(s) for _, st in ROUND_STRUCTURE for s, _w in st]
     assert steps.index("raids") < steps.index("marches") < steps.index("consolidate") < steps.index("cleanup")
 
 

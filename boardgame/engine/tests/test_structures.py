@@ -1,4 +1,4 @@
-"""The state's records (structures.py) store exactly the JSON the engine always stored (issue 12): snapshots
+"""The state's records (structures.py) store exactly the JSON the engine always stored: snapshots
 and player views of seeded games are byte for byte those recorded before the records became dataclasses,
 and every snapshot reloads and saves again unchanged, key order included."""
 
@@ -11,7 +11,20 @@ from random import Random
 from boardgame.engine.agents import RandomAgent
 from boardgame.engine.data import GameData
 from boardgame.engine.game import WesterosState, new_game
-from boardgame.engine.structures import Combat, Decision, March, Pending, PendingKind, Step, Task
+from boardgame.engine.structures import (
+    Combat,
+    Decision,
+    March,
+    Order,
+    Pending,
+    PendingKind,
+    Phase,
+    Reason,
+    RoundStep,
+    Step,
+    Task,
+    Units,
+)
 
 # Recorded with the engine whose records were plain dicts (commit 3a87c62): 3 houses, seed 11, a random
 # agent. An intended rules change changes them (regenerate with `_play_and_hash`, as for the golden file).
@@ -122,3 +135,48 @@ def test_decision_step_names_the_round_and_the_pending_kind_w_5_1(gd: GameData) 
         while st.pending is not None and st.pending.kind == "orders" and h in st.current_players():
             st.apply(st.timeout_action(h))
     assert st.decision_step() != (1, "orders") and st.decision_step()[0] == 1
+
+
+def _check_types(st: WesterosState) -> None:
+    assert type(st.phase) is Phase and type(st.step) is RoundStep
+    assert st.end_reason is None or type(st.end_reason) is Reason
+    assert all(type(o) is Order for o in st.orders.values())
+    assert all(
+        type(u) is Units and type(u.units) is tuple and type(u.routed) is tuple for u in st.units.values()
+    )
+
+
+def test_orders_units_and_steps_are_typed_values_live_loaded_and_cloned(gd: GameData) -> None:
+    """Orders are `Order`, units `Units` (W-5.1, W-1.3), phase and step enums (W-3.1), in a live game, a
+    reloaded snapshot and a clone alike; a string still compares equal to the phase and step it names."""
+    st = new_game(gd, player_count=4, seed=3)
+    rng = Random(3)
+    seen_steps: set[RoundStep] = set()
+    while not st.is_terminal():
+        _check_types(st)
+        if st.decisions % 5 == 0:
+            _check_types(st.clone())
+            _check_types(WesterosState.from_dict(json.loads(_snapshot(st)), game_data=gd))
+        seen_steps.add(st.step)
+        st.apply(rng.choice(st.legal_actions(st.current_players()[0])))
+    _check_types(st)
+    assert st.phase == "game_over" and st.end_reason in ("seven_castles", "round_limit")
+    assert {RoundStep.ASSIGN_ORDERS, RoundStep.MARCHES, RoundStep.COMBAT} <= seen_steps
+
+
+def test_a_clone_and_its_original_never_share_a_change(gd: GameData) -> None:
+    """Clones share the immutable orders and units; playing on a clone leaves the original's stored JSON
+    as it was (and the other way round)."""
+    st = new_game(gd, player_count=6, seed=9)
+    rng = Random(9)
+    for _ in range(400):
+        if st.is_terminal():
+            break
+        before = _snapshot(st)
+        c = st.clone()
+        c.apply(rng.choice(c.legal_actions(c.current_players()[0])))
+        assert _snapshot(st) == before
+        after = _snapshot(c)
+        st.apply(rng.choice(st.legal_actions(st.current_players()[0])))
+        assert _snapshot(c) == after
+        st = c

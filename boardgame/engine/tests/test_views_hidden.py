@@ -23,6 +23,7 @@ import pytest
 from boardgame.engine.agents import GreedyAgent, RandomAgent
 from boardgame.engine.data import load_default_game_data
 from boardgame.engine.game import WesterosState, new_game
+from boardgame.engine.structures import Order
 
 from .conftest import check_secret_choice_hidden
 
@@ -50,12 +51,12 @@ def perturbed(st: WesterosState, viewer: str | None) -> WesterosState:
     for deck in cp.wdecks.values():
         rng.shuffle(deck)
     rng.shuffle(cp.wildling_deck)
-    cp._rng.seed(12345)
+    cp.rng.seed(12345)
     tokens = sorted(DATA.tokens)
     if not cp.orders_revealed:
         for area, (h, tok) in list(cp.orders.items()):
             if h != viewer:
-                cp.orders[area] = [h, tokens[(tokens.index(tok) + 1) % len(tokens)]]
+                cp.orders[area] = Order(h, tokens[(tokens.index(tok) + 1) % len(tokens)])
     p = cp.pending
     if p is not None:
         for h in list(p.bids or {}):

@@ -74,7 +74,7 @@ def test_mustering_card_each_house_in_turn_order_w_4_3_w_13_1() -> None:
     assert pending(st).kind == "muster" and st.current_players() == ["baratheon"]
     do(st, Muster("baratheon", "dragonstone", "ship", "dragonstone_port"))
     do(st, Muster("baratheon", "dragonstone", "ship", "shipbreaker_bay"))
-    assert st.units["dragonstone_port"]["units"] == ["ship"]
+    assert st.units["dragonstone_port"].units == ("ship",)
     assert st.current_players() == ["lannister"]
     acts = st.legal_actions("lannister")
     assert Muster("lannister", "lannisport", "knight", "lannisport") in acts

@@ -6,6 +6,7 @@ from typing import Any
 
 from boardgame.engine.actions import Bid, Muster
 from boardgame.engine.game import WesterosState
+from boardgame.engine.structures import Units
 
 from .conftest import STARK_CARDS_BUT_EDDARD, choose, do, pending, pos
 
@@ -80,13 +81,13 @@ def test_crow_killers_all_outcomes_w_16_8() -> None:
     st = bids(attack("crow_killers", threat=12), {"stark": 0, "lannister": 1, "baratheon": 2})
     while pending(st).decision == "crow_knight" and st.current_players() == ["stark"]:
         choose(st, "stark", "crow_knight", pending(st).options[0])
-    assert not any("knight" in u["units"] for u in st.units.values() if u["house"] == "stark")
+    assert not any("knight" in u.units for u in st.units.values() if u.house == "stark")
     choose(st, "baratheon", "crow_knight", "dragonstone")
-    assert st.units["dragonstone"]["units"].count("footman") == 2
+    assert st.units["dragonstone"].units.count("footman") == 2
     choose(st, "lannister", "crow_knight", "lannisport")
     st = bids(attack("crow_killers", threat=2), {"stark": 3, "lannister": 0, "baratheon": 0})
     choose(st, "stark", "crow_reward", "winterfell")
-    assert sorted(st.units["winterfell"]["units"]) == ["knight", "knight"]
+    assert sorted(st.units["winterfell"].units) == ["knight", "knight"]
 
 
 def test_massing_on_the_milkwater_all_outcomes_w_16_8() -> None:
@@ -103,7 +104,7 @@ def test_mammoth_riders_all_outcomes_w_16_8() -> None:
     st = bids(attack("mammoth_riders", threat=12), {"stark": 0, "lannister": 1, "baratheon": 2})
     for _ in range(3):
         choose(st, "stark", "destroy", pending(st).options[0])
-    assert not any(u["house"] == "stark" for u in st.units.values())
+    assert not any(u.house == "stark" for u in st.units.values())
     for h in ("baratheon", "lannister"):
         for _ in range(2):
             choose(st, h, "destroy", pending(st).options[0])
@@ -166,7 +167,7 @@ def test_the_horde_descends_all_outcomes_w_16_8() -> None:
     st = bids(attack("the_horde_descends", threat=2), {"stark": 3, "lannister": 0, "baratheon": 0})
     choose(st, "stark", "horde_reward", "winterfell")
     do(st, Muster("stark", "winterfell", "knight", "winterfell"))
-    assert st.units["winterfell"]["units"].count("knight") == 2
+    assert st.units["winterfell"].units.count("knight") == 2
 
 
 def test_units_destroyed_by_wildlings_leave_the_area_uncontrolled_w_16_9_w_8_4() -> None:
@@ -190,4 +191,4 @@ def test_crow_killers_swaps_keep_the_routed_state_w_16_8_w_9_10_5() -> None:
     units = {**UNITS, "white_harbor": ["stark", "routed knight"]}
     st = bids(attack("crow_killers", threat=12, units=units), {"stark": 0, "lannister": 1, "baratheon": 2})
     choose(st, "stark", "crow_knight", "white_harbor")
-    assert st.units["white_harbor"] == {"house": "stark", "units": [], "routed": ["footman"]}
+    assert st.units["white_harbor"] == Units("stark", (), ("footman",))
