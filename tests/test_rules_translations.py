@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -158,3 +159,54 @@ def test_rules_swapped_in_a_translation_are_reported() -> None:
     assert differences(_page("commandeer"), "\n".join(lines)) == [
         "rules out of order or nesting: English has (1, 'C-3.1'), the translation (1, 'C-3.2')"
     ]
+
+
+GLOSSARY = RULES.parent / "glossary.md"
+DATA = RULES.parents[1]
+
+
+def _glossary_rows() -> dict[str, tuple[str, str]]:
+    """English term → (Thai, Chinese), from every table row of docs/glossary.md."""
+    rows: dict[str, tuple[str, str]] = {}
+    for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and len(cells) == 4 and not set(cells[0]) <= {"-", " "}:
+            rows[cells[0]] = (cells[1], cells[2])
+    return rows
+
+
+def _data_names() -> list[str]:
+    """The names the site shows from the game data: areas, houses, cards, factions, keywords."""
+    import json
+
+    def load(path: str) -> Any:
+        return json.loads((DATA / path).read_text(encoding="utf-8"))
+
+    westeros = "boardgame/data/westeros/"
+    names = [a["name"] for a in load(westeros + "map.json")["areas"]]
+    names += [h["name"] for h in load(westeros + "setup.json")["houses"].values()]
+    names += [c["name"] for c in load(westeros + "house_cards.json")["cards"]]
+    names += [c["name"] for c in load(westeros + "westeros_cards.json")["cards"]]
+    names += [c["name"] for c in load(westeros + "wildling_cards.json")["cards"]]
+    names += [t["name"] for t in load(westeros + "tracks.json")["influence_tracks"]]
+    cards = load("cards/data/sample_cards.json")
+    names += [f["name"] for f in cards["factions"]] + [k["name"] for k in cards["keywords"]]
+    return sorted(set(names))
+
+
+def test_the_glossary_gives_thai_and_chinese_for_every_name_in_the_game_data() -> None:
+    rows = _glossary_rows()
+    names = _data_names()
+    assert len(names) > 100
+    # an influence track and a keyword may be listed under their longer glossary entry
+    aliases = {
+        "Iron Throne": "Iron Throne track",
+        "Fiefdoms": "Fiefdoms track",
+        "King's Court": "King's Court track",
+    }
+    aliases["Formation"] = "Formation X"
+    missing = [n for n in names if aliases.get(n, n) not in rows]
+    assert missing == []
+    for name in names:
+        thai, chinese = rows[aliases.get(name, name)]
+        assert thai and CJK.search(chinese) and not THAI.search(chinese), name
