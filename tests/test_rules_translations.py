@@ -3,11 +3,13 @@
 `docs/rules/<game>.md` is the source; `<game>.th.md` and `<game>.zh-hans.md` translate it with the same
 headings and the same bold rule numbers (C-x.y, W-x.y), so the site can anchor every rule in every
 language. A rule added to, moved in or removed from one file and not the others fails here, and so does a
-translation left in English.
+translation left in English. The glossary (docs/glossary.md), where the translations take their terms,
+must name every area, house, card, track, faction and keyword of the game data in all three languages.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -177,7 +179,6 @@ def _glossary_rows() -> dict[str, tuple[str, str]]:
 
 def _data_names() -> list[str]:
     """The names the site shows from the game data: areas, houses, cards, factions, keywords."""
-    import json
 
     def load(path: str) -> Any:
         return json.loads((DATA / path).read_text(encoding="utf-8"))
