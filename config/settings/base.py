@@ -437,18 +437,19 @@ if CHANNEL_GROUP_EXPIRY_S <= MATCHES_WS_LEASE_S:
 CHANNEL_LAYER_POOL_SIZE = int(env_float("CHANNEL_LAYER_POOL_SIZE", 50, 4, 1000))
 # The channel layer waits for messages with a blocking pop that the server ends after 5 s on an idle
 # channel (channels-redis' brpop_timeout). redis-py 8 gives up on any read after 5 s by default, which
-# raced that pop and closed every idle socket every 5 s; a read may take CHANNEL_LAYER_READ_TIMEOUT_S
-# here, well beyond the pop, and still ends on a Redis that stalled. A peer that vanished is found by TCP
-# keepalive (probes after 30 s of silence, 3 of them 5 s apart) and by a PING before reusing a connection
-# that sat idle for 30 s. Set explicitly, so that every redis-py the pin allows behaves the same.
-CHANNEL_LAYER_READ_TIMEOUT_S = 15.0
+# raced that pop and closed every idle socket every 5 s. Its reads have no time limit here, as before
+# redis-py 8: any finite one also sends each command through asyncio.wait_for, which on Python 3.11 can
+# swallow the cancellation of a closing socket's receive, leaving its consumer waiting forever. A peer
+# that vanished is found by TCP keepalive instead (probes after 30 s of silence, 3 of them 5 s apart),
+# and by a PING before reusing a connection that sat idle for 30 s. Set explicitly, so that every
+# redis-py the pin allows behaves the same.
 REDIS_KEEPALIVE_OPTIONS = {
     getattr(socket, name): value
     for name, value in (("TCP_KEEPIDLE", 30), ("TCP_KEEPINTVL", 5), ("TCP_KEEPCNT", 3))
     if hasattr(socket, name)
 }
 CHANNEL_LAYER_REDIS_OPTIONS: dict[str, object] = {
-    "socket_timeout": CHANNEL_LAYER_READ_TIMEOUT_S,
+    "socket_timeout": None,
     "socket_connect_timeout": 5.0,
     "socket_keepalive": True,
     "socket_keepalive_options": REDIS_KEEPALIVE_OPTIONS,
