@@ -27,6 +27,7 @@ from config.settings.base import redis_channel_layer
 from matches import services, sockets
 from matches.consumers import CLOSE_TOO_MANY_SOCKETS, MatchConsumer
 from matches.models import Match
+from matches.services import match_group
 from matches.services.chat import chat_group
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -227,6 +228,50 @@ def test_anonymous_viewers_are_counted_by_client_address() -> None:
         assert sockets.owner_of(scope) == "addr:10.0.0.9"
     with override_settings(TRUSTED_PROXIES=1):
         assert sockets.owner_of(scope) == "addr:5.6.7.8"
+
+
+def test_leaving_a_group_retries_a_transient_failure_and_never_raises(
+    players: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A busy pool or a dropped connection fails one `group_discard`: it is tried again; one that keeps
+    failing is logged and left to CHANNEL_GROUP_EXPIRY_S, and the disconnect itself never raises."""
+    alice, bob = players
+    match = _match(alice, bob)
+    sockets._memory = sockets.MemorySocketRegistry()
+    failures = {"left": 2}
+
+    @async_to_sync
+    async def run() -> tuple[set[str], set[str]]:
+        layer = get_channel_layer()
+        discard = layer.group_discard
+
+        async def flaky(group: str, channel: str) -> None:
+            if failures["left"] > 0:
+                failures["left"] -= 1
+                raise redis.exceptions.ConnectionError("Too many connections")
+            await discard(group, channel)
+
+        monkeypatch.setattr(layer, "group_discard", flaky)
+        retried = await _open(match.pk, alice)
+        assert await _admitted(retried)
+        await retried.disconnect(timeout=5)  # fails twice, then leaves
+        left_after_retries = {g for g, members in layer.groups.items() if members}
+        failures["left"] = 1000
+        stuck = await _open(match.pk, alice)
+        assert await _admitted(stuck)
+        await stuck.disconnect(timeout=5)  # never leaves: no exception either
+        assert not stuck.future.cancelled()  # it ended by itself
+        return left_after_retries, {g for g, members in layer.groups.items() if members}
+
+    with override_settings(CHANNEL_LAYERS=IN_MEMORY):
+        channel_layers.backends.clear()
+        try:
+            left_after_retries, left_when_stuck = run()
+        finally:
+            channel_layers.backends.clear()
+    assert left_after_retries == set()
+    assert left_when_stuck == {match_group(match.pk), chat_group(match.pk, "table")}
+    assert sum("left to expire" in r.getMessage() for r in caplog.records) == 2  # the two groups
 
 
 # --- a flood of closing sockets -------------------------------------------------------------------------
