@@ -40,6 +40,8 @@ class Refusal(Enum):
 
 @dataclass(frozen=True)
 class Limits:
+    """The caps and the lease, from settings (tests pass their own)."""
+
     per_match: int
     total: int
     lease_s: float
