@@ -6,6 +6,12 @@ the database, so no message ever holds another player's hand. Spectators (public
 the spectator view. The first message of a connection, and the answer to a resync, carry the log's
 tail; later ones only the entries after the version the connection last sent (`log_since`).
 
+Each user (an anonymous viewer: a client address) may hold a bounded number of sockets per match and in
+all (`matches.sockets`); one more is accepted and closed at once with CLOSE_TOO_MANY_SOCKETS, which the
+page shows instead of reconnecting. A live socket renews its lease and its group memberships
+periodically; leaving the groups on disconnect retries transient Redis failures and never raises (a member
+left behind anyway lapses after CHANNEL_GROUP_EXPIRY_S).
+
 On one machine without Redis (`make run`), the channel layer is in-memory and cannot carry a change
 made in another process (a Celery worker's AI move or timeout) to this one, so each consumer then
 also looks at the match's version once a second and refreshes when it moved.
@@ -26,7 +32,7 @@ from channels.layers import InMemoryChannelLayer
 
 from config.errors import ApplicationError
 from frontend import preferences
-from matches import selectors
+from matches import selectors, sockets
 from matches.chat import PRIVATE_PREFIX
 from matches.models import ChatMute, Match, Seat
 from matches.services import match_group
@@ -43,6 +49,9 @@ CLOSE_UNSUPPORTED = 1003  # RFC 6455: a data type the endpoint cannot accept (bi
 CLOSE_INVALID = 1007  # RFC 6455: data not consistent with the message type (not JSON, too deep)
 CLOSE_POLICY = 1008  # RFC 6455: policy violation (too many frames)
 CLOSE_TOO_BIG = 1009  # RFC 6455: message too big
+# The user already holds MATCHES_WS_MAX_PER_MATCH sockets on this match or MATCHES_WS_MAX_PER_USER in all
+# (4000-4999: private use; 4429 after HTTP's 429). js/live.js shows it and does not reconnect.
+CLOSE_TOO_MANY_SOCKETS = 4429
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +106,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     match_id: int
     sent_version: int = -1
     _closing = False
+    _leased = False  # holds a lease of the user's socket caps (released on disconnect)
+    _joined = False  # is in the match's channel-layer group
     clock = staticmethod(time.monotonic)  # injected time of the frame rate limit (tests replace it)
+    wall_clock = staticmethod(time.time)  # injected time of the socket leases (compared across processes)
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -107,13 +119,50 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         except ApplicationError as exc:
             await self.close(code=4403 if exc.status_code == 403 else 4404)
             return
+        if not await self._take_lease():
+            return
         await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
+        self._joined = True
         await self.accept()
         await self._send_snapshot(snapshot)
         if self.user is not None and self.user.is_authenticated:  # presence (your-turn e-mails)
             await database_sync_to_async(preferences.mark_seen)(self.user.pk)
         if isinstance(self.channel_layer, InMemoryChannelLayer):
             self._poller = asyncio.ensure_future(self._poll_local_changes())
+        self._renewer = asyncio.ensure_future(self._renew_periodically())
+
+    async def _take_lease(self) -> bool:
+        """Count this socket against its owner's caps; at a cap, accept and close it with
+        CLOSE_TOO_MANY_SOCKETS (a close before the handshake reaches a browser as a bare 1006)."""
+        self._owner = sockets.owner_of(self.scope)
+        self._limits = sockets.Limits.from_settings()
+        self._registry = sockets.registry_for(self.channel_layer)
+        refusal = await self._registry.claim(
+            self._owner, self.match_id, self.channel_name, self.wall_clock(), self._limits
+        )
+        if refusal is None:
+            self._leased = True
+            return True
+        await self.accept()
+        await self._close_for(CLOSE_TOO_MANY_SOCKETS, f"too many open sockets ({refusal.value})")
+        return False
+
+    async def _renew_periodically(self) -> None:
+        """Every third of the lease: renew it, and re-join this socket's groups, which restarts their
+        expiry (a group member nobody refreshes lapses after CHANNEL_GROUP_EXPIRY_S). A failure is retried
+        at the next turn; the lease outlives two missed ones."""
+        while True:
+            await asyncio.sleep(self._limits.lease_s / 3)
+            await sockets.retrying("renewing a socket lease", self._renew)
+
+    async def _renew(self) -> None:
+        await self._registry.renew(
+            self._owner, self.match_id, self.channel_name, self.wall_clock(), self._limits
+        )
+        groups = [match_group(self.match_id)]
+        groups += [chat_group(self.match_id, c) for c in getattr(self, "_chat_channels", set())]
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
 
     async def _poll_local_changes(self) -> None:
         """In-memory layer only: notice changes other processes committed (see the module docstring)."""
@@ -126,14 +175,27 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
                 await self._refresh(force=False)
 
     async def disconnect(self, code: int) -> None:
-        poller = getattr(self, "_poller", None)
-        if poller is not None:
-            poller.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await poller
-        if hasattr(self, "match_id"):
-            await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
-            await self._join_chat_channels(set())
+        """Leave every group and drop the lease. Each step retries a transient Redis failure (a burst of
+        closing sockets waits for the pool's connections) and never raises: what it cannot remove lapses."""
+        for name in ("_poller", "_renewer"):
+            task = getattr(self, name, None)
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        groups = [match_group(self.match_id)] if self._joined else []
+        groups += [chat_group(self.match_id, c) for c in getattr(self, "_chat_channels", set())]
+        self._joined, self._chat_channels = False, set()
+        for group in groups:
+            await sockets.retrying(
+                f"leaving {group}", lambda g=group: self.channel_layer.group_discard(g, self.channel_name)
+            )
+        if self._leased:
+            self._leased = False
+            await sockets.retrying(
+                "releasing a socket lease",
+                lambda: self._registry.release(self._owner, self.match_id, self.channel_name),
+            )
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any

@@ -1,6 +1,7 @@
 """Settings shared by every environment; everything secret or machine-specific comes from the environment."""
 
 import os
+import socket
 from datetime import timedelta
 from pathlib import Path
 
@@ -153,21 +154,27 @@ STORAGES = {
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
+# The cache answers every request (throttles, sessions' neighbours, cached states): against a dead or stalled
+# Redis it must fail within about a second, not after redis-py's defaults (5 s to connect, 5 s per read).
+CACHE_REDIS_TIMEOUT_S = 1.0
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "socket_connect_timeout": CACHE_REDIS_TIMEOUT_S,
+                "socket_timeout": CACHE_REDIS_TIMEOUT_S,
+                "socket_keepalive": True,
+                "health_check_interval": 30,
+            },
+        }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
 
-CHANNEL_LAYERS = {
-    "default": (
-        {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
-        if REDIS_URL
-        else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
-    )
-}
+# The channel layer (CHANNEL_LAYERS) is set up with the live sockets' limits, at the end of this file.
 
 # Celery: Redis when REDIS_URL is set, otherwise kombu's filesystem transport (no server needed).
 BROKER_DIR = VAR_DIR / "broker"
@@ -407,6 +414,71 @@ SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 # A correspondence move waits on a player: e-mail them once they have been away this long.
 NOTIFY_ABSENT_AFTER_S = int(env_float("NOTIFY_ABSENT_AFTER_S", 600, 0, 7 * 86400))
 NOTIFY_EMAIL_SWEEP_S = env_float("NOTIFY_EMAIL_SWEEP_S", 60, 1, 3600)  # how often the e-mail task looks
+
+# --- Live sockets: the channel layer and each user's open sockets (matches/consumers.py, matches/sockets.py) -
+# A user (an anonymous viewer: a client address) holds at most MATCHES_WS_MAX_PER_MATCH open sockets on one
+# match and MATCHES_WS_MAX_PER_USER in all; one more is accepted and closed at once with code 4429
+# (docs/play-layer.md). With the Redis channel layer they are counted in Redis, so the caps hold across web
+# processes; every socket renews its entry each third of MATCHES_WS_LEASE_S, so the entries of a process that
+# died without closing its sockets are forgotten after at most MATCHES_WS_LEASE_S.
+MATCHES_WS_MAX_PER_MATCH = int(env_float("MATCHES_WS_MAX_PER_MATCH", 8, 1, 100))
+MATCHES_WS_MAX_PER_USER = int(env_float("MATCHES_WS_MAX_PER_USER", 30, 1, 1000))
+MATCHES_WS_LEASE_S = env_float("MATCHES_WS_LEASE_S", 60, 10, 3600)
+# A member of a channel-layer group that nobody removed (its process died) is dropped after this long; live
+# sockets re-join their groups with every renewal, so this only has to be longer than MATCHES_WS_LEASE_S.
+CHANNEL_GROUP_EXPIRY_S = int(env_float("CHANNEL_GROUP_EXPIRY_S", 900, 60, 7 * 86400))
+if CHANNEL_GROUP_EXPIRY_S <= MATCHES_WS_LEASE_S:
+    raise SystemExit(
+        f"CHANNEL_GROUP_EXPIRY_S={CHANNEL_GROUP_EXPIRY_S} must be longer than MATCHES_WS_LEASE_S={MATCHES_WS_LEASE_S}."
+    )
+# Redis connections a web process's channel layer may hold; a burst beyond them (hundreds of sockets closing
+# at once) waits up to 10 s for a free one instead of failing (config/channel_layer.py).
+CHANNEL_LAYER_POOL_SIZE = int(env_float("CHANNEL_LAYER_POOL_SIZE", 50, 4, 1000))
+# The channel layer waits for messages with a blocking pop that the server ends after 5 s on an idle
+# channel (channels-redis' brpop_timeout). redis-py 8 gives up on any read after 5 s by default, which
+# raced that pop and closed every idle socket every 5 s. Its reads have no time limit here, as before
+# redis-py 8: any finite one also sends each command through asyncio.wait_for, which on Python 3.11 can
+# swallow the cancellation of a closing socket's receive, leaving its consumer waiting forever. A peer
+# that vanished is found by TCP keepalive instead (probes after 30 s of silence, 3 of them 5 s apart),
+# and by a PING before reusing a connection that sat idle for 30 s. Set explicitly, so that every
+# redis-py the pin allows behaves the same.
+REDIS_KEEPALIVE_OPTIONS = {
+    getattr(socket, name): value
+    for name, value in (("TCP_KEEPIDLE", 30), ("TCP_KEEPINTVL", 5), ("TCP_KEEPCNT", 3))
+    if hasattr(socket, name)
+}
+CHANNEL_LAYER_REDIS_OPTIONS: dict[str, object] = {
+    "socket_timeout": None,
+    "socket_connect_timeout": 5.0,
+    "socket_keepalive": True,
+    "socket_keepalive_options": REDIS_KEEPALIVE_OPTIONS,
+    "health_check_interval": 30,
+    "max_connections": CHANNEL_LAYER_POOL_SIZE,
+    "pool_timeout": 10.0,
+}
+
+
+def redis_channel_layer(url: str) -> dict[str, object]:
+    """The channel layer on the Redis at `url` (the tests build one on a Redis of their own)."""
+    return {
+        "BACKEND": "config.channel_layer.RedisChannelLayer",
+        "CONFIG": {
+            "hosts": [{"address": url, **CHANNEL_LAYER_REDIS_OPTIONS}],
+            "group_expiry": CHANNEL_GROUP_EXPIRY_S,
+        },
+    }
+
+
+CHANNEL_LAYERS = {
+    "default": (
+        redis_channel_layer(REDIS_URL)
+        if REDIS_URL
+        else {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {"group_expiry": CHANNEL_GROUP_EXPIRY_S},
+        }
+    )
+}
 
 # Generic classes of Django and DRF (`ModelAdmin[Match]`, `Serializer[Any]`) subscriptable at run time,
 # as their stubs declare them, so the code that mypy --strict checks runs unchanged.

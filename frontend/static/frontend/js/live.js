@@ -18,6 +18,11 @@ const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 5000;
 const FETCH_RETRY_MAX_MS = 10000;
 const NO_ACCESS = new Set([4403, 4404]); // the consumer's close codes: the match is not ours to watch
+// matches/consumers.py CLOSE_TOO_MANY_SOCKETS: this user already has the most sockets open (on this match,
+// or in all) that the server allows. Reconnecting would only be refused again, so the page says so (the
+// status node's `data-too-many-sockets`, translated by the template) and stays on what it shows; a reload
+// once other tabs are closed connects again.
+const TOO_MANY_SOCKETS = 4429;
 
 export class LiveMatch {
   /**
@@ -118,6 +123,10 @@ export class LiveMatch {
       if (NO_ACCESS.has(ev.code)) {
         this.status("down", "no access to this match");
         this.fetchState();
+        return;
+      }
+      if (ev.code === TOO_MANY_SOCKETS) {
+        this.status("down", (this.statusNode && this.statusNode.dataset.tooManySockets) || String(ev.code));
         return;
       }
       this.status("down", "reconnecting…");
