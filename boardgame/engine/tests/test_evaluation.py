@@ -1,4 +1,4 @@
-"""The search's static evaluation (`heuristics.evaluate`, `house_features`, `EVAL_WEIGHTS`): what the features
+"""The search's static evaluation (`heuristics.evaluate`, `house_features`, `WesterosAIParams.eval_weights`): what the features
 read off the board, and that the evaluation predicts who goes on to win better than a uniform guess (the
 hand-set evaluation it replaced did worse than uniform: it was far too sure of the leader)."""
 
