@@ -47,9 +47,8 @@ def greedy_score(st: WesterosState, p: str, a: Action, g: GreedyWeights = DEFAUL
     (its numbers: `ai_params.GreedyWeights`)."""
     data = st.data
     if isinstance(a, RemoveOrder):
-        return (
-            g.remove_order
-        )  # W-5.1: rollouts never take a placed order back (placing or finishing is better)
+        # W-5.1: rollouts never take a placed order back (placing or finishing is better)
+        return g.remove_order
     if isinstance(a, PlaceOrder):
         area = data.areas[a.area]
         near_target = any(
