@@ -62,6 +62,11 @@ def _to_mulligan(g: GameState) -> GameState:
     return g
 
 
+def test_the_players_are_seats_0_and_1_in_order() -> None:
+    g = new_match(DECKS[0], DECKS[1], seed=1)
+    assert list(g.players()) == [0, 1] and g.current_players()[0] in g.players()
+
+
 # ---------------------------------------------------------------------------------------------- secret actions
 def test_a_commander_choice_and_a_mulligan_bottom_are_secret_c_4_4_c_8() -> None:
     g = new_match(_with_commander(DECKS[0]), DECKS[1], seed=3)
