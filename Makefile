@@ -50,7 +50,7 @@ worker: install
 	DEBUG=0 $(BIN)/celery -A config worker -Q celery,ai --beat --loglevel=INFO --schedule=var/celerybeat-schedule
 
 # mypy --strict on the pure engines, the game interface and the conformance suite that binds them to it.
-TYPED := matches/engine boardgame/engine matches/interface.py tests/test_game_interface.py
+TYPED := matches/kit matches/engine boardgame/engine matches/interface.py tests/test_game_conformance.py
 
 lint: install
 	$(BIN)/ruff check .

@@ -8,9 +8,9 @@ the same deals. The score counts a win 1, a draw 1/2; the interval is Wilson's s
 Decision times are the subject agent's wall milliseconds per decision.
 
 Run: ``.venv/bin/python bench/ai_strength.py [--game commandeer|westeros|both] [--games N] [--jobs J]
-[--matchup "hard vs greedy" ...] [--budget-scale F] [--seed S] [--seat-prior on|off]``. ``--seat-prior`` sets
-the Westeros evaluation's seat constants (``boardgame.engine.heuristics.SEAT_PRIOR_ON``) in every process, for
-every agent of the table; its default is the engine's setting.
+[--matchup "hard vs greedy" ...] [--budget-scale F] [--seed S] [--seat-prior on|off]``. ``--seat-prior`` switches
+the Westeros evaluation's seat constants (``WesterosAIParams.seat_prior_on``) in the parameters handed to every
+agent of the table; its default is the engine's default.
 """
 
 from __future__ import annotations
@@ -25,12 +25,13 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from boardgame.engine import heuristics
+from boardgame.engine.ai_params import DEFAULT_PARAMS as WESTEROS_DEFAULTS
 
 ARENAS = {"commandeer": "matches.engine.arena", "westeros": "boardgame.engine.arena"}
 
@@ -48,8 +49,10 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def _play(args: tuple[str, str, str, int, int, float, bool]) -> dict[str, Any]:
     game, subject, opponent, index, seed, scale, seat_prior = args
-    heuristics.SEAT_PRIOR_ON = seat_prior  # set in the worker: a pool's processes may outlive a match-up
     arena = importlib.import_module(ARENAS[game])
+    if game == "westeros":
+        params = replace(WESTEROS_DEFAULTS, seat_prior_on=seat_prior)
+        return dict(arena.play_one(subject, opponent, index, seed, scale, params=params))
     return dict(arena.play_one(subject, opponent, index, seed, scale))
 
 
@@ -118,8 +121,8 @@ def main() -> None:
     parser.add_argument(
         "--seat-prior",
         choices=["on", "off"],
-        default="on" if heuristics.SEAT_PRIOR_ON else "off",
-        help="Westeros: the evaluation's seat constants (heuristics.SEAT_PRIOR); default: the engine's setting",
+        default="on" if WESTEROS_DEFAULTS.seat_prior_on else "off",
+        help="Westeros: the evaluation's seat constants (WesterosAIParams.seat_prior); default: the engine's",
     )
     args = parser.parse_args()
     if args.games < 1 or args.jobs < 1 or args.budget_scale <= 0:

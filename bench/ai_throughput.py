@@ -2,7 +2,7 @@
 95th-percentile decision time, and how many concurrent AI games one core serves; a table, then one JSON line.
 
 Decisions are sampled (every 3rd) from seeded games played by greedy, the same positions for every level;
-each level decides on them with its own budget (the engines' LEVEL_BUDGET_S times --budget-scale) through
+each level decides on them with its own budget (the engines' default `level_budget_s` times --budget-scale) through
 the registry (`matches.agents.make_agent`), one fresh agent per decision as the Celery worker does after a
 restart (a cached agent with a plan can only be cheaper).
 
@@ -10,8 +10,9 @@ Games per core assume a human takes HUMAN_S (10) seconds per decision and that t
 per human decision: Commandeer 1 (one AI opponent, turns alternate), Westeros with one human among
 PLAYERS houses k = the AI houses' decisions per decision of the human's house, measured on the same greedy
 games (about PLAYERS - 1). Then one game needs k * cpu_mean seconds of CPU every HUMAN_S seconds:
-games/core = HUMAN_S / (k * cpu_mean). CPU time is this process's (`time.process_time`), so the figures are
-per core whatever else runs on the machine; wall times are shown beside them.
+games/core = HUMAN_S / (k * cpu_mean). CPU time is the agents' own budget clock (`matches.kit.budget.cpu_now`,
+this thread's), so the figures are per core whatever else runs on the machine; wall times are shown beside
+them.
 
 Run: ``.venv/bin/python bench/ai_throughput.py [--decisions N] [--game commandeer|westeros|both]
 [--levels easy,normal,hard,greedy] [--budget-scale F] [--players P] [--human-s S]``
@@ -31,6 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from matches.agents import GAME_KINDS, LEVELS, check_name, level_budget_s, make_agent
+from matches.kit.budget import cpu_now
 
 EVERY = 3
 
@@ -82,9 +84,9 @@ def measure(kind: str, level: str, positions: list[tuple[Any, Any]], scale: floa
     for i, (state, player) in enumerate(positions):
         agent = make_agent(kind, level, Random(i), budget)
         s = state.clone()
-        c0, w0 = time.process_time(), time.perf_counter()
+        c0, w0 = cpu_now(), time.perf_counter()
         agent.choose(s, player)
-        cpu.append(time.process_time() - c0)
+        cpu.append(cpu_now() - c0)
         wall.append(time.perf_counter() - w0)
     ordered = sorted(cpu)
     mean = statistics.fmean(cpu)

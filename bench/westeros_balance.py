@@ -22,6 +22,7 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import replace
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -29,8 +30,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.ai_strength import wilson
-from boardgame.engine import heuristics
-from boardgame.engine.agents import AGENTS, LEVEL_BUDGET_S
+from boardgame.engine.agents import AGENTS
+from boardgame.engine.ai_params import DEFAULT_PARAMS
 from boardgame.engine.config import RulesConfig
 from boardgame.engine.data import GameData, load_default_game_data
 from boardgame.engine.game import new_game
@@ -43,19 +44,21 @@ def play_table(args: tuple[str, int, float, float, bool, int]) -> dict[str, Any]
     level, seed, scale, noise, seat_prior, players = args
     if not _DATA:
         _DATA.append(load_default_game_data())
-    heuristics.SEAT_PRIOR_ON = seat_prior
+    params = replace(DEFAULT_PARAMS, seat_prior_on=seat_prior)
     st = new_game(_DATA[0], player_count=players, seed=seed, config=RulesConfig(event_log=False))
     rng = Random(seed * 7919 + 1)
     agents = {}
     if level != "policy":
-        budget = LEVEL_BUDGET_S.get(level, 0.0) * scale
-        agents = {h: AGENTS[level](Random(seed * 31 + i), budget) for i, h in enumerate(st.houses)}
+        budget = params.level_budget_s.get(level, 0.0) * scale
+        agents = {
+            h: AGENTS[level](Random(seed * 31 + i), budget, params=params) for i, h in enumerate(st.houses)
+        }
     decisions = 0
     while not st.is_terminal():
         assert st.pending is not None
         p = st.pending.players[0]
         if level == "policy":
-            policy_step(st, rng, noise)
+            policy_step(st, rng, noise, params)
         else:
             st.apply_unchecked(agents[p].choose(st, p))
         decisions += 1
@@ -69,7 +72,7 @@ def load_log(
     path: Path, level: str, scale: float, seat_prior: bool = False, players: int = 6
 ) -> dict[int, dict[str, Any]]:
     """Tables already played into `path` (one JSON line each) at this level, table size (lines without one
-    are six-house tables), budget scale and evaluation (with or without `heuristics.SEAT_PRIOR`), by seed."""
+    are six-house tables), budget scale and evaluation (with or without the seat constants), by seed."""
     done: dict[int, dict[str, Any]] = {}
     if path.exists():
         for line in path.read_text().splitlines():
@@ -96,8 +99,8 @@ def main() -> None:
     parser.add_argument(
         "--seat-prior",
         choices=["on", "off"],
-        default="on" if heuristics.SEAT_PRIOR_ON else "off",
-        help="the evaluation's seat constants (heuristics.SEAT_PRIOR); default: the engine's setting",
+        default="on" if DEFAULT_PARAMS.seat_prior_on else "off",
+        help="the evaluation's seat constants (WesterosAIParams.seat_prior); default: the engine's",
     )
     parser.add_argument(
         "--log",

@@ -1,4 +1,4 @@
-"""Fit the Westeros AI's static evaluation (`heuristics.EVAL_WEIGHTS`) to who goes on to win.
+"""Fit the Westeros AI's static evaluation (`WesterosAIParams.eval_weights`) to who goes on to win.
 
 Plays six-house tables in which each house is the search's rollout policy (`heuristics.policy_step`) or,
 with probability ``--greedy-share``, the greedy level; at the start of every Planning
@@ -34,11 +34,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from boardgame.engine.agents import GreedyAgent
+from boardgame.engine.ai_params import DEFAULT_PARAMS
 from boardgame.engine.config import RulesConfig
 from boardgame.engine.data import HOUSE_ORDER, GameData, load_default_game_data
 from boardgame.engine.game import WesterosState, new_game
 from boardgame.engine.heuristics import (
-    EVAL_WEIGHTS,
     FEATURES,
     house_features,
     planning_phases,
@@ -139,7 +139,7 @@ def main() -> None:
     k = len(FEATURES)
     w = fit(np.concatenate([train[0], train[1][:, :, 1:]], axis=2), train[2])
     fitted, seat = w[:k], w[k:]
-    engine = np.array([EVAL_WEIGHTS[f] for f in FEATURES])
+    engine = np.array([DEFAULT_PARAMS.eval_weights[f] for f in FEATURES])
     x, _seats, y, rounds = test
     print(f"{a.games} + {a.test_games} tables (greedy share {a.greedy_share}) in {played:.0f} s; "
           f"{len(train[2])} training and {len(y)} test positions")  # fmt: skip
@@ -158,7 +158,7 @@ def main() -> None:
         "seat constants (dropped):",
         {h: round(float(c), 3) for h, c in zip(HOUSE_ORDER[1:], seat, strict=True)},
     )
-    print("EVAL_WEIGHTS = {")
+    print("eval_weights = {  # WesterosAIParams")
     for f, c in zip(FEATURES, fitted, strict=True):
         print(f'    "{f}": {c:.3f},')
     print("}")

@@ -1,34 +1,24 @@
 """Seeded games between AI levels for the strength benchmark (`bench/ai_strength.py`).
 
-One game: ONE house of the subject level against FIVE houses of the opponent level, on a 6-player board.
-Game `index` seats the subject in house ``houses[index % 6]`` on the deal of seed ``seed + index // 6``, so
-every seat is taken in turn on the same deals. Budgets are the levels' `LEVEL_BUDGET_S` times
-`budget_scale` (flatmc plays with hard's: the baseline at equal budget); the event log is off.
+One game of a match-up (`matches.kit.arena.MATCHUPS`): ONE house of the subject level against FIVE houses
+of the opponent level, on a 6-player board. Game `index` seats the subject in house ``houses[index % 6]``
+on the deal of seed ``seed + index // 6``, so every seat is taken in turn on the same deals. Budgets are the
+levels' ``params.level_budget_s`` times `budget_scale` (`matches.kit.arena.bench_budget`: flatmc plays with
+hard's, the baseline at equal budget); every agent gets ``params``; the event log is off.
 """
 
 from __future__ import annotations
 
-import time
 from random import Random
 from typing import Any
 
-from .agents import AGENTS, LEVEL_BUDGET_S
+from matches.kit.arena import MATCHUPS, bench_budget, play_out
+
+from .agents import AGENTS
+from .ai_params import DEFAULT_PARAMS, WesterosAIParams
 from .config import RulesConfig
 from .data import GameData, load_default_game_data
 from .game import new_game
-
-MATCHUPS: dict[str, tuple[str, str]] = {
-    "easy vs greedy": ("easy", "greedy"),
-    "normal vs greedy": ("normal", "greedy"),
-    "hard vs greedy": ("hard", "greedy"),
-    "easy vs random": ("easy", "random"),
-    "normal vs random": ("normal", "random"),
-    "hard vs random": ("hard", "random"),
-    "hard vs normal": ("hard", "normal"),
-    "hard vs flatmc": ("hard", "flatmc"),
-    "hard vs hard": ("hard", "hard"),
-    "flatmc vs greedy": ("flatmc", "greedy"),  # calibration: the issue measured 23 of 30 at 0.05 s
-}
 
 _DATA: GameData | None = None
 
@@ -40,9 +30,9 @@ def _data() -> GameData:
     return _DATA
 
 
-def level_budget(name: str, budget_scale: float) -> float:
+def level_budget(name: str, budget_scale: float, params: WesterosAIParams = DEFAULT_PARAMS) -> float:
     """A level's budget in the arena: flatmc gets hard's (equal budget)."""
-    return LEVEL_BUDGET_S["hard" if name == "flatmc" else name] * budget_scale
+    return bench_budget(name, params.level_budget_s, budget_scale)
 
 
 def play_one(
@@ -53,6 +43,7 @@ def play_one(
     budget_scale: float,
     *,
     config: RulesConfig | None = None,
+    params: WesterosAIParams = DEFAULT_PARAMS,
 ) -> dict[str, Any]:
     """Play one seeded game (see the module text); the subject's wall milliseconds per decision."""
     cfg = config or RulesConfig(event_log=False)
@@ -62,20 +53,13 @@ def play_one(
     base = (seed + index // 6) * 1_000_003 + index % 6
     agents = {
         h: AGENTS[subject if h == me else opponent](
-            Random(base * 31 + i), level_budget(subject if h == me else opponent, budget_scale)
+            Random(base * 31 + i),
+            level_budget(subject if h == me else opponent, budget_scale, params),
+            params=params,
         )
         for i, h in enumerate(houses)
     }
-    times: list[float] = []
-    while not st.is_terminal():
-        p = st.current_players()[0]
-        if p == me:
-            t = time.perf_counter()
-            a = agents[p].choose(st, p)
-            times.append((time.perf_counter() - t) * 1000.0)
-        else:
-            a = agents[p].choose(st, p)
-        st.apply_unchecked(a)
+    times = play_out(st, lambda p: agents[p].choose(st, p), me)
     return {
         "score": 1.0 if st.winner == me else 0.0,
         "decision_ms": times,
@@ -83,3 +67,6 @@ def play_one(
         "winner_label": st.winner,
         "rounds": st.round,
     }
+
+
+__all__ = ["MATCHUPS", "level_budget", "play_one"]

@@ -29,6 +29,7 @@ from .actions import (
     ResolveConsolidate,
     ResolveRaid,
 )
+from .ai_params import DEFAULT_PARAMS, GreedyWeights, WesterosAIParams
 from .board import order_type
 from .card_choice import blade_and_tie, card_mix, draw
 from .structures import Order, PendingKind
@@ -38,26 +39,16 @@ if TYPE_CHECKING:
 
 CASTLE_VALUE = {"none": 0.0, "castle": 2.0, "stronghold": 3.0}
 UNIT_VALUE = {"footman": 1.0, "knight": 2.0, "siege_engine": 1.0, "ship": 0.7}
-CHOOSE_PREFS: dict[str, dict[str, float]] = {
-    "blade": {"use": 1.0},
-    "tyrion": {"cancel": 1.0},
-    "aeron": {"keep": 1.0},
-    "muster_done": {"done": -1.0},
-    "throne_of_blades": {"mustering": 1.0},
-    "dark_wings": {"collect_power": 1.0},
-    "raven": {"look": 0.5},
-    "port_takeover": {"replace": 1.0},
-    "renly": {"none": -1.0},
-    "cersei": {"none": -1.0},
-}
 
 
 # ---------------------------------------------------------------------------------------------- one step
-def greedy_score(st: WesterosState, p: str, a: Action) -> float:
-    """The one-step heuristic of the greedy level: takes castles, supports itself, bids what it can."""
+def greedy_score(st: WesterosState, p: str, a: Action, g: GreedyWeights = DEFAULT_PARAMS.greedy) -> float:
+    """The one-step heuristic of the greedy level: takes castles, supports itself, bids what it can
+    (its numbers: `ai_params.GreedyWeights`)."""
     data = st.data
     if isinstance(a, RemoveOrder):
-        return -100.0  # W-5.1: rollouts never take a placed order back (the placement or finish is better)
+        # W-5.1: rollouts never take a placed order back (placing or finishing is better)
+        return g.remove_order
     if isinstance(a, PlaceOrder):
         area = data.areas[a.area]
         near_target = any(
@@ -66,50 +57,56 @@ def greedy_score(st: WesterosState, p: str, a: Action) -> float:
         )
         tok = a.token
         if tok.startswith("march"):
-            return (4.0 if near_target else 1.0) + (0.5 if tok == "march_plus_one" else 0)
+            march = g.march_order_near_target if near_target else g.march_order
+            return march + (g.march_plus_one if tok == "march_plus_one" else 0)
         if tok.startswith("defense"):
-            return 2.5 if area["castle"] != "none" else 0.5
+            return g.defense_order_castle if area["castle"] != "none" else g.defense_order
         if tok.startswith("consolidate"):
-            return 1.5 + int(area.get("crowns", 0))
+            return g.consolidate_order + int(area.get("crowns", 0))
         if tok.startswith("support"):
-            return 2.0
-        return 1.0
+            return g.support_order
+        return g.other_order
     if isinstance(a, MarchMove):
         dest = data.areas[a.dest]
-        s = len(a.units) * 0.3
+        s = len(a.units) * g.march_per_unit
         if dest["kind"] == "land" and st.control(a.dest) != p:
-            s += 3.0 + (5.0 if dest["castle"] != "none" else 0.0)
+            s += g.march_takes_land + (g.march_takes_castle if dest["castle"] != "none" else 0.0)
         if a.dest in st.neutral:
-            s += 2.0
-        return s + _greedy_combat_term(st, p, a)
+            s += g.march_into_neutral
+        return s + _greedy_combat_term(st, p, a, g)
     if isinstance(a, EndMarch):
-        return 1.0 if a.leave_power_token else 0.5
+        return g.end_march_leaving_power if a.leave_power_token else g.end_march
     if isinstance(a, DeclareSupport):
-        return 10.0 if a.side == p else 0.0
+        return g.support_own_side if a.side == p else 0.0
     if isinstance(a, PlayHouseCard):
         info = data.house_cards[a.card]
-        return float(info["strength"] + info["swords"] * 0.5 + info["fortifications"] * 0.3)
+        return float(
+            info["strength"] + info["swords"] * g.card_swords + info["fortifications"] * g.card_fortifications
+        )
     if isinstance(a, Bid):
         power = st.power[p]
         want = (st.threat // max(1, len(st.houses))) + 1 if st.step == "wildling_attack" else power // 2
         return -abs(a.amount - min(power, want))
     if isinstance(a, Muster):
-        return {"knight": 3.0, "siege_engine": 2.0, "footman": 2.5, "ship": 1.5}[a.unit]
+        return g.muster[a.unit]
     if isinstance(a, ResolveConsolidate):
-        return 2.0 if a.muster else 1.0
+        return g.consolidate_muster if a.muster else g.consolidate
     if isinstance(a, ResolveRaid):
         if a.target is None:
             return 0.0
         o = st.orders.get(a.target)
-        return 2.0 if o and o.token.startswith("consolidate") else 1.0
+        return g.raid_consolidate if o and o.token.startswith("consolidate") else g.raid
     if isinstance(a, Choose):
-        return CHOOSE_PREFS.get(a.decision, {}).get(a.option, 0.0)
+        return g.choose.get(a.decision, {}).get(a.option, 0.0)
     return 0.0
 
 
-def _greedy_combat_term(st: WesterosState, p: str, a: MarchMove) -> float:
-    """greedy_score's read of a march into another house's units or garrison: +2 when the units and
-    modifiers alone reach the defence (ties counted as won), else -6; 0 when there is no such combat."""
+def _greedy_combat_term(
+    st: WesterosState, p: str, a: MarchMove, g: GreedyWeights = DEFAULT_PARAMS.greedy
+) -> float:
+    """greedy_score's read of a march into another house's units or garrison: `combat_won` (+2) when the
+    units and modifiers alone reach the defence (ties counted as won), else `combat_lost` (-6); 0 when
+    there is no such combat."""
     data = st.data
     dest = data.areas[a.dest]
     enemy = st.units.get(a.dest)
@@ -126,7 +123,7 @@ def _greedy_combat_term(st: WesterosState, p: str, a: MarchMove) -> float:
         o = st.orders.get(a.dest)
         if o and o.token.startswith("defense"):
             theirs += int(data.tokens[o.token]["strength_modifier"])
-    return 2.0 if mine >= theirs else -6.0
+    return g.combat_won if mine >= theirs else g.combat_lost
 
 
 # ---------------------------------------------------------------------------------------------- orders
@@ -282,33 +279,27 @@ def plan_orders(
 
 
 # ---------------------------------------------------------------------------------------------- value
-# The static evaluation: each house's score is a weighted sum of the features below and `evaluate` is a
-# softmax of the scores, a house's chance to win. The weights are fitted (`bench/westeros_eval_fit.py`) as a
-# conditional logit of the eventual winner on the features at the start of each Planning phase (where the
-# search's rollouts stop), over 3,000 six-house tables of the rollout policy and the greedy level, with a
-# per-house constant in the fit so the seats' own strength does not leak into the features (the constants are
-# left out here: the evaluation reads the position, not the seat). On 800 other tables the fitted
-# evaluation predicts the winner with a log loss of 1.34-1.36 (uniform 1.79); the hand-set one it replaced
-# scored 1.87, worse than a uniform guess, because it was far too sure (its best temperature was 6, not 2).
-# Iron Throne came out slightly negative (-0.08) and is held at 0.
-EVAL_WEIGHTS: dict[str, float] = {
-    "castles": 0.383,  # W-18: castles and strongholds controlled
-    "castles_over_4": -0.151,  # the castles beyond four ...
-    "castles_over_5": 0.395,  # ... and beyond five: one capture from the W-18.1 win
-    "castles_progress": 0.358,  # castles times the share of the game played (round / last round)
-    "castles_last_rounds": 0.138,  # castles in the last two rounds (W-18.2: most castles after round 10)
-    "lands": 0.043,
-    "supply": 0.058,
-    "power": 0.049,
-    "army": 0.188,  # UNIT_VALUE of the units, routed ones at half
-    "iron_throne": 0.0,  # position on each influence track, 1 at the top and 0 at the bottom (W-13)
-    "fiefdoms": 0.367,  # the Valyrian Steel Blade and every combat tie (W-9.6, W-9.8)
-    "kings_court": 0.325,  # the star orders (W-5.2) and the Messenger Raven
-    "cards": 0.043,  # printed strength of the house cards in hand
-    "castles_at_risk": -0.251,  # own castles another house's army can take next round (over land or by sea)
-    "castles_in_reach": 0.195,  # other houses' castles an own army can take next round
-}
-FEATURES = tuple(EVAL_WEIGHTS)
+# The static evaluation: each house's score is a weighted sum of the features below (`house_features`, in
+# this order) and `evaluate` is a softmax of the scores, a house's chance to win. The weights and the seat
+# constants are parameters (`ai_params.WesterosAIParams.eval_weights`, `seat_prior`), fitted by
+# `bench/westeros_eval_fit.py`.
+FEATURES: tuple[str, ...] = (
+    "castles",
+    "castles_over_4",
+    "castles_over_5",
+    "castles_progress",
+    "castles_last_rounds",
+    "lands",
+    "supply",
+    "power",
+    "army",
+    "iron_throne",
+    "fiefdoms",
+    "kings_court",
+    "cards",
+    "castles_at_risk",
+    "castles_in_reach",
+)
 
 
 def castle_reach(st: WesterosState) -> dict[str, dict[str, float]]:
@@ -379,41 +370,19 @@ def house_features(st: WesterosState) -> dict[str, tuple[float, ...]]:
     return out
 
 
-_WEIGHTS = tuple(EVAL_WEIGHTS[f] for f in FEATURES)
+def house_scores(st: WesterosState, params: WesterosAIParams = DEFAULT_PARAMS) -> dict[str, float]:
+    """A static score per house: `params.eval_weights` times `house_features` (castles first, W-18)."""
+    weights = tuple(params.eval_weights[f] for f in FEATURES)
+    return {h: sum(w * x for w, x in zip(weights, f, strict=True)) for h, f in house_features(st).items()}
 
 
-def house_scores(st: WesterosState) -> dict[str, float]:
-    """A static score per house: `EVAL_WEIGHTS` times `house_features` (castles first, W-18)."""
-    return {h: sum(w * x for w, x in zip(_WEIGHTS, f, strict=True)) for h, f in house_features(st).items()}
-
-
-# Seat constants of the evaluation, added to each house's score so that the evaluation's chances at the start
-# of a six-house game match who won the 100 hard tables of the AI without them (Greyjoy 46, Stark 19, Martell 16,
-# Tyrell 10, Baratheon 5, Lannister 4): c(h) = ln(share won / `evaluate` at the start). Every house's search
-# then reads the Greyjoy seat as the one to stop (its objective, the log of its own chance, loses p(Greyjoy)
-# per point of Greyjoy's score). On by default: with them every house of a hard table wins at least 8% (issue
-# 13; docs/westeros-engine.md, "Seat balance"); `--seat-prior on|off` in `bench/westeros_balance.py` and
-# `bench/ai_strength.py` compares. Measured for six houses only; other player counts get none.
-SEAT_PRIOR: dict[int, dict[str, float]] = {
-    6: {
-        "greyjoy": 0.74,
-        "stark": 0.18,
-        "martell": -0.04,
-        "tyrell": -0.25,
-        "lannister": -1.27,
-        "baratheon": -1.31,
-    },
-}
-SEAT_PRIOR_ON = True
-
-
-def evaluate(st: WesterosState, me: str) -> float:
+def evaluate(st: WesterosState, me: str, params: WesterosAIParams = DEFAULT_PARAMS) -> float:
     """`me`'s chance to win as the search sees it: 1/0 at the end, else the softmax of `house_scores` (plus
-    `SEAT_PRIOR` when `SEAT_PRIOR_ON`)."""
+    the seat constants `params.seat_prior` when `params.seat_prior_on`)."""
     if st.winner is not None:
         return 1.0 if st.winner == me else 0.0
-    s = house_scores(st)
-    prior = SEAT_PRIOR.get(len(st.houses)) if SEAT_PRIOR_ON else None
+    s = house_scores(st, params)
+    prior = params.seat_prior.get(len(st.houses)) if params.seat_prior_on else None
     if prior:
         s = {h: v + prior.get(h, 0.0) for h, v in s.items()}
     top = max(s.values())
@@ -522,7 +491,9 @@ def house_card_choice(st: WesterosState, p: str, rng: Random) -> PlayHouseCard:
     return PlayHouseCard(p, draw(card_mix(st, p), rng))
 
 
-def policy_action(st: WesterosState, p: str, rng: Random, noise: float = 0.6) -> Action:
+def policy_action(
+    st: WesterosState, p: str, rng: Random, noise: float = 0.6, params: WesterosAIParams = DEFAULT_PARAMS
+) -> Action:
     """The rollout policy's choice for `p` (not for orders: `place_planned_orders`): greedy scores with
     noise, so simulated houses vary their play a little (house cards: `house_card_choice`)."""
     acts = st.legal_actions(p)
@@ -531,17 +502,18 @@ def policy_action(st: WesterosState, p: str, rng: Random, noise: float = 0.6) ->
     if isinstance(acts[0], PlayHouseCard) and st.combat is not None and not st.combat.neutral:
         return house_card_choice(st, p, rng)
     threats = _march_threats(st, p)
+    g = params.greedy
     best = acts[0]
     top = -math.inf
     for a in acts:
-        v = greedy_score(st, p, a) + noise * rng.random()
+        v = greedy_score(st, p, a, g) + noise * rng.random()
         if threats is not None and isinstance(a, MarchMove) and st.march is not None:
             v += _guard_value(st, p, a, threats)
             edge = combat_outlook(st, p, a)
             if edge is not None:  # replaces greedy_score's count of units alone (+2 / -6)
-                v += (2.0 if edge > 0 else -6.0) - _greedy_combat_term(st, p, a)
+                v += (g.combat_won if edge > 0 else g.combat_lost) - _greedy_combat_term(st, p, a, g)
             if (edge is None or edge > 0) and _wins_the_game(st, p, a.dest):
-                v += 12.0  # W-18.1: the castle that ends the game
+                v += g.wins_the_game  # W-18.1: the castle that ends the game
         if v > top:
             top, best = v, a
     return best
@@ -565,7 +537,9 @@ def resample_hidden_orders(st: WesterosState, me: str, rng: Random, noise: float
     st.orders = {a: st.orders[a] for a in sorted(st.orders)}
 
 
-def policy_step(st: WesterosState, rng: Random, noise: float) -> None:
+def policy_step(
+    st: WesterosState, rng: Random, noise: float, params: WesterosAIParams = DEFAULT_PARAMS
+) -> None:
     """One decision of the rollout policy for the first house the game waits for: all its orders at once
     (`place_planned_orders`), else `policy_action`. The game must not be over."""
     assert st.pending is not None
@@ -573,7 +547,7 @@ def policy_step(st: WesterosState, rng: Random, noise: float) -> None:
     if st.pending.kind is PendingKind.ORDERS:
         place_planned_orders(st, p, rng, noise)
     else:
-        st.apply_unchecked(policy_action(st, p, rng, noise))
+        st.apply_unchecked(policy_action(st, p, rng, noise, params))
 
 
 def planning_phases(st: WesterosState, step: Callable[[WesterosState], None]) -> Iterator[WesterosState]:
@@ -589,7 +563,14 @@ def planning_phases(st: WesterosState, step: Callable[[WesterosState], None]) ->
 
 
 def rollout(
-    st: WesterosState, me: str, rng: Random, *, horizon_rounds: int, max_decisions: int, noise: float
+    st: WesterosState,
+    me: str,
+    rng: Random,
+    *,
+    horizon_rounds: int,
+    max_decisions: int,
+    noise: float,
+    params: WesterosAIParams = DEFAULT_PARAMS,
 ) -> float:
     """Play `st` on with the rollout policy for every house until `horizon_rounds` rounds later reach their
     Planning phase (or the end, or `max_decisions`), then `evaluate` for `me`."""
@@ -600,6 +581,6 @@ def rollout(
             break
         if st.round >= stop_round and st.phase == "planning":
             break
-        policy_step(st, rng, noise)
+        policy_step(st, rng, noise, params)
         n += 1
-    return evaluate(st, me)
+    return evaluate(st, me, params)

@@ -12,20 +12,21 @@ searched as whole plans, one per house per round, and kept while the state match
 `FlatMCAgent` (level flatmc, the issue's baseline): every legal action, greedy rollouts to the end of
 the game, the win rate.
 
-Budgets are CPU seconds of this thread (load from other processes does not weaken the AI), with a wall
-cap at twice the budget and never above `WALL_CAP_S`; `iterations` replaces the clock with a fixed number
-of simulations so that a choice is deterministic.
+Budgets are `matches.kit.budget.Budget`: CPU seconds of the deciding thread, with a wall cap at twice the
+budget and never above `WALL_CAP_S`; `iterations` replaces the clock with a fixed number of simulations so
+that a choice is deterministic. Every constant is in the agent's `params` (`ai_params.WesterosAIParams`).
 """
 
 from __future__ import annotations
 
 import math
-import time
 from random import Random
 from typing import TYPE_CHECKING
 
+from matches.kit.budget import Budget
+
 from .actions import Action, Bid, FinishOrders, PlaceOrder, PlayHouseCard
-from .agentbase import AgentBase
+from .ai_params import DEFAULT_PARAMS, WesterosAgentBase, WesterosAIParams
 from .card_choice import card_mix, draw
 from .heuristics import (
     evaluate,
@@ -40,77 +41,34 @@ from .structures import PendingKind
 if TYPE_CHECKING:
     from .game import WesterosState
 
-WALL_CAP_S = 1.9
-# House cards (`SearchAgent._house_card`): a card's weight is its equilibrium share plus CARD_FLOOR, times
-# e per CARD_TEMPERATURE its simulations score below the best card's (scores are win chances).
-CARD_FLOOR = 0.01
-CARD_TEMPERATURE = 0.01
-# Share of the level's budget per kind of decision: spend where it matters (orders are one search per round).
-KIND_WEIGHT: dict[str, float] = {
-    "orders": 2.4,
-    "march_move": 1.2,
-    "march_select": 0.8,
-    "house_card": 1.2,
-    "bid": 1.0,
-    "raven": 0.6,
-    "support": 0.5,
-    "muster": 0.5,
-    "raid": 0.5,
-    "consolidate": 0.3,
-    "choose": 0.5,
-}
 
-
-LOG_FLOOR = 0.005  # the objective's floor: a simulation another house won scores log(0.005)
-
-
-def objective(chance: float) -> float:
+def objective(chance: float, floor: float = DEFAULT_PARAMS.log_floor) -> float:
     """What the search maximises, the mean over its simulations of the log of the house's chance to win
     (`evaluate`). The plain chance gives a house far behind almost nothing to tell its candidates apart by
     (its gradient is p(1 - p): 0.03 for a house at 3%, 0.24 for a leader at 40%), so only the leaders'
     searches saw their choices; the log gives every house the same reading of its own position (1 - p)
-    and counts a gain against another house by that house's chance (a leader's loss weighs most)."""
-    return math.log(max(chance, LOG_FLOOR))
-
-
-class Clock:
-    """A decision's budget: CPU seconds of this thread, wall at most twice that (and `WALL_CAP_S`), or a
-    fixed number of simulations."""
-
-    def __init__(self, budget_s: float, iterations: int | None) -> None:
-        self.iterations = iterations
-        self.budget = budget_s
-        self.wall = min(2.0 * budget_s, WALL_CAP_S)
-        self.cpu0 = time.thread_time()
-        self.wall0 = time.perf_counter()
-        self.done = 0
-
-    def spent(self) -> bool:
-        if self.iterations is not None:
-            return self.done >= self.iterations
-        return time.thread_time() - self.cpu0 >= self.budget or time.perf_counter() - self.wall0 >= self.wall
+    and counts a gain against another house by that house's chance (a leader's loss weighs most). Chances
+    below ``floor`` (`WesterosAIParams.log_floor`) count as ``floor``."""
+    return math.log(max(chance, floor))
 
 
 Candidate = tuple[Action, ...]
 
 
-def by_prior(info: Information, legal: list[Action]) -> list[Action]:
+def by_prior(
+    info: Information, legal: list[Action], params: WesterosAIParams = DEFAULT_PARAMS
+) -> list[Action]:
     """`legal` best first by the one-step prior (`greedy_score` on the house's view), ties in the engine's
     order: the order the searches try actions in, so a short budget and equal scores go to the prior."""
     obs = info.observed()
-    prior = [greedy_score(obs, info.house, a) for a in legal]
+    prior = [greedy_score(obs, info.house, a, params.greedy) for a in legal]
     return [legal[i] for i in sorted(range(len(legal)), key=lambda i: (-prior[i], i))]
 
 
-class SearchAgent(AgentBase):
+class SearchAgent(WesterosAgentBase):
     """Determinized Monte Carlo with successive halving and cut-off rollouts (see the module text)."""
 
     name = "hard"
-    max_candidates = 8
-    plan_candidates = 10
-    horizon_rounds = 1
-    max_rollout_decisions = 260
-    noise = 0.6
 
     def __init__(
         self,
@@ -119,8 +77,17 @@ class SearchAgent(AgentBase):
         *,
         iterations: int | None = None,
         opponent_deck_known: bool = True,  # Commandeer's switch: nothing to know in Westeros
+        params: WesterosAIParams | None = None,
     ) -> None:
-        super().__init__(rng, budget_s, iterations=iterations, opponent_deck_known=opponent_deck_known)
+        super().__init__(
+            rng, budget_s, iterations=iterations, opponent_deck_known=opponent_deck_known, params=params
+        )
+        level = self.params.search(self.name)  # the level's constants (`ai_params.WesterosSearchParams`)
+        self.max_candidates = level.max_candidates
+        self.plan_candidates = level.plan_candidates
+        self.horizon_rounds = level.horizon_rounds
+        self.max_rollout_decisions = level.max_rollout_decisions
+        self.noise = level.noise
         self._plan: tuple[tuple[object, ...], list[PlaceOrder]] | None = None
 
     # ------------------------------------------------------------------------------------------ entry
@@ -133,9 +100,9 @@ class SearchAgent(AgentBase):
             return legal[0]
         view = info.view()
         kind = view["pending"]["kind"]
-        weight = KIND_WEIGHT.get(kind, 0.5)
+        weight = self.params.kind_weight.get(kind, self.params.other_kind_weight)
         iters = None if self.iterations is None else max(1, int(self.iterations * weight))
-        clock = Clock(self.budget_s * weight, iters)
+        clock = Budget(self.budget_s * weight, iters)
         if kind == PendingKind.ORDERS.value:
             return self._orders(info, legal, clock)
         cands = self.candidates(info, legal)
@@ -147,28 +114,29 @@ class SearchAgent(AgentBase):
         return self._search(info, cands, clock)[0]
 
     # ------------------------------------------------------------------------------------------ house cards
-    def _house_card(self, info: Information, cands: list[Candidate], clock: Clock) -> Action:
+    def _house_card(self, info: Information, cands: list[Candidate], clock: Budget) -> Action:
         """W-9.4: both cards are chosen face down, so the choice is drawn, not the same reply to the same
         position every time (the side choosing first would read it). A card's weight is its share of the
-        house's equilibrium mix (`card_choice.card_mix`) plus `CARD_FLOOR`, times e for every
-        `CARD_TEMPERATURE` its simulations score below the best card's: a card the mix favours but the
+        house's equilibrium mix (`card_choice.card_mix`) plus `card_floor`, times e for every
+        `card_temperature` its simulations score below the best card's: a card the mix favours but the
         rest of the game rates low gives way to the search's choice. The simulations draw the opponent's
         face-down card from the opponent's mix (`_simulate`)."""
         mix = card_mix(info.observed(), info.house)
-        scored = self.search_values(info, cands, clock, log=False)  # CARD_TEMPERATURE reads chances
+        scored = self.search_values(info, cands, clock, log=False)  # card_temperature reads chances
         if not scored:
             return cands[0][0]
         top = max(v for _i, v in scored)
+        floor, temperature = self.params.card_floor, self.params.card_temperature
         weights: dict[str, float] = {}
         for i, v in scored:
             a = cands[i][0]
             assert isinstance(a, PlayHouseCard)
-            weights[a.card] = (mix.get(a.card, 0.0) + CARD_FLOOR) * math.exp((v - top) / CARD_TEMPERATURE)
+            weights[a.card] = (mix.get(a.card, 0.0) + floor) * math.exp((v - top) / temperature)
         total = sum(weights.values())
         return PlayHouseCard(info.house, draw({c: w / total for c, w in weights.items()}, self.rng))
 
     # ------------------------------------------------------------------------------------------ orders
-    def _orders(self, info: Information, legal: list[Action], clock: Clock) -> Action:
+    def _orders(self, info: Information, legal: list[Action], clock: Budget) -> Action:
         """W-5.1: the whole plan is searched once; each call returns its next token while the plan holds."""
         house = info.house
         key = info.key()
@@ -219,9 +187,9 @@ class SearchAgent(AgentBase):
         matters: a short budget simulates the first ones, and equal scores go to the earlier candidate."""
         if isinstance(legal[0], Bid) and len(legal) > self.max_candidates:
             power = max(a.amount for a in legal if isinstance(a, Bid))
-            keep = sorted({0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, power} & set(range(power + 1)))
+            keep = sorted({*self.params.bid_spread, power} & set(range(power + 1)))
             return [(Bid(info.house, n),) for n in keep]
-        return [(a,) for a in by_prior(info, legal)[: self.max_candidates]]
+        return [(a,) for a in by_prior(info, legal, self.params)[: self.max_candidates]]
 
     # ------------------------------------------------------------------------------------------ search
     def _simulate(self, info: Information, cand: Candidate, sample_seed: int) -> float:
@@ -252,9 +220,10 @@ class SearchAgent(AgentBase):
             horizon_rounds=self.horizon_rounds,
             max_decisions=self.max_rollout_decisions,
             noise=self.noise,
+            params=self.params,
         )
 
-    def _search(self, info: Information, cands: list[Candidate], clock: Clock) -> Candidate:
+    def _search(self, info: Information, cands: list[Candidate], clock: Budget) -> Candidate:
         """The candidate whose simulations score best (`search_values`)."""
         scored = self.search_values(info, cands, clock)
         if not scored:
@@ -262,7 +231,7 @@ class SearchAgent(AgentBase):
         return cands[max(scored, key=lambda iv: (iv[1], -iv[0]))[0]]
 
     def search_values(
-        self, info: Information, cands: list[Candidate], clock: Clock, *, log: bool = True
+        self, info: Information, cands: list[Candidate], clock: Budget, *, log: bool = True
     ) -> list[tuple[int, float]]:
         """Successive halving over `cands`; every candidate of a round meets the same sample. The surviving
         candidates' indexes and mean scores (those simulated at all if none survived with a sample)."""
@@ -281,7 +250,7 @@ class SearchAgent(AgentBase):
             if len(vals) < len(alive) and rounds > 0:
                 break  # an incomplete round would compare candidates on different samples
             for i, v in vals.items():
-                sums[i] += objective(v) if log else v
+                sums[i] += objective(v, self.params.log_floor) if log else v
                 counts[i] += 1
             rounds += 1
             if len(alive) > 2 and rounds & (rounds - 1) == 0 and rounds >= 2:
@@ -292,14 +261,12 @@ class SearchAgent(AgentBase):
 
 
 class NormalAgent(SearchAgent):
-    """Less time, fewer candidates, a noisier guess at the others' orders."""
+    """Less time, fewer candidates (`WesterosAIParams.normal`)."""
 
     name = "normal"
-    max_candidates = 5
-    plan_candidates = 5
 
 
-class FlatMCAgent(AgentBase):
+class FlatMCAgent(WesterosAgentBase):
     """The issue's baseline: every legal action, greedy rollouts to the end of the game, the win rate
     (determinized; one sample per simulation, round robin over the actions in the greedy order)."""
 
@@ -310,8 +277,9 @@ class FlatMCAgent(AgentBase):
         legal = info.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        clock = Clock(self.budget_s, self.iterations)
-        legal = by_prior(info, legal)  # a short budget falls back on the greedy choice
+        clock = Budget(self.budget_s, self.iterations)
+        legal = by_prior(info, legal, self.params)  # a short budget falls back on the greedy choice
+        g, tie = self.params.greedy, self.params.greedy.tie
         sums = [0.0] * len(legal)
         counts = [0] * len(legal)
         i = 0
@@ -321,17 +289,21 @@ class FlatMCAgent(AgentBase):
             r = Random(self.rng.getrandbits(63))
             st.apply_unchecked(legal[k])
             n = 0
-            while st.winner is None and st.pending is not None and n < 3000:
+            while st.winner is None and st.pending is not None and n < self.params.flatmc_max_decisions:
                 p = st.pending.players[0]
                 acts = st.legal_actions(p)
                 if len(acts) == 1:
                     st.apply_unchecked(acts[0])
                 else:
-                    scored = [(greedy_score(st, p, a), a) for a in acts]
+                    scored = [(greedy_score(st, p, a, g), a) for a in acts]
                     top = max(v for v, _a in scored)
-                    st.apply_unchecked(r.choice([a for v, a in scored if v >= top - 0.05]))
+                    st.apply_unchecked(r.choice([a for v, a in scored if v >= top - tie]))
                 n += 1
-            sums[k] += evaluate(st, house) if st.winner is None else (1.0 if st.winner == house else 0.0)
+            sums[k] += (
+                evaluate(st, house, self.params)
+                if st.winner is None
+                else (1.0 if st.winner == house else 0.0)
+            )
             counts[k] += 1
             clock.done += 1
             i += 1

@@ -3,10 +3,11 @@
 
 Every agent sees the match only through ``information.Information`` (C-8): its view, its own legal
 actions and determinized samples. Agents take an injected ``rng`` (STYLE.md §1), choose only legal
-actions and never concede. Constructor of every level:
-``Cls(rng, budget_s=None, *, iterations=None, opponent_deck_known=True)``; ``budget_s=None`` is the level's
-default from ``LEVEL_BUDGET_S`` (CPU seconds per searched decision), ``iterations`` a fixed number of
-simulations instead of a clock (deterministic choices, tests).
+actions and never concede. Constructor of every level (``matches.kit.agentbase``):
+``Cls(rng, budget_s=None, *, iterations=None, opponent_deck_known=True, params=None)``; ``budget_s=None`` is
+the level's default from ``params.level_budget_s`` (CPU seconds per searched decision), ``iterations`` a
+fixed number of simulations instead of a clock (deterministic choices, tests), ``params`` the AI's
+tunables (``ai_params.CommandeerAIParams``; None: the defaults).
 """
 
 from __future__ import annotations
@@ -14,15 +15,18 @@ from __future__ import annotations
 from random import Random
 
 from .actions import Action, Concede
-from .agentbase import LEVEL_BUDGET_S, AgentBase
+from .ai_params import DEFAULT_PARAMS, CommandeerAgentBase, CommandeerAIParams
 from .information import Information
 from .policy import evaluate, greedy_choice
 from .results import Reason
 from .search import FlatMCAgent, PlanSearchAgent
 from .state import GameState
 
+# The default levels' budgets (read-only; the play layer's registry reads them here).
+LEVEL_BUDGET_S = DEFAULT_PARAMS.level_budget_s
 
-class RandomAgent(AgentBase):
+
+class RandomAgent(CommandeerAgentBase):
     """Uniformly random among the legal actions (concession excluded)."""
 
     name = "random"
@@ -32,12 +36,15 @@ class RandomAgent(AgentBase):
         return acts[self.rng.randrange(len(acts))] if acts else Concede(player)
 
 
-class GreedyAgent(AgentBase):
+class GreedyAgent(CommandeerAgentBase):
     """One-ply heuristic (``policy.greedy_choice``) on a determinized sample of the match: defeat units,
     place safely (no edges, out of enemy arrows), spend CP well."""
 
     name = "greedy"
-    blunder = 0.0  # the share of decisions with a choice played at random (easy)
+
+    def blunder(self) -> float:
+        """The share of decisions with a choice played at random (none: easy's is a parameter)."""
+        return 0.0
 
     def choose(self, state: GameState, player: int) -> Action:
         info = Information(state, player, opponent_deck_known=self.opponent_deck_known)
@@ -46,35 +53,35 @@ class GreedyAgent(AgentBase):
             return Concede(player)
         if len(acts) == 1:
             return acts[0]
-        if self.blunder and self.rng.random() < self.blunder:
+        blunder = self.blunder()
+        if blunder and self.rng.random() < blunder:
             return acts[self.rng.randrange(len(acts))]
-        return greedy_choice(info.determinize(self.rng), player, acts, self.rng)
+        return greedy_choice(info.determinize(self.rng), player, acts, self.rng, self.params.policy)
 
 
 class EasyAgent(GreedyAgent):
     """A beginner's opponent: greedy, but a third of its decisions (when it has a choice) are random."""
 
     name = "easy"
-    blunder = 0.35
+
+    def blunder(self) -> float:
+        return self.params.easy_blunder
 
 
 class NormalAgent(PlanSearchAgent):
-    """The turn-plan search with a small budget and a greedy opponent model (one reply per simulation)."""
+    """The turn-plan search with a small budget and a greedy opponent model (one reply per simulation:
+    ``CommandeerAIParams.normal``)."""
 
     name = "normal"
-    replies = 1
 
 
 class HardAgent(PlanSearchAgent):
     """Each decision searched on its own (``PlanSearchAgent._search_actions``): every legal action on the same
     fresh determinized worlds, sequential halving, the opponent replying by the best of two sampled turns
     (greedy and noisy greedy), then our next turn played greedily (``own_turn_after``), scored by
-    ``evaluate_position``. No turn plan is kept."""
+    ``evaluate_position``. No turn plan is kept (``CommandeerAIParams.hard``)."""
 
     name = "hard"
-    replies = 2
-    per_action = True
-    own_turn_after = True
 
 
 Agent = RandomAgent | GreedyAgent | EasyAgent | NormalAgent | HardAgent | FlatMCAgent
@@ -96,13 +103,14 @@ def make_agent(
     *,
     iterations: int | None = None,
     opponent_deck_known: bool = True,
+    params: CommandeerAIParams | None = None,
 ) -> Agent:
-    """Agent by level name (see ``AGENTS``)."""
+    """Agent by level name (see ``AGENTS``), with the AI's tunables ``params`` (None: the defaults)."""
     try:
         cls = AGENTS[name]
     except KeyError:
         raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENTS)})") from None
-    return cls(rng, budget_s, iterations=iterations, opponent_deck_known=opponent_deck_known)
+    return cls(rng, budget_s, iterations=iterations, opponent_deck_known=opponent_deck_known, params=params)
 
 
 def play_match(state: GameState, agents: list[Agent], *, max_actions: int = 100000) -> int:
@@ -119,9 +127,11 @@ def play_match(state: GameState, agents: list[Agent], *, max_actions: int = 1000
 
 __all__ = [
     "AGENTS",
+    "DEFAULT_PARAMS",
     "LEVEL_BUDGET_S",
     "LOBBY_LEVELS",
     "Agent",
+    "CommandeerAIParams",
     "EasyAgent",
     "FlatMCAgent",
     "GreedyAgent",

@@ -1,41 +1,38 @@
-"""The Commandeer arena of the AI strength bench (``bench/ai_strength.py``): named match-ups and one
-seeded game of one.
+"""The Commandeer arena of the AI strength bench (``bench/ai_strength.py``): one seeded game of a match-up
+(``matches.kit.arena.MATCHUPS``).
 
 ``index`` rotates the starter deck pairs (``decks.default_decks``) and swaps seats (the subject sits in
-seat ``index % 2``); budgets are ``LEVEL_BUDGET_S[level] * budget_scale`` (``flatmc`` gets ``hard``'s
-budget: equal budget). Pure Python, no Django.
+seat ``index % 2``); budgets are the level's ``params.level_budget_s`` times ``budget_scale``
+(``matches.kit.arena.bench_budget``: ``flatmc`` gets ``hard``'s). Pure Python, no Django.
 """
 
 from __future__ import annotations
 
-import time
 from random import Random
 from typing import Any
 
-from .agents import AGENTS, LEVEL_BUDGET_S, Agent
+from matches.kit.arena import MATCHUPS, bench_budget, play_out
+
+from .agents import AGENTS, Agent
+from .ai_params import DEFAULT_PARAMS, CommandeerAIParams
 from .decks import SAMPLE_CARDS_RELATIVE, default_decks
 from .setup import new_match
 
-MATCHUPS: dict[str, tuple[str, str]] = {
-    "easy vs greedy": ("easy", "greedy"),
-    "normal vs greedy": ("normal", "greedy"),
-    "hard vs greedy": ("hard", "greedy"),
-    "easy vs random": ("easy", "random"),
-    "normal vs random": ("normal", "random"),
-    "hard vs random": ("hard", "random"),
-    "hard vs normal": ("hard", "normal"),
-    "hard vs flatmc": ("hard", "flatmc"),
-    "flatmc vs greedy": ("flatmc", "greedy"),
-    "hard vs hard": ("hard", "hard"),
-}
 
-
-def budget_of(level: str, scale: float) -> float:
+def budget_of(level: str, scale: float, params: CommandeerAIParams = DEFAULT_PARAMS) -> float:
     """CPU seconds per searched decision of ``level`` in the bench (flatmc: hard's, for equal budgets)."""
-    return LEVEL_BUDGET_S["hard" if level == "flatmc" else level] * scale
+    return bench_budget(level, params.level_budget_s, scale)
 
 
-def play_one(subject: str, opponent: str, index: int, seed: int, budget_scale: float) -> dict[str, Any]:
+def play_one(
+    subject: str,
+    opponent: str,
+    index: int,
+    seed: int,
+    budget_scale: float,
+    *,
+    params: CommandeerAIParams = DEFAULT_PARAMS,
+) -> dict[str, Any]:
     """Play one seeded game; the subject's score (1 win, 1/2 draw, 0 loss) and its decision wall times."""
     decks = sorted(default_decks().items())
     if len(decks) < 2:
@@ -49,17 +46,14 @@ def play_one(subject: str, opponent: str, index: int, seed: int, budget_scale: f
     labels = [a[0], b[0]]
     g = new_match(a[1], b[1], seed=game_seed)
     agents: list[Agent] = [
-        AGENTS[names[p]](Random(game_seed * 4 + 2 * p + (p == seat)), budget_of(names[p], budget_scale))
+        AGENTS[names[p]](
+            Random(game_seed * 4 + 2 * p + (p == seat)),
+            budget_of(names[p], budget_scale, params),
+            params=params,
+        )
         for p in (0, 1)
     ]
-    times: list[float] = []
-    while not g.is_terminal():
-        p = g.current_players()[0]
-        t0 = time.perf_counter()
-        action = agents[p].choose(g, p)
-        if p == seat:
-            times.append((time.perf_counter() - t0) * 1000.0)
-        g.apply_unchecked(action)
+    times = play_out(g, lambda p: agents[p].choose(g, p), seat)
     out = g.outcome()
     assert out is not None
     score = 0.5 if out.winner is None else (1.0 if out.winner == seat else 0.0)

@@ -24,6 +24,7 @@ from .actions import (
     Pass,
     Reinforce,
 )
+from .ai_params import DEFAULT_WEIGHTS, PolicyWeights
 from .board import LINES, ROTATE
 from .steps import Step
 
@@ -41,7 +42,7 @@ def candidates(state: GameState, player: int) -> list[Action]:
     return acts
 
 
-def evaluate(state: GameState, player: int) -> float:
+def evaluate(state: GameState, player: int, w: PolicyWeights = DEFAULT_WEIGHTS) -> float:
     """Static value of a state for ``player``: material on the board and the Defeated-zone race (C-6.1)."""
     out = state.outcome_
     if out is not None:
@@ -55,8 +56,8 @@ def evaluate(state: GameState, player: int) -> float:
         worth = d.power + d.health - 2 * u.damage
         score += worth if u.owner == player else -worth
     me, opp = state.sides[player], state.sides[1 - player]
-    score += 8000.0 * (len(opp.defeated) - len(me.defeated))
-    score += 300.0 * (len(me.hand) - len(opp.hand)) + 500.0 * (len(me.energy) - len(opp.energy))
+    score += w.defeated * (len(opp.defeated) - len(me.defeated))
+    score += w.hand * (len(me.hand) - len(opp.hand)) + w.energy * (len(me.energy) - len(opp.energy))
     return score
 
 
@@ -113,16 +114,16 @@ def threatened(state: GameState, player: int) -> set[int]:
     return out
 
 
-def _deploy_score(state: GameState, a: Deploy, threat: set[int]) -> float:
+def _deploy_score(state: GameState, a: Deploy, threat: set[int], w: PolicyWeights) -> float:
     d = state.defs[a.card]
     health = d.health - state.edge[a.square]
     if health <= 0:
         return -50000.0  # would be defeated at once (C-2.3)
-    score = 3000.0 + d.power + health
+    score = w.deploy + d.power + health
     if state.edge[a.square]:
-        score -= 2000.0
+        score += w.deploy_edge
     if a.square in threat:
-        score -= 2500.0
+        score -= w.threatened_square
     # squares from which it can attack an enemy next turn are worth more (C-5.6, arrows C-1.2)
     for arrow in d.arrows:
         if state.config.rotate_second_player_arrows and a.player != state.first:
@@ -131,11 +132,11 @@ def _deploy_score(state: GameState, a: Deploy, threat: set[int]) -> float:
         if line:
             t = state.board[line[0]]
             if t is not None and state.units[t].owner != a.player:
-                score += 1500.0
+                score += w.deploy_facing_enemy
     return score
 
 
-def _attack_score(state: GameState, a: Attack) -> float:
+def _attack_score(state: GameState, a: Attack, w: PolicyWeights) -> float:
     power, _, ranged = continuous.stats(state, a.unit)
     if ranged and a.target in state.marks:
         power += state.config.marking_bonus * state.marks[a.target]  # C-7.4
@@ -143,20 +144,22 @@ def _attack_score(state: GameState, a: Attack) -> float:
     _, health, _ = continuous.stats(state, a.target)
     d = state.defs[a.target]
     if t.damage + power >= health:  # C-5.7
-        return 20000.0 + d.power + d.health
-    return 1000.0 + power
+        return w.attack_defeats + d.power + d.health
+    return w.attack + power
 
 
-def _move_score(state: GameState, a: Move, threat: set[int], here: dict[int, float]) -> float:
+def _move_score(
+    state: GameState, a: Move, threat: set[int], here: dict[int, float], w: PolicyWeights
+) -> float:
     u = state.units[a.unit]
     d = state.defs[a.unit]
     h = here.get(a.unit)
     if h is None:
-        h = here[a.unit] = float(state.edge[u.sq] + (2500 if u.sq in threat else 0))
-    there = state.edge[a.square] + (2500 if a.square in threat else 0)
+        h = here[a.unit] = state.edge[u.sq] + (w.threatened_square if u.sq in threat else 0.0)
+    there = state.edge[a.square] + (w.threatened_square if a.square in threat else 0.0)
     if d.health + u.hmod + u.thmod - state.edge[a.square] <= u.damage:
         return -50000.0
-    return h - there - 500.0
+    return h - there + w.move
 
 
 def _pass_score(state: GameState, player: int) -> float:
@@ -169,7 +172,9 @@ def _pass_score(state: GameState, player: int) -> float:
     return 0.0
 
 
-def scored(state: GameState, player: int, acts: list[Action]) -> list[tuple[float, Action]]:
+def scored(
+    state: GameState, player: int, acts: list[Action], w: PolicyWeights = DEFAULT_WEIGHTS
+) -> list[tuple[float, Action]]:
     """The greedy score of each action (higher is better): defeat units, place safely (no edges, out of
     enemy arrows), spend CP well; other actions by the change of ``evaluate`` one ply on."""
     threat: set[int] | None = None
@@ -182,31 +187,34 @@ def scored(state: GameState, player: int, acts: list[Action]) -> list[tuple[floa
         if kind is Move:  # the most numerous by far: scored first
             if threat is None:
                 threat = threatened(state, player)
-            s = _move_score(state, a, threat, here)  # type: ignore[arg-type]
+            s = _move_score(state, a, threat, here, w)  # type: ignore[arg-type]
         elif kind is Deploy:
             if threat is None:
                 threat = threatened(state, player)
-            s = _deploy_score(state, a, threat)  # type: ignore[arg-type]
+            s = _deploy_score(state, a, threat, w)  # type: ignore[arg-type]
         elif isinstance(a, Attack):
-            s = _attack_score(state, a)
+            s = _attack_score(state, a, w)
         elif isinstance(a, Pass):
             s = _pass_score(state, player)
         elif isinstance(a, Reinforce):
-            s = 1500.0 if len(side.hand) < 4 or not side.energy else 200.0
+            short = len(side.hand) < w.reinforce_hand_below or not side.energy
+            s = w.reinforce if short else w.reinforce_full_hand
             if not any(u.owner == player for u in state.units.values()):
-                s = 4000.0  # dig for a unit to deploy (C-5.4)
+                s = w.reinforce_no_unit  # dig for a unit to deploy (C-5.4)
         else:
             if base is None:
-                base = evaluate(state, player)
+                base = evaluate(state, player, w)
             g = state.clone()
             g.event_log = False
             g.apply_unchecked(a)
-            s = evaluate(g, player) - base + 100.0
+            s = evaluate(g, player, w) - base + w.other
         out.append((s, a))
     return out
 
 
-def greedy_choice(state: GameState, player: int, acts: list[Action], rng: Random) -> Action:
+def greedy_choice(
+    state: GameState, player: int, acts: list[Action], rng: Random, w: PolicyWeights = DEFAULT_WEIGHTS
+) -> Action:
     """The one-ply greedy choice among ``acts`` (ties broken by ``rng``)."""
     if len(acts) == 1:
         return acts[0]
@@ -215,7 +223,7 @@ def greedy_choice(state: GameState, player: int, acts: list[Action], rng: Random
         return special
     best: list[Action] = []
     best_score = float("-inf")
-    for s, a in scored(state, player, acts):
+    for s, a in scored(state, player, acts, w):
         if s > best_score:
             best_score, best = s, [a]
         elif s == best_score:
@@ -223,20 +231,27 @@ def greedy_choice(state: GameState, player: int, acts: list[Action], rng: Random
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
 
-def noisy_choice(state: GameState, player: int, acts: list[Action], rng: Random, noise: float) -> Action:
+def noisy_choice(
+    state: GameState,
+    player: int,
+    acts: list[Action],
+    rng: Random,
+    noise: float,
+    w: PolicyWeights = DEFAULT_WEIGHTS,
+) -> Action:
     """Greedy, except that with probability ``noise`` one of the three best non-suicidal actions is taken
     at random: varied but sensible turn plans for the search."""
     if len(acts) == 1 or rng.random() >= noise:
-        return greedy_choice(state, player, acts, rng)
+        return greedy_choice(state, player, acts, rng, w)
     special = setup_or_card_choice(state, player, acts)
     if special is not None:
         return special
-    ranked = sorted(scored(state, player, acts), key=lambda sa: -sa[0])
-    top = [a for s, a in ranked[:3] if s > -10000.0] or [ranked[0][1]]
+    ranked = sorted(scored(state, player, acts, w), key=lambda sa: -sa[0])
+    top = [a for s, a in ranked[: w.noisy_top] if s > w.noisy_floor] or [ranked[0][1]]
     return top[rng.randrange(len(top))]
 
 
-def evaluate_position(state: GameState, player: int) -> float:
+def evaluate_position(state: GameState, player: int, w: PolicyWeights = DEFAULT_WEIGHTS) -> float:
     """The search's static value for ``player``: ``evaluate`` with each unit at its current Power and
     Health (modifiers, continuous abilities, the C-2.3 edge reduction), the C-6.1 race weighted more as
     a player nears six Defeated cards, and the enemy units the side to move could defeat at once."""
@@ -253,16 +268,16 @@ def evaluate_position(state: GameState, player: int) -> float:
     for uid, u in state.units.items():
         p, h, _ = continuous.stats(state, uid, cont)
         power[uid], health[uid] = p, h - u.damage
-        w = p + max(0, h - u.damage) + 1500.0  # a unit on the battlefield is worth more than its stats
-        worth[uid] = w
-        score += w if u.owner == player else -w
+        v = p + max(0, h - u.damage) + w.on_board  # a unit on the battlefield is worth more than its stats
+        worth[uid] = v
+        score += v if u.owner == player else -v
     me, opp = state.sides[player], state.sides[1 - player]
     lose = state.config.defeated_to_lose
     nd_me, nd_opp = len(me.defeated), len(opp.defeated)
-    score += 8000.0 * (nd_opp - nd_me) + 1500.0 * (
+    score += w.defeated * (nd_opp - nd_me) + w.race * (
         max(0, nd_opp - lose + 3) ** 2 - max(0, nd_me - lose + 3) ** 2
     )
-    score += 300.0 * (len(me.hand) - len(opp.hand)) + 500.0 * (len(me.energy) - len(opp.energy))
+    score += w.hand * (len(me.hand) - len(opp.hand)) + w.energy * (len(me.energy) - len(opp.energy))
     # the side to move strikes first: enemy units one of its units can defeat with one attack (C-5.6, C-5.7)
     mover = state.active
     if state.step in (Step.TURN_START, Step.START_CP, Step.PLANNING, Step.COMBAT):
@@ -278,7 +293,7 @@ def evaluate_position(state: GameState, player: int) -> float:
                     t = board[s]
                     if t is not None and units[t].owner != mover and power[uid] >= health[t]:
                         killable.add(t)
-        bonus = 0.5 * sum(8000.0 + worth[t] for t in killable)
+        bonus = w.strike_first * sum(w.defeated + worth[t] for t in killable)
         score += bonus if mover == player else -bonus
     return score
 

@@ -2,19 +2,21 @@
 turn-plan search of the ``normal`` and ``hard`` levels (``PlanSearchAgent``).
 
 Both see the match only through ``Information`` (C-8): every simulation runs on a determinized sample in
-simulation mode (no event log). Budgets are CPU seconds (``time.process_time``), also cut at twice the
-budget in wall time and never more than ``MAX_WALL_S``; ``iterations`` replaces the clock by a fixed
-number of simulations, so a choice is a pure function of the view and the agent's ``rng``.
+simulation mode (no event log). Budgets are ``matches.kit.budget.Budget``: CPU seconds of the deciding
+thread, cut on the wall clock at twice the budget and ``WALL_CAP_S``; ``iterations`` replaces the clock by a
+fixed number of simulations, so a choice is a pure function of the view and the agent's ``rng``. Every
+constant is in the agent's ``params`` (``ai_params.CommandeerAIParams``).
 """
 
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, Any
+
+from matches.kit.budget import Budget
 
 from .actions import (
     Action,
@@ -24,7 +26,7 @@ from .actions import (
     Mulligan,
     Reinforce,
 )
-from .agentbase import AgentBase
+from .ai_params import DEFAULT_PARAMS, CommandeerAgentBase, CommandeerAIParams, PolicyWeights
 from .information import Information
 from .policy import (
     WIN,
@@ -39,56 +41,20 @@ from .policy import (
 if TYPE_CHECKING:
     from .state import GameState
 
-MAX_WALL_S = 1.9  # no decision may take 2 s of wall time
-ROLLOUT_CAP = 400  # actions per simulation (a turn is far fewer; a guard only)
 
-
-class Budget:
-    """Anytime stop rule: ``iterations`` simulations, else ``seconds`` of CPU or 2x that of wall time."""
-
-    __slots__ = ("iterations", "cpu_start", "wall_start", "cpu_end", "wall_end", "done")
-
-    def __init__(self, seconds: float, iterations: int | None) -> None:
-        self.iterations = iterations
-        self.cpu_start = time.process_time()
-        self.wall_start = time.perf_counter()
-        self.cpu_end = self.cpu_start + seconds
-        self.wall_end = self.wall_start + min(2 * seconds, MAX_WALL_S)
-        self.done = 0
-
-    def left(self) -> int:
-        """Simulations still to come: the rest of ``iterations``, else the time left at the cost per
-        simulation so far (CPU and wall, whichever ends first)."""
-        if self.iterations is not None:
-            return max(0, self.iterations - self.done)
-        if self.done == 0:
-            return 1
-        cpu, wall = time.process_time(), time.perf_counter()
-        per_cpu = max(cpu - self.cpu_start, 1e-9) / self.done
-        per_wall = max(wall - self.wall_start, 1e-9) / self.done
-        return max(0, int(min((self.cpu_end - cpu) / per_cpu, (self.wall_end - wall) / per_wall)))
-
-    def more(self) -> bool:
-        """Another simulation? (The first one always runs.)"""
-        if self.iterations is not None:
-            return self.done < self.iterations
-        return self.done == 0 or self.time_left()
-
-    def time_left(self) -> bool:
-        """Time left (always, when counting iterations)."""
-        if self.iterations is not None:
-            return True
-        return time.process_time() < self.cpu_end and time.perf_counter() < self.wall_end
-
-
-def value(state: GameState, player: int, static: Callable[[GameState, int], float] = evaluate) -> float:
+def value(
+    state: GameState,
+    player: int,
+    static: Callable[[GameState, int, PolicyWeights], float] = evaluate,
+    w: PolicyWeights = DEFAULT_PARAMS.policy,
+) -> float:
     """A static evaluation squashed into [0, 1] (a win 1, a loss 0) for averaging."""
-    e = static(state, player)
+    e = static(state, player, w)
     if e >= WIN:
         return 1.0
     if e <= -WIN:
         return 0.0
-    return 0.5 + 0.5 * math.tanh(e / 12000.0)
+    return 0.5 + 0.5 * math.tanh(e / w.value_scale)
 
 
 def acting(g: GameState) -> int:
@@ -102,20 +68,22 @@ def legal(g: GameState, player: int) -> list[Action]:
     return acts
 
 
-def play_greedy_until(g: GameState, player: int, turn0: int, rng: Random) -> None:
+def play_greedy_until(
+    g: GameState, player: int, turn0: int, rng: Random, params: CommandeerAIParams = DEFAULT_PARAMS
+) -> None:
     """Both players greedy until ``player``'s next turn starts (after ``turn0``) or the match ends."""
-    for _ in range(ROLLOUT_CAP):
+    for _ in range(params.rollout_cap):
         if g.outcome_ is not None or (g.turn > turn0 and g.active == player):
             return
         p = acting(g)
-        g.apply_unchecked(greedy_choice(g, p, legal(g, p), rng))
+        g.apply_unchecked(greedy_choice(g, p, legal(g, p), rng, params.policy))
 
 
 def is_setup(acts: list[Action]) -> bool:
     return isinstance(acts[0], ChooseCommander | Keep | Mulligan)
 
 
-class FlatMCAgent(AgentBase):
+class FlatMCAgent(CommandeerAgentBase):
     """Determinized flat Monte Carlo: each legal action is tried in turn on a fresh determinization and
     followed by greedy play of both players to our next turn; the best mean value wins (the issue's
     baseline, not offered in the lobby)."""
@@ -130,8 +98,9 @@ class FlatMCAgent(AgentBase):
         if len(acts) == 1:
             return acts[0]
         budget = Budget(self.budget_s, self.iterations)
+        w = self.params.policy
         if is_setup(acts):
-            return greedy_choice(info.determinize(self.rng), player, acts, self.rng)
+            return greedy_choice(info.determinize(self.rng), player, acts, self.rng, w)
         totals = [0.0] * len(acts)
         counts = [0] * len(acts)
         i = 0
@@ -140,8 +109,8 @@ class FlatMCAgent(AgentBase):
             g = info.determinize(self.rng)
             turn0 = g.turn
             g.apply_unchecked(acts[k])
-            play_greedy_until(g, player, turn0, self.rng)
-            totals[k] += value(g, player)
+            play_greedy_until(g, player, turn0, self.rng, self.params)
+            totals[k] += value(g, player, w=w)
             counts[k] += 1
             i += 1
             budget.done += 1
@@ -156,7 +125,7 @@ class _Plan:
     visits: int = 0
 
 
-class PlanSearchAgent(AgentBase):
+class PlanSearchAgent(CommandeerAgentBase):
     """Turn-plan search (determinized, open-loop): the ``normal`` level; ``hard`` sets ``per_action`` and
     searches each decision's actions instead (``_search_actions``) with the same simulation.
 
@@ -175,13 +144,6 @@ class PlanSearchAgent(AgentBase):
     """
 
     name = "hard"
-    replies = 2  # opponent turns sampled per simulation (the opponent plays the best of them for itself)
-    noise = 0.35  # chance per decision that a generated plan departs from greedy
-    width = 16  # distinct candidate plans per search
-    first = 14  # of which at most this many start with each of the best first actions (greedy score)
-    replan = 0.4  # budget share of a decision that has a plan in hand (0: replay the plan unchecked)
-    own_turn_after = False  # simulations also play our next turn (greedy) before scoring
-    per_action = False  # search each decision's actions (flat, halving) instead of keeping a turn plan
 
     def __init__(
         self,
@@ -190,8 +152,21 @@ class PlanSearchAgent(AgentBase):
         *,
         iterations: int | None = None,
         opponent_deck_known: bool = True,
+        params: CommandeerAIParams | None = None,
     ) -> None:
-        super().__init__(rng, budget_s, iterations=iterations, opponent_deck_known=opponent_deck_known)
+        super().__init__(
+            rng, budget_s, iterations=iterations, opponent_deck_known=opponent_deck_known, params=params
+        )
+        level = self.params.search(self.name)  # the level's constants (``ai_params.PlanSearchParams``)
+        self.replies = level.replies
+        self.noise = level.noise
+        self.width = level.width
+        self.first = level.first
+        self.replan = level.replan
+        self.own_turn_after = level.own_turn_after
+        self.per_action = level.per_action
+        self.weights = self.params.policy
+        self.rollout_cap = self.params.rollout_cap
         self.plan: list[tuple[Action, dict[str, Any]]] = []  # (action, view expected before it)
         self.searches = 0
 
@@ -220,7 +195,7 @@ class PlanSearchAgent(AgentBase):
         if is_setup(acts):  # C-4.1 Commander, C-4.4 mulligan: by rule of thumb
             g = info.determinize(self.rng)
             special = setup_or_card_choice(g, player, acts)
-            return special if special is not None else greedy_choice(g, player, acts, self.rng)
+            return special if special is not None else greedy_choice(g, player, acts, self.rng, self.weights)
         if self.per_action:
             return self._search_actions(info, acts, player)
         if planned is not None and self.replan == 0.0:
@@ -239,7 +214,7 @@ class PlanSearchAgent(AgentBase):
         plan: list[Action] = []
         recording = prefix is None
         i = 0
-        for _ in range(ROLLOUT_CAP):
+        for _ in range(self.rollout_cap):
             if g.outcome_ is not None or acting(g) != player:
                 break
             acts = legal(g, player)
@@ -250,9 +225,9 @@ class PlanSearchAgent(AgentBase):
                 if prefix is not None:
                     i = len(prefix)  # off the plan: finish greedily
                 if recording:
-                    a = noisy_choice(g, player, acts, rng, self.noise)
+                    a = noisy_choice(g, player, acts, rng, self.noise, self.weights)
                 else:
-                    a = greedy_choice(g, player, acts, rng)
+                    a = greedy_choice(g, player, acts, rng, self.weights)
             if recording:
                 plan.append(a)
                 if isinstance(a, Reinforce):  # C-5.2 draws hidden cards: the rest of the plan waits
@@ -263,7 +238,7 @@ class PlanSearchAgent(AgentBase):
     def _opponent_turns(self, g: GameState, player: int, turn0: int, rng: Random) -> GameState:
         """Play on to ``player``'s next turn; at the opponent's turn, the best for the opponent of
         ``replies`` sampled continuations (the first one pure greedy). Returns the final state."""
-        for _ in range(ROLLOUT_CAP):
+        for _ in range(self.rollout_cap):
             if g.outcome_ is not None or (g.turn > turn0 and g.active == player):
                 return g
             p = acting(g)
@@ -272,21 +247,21 @@ class PlanSearchAgent(AgentBase):
                 best_v = 2.0
                 for r in range(self.replies):
                     h = g.clone()
-                    for _ in range(ROLLOUT_CAP):
+                    for _ in range(self.rollout_cap):
                         if h.outcome_ is not None or (h.turn > turn0 and h.active == player):
                             break
                         q = acting(h)
                         acts = legal(h, q)
                         if q == p and r > 0:
-                            h.apply_unchecked(noisy_choice(h, q, acts, rng, self.noise))
+                            h.apply_unchecked(noisy_choice(h, q, acts, rng, self.noise, self.weights))
                         else:
-                            h.apply_unchecked(greedy_choice(h, q, acts, rng))
-                    v = value(h, player, evaluate_position)
+                            h.apply_unchecked(greedy_choice(h, q, acts, rng, self.weights))
+                    v = value(h, player, evaluate_position, self.weights)
                     if v < best_v:
                         best, best_v = h, v
                 assert best is not None
                 return best
-            g.apply_unchecked(greedy_choice(g, p, legal(g, p), rng))
+            g.apply_unchecked(greedy_choice(g, p, legal(g, p), rng, self.weights))
         return g
 
     def _simulate(self, world: GameState, player: int, plan: tuple[Action, ...], seed: int) -> float:
@@ -299,12 +274,12 @@ class PlanSearchAgent(AgentBase):
         end = self._opponent_turns(g, player, turn0, rng)
         if self.own_turn_after and end.outcome_ is None:
             t1 = end.turn  # our next turn, greedy, to the start of the opponent's turn after it
-            for _ in range(ROLLOUT_CAP):
+            for _ in range(self.rollout_cap):
                 if end.outcome_ is not None or end.turn > t1:
                     break
                 q = acting(end)
-                end.apply_unchecked(greedy_choice(end, q, legal(end, q), rng))
-        return value(end, player, evaluate_position)
+                end.apply_unchecked(greedy_choice(end, q, legal(end, q), rng, self.weights))
+        return value(end, player, evaluate_position, self.weights)
 
     def _search(
         self, info: Information, acts: list[Action], player: int, planned: tuple[Action, ...] | None
@@ -335,7 +310,7 @@ class PlanSearchAgent(AgentBase):
         greedy = self._greedy_plan(w0, player, None)
         if greedy and greedy[0] in acts:
             plans.setdefault(greedy, _Plan(greedy))
-        ranked = sorted(scored(w0, player, acts), key=lambda sa: -sa[0])
+        ranked = sorted(scored(w0, player, acts, self.weights), key=lambda sa: -sa[0])
         for _, a in ranked[: self.first]:
             if len(plans) >= self.width:
                 break
@@ -352,7 +327,7 @@ class PlanSearchAgent(AgentBase):
             if plan and plan[0] in acts and plan not in plans:
                 plans[plan] = _Plan(plan)
         if not plans:
-            return greedy_choice(world(0)[0], player, acts, rng)
+            return greedy_choice(world(0)[0], player, acts, rng, self.weights)
         best = self._halve(list(plans.values()), player, world, budget)
         self._adopt(info, player, best.actions)
         action, _ = self.plan.pop(0)
@@ -422,13 +397,13 @@ class PlanSearchAgent(AgentBase):
         """The greedy plan for our segment on ``world`` (after ``first``, if given), cut after a draw."""
         g = world.clone()
         plan: list[Action] = []
-        for _ in range(ROLLOUT_CAP):
+        for _ in range(self.rollout_cap):
             if g.outcome_ is not None or acting(g) != player:
                 break
             if first is not None and not plan:
                 a = first
             else:
-                a = greedy_choice(g, player, legal(g, player), self.rng)
+                a = greedy_choice(g, player, legal(g, player), self.rng, self.weights)
             plan.append(a)
             g.apply_unchecked(a)
             if isinstance(a, Reinforce):

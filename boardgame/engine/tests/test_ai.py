@@ -13,13 +13,15 @@ import pytest
 
 from boardgame.engine.actions import FinishOrders
 from boardgame.engine.agents import AGENTS, LEVEL_BUDGET_S, GreedyAgent, make_agent
+from boardgame.engine.ai_params import DEFAULT_PARAMS
 from boardgame.engine.arena import MATCHUPS, play_one
 from boardgame.engine.config import RulesConfig
 from boardgame.engine.data import load_default_game_data
 from boardgame.engine.game import WesterosState, new_game
 from boardgame.engine.heuristics import evaluate, plan_orders
 from boardgame.engine.information import Information
-from boardgame.engine.search import LOG_FLOOR, Candidate, Clock, SearchAgent, objective
+from boardgame.engine.search import Candidate, SearchAgent, objective
+from matches.kit.budget import Budget
 
 DATA = load_default_game_data()
 SHORT = RulesConfig(max_rounds=2, event_log=False)
@@ -148,9 +150,10 @@ def test_order_plans_respect_tokens_and_star_limit() -> None:
 def test_the_search_maximises_the_log_of_the_chance_to_win() -> None:
     """`objective`: log of the chance, floored, so a simulation another house won is not minus infinity; the
     search's means are of that (a sure 0.5 beats a coin flip between a win and a loss, whose mean chance is
-    the same), house cards keep the chance itself (`CARD_TEMPERATURE` is in chances)."""
+    the same), house cards keep the chance itself (`card_temperature` is in chances)."""
     assert objective(0.5) == pytest.approx(math.log(0.5))
-    assert objective(0.0) == objective(LOG_FLOOR / 2) == pytest.approx(math.log(LOG_FLOOR))
+    floor = DEFAULT_PARAMS.log_floor
+    assert objective(0.0) == objective(floor / 2) == pytest.approx(math.log(floor))
     assert objective(0.03) < objective(0.04) < objective(1.0) == 0.0
 
     SURE = FinishOrders("sure")  # stand-ins: only _simulate reads them
@@ -163,10 +166,10 @@ def test_the_search_maximises_the_log_of_the_chance_to_win() -> None:
     info = Information(st, st.current_players()[0])
     cands: list[Candidate] = [(FinishOrders("gamble"),), (SURE,)]
     agent = Fixed(Random(1), iterations=400)
-    values = dict(agent.search_values(info, cands, Clock(0.0, 400)))
+    values = dict(agent.search_values(info, cands, Budget(0.0, 400)))
     assert values[1] == pytest.approx(math.log(0.5))
-    assert values[0] < math.log(0.2)  # about half the samples at log(LOG_FLOOR)
-    chances = dict(agent.search_values(info, cands, Clock(0.0, 400), log=False))
+    assert values[0] < math.log(0.2)  # about half the samples at log(log_floor)
+    chances = dict(agent.search_values(info, cands, Budget(0.0, 400), log=False))
     assert chances[1] == 0.5 and 0.35 < chances[0] < 0.65
 
 

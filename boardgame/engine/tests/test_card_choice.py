@@ -131,7 +131,7 @@ def _search_choices(monkeypatch: pytest.MonkeyPatch, values: dict[str, float], n
         *,
         log: bool = True,
     ) -> list[tuple[int, float]]:
-        assert not log  # house cards weigh chances (CARD_TEMPERATURE), not their log
+        assert not log  # house cards weigh chances (`card_temperature`), not their log
         return [(i, values.get(c[0].card, 0.2)) for i, c in enumerate(cands)]
 
     monkeypatch.setattr(SearchAgent, "search_values", rated)

@@ -1,20 +1,20 @@
-"""The search's static evaluation (`heuristics.evaluate`, `house_features`, `EVAL_WEIGHTS`): what the features
+"""The search's static evaluation (`heuristics.evaluate`, `house_features`, `WesterosAIParams.eval_weights`): what the features
 read off the board, and that the evaluation predicts who goes on to win better than a uniform guess (the
 hand-set evaluation it replaced did worse than uniform: it was far too sure of the leader)."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from random import Random
 
 import pytest
 
-from boardgame.engine import heuristics
+from boardgame.engine.ai_params import DEFAULT_PARAMS
 from boardgame.engine.config import RulesConfig
 from boardgame.engine.data import load_default_game_data
 from boardgame.engine.game import WesterosState, new_game
 from boardgame.engine.heuristics import (
-    EVAL_WEIGHTS,
     FEATURES,
     castle_reach,
     evaluate,
@@ -33,7 +33,7 @@ def _feature(st: WesterosState, house: str, name: str) -> float:
 
 
 def test_every_feature_has_a_weight() -> None:
-    assert FEATURES == tuple(EVAL_WEIGHTS)
+    assert FEATURES == tuple(DEFAULT_PARAMS.eval_weights)
     st = new_game(DATA, player_count=6, seed=1)
     assert all(len(f) == len(FEATURES) for f in house_features(st).values())
 
@@ -94,8 +94,8 @@ def test_evaluation_predicts_the_winner_better_than_a_uniform_guess() -> None:
     assert sum(losses) / len(losses) < math.log(6) - 0.25
 
 
-def test_the_seat_prior_calibrates_the_start_to_the_hard_tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`SEAT_PRIOR` (on by default): the evaluation at the start of a six-house game gives each house the share
+def test_the_seat_prior_calibrates_the_start_to_the_hard_tables() -> None:
+    """`WesterosAIParams.seat_prior` (on by default): the evaluation at the start of a six-house game gives each house the share
     of the 100 hard tables without it that the house won (Greyjoy 46 ... Lannister 4); switched off, the
     evaluation does not know the seats; with four houses it adds nothing."""
     won = {
@@ -106,12 +106,13 @@ def test_the_seat_prior_calibrates_the_start_to_the_hard_tables(monkeypatch: pyt
         "baratheon": 0.05,
         "lannister": 0.04,
     }
-    assert heuristics.SEAT_PRIOR_ON
+    assert DEFAULT_PARAMS.seat_prior_on
     six = new_game(DATA, player_count=6, seed=1)
     four = new_game(DATA, player_count=4, seed=1)
     for h in six.houses:
         assert evaluate(six, h) == pytest.approx(won[h], abs=0.005), h
     with_prior4 = {h: evaluate(four, h) for h in four.houses}
-    monkeypatch.setattr(heuristics, "SEAT_PRIOR_ON", False)
-    assert abs(evaluate(six, "greyjoy") - won["greyjoy"]) > 0.2  # the plain one does not know the seats
-    assert {h: evaluate(four, h) for h in four.houses} == with_prior4
+    off = replace(DEFAULT_PARAMS, seat_prior_on=False)
+    assert abs(evaluate(six, "greyjoy", off) - won["greyjoy"]) > 0.2  # the plain one does not know the seats
+    assert {h: evaluate(four, h, off) for h in four.houses} == with_prior4
+    assert evaluate(six, "greyjoy") == pytest.approx(won["greyjoy"], abs=0.005)  # no global was changed

@@ -28,7 +28,7 @@ def _stark_far_behind() -> WesterosState:
     """Round 9: two Lannister knights march from Stoney Sept on a Stark footman in Harrenhal; two Stark
     knights in Riverrun hold a Support order (W-9.2) and Stark is asked whom it supports: without its own
     support Stark loses Harrenhal in most combats, with it Stark wins most. Lannister's footmen in
-    Lannisport and Oldtown keep Stark far behind with the seat constants too (`heuristics.SEAT_PRIOR`
+    Lannisport and Oldtown keep Stark far behind with the seat constants too (`WesterosAIParams.seat_prior`
     counts against the Lannister seat)."""
     st = pos(
         units={

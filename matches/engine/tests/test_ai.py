@@ -197,7 +197,8 @@ class _Noisy(PlanSearchAgent):
 def test_sequential_halving_spends_the_budget_on_every_stage_and_keeps_the_best() -> None:
     """``_halve`` shares the simulations among the halvings (Karnin et al. 2013): every candidate is seen,
     the survivors of each halving are seen more, the whole budget is spent and the best mean wins."""
-    from matches.engine.search import Budget, _Plan
+    from matches.engine.search import _Plan
+    from matches.kit.budget import Budget
 
     agent = _Noisy(Random(1), iterations=400)
     plans = [_Plan(cast(Any, (i,))) for i in range(16)]  # plan "i" has the mean i / 16
@@ -232,9 +233,9 @@ def test_hard_simulations_play_through_our_next_turn() -> None:
         agent = make_agent(name, Random(7), iterations=1)
         assert isinstance(agent, PlanSearchAgent)
 
-        def spy(state: GameState, who: int, static: Any = None, name: str = name) -> float:
+        def spy(state: GameState, who: int, static: Any, w: Any, name: str = name) -> float:
             seen[name] = (state.turn, state.active)  # the last call scores the simulation
-            return original(state, who) if static is None else original(state, who, static)
+            return original(state, who, static, w)
 
         search.value = spy  # type: ignore[assignment]
         try:

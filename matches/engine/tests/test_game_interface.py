@@ -1,5 +1,6 @@
-"""The ``matches.interface.Game`` protocol on the Commandeer engine: players, secret actions, the timeout
-default, explanations of illegal actions, and determinization (C-8) over seeded random playouts."""
+"""The ``matches.interface.Game`` hooks of the Commandeer engine in particular positions: secret actions,
+the timeout default, explanations of illegal actions, and determinization (C-8). The conformance of the
+interface on random playouts is ``tests/test_game_conformance.py``."""
 
 from __future__ import annotations
 
@@ -30,7 +31,6 @@ from matches.engine.actions import (
 from matches.engine.agents import RandomAgent
 from matches.engine.tests.helpers import at, position, side, unit
 from matches.engine.tests.pool import pool_file
-from matches.interface import Game
 
 CAT = load_card_file(pool_file())
 DECKS = [build_deck(CAT, "ember"), build_deck(CAT, "tide")]
@@ -62,8 +62,8 @@ def _to_mulligan(g: GameState) -> GameState:
     return g
 
 
-def test_the_engine_is_a_game_of_the_interface() -> None:
-    g: Game[int, Action] = new_match(DECKS[0], DECKS[1], seed=1)  # mypy checks the protocol here
+def test_the_players_are_seats_0_and_1_in_order() -> None:
+    g = new_match(DECKS[0], DECKS[1], seed=1)
     assert list(g.players()) == [0, 1] and g.current_players()[0] in g.players()
 
 
@@ -117,16 +117,6 @@ def test_timeout_for_a_player_who_is_not_to_act_is_refused() -> None:
     g = position(board=[unit("c3", "Dummy", 0)])
     with pytest.raises(ValueError, match="nothing to do now"):
         g.timeout_action(1)
-
-
-def test_timeout_is_always_legal_over_random_playouts() -> None:
-    for seed in range(3):
-        for g in _playout(seed):
-            if g.is_terminal():
-                break
-            for p in g.current_players():
-                a = g.timeout_action(p)
-                assert a in g.legal_actions(p) and not isinstance(a, Concede)
 
 
 # ---------------------------------------------------------------------------------------------- explain_illegal
@@ -253,19 +243,11 @@ def test_determinized_hidden_parts_vary_c_8() -> None:
     assert states > 50 and varied >= states * 0.9 and same_rng_state == 0
 
 
-def test_a_determinized_state_round_trips_and_plays_on() -> None:
+def test_a_determinized_state_keeps_no_log_but_its_length() -> None:
+    """A sample carries no event log (the hidden cards in it are invented), only how long it was."""
     g = list(_playout(11, limit=60))[-1]
     d = g.determinize(0, Random(5))
     assert d.log == [] and d.log_length == g.log_length
-    again = GameState.from_dict(d.to_dict())
-    assert again.to_dict() == d.to_dict()
-    bots = [RandomAgent(Random(1)), RandomAgent(Random(2))]
-    for _ in range(300):
-        if d.is_terminal():
-            break
-        p = d.current_players()[0]
-        d.apply(bots[p].choose(d, p))
-    assert d.is_terminal() or d.legal_actions(d.current_players()[0])
 
 
 def test_a_card_seen_returned_to_the_opponents_hand_stays_there_c_8() -> None:

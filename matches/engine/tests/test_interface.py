@@ -108,14 +108,6 @@ def test_checked_apply_names_the_action_and_the_reason() -> None:
     assert issubclass(IllegalActionError, ValueError)
 
 
-def test_clone_is_independent() -> None:
-    g = new_match(DECKS[0], DECKS[1], seed=2)
-    c = g.clone()
-    p = c.current_players()[0]
-    c.apply(c.legal_actions(p)[0])
-    assert c.to_dict() != g.to_dict() and g.clone().to_dict() == g.to_dict()
-
-
 def test_position_round_trip_and_hand_written_shorthand() -> None:
     g = position(board=[unit("c3", "Ember Scout", 0, damage=1000)], p0=side(cp=2, hand=["Fireball"]))
     d = g.to_dict()
