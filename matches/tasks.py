@@ -3,7 +3,9 @@
 Thin and idempotent (STYLE.md 12): they take ids, re-fetch under the match lock and do nothing when
 the world moved on, so `acks_late` redelivery after a killed worker is harmless. Long deadlines rest
 on the stored deadline and the sweep; eta tasks are only armed for deadlines within
-`clocks.EAGER_TIMER_HORIZON` (Redis visibility timeout).
+`clocks.EAGER_TIMER_HORIZON` (below Redis' visibility timeout) and expire a little after their deadline
+(`notify.TIMER_GRACE`): a timer a worker could not run in time is dropped unrun, and the sweep enforces
+that deadline instead, once (every enforcement re-checks the stored deadline under the match lock).
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ log = logging.getLogger(__name__)
 SWEEP_EVERY_S = 1.0
 AI_MAX_ACTIONS_PER_TASK = 500
 
-# The sweep runs every second under celery beat (`celery -A config beat`); kept here, next to the task.
+# The sweep runs every second under celery beat (`celery -A config beat`, one active beat: RedBeat's lock);
+# kept here, next to the task. Two beats overlapping for a moment (a takeover) are harmless: a sweep twice
+# finds nothing the first did not enforce, and an AI wake-up is sent once per wait (`cache.add`).
 app.conf.beat_schedule = {
     **(app.conf.beat_schedule or {}),
     "matches-sweep-deadlines": {"task": "matches.tasks.sweep_deadlines", "schedule": SWEEP_EVERY_S},
@@ -96,6 +100,31 @@ def ai_time_limits() -> tuple[float, float]:
 AI_TASK_SLICE_S = float(getattr(settings, "AI_TASK_SLICE_S", 5.0))  # one task's run of moves, then requeue
 AI_TIME_LIMIT_MARGIN_S = float(getattr(settings, "AI_TIME_LIMIT_MARGIN_S", 10.0))
 AI_SOFT_TIME_LIMIT_S, AI_TIME_LIMIT_S = ai_time_limits()
+
+
+def longest_unacked_s() -> float:
+    """The longest a worker may hold a message unacknowledged and still be right to: the AI task's hard time
+    limit (`acks_late`: acknowledged when done), or a deadline timer held from its arming to its eta."""
+    from matches.clocks import EAGER_TIMER_HORIZON
+    from matches.services.notify import TIMER_GRACE
+
+    return max(AI_TIME_LIMIT_S, (EAGER_TIMER_HORIZON + TIMER_GRACE).total_seconds())
+
+
+def visibility_timeout_problem() -> str | None:
+    """Why the Redis broker's visibility timeout is too short for these tasks (Redis would hand a message
+    still in hand to a second worker: an AI move thought twice, timers multiplied), or None."""
+    options = getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {}) or {}
+    visibility = options.get("visibility_timeout")
+    if visibility is None:  # the filesystem broker of `make run` redelivers nothing
+        return None
+    needed = longest_unacked_s()
+    if float(visibility) > needed:
+        return None
+    return (
+        f"CELERY_VISIBILITY_TIMEOUT_S={float(visibility):g} must be above {needed:g} s, the longest a worker "
+        "holds a task (the AI task's hard time limit, or a deadline timer until its eta)."
+    )
 
 
 @shared_task(
