@@ -332,18 +332,30 @@ TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
 MIDDLEWARE.insert(0, "config.client_address.TrustedProxyMiddleware")
 REST_FRAMEWORK["NUM_PROXIES"] = 0  # DRF: REMOTE_ADDR (as set above), never the raw X-Forwarded-For
 
-# Login brute force (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords for a username, or from an
-# address, further logins of that username / from that address are refused (429) for the cool-off, even
-# with the right password. Covers every authenticate() call: the login page, /api/auth/token/, the admin.
+# Login brute force (django-axes, config/lockout.py): LOGIN_FAILURE_LIMIT wrong passwords for one username
+# from one address lock that pair out (429, even with the right password) for the cool-off; the others
+# behind that address (a school, a café) still log in. Wider nets: LOGIN_ADDRESS_FAILURE_LIMIT failures
+# from one address whatever the names (spraying), or LOGIN_USERNAME_FAILURE_LIMIT for one name whatever the
+# addresses (a guesser with many addresses; 0 turns a net off). Covers every authenticate() call: the login
+# page, /api/auth/token/, the admin.
 INSTALLED_APPS.append("axes")
 MIDDLEWARE.append("axes.middleware.AxesMiddleware")
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+LOGIN_FAILURE_LIMITS = {  # a set of axes' lockout parameters -> failures within the cool-off that lock it
+    ("username", "ip_address"): max(1, int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))),
+    ("ip_address",): int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "50")),
+    ("username",): int(os.environ.get("LOGIN_USERNAME_FAILURE_LIMIT", "100")),
+}
+LOGIN_FAILURE_LIMITS = {key: limit for key, limit in LOGIN_FAILURE_LIMITS.items() if limit > 0}
+AXES_LOCKOUT_PARAMETERS: list[str | list[str]] = [
+    list(key) if len(key) > 1 else key[0] for key in LOGIN_FAILURE_LIMITS
+]
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMITS[("username", "ip_address")]
+AXES_HANDLER = "config.lockout.LockoutHandler"  # a limit per parameter set (axes has one for all)
 AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_CLIENT_IP_CALLABLE = "config.client_address.client_address"
 # Failures are forgotten only when the cool-off has passed, not on a success: otherwise a guesser could
 # log into an account of their own now and then to clear the count of their address.
