@@ -14,6 +14,7 @@ import logging
 import time
 
 from celery import Task, shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.cache import cache
 
@@ -24,6 +25,11 @@ log = logging.getLogger(__name__)
 
 SWEEP_EVERY_S = 1.0
 AI_MAX_ACTIONS_PER_TASK = 500
+# Celery time limits (soft, hard) of the short tasks: a deadline is a few queries, a sweep at most a few
+# hundred of them. A hung one is stopped (its failure recorded, the sweep retries) long before Redis'
+# visibility timeout would hand its message to a second worker while it still runs.
+TIMER_TIME_LIMITS_S = (45.0, 60.0)
+EMAIL_TIME_LIMITS_S = (200.0, 240.0)  # SMTP answers within EMAIL_TIMEOUT per message
 
 # The sweep runs every second under celery beat (`celery -A config beat`, one active beat: RedBeat's lock);
 # kept here, next to the task. Two beats overlapping for a moment (a takeover) are harmless: a sweep twice
@@ -38,7 +44,12 @@ app.conf.beat_schedule = {
 }
 
 
-@shared_task(acks_late=True, ignore_result=True)
+@shared_task(
+    acks_late=True,
+    ignore_result=True,
+    soft_time_limit=TIMER_TIME_LIMITS_S[0],
+    time_limit=TIMER_TIME_LIMITS_S[1],
+)
 def enforce_deadline(match_id: int) -> list[str]:
     """Enforce a match's passed deadlines (armed with eta = the deadline); a no-op when none has passed.
 
@@ -49,12 +60,21 @@ def enforce_deadline(match_id: int) -> list[str]:
     try:
         handed = services.hand_over_timed_out_seats(match_id=match_id)
         return [f"ai:{p}" for p in handed] + services.clock_enforce(match_id=match_id)
+    except SoftTimeLimitExceeded as exc:  # out of time: this match backs off, and a sweep stops here
+        _record_failure("clock", match_id, exc)
+        raise
     except Exception as exc:
         _record_failure("clock", match_id, exc)
         return []
 
 
-@shared_task(acks_late=True, ignore_result=True, expires=30)
+@shared_task(
+    acks_late=True,
+    ignore_result=True,
+    expires=30,
+    soft_time_limit=TIMER_TIME_LIMITS_S[0],
+    time_limit=TIMER_TIME_LIMITS_S[1],
+)
 def sweep_deadlines() -> int:
     """Periodic safety net: enforce every passed stored deadline; wake AI seats whose task was lost.
 
@@ -72,7 +92,13 @@ def sweep_deadlines() -> int:
     return done
 
 
-@shared_task(acks_late=True, ignore_result=True, expires=300)
+@shared_task(
+    acks_late=True,
+    ignore_result=True,
+    expires=300,
+    soft_time_limit=EMAIL_TIME_LIMITS_S[0],
+    time_limit=EMAIL_TIME_LIMITS_S[1],
+)
 def send_your_turn_emails() -> int:
     """Periodic: e-mail absent players whose correspondence move is waiting, once per deadline
     (`emails.your_turn_emails_send`: a run twice, or on two workers at once, sends nothing twice)."""
@@ -103,12 +129,14 @@ AI_SOFT_TIME_LIMIT_S, AI_TIME_LIMIT_S = ai_time_limits()
 
 
 def longest_unacked_s() -> float:
-    """The longest a worker may hold a message unacknowledged and still be right to: the AI task's hard time
-    limit (`acks_late`: acknowledged when done), or a deadline timer held from its arming to its eta."""
+    """The longest a worker may hold a message unacknowledged and still be right to: the longest hard time
+    limit of these tasks (`acks_late`: acknowledged when done; the AI task's, by default), or a deadline
+    timer held from its arming to its eta."""
     from matches.clocks import EAGER_TIMER_HORIZON
     from matches.services.notify import TIMER_GRACE
 
-    return max(AI_TIME_LIMIT_S, (EAGER_TIMER_HORIZON + TIMER_GRACE).total_seconds())
+    limits = (AI_TIME_LIMIT_S, TIMER_TIME_LIMITS_S[1], EMAIL_TIME_LIMITS_S[1])
+    return max(*limits, (EAGER_TIMER_HORIZON + TIMER_GRACE).total_seconds())
 
 
 def visibility_timeout_problem() -> str | None:
@@ -123,7 +151,7 @@ def visibility_timeout_problem() -> str | None:
         return None
     return (
         f"CELERY_VISIBILITY_TIMEOUT_S={float(visibility):g} must be above {needed:g} s, the longest a worker "
-        "holds a task (the AI task's hard time limit, or a deadline timer until its eta)."
+        "holds a task (the longest hard time limit, or a deadline timer until its eta)."
     )
 
 

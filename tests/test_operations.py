@@ -112,6 +112,22 @@ def test_the_visibility_timeout_is_above_the_longest_task_and_far_below_an_hour(
     assert tasks.visibility_timeout_problem() is None
 
 
+def test_every_task_has_a_hard_time_limit_below_the_visibility_timeout() -> None:
+    """A task without one could run past the visibility timeout: Redis would then hand it to a second worker."""
+    from config.celery import app
+    from matches import tasks
+
+    ours = {name: task for name, task in app.tasks.items() if name.startswith("matches.")}
+    assert {
+        "matches.tasks.enforce_deadline",
+        "matches.tasks.sweep_deadlines",
+        "matches.tasks.ai_move",
+    } <= set(ours)
+    for name, task in ours.items():
+        assert task.time_limit and task.soft_time_limit and task.soft_time_limit < task.time_limit, name
+        assert task.time_limit <= tasks.longest_unacked_s() < settings.CELERY_VISIBILITY_TIMEOUT_S, name
+
+
 def test_the_redis_broker_uses_that_visibility_timeout(tmp_path: Path) -> None:
     conf = _celery_conf(
         tmp_path, DJANGO_SETTINGS_MODULE="config.settings.dev", REDIS_URL="redis://127.0.0.1:1/3"
@@ -229,6 +245,23 @@ def test_a_passed_deadline_whose_timer_expired_is_enforced_once_by_two_overlappi
     assert tasks.sweep_deadlines() == 0
     assert tasks.enforce_deadline(match.pk) == []
     assert ActionLog.objects.filter(match=match, source="timeout").count() == 1
+
+
+def test_a_deadline_out_of_time_backs_off_its_match_and_stops_the_sweep(two_players: tuple[Any, Any]) -> None:
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    from matches import services, tasks
+    from matches.models import Match, Seat
+
+    match = _started_after_both_moved(*two_players)
+    Seat.objects.filter(match=match, deadline__isnull=False).update(
+        deadline=timezone.now() - timedelta(seconds=1)
+    )
+    with mock.patch.object(services, "clock_enforce", side_effect=SoftTimeLimitExceeded()):
+        with pytest.raises(SoftTimeLimitExceeded):
+            tasks.sweep_deadlines()
+    assert Match.objects.get(pk=match.pk).task_retry_at is not None  # backing off: the next sweeps skip it
+    assert services.expired_match_ids() == []
 
 
 # ---- production needs Redis ----------------------------------------------------------------------------
