@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
-from django.test import RequestFactory, override_settings
+from django.test import Client, RequestFactory, override_settings
 from rest_framework.test import APIClient
 
 import matches.tests.fakegame  # noqa: F401  (registers kind "counting")
@@ -79,6 +79,14 @@ def test_logging_in_through_the_api_works_without_redis(alice: Any) -> None:
             "/api/auth/signup/", {"username": "newcomer", "password": "a-long-pass-123"}, format="json"
         )
         _assert_unavailable(signup)
+
+
+@override_settings(CACHES=CLOSED)
+def test_logging_in_on_the_page_works_without_redis(alice: Any) -> None:
+    client = Client()
+    response = client.post("/accounts/login/", {"username": "alice", "password": "alice-pass-123"})
+    assert response.status_code == 302 and client.session["_auth_user_id"] == str(alice.pk)
+    assert client.get("/").status_code == 200  # signed in, "last seen" cannot be recorded: skipped
 
 
 @override_settings(CACHES=CLOSED)

@@ -110,6 +110,22 @@ def test_redis_stopped_gives_503s_with_retry_after_and_the_site_recovers_by_itse
         chat = f"{site}/api/matches/{match['id']}/chat/?channel=table"
         status, _, body = call(chat, "POST", {"body": "before"}, token)
         assert status == 201, body
+        # a second match, started (bob joins), for a move during the outage
+        status, _, body = call(
+            f"{site}/api/auth/signup/", "POST", {"username": "bob", "password": "b-long-pass-4471"}
+        )
+        assert status == 201, body
+        bob = body["token"]
+        status, _, game = call(
+            f"{site}/api/matches/",
+            "POST",
+            {"kind": "counting", "time_control": {"initial_s": 60, "increment_s": 0}},
+            bob,
+        )
+        assert status == 201, game
+        assert call(f"{site}/api/matches/{game['id']}/join/", "POST", {}, token)[0] == 200
+        status, _, body = call(f"{site}/api/matches/{game['id']}/start/", "POST", {}, bob)
+        assert status == 200, body
 
         private_redis.stop()
         for url, payload in (
@@ -124,6 +140,17 @@ def test_redis_stopped_gives_503s_with_retry_after_and_the_site_recovers_by_itse
             status, headers, body = call(f"{site}{page}")
             assert status in (200, 503), (page, status)
             assert status == 200 or (headers.get("Retry-After") == "5" and 'class="site-header"' in body)
+        # a move is stored and acknowledged: its timer cannot be queued, the sweep will enforce that deadline
+        state = call(f"{site}/api/matches/{game['id']}/state/", token=bob)[2]
+        mover = bob if state["you"] in state["current_players"] else token
+        state = call(f"{site}/api/matches/{game['id']}/state/", token=mover)[2]
+        action = {"action": state["legal_actions"][0]["action"], "state_version": state["state_version"]}
+        status, _, body = call(f"{site}/api/matches/{game['id']}/actions/", "POST", action, mover)
+        assert status in (200, 201), body
+        assert (
+            call(f"{site}/api/matches/{game['id']}/state/", token=mover)[2]["state_version"]
+            > state["state_version"]
+        )
         # logging in keeps working: the rate limit skips its counter, the lockouts are in PostgreSQL
         status, _, body = call(f"{site}/api/auth/token/", "POST", login)
         assert status == 200, body
