@@ -113,3 +113,21 @@ def test_an_expired_timer_is_dropped_by_the_worker_and_the_sweep_enforces_its_de
     assert wait_for(lambda: timeout_entry(match) is not None, 10), worker.output()[-3000:]
     time.sleep(2)  # more sweeps pass
     assert ActionLog.objects.filter(match=match, source="timeout").count() == 1
+
+
+@pytest.mark.postgres
+def test_two_beats_sweeping_at_once_enforce_a_passed_deadline_exactly_once(shared_db: str) -> None:
+    """A takeover may overlap two beats for a moment: their sweeps race on the same passed deadline, and
+    the match lock with the re-check of the stored deadline lets exactly one of them apply it."""
+    from matches import tasks
+    from matches.models import ActionLog, Seat
+    from tests.integration.test_concurrency import run_at_once
+
+    alice, bob = users()
+    match = started_match(alice, bob, initial_s=600)
+    Seat.objects.filter(match=match, deadline__isnull=False).update(
+        deadline=timezone.now() - timedelta(seconds=2)
+    )
+    done = run_at_once([tasks.sweep_deadlines] * 4)
+    assert sorted(done) == [0, 0, 0, 1]
+    assert ActionLog.objects.filter(match=match, source="timeout").count() == 1
