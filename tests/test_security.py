@@ -128,13 +128,12 @@ def _free_port() -> int:
 
 
 def test_asgi_with_only_a_secret_key_answers_404_without_a_debug_page(tmp_path: Path) -> None:
-    """The production command with nothing but SECRET_KEY=x (and SINGLE_PROCESS=1, since there is no
-    REDIS_URL): a branded 404, no settings dump."""
+    """The README's production command with nothing but SECRET_KEY=x: a branded 404, no settings dump."""
     port = _free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "--port", str(port), "config.asgi:application"],
         cwd=ROOT,
-        env=clean_env(tmp_path, SECRET_KEY="x", SINGLE_PROCESS="1"),
+        env=clean_env(tmp_path, SECRET_KEY="x", SINGLE_PROCESS="1"),  # without REDIS_URL: one process alone
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
