@@ -54,7 +54,12 @@ def test_with_redis_url_the_beat_is_redbeat_with_a_short_lock(tmp_path: Path) ->
         SECRET_KEY="x",
         REDIS_URL="redis://127.0.0.1:1/3",  # never connected to: only the configuration is read
     )
-    assert conf["scheduler"] == "redbeat.RedBeatScheduler"
+    assert conf["scheduler"] == "config.beat:Scheduler"
+    from redbeat.schedulers import RedBeatScheduler
+
+    from config.beat import Scheduler
+
+    assert issubclass(Scheduler, RedBeatScheduler)
     assert conf["redis"] == "redis://127.0.0.1:1/3"
     # a standby beat takes over within about a lock timeout: short, and renewed well within it
     assert 10 <= conf["lock"] <= 60

@@ -235,7 +235,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 REDBEAT_LOCK_TIMEOUT_S = env_float("REDBEAT_LOCK_TIMEOUT_S", 30.0, 2.0, 3600.0)
 CELERY_BEAT_MAX_LOOP_INTERVAL = max(1, int(REDBEAT_LOCK_TIMEOUT_S / 6))
 if REDIS_URL:
-    CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
+    CELERY_BEAT_SCHEDULER = "config.beat:Scheduler"  # RedBeat, outliving a Redis outage
     # RedBeat's own names (it reads them without the CELERY_ prefix): its Redis, not the broker's options.
     REDBEAT_REDIS_URL = REDIS_URL
     REDBEAT_REDIS_OPTIONS: dict[str, object] = {}

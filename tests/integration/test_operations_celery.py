@@ -8,6 +8,7 @@ Run: DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test pytest tests/integra
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from tests.integration.conftest import ROOT, service_env
+from tests.integration.conftest import ROOT, service_env, unavailable
 from tests.integration.test_celery_clocks import started_match, timeout_entry, users, wait_for
 
 LOCK_S = 3  # RedBeat's lock timeout in these tests (REDBEAT_LOCK_TIMEOUT_S)
@@ -90,6 +91,32 @@ def test_a_second_beat_waits_for_the_lock_and_takes_over_when_the_first_dies(
     assert wait_for(lambda: ACQUIRED in second.output(), LOCK_S + 10), second.output()[-3000:]
     assert time.monotonic() - killed_at <= LOCK_S + 3
     assert wait_for(lambda: SENT in second.output(), 5), second.output()[-3000:]
+
+
+def test_the_beat_outlives_a_redis_restart_and_sends_again(tmp_path: Path) -> None:
+    """Redis stopped for a few seconds and started again empty: the same beat process takes its lock
+    back, installs its schedule again and goes on sending the sweep (RedBeat alone exited at once)."""
+    from tests.integration.test_redis_outage import PrivateRedis
+
+    if shutil.which("redis-server") is None:
+        unavailable("redis-server is not installed")
+    server = PrivateRedis(tmp_path)
+    server.start()
+    env = service_env(redis_url=server.url, database_url=f"sqlite:///{tmp_path / 'unused.sqlite3'}")
+    env.update(REDBEAT_LOCK_TIMEOUT_S=str(LOCK_S), VAR_DIR=str(tmp_path / "var"))
+    beat = Beat(env, tmp_path / "beat.log")
+    try:
+        assert wait_for(lambda: SENT in beat.output(), 30), beat.output()[-3000:]
+        server.stop()
+        time.sleep(3)
+        assert beat.proc.poll() is None, beat.output()[-3000:]  # still running, waiting for Redis
+        sent_before = beat.output().count(SENT)
+        server.start()
+        assert wait_for(lambda: beat.output().count(SENT) > sent_before + 1, 10), beat.output()[-3000:]
+        assert beat.output().count(ACQUIRED) == 2 and beat.proc.poll() is None
+    finally:
+        beat.kill()
+        server.stop()
 
 
 @pytest.mark.postgres
