@@ -14,7 +14,7 @@ HOST ?= 127.0.0.1
 export DJANGO_SETTINGS_MODULE ?= config.settings.dev
 export PYTHONFAULTHANDLER ?= 1
 
-.PHONY: run test install lint format migrate data web worker bench screenshots clean
+.PHONY: run test install lint format migrate data web worker beat bench screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,19 +35,24 @@ data: migrate
 	$(BIN)/python manage.py demo_users
 	$(BIN)/python manage.py starter_decks
 
-# The Procfile's web server (ASGI: HTTP + WebSockets) and Celery worker (with an embedded beat scheduler)
-# under honcho (config/procfile.py): Ctrl-C stops both; if one dies the other is stopped and one line says
+# The Procfile's web server (ASGI: HTTP + WebSockets), Celery worker and beat scheduler under honcho
+# (config/procfile.py): Ctrl-C stops them all; if one dies the others are stopped and one line says
 # why. Every process runs with PYTHONFAULTHANDLER=1, so a crash leaves its Python stack in the output.
 # Without REDIS_URL the broker is kombu's filesystem transport under var/broker: nothing to install.
 run: data
-	@echo "Starting the web server on http://$(HOST):$(PORT)/ and a Celery worker — Ctrl-C stops both."
+	@echo "Starting the web server on http://$(HOST):$(PORT)/ a Celery worker and its beat — Ctrl-C stops them."
 	@WEB_ADDR=$(HOST):$(PORT) $(BIN)/python -m config.procfile Procfile
 
 web: data
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# A worker never runs the beat: start exactly one `make beat` beside any number of workers (with REDIS_URL,
+# a second `make beat` waits as a standby and takes over when the first dies).
 worker: install
-	DEBUG=0 $(BIN)/celery -A config worker -Q celery,ai --beat --loglevel=INFO --schedule=var/celerybeat-schedule
+	DEBUG=0 $(BIN)/celery -A config worker -Q celery,ai --loglevel=INFO
+
+beat: install
+	DEBUG=0 $(BIN)/celery -A config beat --loglevel=INFO --schedule=var/celerybeat-schedule
 
 # mypy --strict on the pure engines, the game interface and the conformance suite that binds them to it.
 TYPED := matches/kit matches/engine boardgame/engine matches/interface.py tests/test_game_conformance.py

@@ -4,7 +4,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import beat_init, worker_process_init
+from celery.signals import beat_init, worker_init, worker_process_init
 from kombu.transport import TRANSPORT_ALIASES
 
 # `make run`'s broker without Redis: kombu's filesystem transport with atomic writes (config/broker.py).
@@ -33,3 +33,13 @@ def _tune_gc(**_: Any) -> None:
     from config.gc import tune_for_server
 
     tune_for_server()
+
+
+@worker_init.connect
+def _refuse_a_short_visibility_timeout(**_: Any) -> None:
+    """A worker does not start when Redis would redeliver a task it still holds (one line, exit status 1)."""
+    from matches.tasks import visibility_timeout_problem
+
+    problem = visibility_timeout_problem()
+    if problem:
+        raise SystemExit(problem)

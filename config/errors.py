@@ -1,7 +1,14 @@
-"""One error taxonomy for the API: every error answers {"code", "message", "extra"} (docs/style.md 11)."""
+"""One error taxonomy for the API: every error answers {"code", "message", "extra"} (docs/style.md 11).
+
+A backing service out of reach (Redis as cache, channel layer or broker) is `503 service_unavailable` with
+`Retry-After`, never a 500: the request may be sent again once Redis is back, and the processes reconnect
+by themselves (redis-py and kombu open a new connection on the next call). Pages answer the site's 503
+page the same way (frontend/errors.py, through handler500).
+"""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.conf import settings
@@ -15,8 +22,15 @@ from django.core.exceptions import (
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
+from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
+
+log = logging.getLogger(__name__)
+
+# Seconds a client is asked to wait (Retry-After) when Redis is out of reach: a restart or a failover
+# takes a few seconds.
+RETRY_AFTER_S = 5
 
 
 class ApplicationError(Exception):
@@ -78,6 +92,37 @@ def suspicious_to_api(exc: SuspiciousOperation | BadRequest) -> exceptions.APIEx
     return BadInput("bad_request", str(exc) or "The request cannot be read.", {})
 
 
+def _unavailable_types() -> tuple[type[BaseException], ...]:
+    """Errors that say a backing service cannot be reached now (not that a request is wrong)."""
+    import redis.exceptions
+    from kombu.exceptions import OperationalError
+
+    return (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OperationalError)
+
+
+def service_unavailable(exc: BaseException | None) -> bool:
+    """Whether `exc`, or an error it was raised from or while handling, is a service out of reach."""
+    kinds, seen = _unavailable_types(), 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, kinds):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
+
+
+def unavailable_message() -> str:
+    return gettext("The service is unavailable for a moment: try again in a few seconds.")
+
+
+def service_unavailable_response(exc: BaseException) -> Response:
+    """The API's 503 for a service out of reach: the error shape, and Retry-After."""
+    log.warning("A backing service is unavailable: %s: %s", type(exc).__name__, exc)
+    body = error_body("service_unavailable", unavailable_message(), {"retry_after": RETRY_AFTER_S})
+    return Response(
+        body, status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": str(RETRY_AFTER_S)}
+    )
+
+
 def _flatten(detail: Any) -> str:
     if isinstance(detail, dict):
         return "; ".join(f"{k}: {_flatten(v)}" for k, v in detail.items())
@@ -92,6 +137,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
     if isinstance(exc, ApplicationError):
         return Response(error_body(exc.code, exc.message, exc.extra), status=exc.status_code)
+    if service_unavailable(exc):
+        return service_unavailable_response(exc)
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         exc = exceptions.ValidationError(detail=detail)

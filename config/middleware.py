@@ -25,7 +25,7 @@ from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, get_resolver, resolve
 
-from config.errors import error_body
+from config.errors import error_body, unavailable_message
 from config.text import unstorable_character
 
 API_PREFIX = "/api/"
@@ -41,6 +41,7 @@ _STATUS_CODES = {
     413: ("request_too_large", "The request body is too large."),
     415: ("unsupported_media_type", "The request's content type is not supported."),
     429: ("throttled", "Too many requests."),
+    503: ("service_unavailable", ""),  # the message: config.errors.unavailable_message
 }
 # Headers of the original answer that a client needs (which methods, how to authenticate, when to retry).
 _KEPT_HEADERS = ("Allow", "WWW-Authenticate", "Retry-After", "Vary")
@@ -133,11 +134,16 @@ def _as_json(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     if status >= 500 and settings.DEBUG:  # the developer's traceback page
         return response
     code, message = _STATUS_CODES.get(status, ("server_error" if status >= 500 else "error", ""))
+    extra: dict[str, Any] = {}
     if status == 404:
         message = f"Nothing is found at {request.path}."
+    elif status == 503:  # Redis out of reach (frontend/errors.py): the client may try again
+        message = unavailable_message()
+        if response.get("Retry-After", "").isdigit():
+            extra["retry_after"] = int(response["Retry-After"])
     elif status >= 500:
         message = "The server failed to answer this request; it has been logged."
-    json = JsonResponse(error_body(code, message or f"HTTP {status}."), status=status)
+    json = JsonResponse(error_body(code, message or f"HTTP {status}.", extra), status=status)
     for header in _KEPT_HEADERS:
         if header in response:
             json[header] = response[header]

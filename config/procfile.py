@@ -1,6 +1,6 @@
 """`make run`'s process manager: the Procfile's processes under honcho, with a plain word when one dies.
 
-honcho starts every process of the Procfile (web, worker) with their output interleaved; Ctrl-C or
+honcho starts every process of the Procfile (web, worker, beat) with their output interleaved; Ctrl-C or
 SIGTERM stops them all, and when one of them exits on its own the others are stopped too. This adds
 one thing to honcho: its "web stopped (rc=-11)" becomes a line that says what happened, e.g.
 "web crashed: killed by SIGSEGV (segmentation fault); stopping the others". Every process runs with
@@ -22,8 +22,8 @@ from honcho.compat import ProcessManager
 from honcho.environ import parse_procfile
 from honcho.manager import Manager
 
-# Seconds between the polite SIGTERM and the SIGKILL: a Celery worker's warm shutdown (with the beat
-# scheduler embedded and the filesystem broker) takes about 5 s, honcho's default wait.
+# Seconds between the polite SIGTERM and the SIGKILL: a Celery worker's warm shutdown (with the
+# filesystem broker) takes about 5 s, honcho's default wait.
 honcho.manager.KILL_WAIT = 20
 
 _STOPPED = re.compile(r"^(?P<name>\S+) stopped \(rc=(?P<rc>-?\d+)\)$")

@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from config.authentication import token_for
 from config.errors import ApplicationError
+from config.throttling import LoginRateThrottle
 
 User = get_user_model()
 
@@ -108,7 +109,7 @@ class SignupApi(APIView):
 class TokenApi(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list[Any] = []
-    throttle_classes = [AnonRateThrottle]
+    throttle_classes = [LoginRateThrottle]  # without Redis: lets logins through (the lockouts still hold)
 
     @extend_schema(
         request=CredentialsSerializer, responses=TokenOutput, summary="Username + password -> API token"

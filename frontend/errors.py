@@ -1,18 +1,24 @@
-"""The site's error pages (400, 403, 404, 429, 500, CSRF failure): branded, with the navigation.
+"""The site's error pages (400, 403, 404, 429, 500, 503, CSRF failure): branded, with the navigation.
 
 Set as Django's handlers in config/urls.py. They never show internals: a 404 or 403 shows the message
 its view raised (our own words, e.g. "This match is private."), never the URL patterns Django tried.
 Under /api/, config.middleware.InputGuardMiddleware rewrites any error that is not JSON already (these
 pages included) into the API's error shape `{"code", "message", "extra"}`: one place for that.
+An error that says Redis is out of reach (config.errors.service_unavailable) is the 503 page with
+Retry-After, not the 500 page: nothing is wrong with the request, and it works again once Redis is back.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.urls import Resolver404
+from django.utils.translation import gettext
+
+from config.errors import RETRY_AFTER_S, service_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +64,34 @@ def page_not_found(request: HttpRequest, exception: BaseException | None = None)
     return error_page(request, 404, exception)
 
 
+def service_unavailable_page(request: HttpRequest) -> HttpResponse:
+    """The 503 page, with Retry-After: Redis is out of reach for a moment."""
+    response = render(
+        request,
+        "errors/error.html",
+        {
+            "status": 503,
+            "title": gettext("Back in a moment"),
+            "message": gettext("The site cannot reach one of its services right now."),
+            "hint": gettext("Reload the page in a few seconds."),
+        },
+        status=503,
+    )
+    response["Retry-After"] = str(RETRY_AFTER_S)
+    return response
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
-    """The 500 page; if even that cannot render (a broken template, the database down), plain text."""
+    """The 500 page (the 503 page when Redis is out of reach); if even that cannot render (a broken
+    template, the database down), plain text."""
+    if service_unavailable(sys.exc_info()[1]):  # handler500 runs inside Django's `except`
+        try:
+            return service_unavailable_page(request)
+        except Exception:
+            log.exception("The 503 page itself failed to render")
+            response = HttpResponse("Service unavailable", content_type="text/plain", status=503)
+            response["Retry-After"] = str(RETRY_AFTER_S)
+            return response
     try:
         return error_page(request, 500)
     except Exception:

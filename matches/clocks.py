@@ -26,7 +26,10 @@ from typing import Any
 
 MIN_GRACE_S = 5
 TIMEOUTS_TO_FORFEIT = 3  # consecutive timeouts of one seat that lose the match
-EAGER_TIMER_HORIZON = timedelta(minutes=10)  # only deadlines this close get an eta task (Redis visibility)
+# Only deadlines this close get an eta task: a worker holds it unacknowledged until its eta, so the horizon
+# (plus the timer's grace) stays below Redis' visibility timeout (CELERY_VISIBILITY_TIMEOUT_S), or Redis would
+# hand it to a second worker meanwhile. Further deadlines rest on the stored deadline and the beat's sweep.
+EAGER_TIMER_HORIZON = timedelta(minutes=3)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,9 @@
 Thin and idempotent (docs/style.md 12): they take ids, re-fetch under the match lock and do nothing when
 the world moved on, so `acks_late` redelivery after a killed worker is harmless. Long deadlines rest
 on the stored deadline and the sweep; eta tasks are only armed for deadlines within
-`clocks.EAGER_TIMER_HORIZON` (Redis visibility timeout).
+`clocks.EAGER_TIMER_HORIZON` (below Redis' visibility timeout) and expire a little after their deadline
+(`notify.TIMER_GRACE`): a timer a worker could not run in time is dropped unrun, and the sweep enforces
+that deadline instead, once (every enforcement re-checks the stored deadline under the match lock).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import logging
 import time
 
 from celery import Task, shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.cache import cache
 
@@ -22,8 +25,15 @@ log = logging.getLogger(__name__)
 
 SWEEP_EVERY_S = 1.0
 AI_MAX_ACTIONS_PER_TASK = 500
+# Celery time limits (soft, hard) of the short tasks: a deadline is a few queries, a sweep at most a few
+# hundred of them. A hung one is stopped (its failure recorded, the sweep retries) long before Redis'
+# visibility timeout would hand its message to a second worker while it still runs.
+TIMER_TIME_LIMITS_S = (45.0, 60.0)
+EMAIL_TIME_LIMITS_S = (200.0, 240.0)  # SMTP answers within EMAIL_TIMEOUT per message
 
-# The sweep runs every second under celery beat (`celery -A config beat`); kept here, next to the task.
+# The sweep runs every second under celery beat (`celery -A config beat`, one active beat: RedBeat's lock);
+# kept here, next to the task. Two beats overlapping for a moment (a takeover) are harmless: a sweep twice
+# finds nothing the first did not enforce, and an AI wake-up is sent once per wait (`cache.add`).
 app.conf.beat_schedule = {
     **(app.conf.beat_schedule or {}),
     "matches-sweep-deadlines": {"task": "matches.tasks.sweep_deadlines", "schedule": SWEEP_EVERY_S},
@@ -34,7 +44,12 @@ app.conf.beat_schedule = {
 }
 
 
-@shared_task(acks_late=True, ignore_result=True)
+@shared_task(
+    acks_late=True,
+    ignore_result=True,
+    soft_time_limit=TIMER_TIME_LIMITS_S[0],
+    time_limit=TIMER_TIME_LIMITS_S[1],
+)
 def enforce_deadline(match_id: int) -> list[str]:
     """Enforce a match's passed deadlines (armed with eta = the deadline); a no-op when none has passed.
 
@@ -45,12 +60,21 @@ def enforce_deadline(match_id: int) -> list[str]:
     try:
         handed = services.hand_over_timed_out_seats(match_id=match_id)
         return [f"ai:{p}" for p in handed] + services.clock_enforce(match_id=match_id)
+    except SoftTimeLimitExceeded as exc:  # out of time: this match backs off, and a sweep stops here
+        _record_failure("clock", match_id, exc)
+        raise
     except Exception as exc:
         _record_failure("clock", match_id, exc)
         return []
 
 
-@shared_task(acks_late=True, ignore_result=True, expires=30)
+@shared_task(
+    acks_late=True,
+    ignore_result=True,
+    expires=30,
+    soft_time_limit=TIMER_TIME_LIMITS_S[0],
+    time_limit=TIMER_TIME_LIMITS_S[1],
+)
 def sweep_deadlines() -> int:
     """Periodic safety net: enforce every passed stored deadline; wake AI seats whose task was lost.
 
@@ -68,7 +92,13 @@ def sweep_deadlines() -> int:
     return done
 
 
-@shared_task(acks_late=True, ignore_result=True, expires=300)
+@shared_task(
+    acks_late=True,
+    ignore_result=True,
+    expires=300,
+    soft_time_limit=EMAIL_TIME_LIMITS_S[0],
+    time_limit=EMAIL_TIME_LIMITS_S[1],
+)
 def send_your_turn_emails() -> int:
     """Periodic: e-mail absent players whose correspondence move is waiting, once per deadline
     (`emails.your_turn_emails_send`: a run twice, or on two workers at once, sends nothing twice)."""
@@ -96,6 +126,33 @@ def ai_time_limits() -> tuple[float, float]:
 AI_TASK_SLICE_S = float(getattr(settings, "AI_TASK_SLICE_S", 5.0))  # one task's run of moves, then requeue
 AI_TIME_LIMIT_MARGIN_S = float(getattr(settings, "AI_TIME_LIMIT_MARGIN_S", 10.0))
 AI_SOFT_TIME_LIMIT_S, AI_TIME_LIMIT_S = ai_time_limits()
+
+
+def longest_unacked_s() -> float:
+    """The longest a worker may hold a message unacknowledged and still be right to: the longest hard time
+    limit of these tasks (`acks_late`: acknowledged when done; the AI task's, by default), or a deadline
+    timer held from its arming to its eta."""
+    from matches.clocks import EAGER_TIMER_HORIZON
+    from matches.services.notify import TIMER_GRACE
+
+    limits = (AI_TIME_LIMIT_S, TIMER_TIME_LIMITS_S[1], EMAIL_TIME_LIMITS_S[1])
+    return max(*limits, (EAGER_TIMER_HORIZON + TIMER_GRACE).total_seconds())
+
+
+def visibility_timeout_problem() -> str | None:
+    """Why the Redis broker's visibility timeout is too short for these tasks (Redis would hand a message
+    still in hand to a second worker: an AI move thought twice, timers multiplied), or None."""
+    options = getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {}) or {}
+    visibility = options.get("visibility_timeout")
+    if visibility is None:  # the filesystem broker of `make run` redelivers nothing
+        return None
+    needed = longest_unacked_s()
+    if float(visibility) > needed:
+        return None
+    return (
+        f"CELERY_VISIBILITY_TIMEOUT_S={float(visibility):g} must be above {needed:g} s, the longest a worker "
+        "holds a task (the longest hard time limit, or a deadline timer until its eta)."
+    )
 
 
 @shared_task(

@@ -19,6 +19,20 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_float(name: str, default: float, low: float, high: float) -> float:
+    """A float from the environment within [low, high]; anything else stops the process with one line."""
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SystemExit(f"{name}={raw!r} is not a number (expected {low}..{high}).") from None
+    if not low <= value <= high:  # also refuses nan
+        raise SystemExit(f"{name}={raw!r} is out of range (expected {low}..{high}).")
+    return value
+
+
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
@@ -178,9 +192,16 @@ CACHES = {
 
 # Celery: Redis when REDIS_URL is set, otherwise kombu's filesystem transport (no server needed).
 BROKER_DIR = VAR_DIR / "broker"
+# Redis hands an unacknowledged message (a task in flight on a worker that was killed, or a timer a worker
+# holds until its eta) to another worker after this many seconds. It must exceed the longest a task may
+# run (the AI task's hard time limit, matches.tasks.ai_time_limits: about 26 s by default, 31 s at
+# AI_BUDGET_SCALE=10) and the furthest eta a timer is armed with (matches.clocks.EAGER_TIMER_HORIZON plus
+# its grace), or a message would be redelivered while still in hand; any more only makes a killed
+# worker's tasks wait longer. (It was 3,600 s: a killed worker's task then waited an hour.)
+CELERY_VISIBILITY_TIMEOUT_S = env_float("CELERY_VISIBILITY_TIMEOUT_S", 300.0, 60.0, 86400.0)
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"visibility_timeout": 3600}
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT_S}
 else:
     for sub in ("in", "processed", "control"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
@@ -212,6 +233,22 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+
+# The beat (`celery -A config beat`, a process of its own; workers never run --beat): with Redis, RedBeat
+# keeps the schedule in Redis under a lock, so a second beat started as a standby waits and takes over
+# within about REDBEAT_LOCK_TIMEOUT_S of the first one's death (the holder renews the lock at every tick,
+# at least every CELERY_BEAT_MAX_LOOP_INTERVAL; a standby tries again as often). Without Redis (`make run`)
+# Celery's own file scheduler runs, and there must be exactly one beat: the Procfile's.
+REDBEAT_LOCK_TIMEOUT_S = env_float("REDBEAT_LOCK_TIMEOUT_S", 30.0, 2.0, 3600.0)
+CELERY_BEAT_MAX_LOOP_INTERVAL = max(1, int(REDBEAT_LOCK_TIMEOUT_S / 6))
+if REDIS_URL:
+    CELERY_BEAT_SCHEDULER = "config.beat:Scheduler"  # RedBeat, outliving a Redis outage
+    # RedBeat's own names (it reads them without the CELERY_ prefix): its Redis, not the broker's options.
+    REDBEAT_REDIS_URL = REDIS_URL
+    REDBEAT_REDIS_OPTIONS: dict[str, object] = {}
+    REDBEAT_LOCK_TIMEOUT = int(REDBEAT_LOCK_TIMEOUT_S)
+else:
+    CELERY_BEAT_SCHEDULER = "celery.beat:PersistentScheduler"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -302,18 +339,30 @@ TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
 MIDDLEWARE.insert(0, "config.client_address.TrustedProxyMiddleware")
 REST_FRAMEWORK["NUM_PROXIES"] = 0  # DRF: REMOTE_ADDR (as set above), never the raw X-Forwarded-For
 
-# Login brute force (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords for a username, or from an
-# address, further logins of that username / from that address are refused (429) for the cool-off, even
-# with the right password. Covers every authenticate() call: the login page, /api/auth/token/, the admin.
+# Login brute force (django-axes, config/lockout.py): LOGIN_FAILURE_LIMIT wrong passwords for one username
+# from one address lock that pair out (429, even with the right password) for the cool-off; the others
+# behind that address (a school, a café) still log in. Wider nets: LOGIN_ADDRESS_FAILURE_LIMIT failures
+# from one address whatever the names (spraying), or LOGIN_USERNAME_FAILURE_LIMIT for one name whatever the
+# addresses (a guesser with many addresses; 0 turns a net off). Covers every authenticate() call: the login
+# page, /api/auth/token/, the admin.
 INSTALLED_APPS.append("axes")
 MIDDLEWARE.append("axes.middleware.AxesMiddleware")
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+LOGIN_FAILURE_LIMITS = {  # a set of axes' lockout parameters -> failures within the cool-off that lock it
+    ("username", "ip_address"): max(1, int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))),
+    ("ip_address",): int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "50")),
+    ("username",): int(os.environ.get("LOGIN_USERNAME_FAILURE_LIMIT", "100")),
+}
+LOGIN_FAILURE_LIMITS = {key: limit for key, limit in LOGIN_FAILURE_LIMITS.items() if limit > 0}
+AXES_LOCKOUT_PARAMETERS: list[str | list[str]] = [
+    list(key) if len(key) > 1 else key[0] for key in LOGIN_FAILURE_LIMITS
+]
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMITS[("username", "ip_address")]
+AXES_HANDLER = "config.lockout.LockoutHandler"  # a limit per parameter set (axes has one for all)
 AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_CLIENT_IP_CALLABLE = "config.client_address.client_address"
 # Failures are forgotten only when the cool-off has passed, not on a success: otherwise a guesser could
 # log into an account of their own now and then to clear the count of their address.
@@ -373,20 +422,6 @@ MATCHES_MAX_OPEN_PER_USER = int(os.environ.get("MATCHES_MAX_OPEN_PER_USER", "20"
 
 
 # --- AI opponents (matches/agents.py) --------------------------------------------------------------------
-def env_float(name: str, default: float, low: float, high: float) -> float:
-    """A float from the environment within [low, high]; anything else stops the process with one line."""
-    raw = os.environ.get(name)
-    if raw is None or not raw.strip():
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise SystemExit(f"{name}={raw!r} is not a number (expected {low}..{high}).") from None
-    if not low <= value <= high:  # also refuses nan
-        raise SystemExit(f"{name}={raw!r} is out of range (expected {low}..{high}).")
-    return value
-
-
 # Multiplies every level's thinking time (the engines' LEVEL_BUDGET_S); CI and the tests use a small one.
 AI_BUDGET_SCALE = env_float("AI_BUDGET_SCALE", 1.0, 0.01, 10.0)
 # matches.tasks.ai_move: one task plays AI moves for about AI_TASK_SLICE_S, then queues the rest; Celery's

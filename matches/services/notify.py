@@ -58,15 +58,20 @@ def after_change_on_commit(
         from matches import tasks
 
         horizon = timezone.now() + EAGER_TIMER_HORIZON
-        for deadline in deadlines:
-            if deadline is not None and deadline <= horizon:
-                # A timer not run soon after its deadline (a worker that was down) is dropped: the beat
-                # sweep enforces every passed deadline anyway, and stale timers would flood a restart.
-                tasks.enforce_deadline.apply_async(
-                    args=[match_id], eta=deadline, expires=deadline + TIMER_GRACE
-                )
-        if wake_ai:
-            tasks.ai_move.delay(match_id, version)
+        try:
+            for deadline in deadlines:
+                if deadline is not None and deadline <= horizon:
+                    # A timer not run soon after its deadline (a worker that was down) is dropped: the beat
+                    # sweep enforces every passed deadline anyway, and stale timers would flood a restart.
+                    tasks.enforce_deadline.apply_async(
+                        args=[match_id], eta=deadline, expires=deadline + TIMER_GRACE
+                    )
+            if wake_ai:
+                tasks.ai_move.delay(match_id, version)
+        except Exception:
+            # The broker out of reach must not fail an action that is committed: the beat's sweep enforces
+            # the deadline and wakes the AI (`stalled_ai_seats`) once Redis is back.
+            log.warning("could not queue the tasks of match %s v%s", match_id, version, exc_info=True)
 
     transaction.on_commit(run)
 

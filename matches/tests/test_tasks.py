@@ -93,7 +93,7 @@ def test_an_action_arms_a_timer_only_for_a_deadline_it_set(
 
     da, db = legal_deck(alice, "stonehold"), legal_deck(bob, "tidewardens")
     match = services.match_create(
-        user=alice, kind="commandeer", deck_id=da.pk, time_control={"initial_s": 300, "increment_s": 0}
+        user=alice, kind="commandeer", deck_id=da.pk, time_control={"initial_s": 120, "increment_s": 0}
     )
     services.match_join(match_id=match.pk, user=bob, deck_id=db.pk)
     with django_capture_on_commit_callbacks(execute=True):

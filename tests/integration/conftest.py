@@ -75,6 +75,9 @@ def service_env(*, redis_url: str, database_url: str) -> dict[str, str]:
         MATCHES_EXTRA_GAMES=EXTRA_GAMES,
         SECRET_KEY="test-secret-key",
         PYTHONUNBUFFERED="1",
+        # The worker's embedded beat (RedBeat) holds its lock this long: a killed worker's successor
+        # takes the beat over within seconds.
+        REDBEAT_LOCK_TIMEOUT_S="3",
     )
     return env
 
