@@ -1,5 +1,5 @@
 """The game interface's conformance suite (``matches.kit.conformance``) on every engine: Commandeer and
-Westeros at 3, 4 and 6 houses, seeded random playouts (STYLE.md 2 and 14).
+Westeros at 3, 4 and 6 houses, seeded random playouts (docs/style.md 2 and 14).
 
 One size knob: ``CONFORMANCE_GAMES`` (games per engine, default 2), e.g. ``CONFORMANCE_GAMES=10`` for a
 long run.

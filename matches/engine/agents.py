@@ -2,7 +2,7 @@
 ``flatmc`` (the flat Monte Carlo baseline of the strength bench, not offered in the lobby).
 
 Every agent sees the match only through ``information.Information`` (C-8): its view, its own legal
-actions and determinized samples. Agents take an injected ``rng`` (STYLE.md §1), choose only legal
+actions and determinized samples. Agents take an injected ``rng`` (docs/style.md 1), choose only legal
 actions and never concede. Constructor of every level (``matches.kit.agentbase``):
 ``Cls(rng, budget_s=None, *, iterations=None, opponent_deck_known=True, params=None)``; ``budget_s=None`` is
 the level's default from ``params.level_budget_s`` (CPU seconds per searched decision), ``iterations`` a

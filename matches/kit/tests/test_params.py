@@ -175,7 +175,7 @@ def test_parameters_are_values_and_the_agents_use_the_ones_they_are_given() -> N
 def test_the_easy_levels_blunder_rate_is_a_parameter() -> None:
     """easy with no blunders is greedy; with blunders only it plays the random level's choices."""
     from matches.engine.decks import default_decks
-    from matches.engine.state import new_match
+    from matches.engine.setup import new_match
 
     decks = list(default_decks().values())
 
