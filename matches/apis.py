@@ -431,9 +431,8 @@ class MatchLegalActionsApi(MatchApiView):
     @extend_schema(responses={200: api_types.LegalActionsOut, **errors(403, 404)})
     def get(self, request: Request, match_id: int) -> Response:
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
-        return Response(
-            {"state_version": match.state_version, "actions": selectors.legal_actions_for(match, you)}
-        )
+        actions = selectors.legal_actions_for(match, you)  # first: it may bring `match` to a newer version
+        return Response({"state_version": match.state_version, "actions": actions})
 
 
 class MatchActionSubmitApi(MatchApiView):
