@@ -215,10 +215,22 @@ def seating_summary(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
     }
 
 
+def rematch_possible(match: Match) -> bool:
+    """A finished match, or one aborted after its start because a player never moved (they may try again;
+    a game called off by the server, or before the start, is not replayed)."""
+    if match.status == MatchStatus.FINISHED:
+        return True
+    return (
+        match.status == MatchStatus.ABORTED
+        and match.started_at is not None
+        and (match.result or {}).get("reason") == "aborted"
+    )
+
+
 def rematch_summary(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
     """A finished match's rematch: who asked (positions and names), the new match's id once made."""
     offer = (match.lobby or {}).get("rematch")
-    if match.status != MatchStatus.FINISHED:
+    if not rematch_possible(match):
         return None
     offer = offer or {}
     asked = list(offer.get("offered_by", []))
@@ -232,6 +244,13 @@ def rematch_summary(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
     }
 
 
+def unrated_reason(match: Match) -> dict[str, Any] | None:
+    """Why a match created rated is (or was) played unrated (`services.ratings`): its result's reason,
+    else the one decided at its start; None otherwise."""
+    found = (match.result or {}).get("unrated") or (match.lobby or {}).get("unrated")
+    return found if isinstance(found, dict) else None
+
+
 def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
     """Lobby card of a match: no game state at all."""
     seats = queries.seats_of(match)
@@ -241,6 +260,7 @@ def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
         "status": match.status,
         "is_public": match.is_public,
         "rated": match.rated,
+        "unrated_reason": str((unrated_reason(match) or {}).get("text", "")),
         "created_by": _creator_name(match, seats),
         "created_at": match.created_at.isoformat(),
         "time_control": match.time_control,

@@ -29,7 +29,8 @@ from matches.models import Match, MatchStatus, Seat
 # Columns a write path never needs: the snapshot (read through the cache) and its start part.
 SNAPSHOT_FIELDS = ("state", "state_base")
 # What an action changes: the match row and the seats' clocks (never their frozen deck snapshots).
-MATCH_ACTION_FIELDS = ["state", "state_version", "status", "result", "finished_at"]
+# `rated`: a rated result that does not count turns the match unrated as it ends (`services.ratings`).
+MATCH_ACTION_FIELDS = ["state", "state_version", "status", "result", "finished_at", "rated"]
 SEAT_ACTION_FIELDS = (
     "clock_remaining_ms",
     "clock_started_at",

@@ -24,7 +24,7 @@ from matches.games import GameAdapter, get_game
 from matches.models import IdempotencyRecord, Match, MatchStatus, Seat, new_seed, remember_base
 from matches.services.ai_seats import hand_seat_to_ai
 from matches.services.notify import after_change_on_commit, notify_on_commit
-from matches.services.ratings import refuse_unrateable
+from matches.services.ratings import pairing_cap_reached, refuse_unrateable
 from matches.services.seating import (
     assign_houses,
     check_not_kicked,
@@ -289,6 +289,11 @@ def _start(match: Match, game: GameAdapter, *, user: Any) -> None:
     match.state_version = 0
     match.status = MatchStatus.ACTIVE
     match.started_at = now
+    if match.rated:  # the players learn now, not at the end, that this pairing is played unrated
+        repeated = pairing_cap_reached(match.kind, [s.user_id for s in seats if s.user_id is not None])
+        if repeated is not None:
+            match.rated = False
+            match.lobby = {**(match.lobby or {}), "unrated": repeated}
     match.save()
     remember_base(match.pk, match.seed, snapshot)  # keyed by the secret seed too: harmless if rolled back
     storage.remember_on_commit(match, game, state)
