@@ -34,9 +34,16 @@ def counting_rated(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _rated(a: Any, b: Any) -> Match:
+    """A started rated match in which each player has made a move of their own (so its result counts)."""
     match = services.match_create(user=a, kind="counting", rated=True, rules_config={"target": 10})
     services.match_join(match_id=match.pk, user=b)
     services.match_start(match_id=match.pk, user=a)
+    for _ in range(2):
+        match.refresh_from_db()
+        me = a if match.state["turn"] == 0 else b
+        services.action_submit(
+            match_id=match.pk, user=me, action_json={"type": "add", "n": 1}, state_version=match.state_version
+        )
     return match
 
 
