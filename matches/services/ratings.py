@@ -297,11 +297,6 @@ def rate_finished_match(match: Match, seats: list[Seat], *, state: Any = None) -
         return []
     if unrated_by_first_moves(match, seats):
         return []
-    repeated = pairing_cap_reached(match.kind, [s.user_id for s in seats if s.user_id is not None])
-    if repeated is not None:
-        match.rated = False
-        match.result = {**(match.result or {}), "unrated": repeated}
-        return []
     standing = None
     if len(seats) > 2:  # a two-player result is its winner; a free-for-all is ranked by the game
         game = get_game(match.kind)
@@ -319,6 +314,13 @@ def rate_finished_match(match: Match, seats: list[Seat], *, state: Any = None) -
         .filter(kind=kind, user_id__in=user_ids)
         .order_by("user_id")
     }
+    # Counted after the players' rating rows are locked: two games of one pair ending at once are counted
+    # one after the other, so the limit holds for them too.
+    repeated = pairing_cap_reached(kind, user_ids)
+    if repeated is not None:
+        match.rated = False
+        match.result = {**(match.result or {}), "unrated": repeated}
+        return []
     before = {u: r.rating for u, r in ratings.items()}
     scores = _apply(kind, placed, ratings)
     best = min(p.place for p in placed)
