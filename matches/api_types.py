@@ -62,6 +62,10 @@ class ResultOut(serializers.Serializer[Any]):
         help_text="reason timeout: the engine's own reason for the end the timeout default left behind "
         "(e.g. no_units), never shown as the result",
     )
+    unrated = ObjectField(
+        required=False,
+        help_text='A match created rated that did not count: {"code": "no_first_move"|"repeated_pairing", "text"}',
+    )
 
 
 class SeatingOut(serializers.Serializer[Any]):
@@ -103,6 +107,10 @@ class MatchOut(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=MatchStatus.choices)
     is_public = serializers.BooleanField()
     rated = serializers.BooleanField(help_text="The result changes the players' ratings")
+    unrated_reason = serializers.CharField(
+        allow_blank=True,
+        help_text="Why a match created rated is played unrated (a repeated pairing, no first move); '' otherwise",
+    )
     created_by = serializers.CharField(help_text="The creator's user name")
     created_at = serializers.DateTimeField()
     time_control = ObjectField(help_text='{"initial_s", "increment_s"} or {"per_move_s"[, "bank_s"]}')

@@ -202,14 +202,19 @@ class MatchListCreateApi(APIView):
                 str,
                 OpenApiParameter.HEADER,
                 required=False,
-                description="Names one match for a day: a retry answers it again (200) instead of creating",
+                description="Names one match for a day: a retry with the same settings answers it again (200) "
+                "instead of creating; other settings with the same key are a 409",
             )
         ],
         responses={
             201: MatchOut,
             200: OpenApiResponse(MatchOut, description="A double submit: the match the first request made"),
             **errors(400, *SIGNED_IN, 429),
-            409: OpenApiResponse(ErrorOut, description="too_many_open_matches: the user's open-match limit"),
+            409: OpenApiResponse(
+                ErrorOut,
+                description="too_many_open_matches: the user's open-match limit; idempotency_key_reused: "
+                "the Idempotency-Key was used before with other settings",
+            ),
         },
     )
     def post(self, request: Request) -> Response:
@@ -431,9 +436,8 @@ class MatchLegalActionsApi(MatchApiView):
     @extend_schema(responses={200: api_types.LegalActionsOut, **errors(403, 404)})
     def get(self, request: Request, match_id: int) -> Response:
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
-        return Response(
-            {"state_version": match.state_version, "actions": selectors.legal_actions_for(match, you)}
-        )
+        actions = selectors.legal_actions_for(match, you)  # first: it may bring `match` to a newer version
+        return Response({"state_version": match.state_version, "actions": actions})
 
 
 class MatchActionSubmitApi(MatchApiView):

@@ -1,6 +1,7 @@
 """Reads of players' public records: profiles (games and results per kind, ratings and their history,
 recent finished games, public decks) and leaderboards. Public facts only: never an e-mail, never a
-running game; a game is listed to a viewer who may open it (public, or the viewer sat in it).
+running game; a game is named (its id, time, link) only to a viewer who may open it (public, the viewer sat
+in it, or staff): of another's private game a profile shows the rating change, never the game.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from rest_framework import status
 from config.errors import ApplicationError
 from matches.games import game_kinds, get_game
 from matches.models import Match, MatchStatus, PlayerRating, RatingChange, Seat
+from matches.selectors import unrated_reason
 from matches.services import ratings
 from matches.summary import replay_url
 
@@ -28,6 +30,7 @@ SHORT_REASONS = {  # how a listed game ended, in a few words
     "concession": "by concession",
     "seven_castles": "seven castles",
     "round_limit": "after the last round",
+    "aborted": "aborted: no first move",
 }
 HISTORY_POINTS = 100  # rating history points per kind on a profile (the latest)
 RECENT_GAMES = 20  # recent finished games on a profile
@@ -106,8 +109,10 @@ def public_decks_of(user: Any) -> list[dict[str, Any]]:
 
 
 def _visible_matches(viewer: Any) -> Q:
-    """Matches a viewer may open: public ones, and the viewer's own."""
+    """Matches a viewer may open: public ones, the viewer's own, and every match for staff."""
     if viewer is not None and viewer.is_authenticated:
+        if viewer.is_staff:
+            return Q()
         return Q(match__is_public=True) | Q(match_id__in=Seat.objects.filter(user=viewer).values("match_id"))
     return Q(match__is_public=True)
 
@@ -144,7 +149,7 @@ def player_profile(*, username: str, viewer: Any = None) -> dict[str, Any]:
                 "losses": counts["loss"],
                 "draws": counts["draw"],
                 "rating": rating_out(own.get(kind), kind) if rated and kind in own else None,
-                "history": rating_history(user, kind) if kind in own else [],
+                "history": rating_history(user, kind, viewer=viewer) if kind in own else [],
             }
         )
     return {
@@ -156,29 +161,52 @@ def player_profile(*, username: str, viewer: Any = None) -> dict[str, Any]:
     }
 
 
-def rating_history(user: Any, kind: str, *, limit: int = HISTORY_POINTS) -> list[dict[str, Any]]:
-    """The latest `limit` rating changes of a user in one kind, oldest first."""
+def rating_history(
+    user: Any, kind: str, *, viewer: Any = None, limit: int = HISTORY_POINTS
+) -> list[dict[str, Any]]:
+    """The latest `limit` rating changes of a user in one kind, oldest first.
+
+    Every change is a point (the curve stays whole and true); the match and its time only for a match the
+    viewer may open (`_visible_matches`): of a private match another viewer sees the rating, not the game.
+    """
+    changes = RatingChange.objects.filter(user=user, kind=kind)
     rows = list(
-        RatingChange.objects.filter(user=user, kind=kind)
+        changes.annotate(
+            visible=Case(
+                When(
+                    Q(match_id__in=changes.filter(_visible_matches(viewer)).values("match_id")), then=Value(1)
+                ),
+                default=Value(0),
+                output_field=IntegerField(),
+            )
+        )
         .order_by("-created_at", "-id")
-        .values("match_id", "before", "after", "created_at")[:limit]
+        .values("match_id", "before", "after", "created_at", "visible")[:limit]
     )
     rows.reverse()
     return [
         {
-            "match": r["match_id"],
+            "match": r["match_id"] if r["visible"] else None,
             "before": round(r["before"]),
             "rating": round(r["after"]),
-            "at": r["created_at"].isoformat(),
+            "at": r["created_at"].isoformat() if r["visible"] else None,
         }
         for r in rows
     ]
 
 
+# Ended games a profile lists: finished ones, and those aborted because a player never moved (shown as
+# "aborted": no winner, no rating change).
+LISTED_ENDS = Q(match__status=MatchStatus.FINISHED) | Q(
+    match__status=MatchStatus.ABORTED, match__started_at__isnull=False, match__result__reason="aborted"
+)
+
+
 def recent_games(user: Any, *, viewer: Any = None, limit: int = RECENT_GAMES) -> list[dict[str, Any]]:
-    """The user's latest finished games the viewer may open, each with its opponents, result and replay."""
+    """The user's latest ended games the viewer may open, each with its opponents, result and replay."""
     seat_rows = list(
-        Seat.objects.filter(user=user, match__status=MatchStatus.FINISHED)
+        Seat.objects.filter(user=user)
+        .filter(LISTED_ENDS)
         .filter(_visible_matches(viewer))
         .select_related("match")
         .order_by("-match__finished_at", "-match_id")[:limit]
@@ -203,13 +231,16 @@ def recent_games(user: Any, *, viewer: Any = None, limit: int = RECENT_GAMES) ->
                 "kind": match.kind,
                 "label": kind_label(match.kind),
                 "finished_at": match.finished_at.isoformat() if match.finished_at else None,
-                "outcome": _outcome(seat.position, match.result),
+                "outcome": "aborted"
+                if match.status == MatchStatus.ABORTED
+                else _outcome(seat.position, match.result),
                 "reason": (match.result or {}).get("reason", ""),
                 "reason_label": SHORT_REASONS.get(
                     (match.result or {}).get("reason", ""),
                     str((match.result or {}).get("reason", "")).replace("_", " "),
                 ),
                 "rated": match.rated,
+                "unrated_reason": str((unrated_reason(match) or {}).get("text", "")),
                 "rating_delta": round(change.after) - round(change.before) if change else None,
                 "place": change.place if change else None,
                 "players": len(others.get(match.pk, [])),

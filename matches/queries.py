@@ -7,7 +7,7 @@ See `config.sql` for why these reads are SQL (the ORM's prefetch costs several t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db import connections, router
@@ -17,6 +17,9 @@ from matches.models import ActionLog, Match, Seat
 
 # Never on these paths: the snapshot (read through the state cache), its start part, the deck as played.
 MATCH_COLUMNS = Columns(Match, "m", exclude=("state", "state_base"))
+# The same row with its snapshot (`Match.from_db` joins the start part): the version and the state it names,
+# read by one statement, for a reader whose cached state turned out to be of another version.
+MATCH_STATE_COLUMNS = Columns(Match, "m", exclude=("state_base",))
 SEAT_COLUMNS = Columns(Seat, "s", exclude=("deck_snapshot",))
 _users: Columns | None = None
 
@@ -29,18 +32,22 @@ def _user_columns() -> Columns:
     return _users
 
 
-def match_with_seats(match_id: int, *, lock: bool = False) -> tuple[Match, list[Seat]] | None:
+def match_with_seats(
+    match_id: int, *, lock: bool = False, with_state: bool = False
+) -> tuple[Match, list[Seat]] | None:
     """The match (without its snapshot) and its seats by position, each with its user (id and name).
 
     None when there is no such match. With `lock`, inside a transaction, the match row stays locked
-    until it ends (backends without row locks, SQLite, serialise writers anyway).
+    until it ends (backends without row locks, SQLite, serialise writers anyway). With `with_state`, the
+    match carries its snapshot too, read by the same statement as its version (`Match.state`).
     """
     using = router.db_for_write(Match) if lock else router.db_for_read(Match)
     connection = connections[using]
     users = _user_columns()
     quote = connection.ops.quote_name
+    match_columns = MATCH_STATE_COLUMNS if with_state else MATCH_COLUMNS
     sql = (
-        f"SELECT {MATCH_COLUMNS.select(using)}, {SEAT_COLUMNS.select(using)}, {users.select(using)} "
+        f"SELECT {match_columns.select(using)}, {SEAT_COLUMNS.select(using)}, {users.select(using)} "
         f"FROM {quote(Match._meta.db_table)} {quote('m')} "
         f"LEFT OUTER JOIN {quote(Seat._meta.db_table)} {quote('s')} ON {quote('s')}.{quote('match_id')} = {quote('m')}.{quote('id')} "
         f"LEFT OUTER JOIN {quote(users.table)} {quote('u')} ON {quote('u')}.{quote(users.model._meta.pk.column)} = {quote('s')}.{quote('user_id')} "
@@ -53,10 +60,10 @@ def match_with_seats(match_id: int, *, lock: bool = False) -> tuple[Match, list[
     rows = fetch(sql, [match_id], using)
     if not rows:
         return None
-    match = MATCH_COLUMNS.load(rows[0], 0, using)
+    match = match_columns.load(rows[0], 0, using)
     assert isinstance(match, Match)
     seats: list[Seat] = []
-    seat_start = len(MATCH_COLUMNS)
+    seat_start = len(match_columns)
     user_start = seat_start + len(SEAT_COLUMNS)
     for row in rows:
         seat = SEAT_COLUMNS.load(row, seat_start, using)
@@ -84,11 +91,24 @@ def seats_of(match: Match) -> list[Seat]:
     return match.seats_loaded if match.seats_loaded is not None else list(match.seats.all())
 
 
-STATE_COLUMNS = Columns(Match, "m", only=("state", "seed"))  # `Match.from_db` joins the split snapshot
+# The snapshot with the version it is (`Match.from_db` joins the split snapshot): one row, one statement.
+STATE_COLUMNS = Columns(Match, "m", only=("state", "seed", "state_version"))
 
 
-def match_state(match_id: int) -> Any:
-    """The match's full engine snapshot (None when there is no such match or it has none)."""
+class VersionedState(NamedTuple):
+    """A stored snapshot and the version (and seed) of the row it was read from, by one statement."""
+
+    state: Any
+    version: int
+    seed: int
+
+
+def match_state(match_id: int) -> VersionedState | None:
+    """The match's full engine snapshot with its version (None when there is no such match).
+
+    The version comes from the same row read: a reader compares it with the version it holds, never
+    labels the snapshot with a version read by another statement (another process may commit between).
+    """
     using = router.db_for_read(Match)
     quote = connections[using].ops.quote_name
     rows = fetch(
@@ -98,14 +118,20 @@ def match_state(match_id: int) -> Any:
         using,
     )
     match = STATE_COLUMNS.load(rows[0], 0, using) if rows else None
-    return match.state if match is not None else None
+    if match is None:
+        return None
+    assert isinstance(match, Match)
+    return VersionedState(match.state, match.state_version, match.seed)
 
 
 LOG_COLUMNS = Columns(ActionLog, "l")
 
 
-def log_entries(match_id: int, *, since: int = 0, limit: int | None = None) -> list[ActionLog]:
-    """The match's log entries after version `since`, oldest first; with `limit`, only the last `limit`."""
+def log_entries(
+    match_id: int, *, since: int = 0, limit: int | None = None, until: int | None = None
+) -> list[ActionLog]:
+    """The match's log entries after version `since` (up to `until`), oldest first; with `limit`, only the
+    last `limit`."""
     using = router.db_for_read(ActionLog)
     quote = connections[using].ops.quote_name
     version = f"{quote('l')}.{quote('version')}"
@@ -114,6 +140,9 @@ def log_entries(match_id: int, *, since: int = 0, limit: int | None = None) -> l
         f"WHERE {quote('l')}.{quote('match_id')} = %s AND {version} > %s"
     )
     params: list[Any] = [match_id, since]
+    if until is not None:
+        sql += f" AND {version} <= %s"
+        params.append(until)
     if limit is not None:
         sql += f" ORDER BY {version} DESC LIMIT %s"
         params.append(limit)

@@ -33,10 +33,12 @@ class RatingOut(serializers.Serializer):
 
 
 class HistoryPointOut(serializers.Serializer):
-    match = serializers.IntegerField()
+    match = serializers.IntegerField(
+        allow_null=True, help_text="Null: a private match the viewer may not open (the rating point stays)"
+    )
     before = serializers.IntegerField()
     rating = serializers.IntegerField(help_text="The rating after this match")
-    at = serializers.DateTimeField()
+    at = serializers.DateTimeField(allow_null=True, help_text="Null with `match`")
 
 
 class KindRecordOut(serializers.Serializer):
@@ -62,10 +64,16 @@ class RecentGameOut(serializers.Serializer):
     kind = serializers.CharField()
     label = serializers.CharField()
     finished_at = serializers.DateTimeField(allow_null=True)
-    outcome = serializers.ChoiceField(choices=["win", "loss", "draw"])
+    outcome = serializers.ChoiceField(
+        choices=["win", "loss", "draw", "aborted"],
+        help_text="aborted: a player never moved (no rating change)",
+    )
     reason = serializers.CharField()
     reason_label = serializers.CharField(help_text="How it ended, in a few words")
     rated = serializers.BooleanField()
+    unrated_reason = serializers.CharField(
+        allow_blank=True, help_text="Why a game created rated did not count (no first move, repeated pairing)"
+    )
     rating_delta = serializers.IntegerField(allow_null=True)
     place = serializers.IntegerField(allow_null=True, help_text="Final place in a rated game (1 = first)")
     players = serializers.IntegerField(min_value=1, help_text="Seats at the table")

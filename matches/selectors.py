@@ -215,10 +215,22 @@ def seating_summary(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
     }
 
 
+def rematch_possible(match: Match) -> bool:
+    """A finished match, or one aborted after its start because a player never moved (they may try again;
+    a game called off by the server, or before the start, is not replayed)."""
+    if match.status == MatchStatus.FINISHED:
+        return True
+    return (
+        match.status == MatchStatus.ABORTED
+        and match.started_at is not None
+        and (match.result or {}).get("reason") == "aborted"
+    )
+
+
 def rematch_summary(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
     """A finished match's rematch: who asked (positions and names), the new match's id once made."""
     offer = (match.lobby or {}).get("rematch")
-    if match.status != MatchStatus.FINISHED:
+    if not rematch_possible(match):
         return None
     offer = offer or {}
     asked = list(offer.get("offered_by", []))
@@ -232,6 +244,13 @@ def rematch_summary(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
     }
 
 
+def unrated_reason(match: Match) -> dict[str, Any] | None:
+    """Why a match created rated is (or was) played unrated (`services.ratings`): its result's reason,
+    else the one decided at its start; None otherwise."""
+    found = (match.result or {}).get("unrated") or (match.lobby or {}).get("unrated")
+    return found if isinstance(found, dict) else None
+
+
 def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
     """Lobby card of a match: no game state at all."""
     seats = queries.seats_of(match)
@@ -241,6 +260,7 @@ def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
         "status": match.status,
         "is_public": match.is_public,
         "rated": match.rated,
+        "unrated_reason": str((unrated_reason(match) or {}).get("text", "")),
         "created_by": _creator_name(match, seats),
         "created_at": match.created_at.isoformat(),
         "time_control": match.time_control,
@@ -301,10 +321,12 @@ def _log_item(
 
 
 def match_log(
-    *, match: Match, you: Seat | None, since: int = 0, limit: int | None = None
+    *, match: Match, you: Seat | None, since: int = 0, limit: int | None = None, until: int | None = None
 ) -> list[dict[str, Any]]:
-    """The match log in plain words for this viewer (the last `limit` entries after version `since`)."""
-    return [_log_entry(e, you) for e in queries.log_entries(match.pk, since=since, limit=limit)]
+    """The match log in plain words for this viewer (the last `limit` entries after version `since`, up to
+    version `until`: a snapshot's log ends at the version its state is)."""
+    entries = queries.log_entries(match.pk, since=since, limit=limit, until=until)
+    return [_log_entry(e, you) for e in entries]
 
 
 def legal_actions_for(match: Match, you: Seat | None, state: Any = None) -> list[dict[str, Any]]:
@@ -313,7 +335,11 @@ def legal_actions_for(match: Match, you: Seat | None, state: Any = None) -> list
     if you is None or match.status != MatchStatus.ACTIVE or match.started_at is None:
         return []
     game = get_game(match.kind)
-    state = state if state is not None else _state(match)
+    if state is None:
+        state = _state(match)  # may bring `match` up to a newer version (`storage.load_state`)
+        if match.status != MatchStatus.ACTIVE:
+            return []
+        you = _same_seat(match, you) or you
     seats = queries.seats_of(match)
     return [
         {
@@ -343,6 +369,11 @@ def match_snapshot(
     nothing is read at all. `chat` lists the chat channels this viewer may read and write (`user`: the
     signed-in caller without a seat, who may write in the spectator chat; seated callers need not pass it).
     """
+    if state is None and match.started_at is not None:
+        # First the state: reading it may bring `match` (and its seats) up to a version committed since
+        # `match` was read, so that the summary, the view and the log below all describe one version.
+        state = _state(match)
+        you = _same_seat(match, you)
     data = match_summary(match, you=you)
     data["server_time"] = timezone.now().isoformat()
     data["log_since"] = log_since
@@ -351,7 +382,6 @@ def match_snapshot(
         data["chat"] = chat.chat_state(match=match, you=you, user=user)
         return data
     game = get_game(match.kind)
-    state = state if state is not None else _state(match)
     data["chat"] = chat.chat_state(match=match, you=you, user=user, state=state)
     data["current_players"] = [] if match.status != MatchStatus.ACTIVE else game.current_players(state)
     data["view"] = game.player_view(state, you.position if you else None)
@@ -361,8 +391,17 @@ def match_snapshot(
     elif log_since is not None and log_since >= match.state_version:
         data["log"] = []
     else:
-        data["log"] = match_log(match=match, you=you, since=log_since or 0, limit=log_tail)
+        data["log"] = match_log(
+            match=match, you=you, since=log_since or 0, limit=log_tail, until=match.state_version
+        )
     return data
+
+
+def _same_seat(match: Match, you: Seat | None) -> Seat | None:
+    """The viewer's seat among the match's seats as now read (the same seat, its clock as now)."""
+    if you is None:
+        return None
+    return next((s for s in queries.seats_of(match) if s.pk == you.pk), you)
 
 
 def submit_snapshot(result: Any, *, you: Seat) -> dict[str, Any]:

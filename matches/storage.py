@@ -29,7 +29,8 @@ from matches.models import Match, MatchStatus, Seat
 # Columns a write path never needs: the snapshot (read through the cache) and its start part.
 SNAPSHOT_FIELDS = ("state", "state_base")
 # What an action changes: the match row and the seats' clocks (never their frozen deck snapshots).
-MATCH_ACTION_FIELDS = ["state", "state_version", "status", "result", "finished_at"]
+# `rated`: a rated result that does not count turns the match unrated as it ends (`services.ratings`).
+MATCH_ACTION_FIELDS = ["state", "state_version", "status", "result", "finished_at", "rated"]
 SEAT_ACTION_FIELDS = (
     "clock_remaining_ms",
     "clock_started_at",
@@ -163,24 +164,60 @@ def parse_state(match_id: int, game: GameAdapter, data: Callable[[], JSON]) -> A
 def load_state(match: Match, game: GameAdapter | None = None) -> Any:
     """The match's engine state, parsed once per (match, version, seed) in this process.
 
+    The state is always the one `match.state_version` names. A `match` read without its snapshot may be
+    behind the row by the time the snapshot is read (another process, or this one's AI worker, committed
+    in between): then `match` is brought up to date in place, from one statement that reads the match,
+    its seats and its snapshot together (`refresh_with_state`), and the caller gets that version's state.
+    A cache entry is only ever stored under the version its state was read with.
+
     Every caller gets a private clone (cheap: engines share immutable card/map data), so a request never
     sees another thread's work in progress.
     """
     game = game or get_game(match.kind)
-    key = state_key(match)
-    state = _STATE_CACHE.get(key)
+    state = _STATE_CACHE.get(state_key(match))
     if state is None:
-        state = parse_state(match.pk, game, lambda: stored_state(match))
-        _cache_put(key, state)
+        state = _read_state(match, game)
     return game.clone(state)
 
 
+def _read_state(match: Match, game: GameAdapter) -> Any:
+    """Parse and cache the snapshot `match.state_version` names (see `load_state`)."""
+    if "state" in match.__dict__:  # read with the row (or just computed): the state this version names
+        state = parse_state(match.pk, game, lambda: match.state)
+        _cache_put(state_key(match), state)
+        return state
+    stored = queries.match_state(match.pk)
+    if stored is None:
+        raise not_found(match.pk)
+    parsed = parse_state(match.pk, game, lambda: stored.state)
+    _cache_put((match.pk, stored.version, stored.seed), parsed)  # the version it was read with
+    if stored.version == match.state_version and stored.seed == match.seed:
+        return parsed
+    refresh_with_state(match)
+    cached = _STATE_CACHE.get(state_key(match))
+    return cached if cached is not None else _read_state(match, game)
+
+
+def refresh_with_state(match: Match) -> None:
+    """Bring `match` (and the seats read with it, if any) up to the row as it is now, its snapshot included,
+    from one statement: its version and its state can never belong to two different commits."""
+    found = queries.match_with_seats(match.pk, with_state=True)
+    if found is None:
+        raise not_found(match.pk)
+    fresh, seats = found
+    for name in queries.MATCH_STATE_COLUMNS.attnames:
+        setattr(match, name, getattr(fresh, name))
+    if match.seats_loaded is not None:
+        for seat in seats:
+            seat.match = match
+        queries.attach_seats(match, seats)
+
+
 def stored_state(match: Match) -> Any:
-    """The full snapshot of a match row: one query for the (deferred) state, joined with its start part
-    (`Match.from_db`)."""
-    if "state" in match.__dict__:
-        return match.state
-    return queries.match_state(match.pk)
+    """The full snapshot of the version `match` holds (`load_state`'s consistent read; not a clone, do not
+    mutate it)."""
+    game = get_game(match.kind)
+    return game.dump(load_state(match, game))
 
 
 def remember_state(game: GameAdapter, match: Match, state: Any) -> None:

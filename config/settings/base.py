@@ -432,6 +432,13 @@ AI_TIME_LIMIT_MARGIN_S = env_float("AI_TIME_LIMIT_MARGIN_S", 10.0, 1.0, 300.0)
 AI_OPPONENT_DECKLIST_KNOWN = env_bool("AI_OPPONENT_DECKLIST_KNOWN", True)
 
 
+# --- Ratings (matches/services/ratings.py; docs/play-layer.md, "Ratings: aborted games and repeated pairings")
+# The same two people count at most RATED_PAIR_MAX_GAMES rated games against each other within
+# RATED_PAIR_WINDOW_H hours; their further games in that window are played unrated (the answer says why).
+RATED_PAIR_MAX_GAMES = int(env_float("RATED_PAIR_MAX_GAMES", 5, 1, 100))
+RATED_PAIR_WINDOW_H = env_float("RATED_PAIR_WINDOW_H", 24.0, 1.0, 24.0 * 30)
+
+
 # --- Your-turn notices (frontend/preferences.py, matches/services/emails.py) -----------------------------
 # E-mail: SMTP from the environment in production; `make run` prints mails on the console
 # (config/settings/dev.py) and the tests keep them in memory (locmem).

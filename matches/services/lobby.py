@@ -21,10 +21,10 @@ from matches import storage
 from matches.agents import AGENT_NAMES, DEFAULT_AGENT
 from matches.clocks import SeatClock, TimeControl
 from matches.games import GameAdapter, get_game
-from matches.models import Match, MatchStatus, Seat, new_seed, remember_base
+from matches.models import IdempotencyRecord, Match, MatchStatus, Seat, new_seed, remember_base
 from matches.services.ai_seats import hand_seat_to_ai
 from matches.services.notify import after_change_on_commit, notify_on_commit
-from matches.services.ratings import refuse_unrateable
+from matches.services.ratings import pairing_cap_reached, refuse_unrateable
 from matches.services.seating import (
     assign_houses,
     check_not_kicked,
@@ -32,7 +32,14 @@ from matches.services.seating import (
     match_leave_running,
     seating_mode,
 )
-from matches.services.submit import finish, game_over, not_participant, store_clock
+from matches.services.submit import (
+    check_same_request,
+    finish,
+    game_over,
+    not_participant,
+    request_hash,
+    store_clock,
+)
 
 MAX_OPEN_MATCHES = 20  # default of settings.MATCHES_MAX_OPEN_PER_USER: seats in waiting or running matches
 
@@ -282,6 +289,11 @@ def _start(match: Match, game: GameAdapter, *, user: Any) -> None:
     match.state_version = 0
     match.status = MatchStatus.ACTIVE
     match.started_at = now
+    if match.rated:  # the players learn now, not at the end, that this pairing is played unrated
+        repeated = pairing_cap_reached(match.kind, [s.user_id for s in seats if s.user_id is not None])
+        if repeated is not None:
+            match.rated = False
+            match.lobby = {**(match.lobby or {}), "unrated": repeated}
     match.save()
     remember_base(match.pk, match.seed, snapshot)  # keyed by the secret seed too: harmless if rolled back
     storage.remember_on_commit(match, game, state)
@@ -363,16 +375,33 @@ def match_create_once(
     The same settings again within DEDUPE_WINDOW, or the same Idempotency-Key within a day, return the
     first match (and False). The creator's user row is locked first, so two simultaneous requests of
     one user are decided one after the other (PostgreSQL; SQLite serialises writers anyway).
+
+    A key is stored with the fingerprint of its request's settings, as the actions endpoint stores its
+    keys (`IdempotencyRecord`, `submit.check_same_request`): the same key with other settings is a 409
+    `idempotency_key_reused`, never the first match passed off as the answer to another request.
     """
     settings = {"kind": kind, "ai_seats": ai_seats, "ai_agent": ai_agent, **create}
     digest = create_digest(user=user, idempotency_key=idempotency_key, settings=settings)
+    fingerprint = request_hash(["create", settings])  # never equal to an action's: the two cannot mix
     list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
     found = recent_duplicate(user=user, digest=digest, keyed=bool(idempotency_key))
     if found is not None:
+        if idempotency_key:
+            record = IdempotencyRecord.objects.filter(user=user, match=found, key=idempotency_key).first()
+            if record is not None:  # none: a match made before keys kept their request's fingerprint
+                check_same_request(record, fingerprint)
         return found, False
     match = match_create_with_ai(
         user=user, kind=kind, ai_seats=ai_seats, ai_agent=ai_agent, create_digest=digest, **create
     )
+    if idempotency_key:
+        IdempotencyRecord.objects.create(
+            user=user,
+            match=match,
+            key=idempotency_key,
+            request_hash=fingerprint,
+            response={"match": match.pk},
+        )
     return match, True
 
 

@@ -11,6 +11,22 @@ volatility 0.06; a rating whose RD is above `PROVISIONAL_RD` (110, Lichess's thr
 and shown with a "?". (glicko2 2.1.0 reproduces Glickman's worked example; its volatility step reads
 mu² where step 5 has phi², which moves the volatility in the fifth decimal — left to the library.)
 
+A rated result counts only when the game was really played between these people
+(docs/play-layer.md, "Ratings: aborted games and repeated pairings"):
+
+- every person seated made at least one move of their own (a timeout default, an automatic pass, or an
+  AI playing the seat of a player who left is not their move), as Lichess aborts a game nobody started.
+  Two players: a rated match that ends before both have moved (a concession at once) is *aborted* — no
+  winner, no rating change (`unrated_by_first_moves`). Three or more (Westeros): the table plays on with
+  an AI in the absent house's seat, the result stands, but the game is not rated;
+- the same two people count at most `RATED_PAIR_MAX_GAMES` rated games against each other within
+  `RATED_PAIR_WINDOW_H` hours (settings); a further game between them in that window is played unrated.
+  It is decided when the match starts (`pairing_cap_reached`, the lobby card says so), and again when
+  the result comes in (games played at once).
+
+The reason a rated match was not rated is kept (`Match.lobby["unrated"]` from the start, `result["unrated"]`
+at the end: `{"code", "text", ...}`) and shown with the match, its summary and the players' profiles.
+
 Westeros (3–6 houses) uses OpenSkill's Plackett–Luce model (the `openskill` package): the houses are
 ranked by the game's final standing (the winner first, then W-18.2's order and tie-breaks: castles,
 land areas, supply, Iron Throne — `GameAdapter.standing`); a player who left the table to the AI, or
@@ -22,17 +38,24 @@ A rating whose sigma is above `PROVISIONAL_SIGMA` is provisional.
 from __future__ import annotations
 
 import logging
+from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from itertools import combinations
 from typing import Any
 
 import glicko2
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext
 from openskill.models import PlackettLuce
 
 from config.errors import ApplicationError
 from matches import storage
 from matches.games import get_game
-from matches.models import Match, MatchStatus, PlayerRating, RatingChange, Seat
+from matches.models import ActionLog, Match, MatchStatus, PlayerRating, RatingChange, Seat
 
 log = logging.getLogger(__name__)
 
@@ -151,23 +174,128 @@ def final_places(match: Match, seats: list[Seat], standing: list[list[int]] | No
     return [Placed(by_position[p].user_id, p, place_of[p]) for p in positions if p in place_of]  # type: ignore[arg-type]
 
 
+# ---- which rated results count: first moves, repeated pairings ---------------------------------------
+NO_FIRST_MOVE = "no_first_move"
+REPEATED_PAIRING = "repeated_pairing"
+
+
+def pairing_limit() -> tuple[int, timedelta]:
+    """(most rated games of one pair, the window they are counted in): settings `RATED_PAIR_MAX_GAMES`
+    (1..100, default 5) and `RATED_PAIR_WINDOW_H` (1..720 hours, default 24), bounded again here."""
+    games = min(100, max(1, int(getattr(settings, "RATED_PAIR_MAX_GAMES", 5))))
+    hours = min(720.0, max(1.0, float(getattr(settings, "RATED_PAIR_WINDOW_H", 24.0))))
+    return games, timedelta(hours=hours)
+
+
+def seats_without_own_move(match: Match, seats: list[Seat]) -> list[Seat]:
+    """The people seated who never made a move of their own. A person's seat that is theirs still and has
+    moved is sure (`Seat.has_moved`, set by their submits); a seat an AI took over is judged by the log."""
+    people = [s for s in seats if s.user_id is not None]
+    unsure = [s for s in people if not (s.has_moved and not s.is_ai)]
+    if not unsure:
+        return []
+    logged = set(
+        ActionLog.objects.filter(
+            match_id=match.pk, source=ActionLog.Source.PLAYER, seat__in=[s.position for s in unsure]
+        ).values_list("seat", flat=True)
+    )
+    return [s for s in unsure if s.position not in logged]
+
+
+def pairing_cap_reached(
+    kind: str, user_ids: list[int], *, now: datetime | None = None
+) -> dict[str, Any] | None:
+    """The first pair of these players that already has the most rated games of `kind` the window allows,
+    as the reason a new game between them is unrated (`{"code", "text", "games", "hours"}`); else None.
+    One query: the rated games of these players in the window, with who played in each."""
+    limit, window = pairing_limit()
+    people = sorted({u for u in user_ids if u is not None})
+    if len(people) < 2:
+        return None
+    since = (now or timezone.now()) - window
+    recent = RatingChange.objects.filter(kind=kind, created_at__gte=since, user_id__in=people)
+    together: dict[int, set[int]] = defaultdict(set)
+    for match_id, user_id in recent.values_list("match_id", "user_id"):
+        together[match_id].add(user_id)
+    for a, b in combinations(people, 2):
+        games = sum(1 for users in together.values() if a in users and b in users)
+        if games >= limit:
+            user_model = get_user_model()
+            names = dict(
+                user_model.objects.filter(pk__in=(a, b)).values_list("pk", user_model.USERNAME_FIELD)
+            )
+            hours = round(window.total_seconds() / 3600)
+            return {
+                "code": REPEATED_PAIRING,
+                "text": gettext(
+                    "Unrated: %(a)s and %(b)s have played %(games)d rated games together in the last "
+                    "%(hours)d hours (at most %(limit)d count)."
+                )
+                % {
+                    "a": names.get(a, "?"),
+                    "b": names.get(b, "?"),
+                    "games": games,
+                    "hours": hours,
+                    "limit": limit,
+                },
+                "games": games,
+                "hours": hours,
+            }
+    return None
+
+
+def unrated_by_first_moves(match: Match, seats: list[Seat]) -> bool:
+    """A rated result that comes before every person made a first move does not count: two players, the
+    match is aborted (no winner); three or more, the result stands, unrated. True when so (the match's
+    status and result are changed here, before they are saved)."""
+    missing = seats_without_own_move(match, seats)
+    if not missing:
+        return False
+    names = ", ".join(s.display_name for s in missing)
+    reason = {
+        "code": NO_FIRST_MOVE,
+        "text": gettext("Unrated: %(names)s never made a move of their own.") % {"names": names},
+        "positions": [s.position for s in missing],
+    }
+    match.rated = False  # created rated, played unrated: the reason says why
+    if len(seats) == 2:
+        before = str((match.result or {}).get("text") or "")
+        match.status = MatchStatus.ABORTED
+        match.result = {
+            "winner": None,
+            "reason": "aborted",
+            "text": gettext("Aborted before both players had moved: %(before)s No rating change.")
+            % {"before": before or gettext("the game ended.")},
+            "unrated": reason,
+        }
+    else:
+        match.result = {**(match.result or {}), "unrated": reason}
+    return True
+
+
 # ---- the write ---------------------------------------------------------------------------------------
 def rate_finished_match(match: Match, seats: list[Seat], *, state: Any = None) -> list[RatingChange]:
     """Apply a finished rated match to its players' ratings, once (called by `submit.finish`).
 
     `state` is the final engine state when the caller holds it (else it is loaded from the match when a
-    game of 3+ seats needs its standing).
+    game of 3+ seats needs its standing). A result that does not count (see the module docstring) changes
+    no rating: the match is aborted, or its result says why it is unrated.
 
     Runs inside the transaction that records the result; the rating rows are locked in user order, and
     a match already rated (a second finish racing this one) is left alone — `RatingChange`'s unique
     (match, user) makes that certain even without the match lock.
     """
+    started_unrated = (match.lobby or {}).get("unrated")
+    if started_unrated and not (match.result or {}).get("unrated"):
+        match.result = {**(match.result or {}), "unrated": started_unrated}  # the result says why, too
     if not rated_participants(match, seats):
         return []
     assert transaction.get_connection().in_atomic_block, (
         "a rating changes with the result, in one transaction"
     )
     if RatingChange.objects.filter(match=match).exists():
+        return []
+    if unrated_by_first_moves(match, seats):
         return []
     standing = None
     if len(seats) > 2:  # a two-player result is its winner; a free-for-all is ranked by the game
@@ -186,6 +314,13 @@ def rate_finished_match(match: Match, seats: list[Seat], *, state: Any = None) -
         .filter(kind=kind, user_id__in=user_ids)
         .order_by("user_id")
     }
+    # Counted after the players' rating rows are locked: two games of one pair ending at once are counted
+    # one after the other, so the limit holds for them too.
+    repeated = pairing_cap_reached(kind, user_ids)
+    if repeated is not None:
+        match.rated = False
+        match.result = {**(match.result or {}), "unrated": repeated}
+        return []
     before = {u: r.rating for u, r in ratings.items()}
     scores = _apply(kind, placed, ratings)
     best = min(p.place for p in placed)

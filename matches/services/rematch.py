@@ -28,7 +28,8 @@ from config.errors import ApplicationError
 from matches import storage
 from matches.agents import TAKEOVER_AGENT
 from matches.games import get_game
-from matches.models import Match, MatchStatus, Seat, new_seed
+from matches.models import Match, Seat, new_seed
+from matches.selectors import rematch_possible, unrated_reason
 from matches.services.notify import notify_on_commit
 from matches.services.seating import seating_mode
 from matches.services.submit import not_participant
@@ -37,6 +38,12 @@ from matches.services.submit import not_participant
 def rematch_players(seats: list[Seat]) -> list[Seat]:
     """The seats whose players are asked: every seat of a user who did not leave the game."""
     return [s for s in seats if s.user_id is not None and s.left_at is None]
+
+
+def created_rated(match: Match) -> bool:
+    """Whether the match was created rated (a result that did not count turned it unrated: its reason
+    stays, and the rematch is offered rated again; its own start decides anew)."""
+    return match.rated or unrated_reason(match) is not None
 
 
 @transaction.atomic
@@ -52,7 +59,7 @@ def match_rematch(*, match_id: int, user: Any) -> tuple[Match | None, dict[str, 
         raise ApplicationError(
             "not_participant", "You left this game: you cannot ask for a rematch.", status_code=403
         )
-    if match.status != MatchStatus.FINISHED:
+    if not rematch_possible(match):
         raise ApplicationError(
             "not_finished",
             "A rematch can be asked for once the match has finished.",
@@ -102,7 +109,8 @@ def _make_rematch(match: Match, seats: list[Seat]) -> Match:
         time_control=match.time_control,
         is_public=match.is_public,
         rematch_of=match,
-        rated=match.rated and all(s.user_id is not None and s.left_at is None for s in seats),  # people only
+        rated=created_rated(match)
+        and all(s.user_id is not None and s.left_at is None for s in seats),  # people only
     )
     n = len(seats)
     keep_houses = has_houses and seating_mode(match) != "random"

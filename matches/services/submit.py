@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework import status
 
 from config import sql
@@ -72,8 +73,24 @@ class SubmitResult:
         }
 
 
-def _request_hash(action_json: Any) -> str:
-    return hashlib.sha256(json.dumps(action_json, sort_keys=True, default=str).encode()).hexdigest()
+def request_hash(body: Any) -> str:
+    """The fingerprint of a request body stored with its idempotency key (a retry must send the same body)."""
+    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def check_same_request(record: IdempotencyRecord, digest: str) -> None:
+    """A key's first request and this one must be the same request: else 409 `idempotency_key_reused`
+    (the key cannot name two different requests; the client must make a new key for a new request)."""
+    if record.request_hash != digest:
+        raise ApplicationError(
+            "idempotency_key_reused",
+            gettext(
+                "This Idempotency-Key was already used for a different request; "
+                "send a new key for a new request."
+            ),
+            extra={"key": record.key},
+            status_code=status.HTTP_409_CONFLICT,
+        )
 
 
 class _KeyAlreadyUsed(Exception):
@@ -95,7 +112,7 @@ def action_submit(
     version (or after the match ended), and a key reused at the current version is caught by the
     record's unique constraint, which rolls the whole submission back.
     """
-    digest = _request_hash(action_json)
+    digest = request_hash(action_json)
     try:
         return _action_submit(match_id, user, action_json, state_version, idempotency_key, digest)
     except _KeyAlreadyUsed:
@@ -131,17 +148,12 @@ def _replay_of(match_id: int, user: Any, key: str | None, digest: str) -> Submit
         return None
     record = (
         IdempotencyRecord.objects.filter(user=user, match_id=match_id, key=key)
-        .only("request_hash", "response")
+        .only("key", "request_hash", "response")
         .first()
     )
     if record is None:
         return None
-    if record.request_hash != digest:
-        raise ApplicationError(
-            "idempotency_key_reused",
-            "This idempotency key was already used for a different action.",
-            status_code=409,
-        )
+    check_same_request(record, digest)
     return SubmitResult(**record.response, replayed=True)
 
 

@@ -96,12 +96,28 @@ def test_the_same_create_after_the_match_ended_is_a_new_game_not_a_double_click(
 def test_the_same_idempotency_key_names_one_match_and_a_new_key_a_new_one(alice: Any) -> None:
     c = client_for(alice)
     a = c.post("/api/matches/", {"kind": "counting"}, format="json", HTTP_IDEMPOTENCY_KEY="k1")
-    b = c.post(
-        "/api/matches/", {"kind": "counting", "is_public": False}, format="json", HTTP_IDEMPOTENCY_KEY="k1"
+    b = c.post(  # the same request (the default spelled out): the first match again
+        "/api/matches/", {"kind": "counting", "is_public": True}, format="json", HTTP_IDEMPOTENCY_KEY="k1"
     )
     d = c.post("/api/matches/", {"kind": "counting"}, format="json", HTTP_IDEMPOTENCY_KEY="k2")
     assert (a.status_code, b.status_code, d.status_code) == (201, 200, 201)
     assert a.json()["id"] == b.json()["id"] != d.json()["id"]
+
+
+def test_an_idempotency_key_reused_with_another_body_on_create_is_a_409_and_creates_nothing(
+    alice: Any,
+) -> None:
+    c = client_for(alice)
+    a = c.post("/api/matches/", {"kind": "counting"}, format="json", HTTP_IDEMPOTENCY_KEY="k1")
+    assert a.status_code == 201
+    for other in ({"kind": "counting", "is_public": False}, {"kind": "counting", "vs_ai": True}):
+        b = c.post("/api/matches/", other, format="json", HTTP_IDEMPOTENCY_KEY="k1")
+        assert (b.status_code, b.json()["code"]) == (409, "idempotency_key_reused"), b.json()
+        assert "different request" in b.json()["message"]
+    assert Match.objects.filter(created_by=alice).count() == 1
+    assert Match.objects.get(pk=a.json()["id"]).is_public  # the first match is untouched
+    again = c.post("/api/matches/", {"kind": "counting"}, format="json", HTTP_IDEMPOTENCY_KEY="k1")
+    assert (again.status_code, again.json()["id"]) == (200, a.json()["id"])
 
 
 def test_a_cancelled_match_is_not_handed_back_to_a_new_create(alice: Any) -> None:

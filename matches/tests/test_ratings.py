@@ -97,8 +97,19 @@ def test_no_winner_in_a_two_player_game_is_a_shared_first_place() -> None:
 
 
 # ---- only rated games count --------------------------------------------------------------------------
+def _one_move_each(match: Match, alice: Any, bob: Any) -> None:
+    """Each player makes a move of their own (a rated result counts only then)."""
+    for _ in range(2):
+        me, _ = mover(match, alice, bob)
+        services.action_submit(
+            match_id=match.pk, user=me, action_json={"type": "add", "n": 1}, state_version=match.state_version
+        )
+        match.refresh_from_db()
+
+
 def test_a_finished_rated_match_changes_both_ratings_once(alice: Any, bob: Any, counting_rated: None) -> None:
     match = _rated_match(alice, bob)
+    _one_move_each(match, alice, bob)
     services.match_concede(match_id=match.pk, user=bob)
     a, b = _rating(alice), _rating(bob)
     assert a.rating > 1500 > b.rating and (a.games, a.wins, b.games, b.losses) == (1, 1, 1, 1)

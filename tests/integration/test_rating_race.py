@@ -34,9 +34,16 @@ def counting_rated(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _rated(a: Any, b: Any) -> Match:
+    """A started rated match in which each player has made a move of their own (so its result counts)."""
     match = services.match_create(user=a, kind="counting", rated=True, rules_config={"target": 10})
     services.match_join(match_id=match.pk, user=b)
     services.match_start(match_id=match.pk, user=a)
+    for _ in range(2):
+        match.refresh_from_db()
+        me = a if match.state["turn"] == 0 else b
+        services.action_submit(
+            match_id=match.pk, user=me, action_json={"type": "add", "n": 1}, state_version=match.state_version
+        )
     return match
 
 
@@ -78,3 +85,23 @@ def test_a_players_two_matches_finishing_at_once_lose_no_update(pg: None, counti
     history = list(RatingChange.objects.filter(user=alice).order_by("id"))
     assert len(history) == 2 and history[1].before == history[0].after  # applied one after the other
     assert mine.rating == history[1].after
+
+
+def test_two_games_of_one_pair_ending_at_once_count_once_past_the_pairing_limit(
+    pg: None, counting_rated: None, settings: Any
+) -> None:
+    settings.RATED_PAIR_MAX_GAMES = 1  # docs/play-layer.md, "Ratings: aborted games and repeated pairings"
+    User = get_user_model()
+    alice, bob = User.objects.create_user("alice"), User.objects.create_user("bob")
+    first, second = _rated(alice, bob), _rated(alice, bob)
+    run_at_once(
+        [
+            lambda: services.match_concede(match_id=first.pk, user=bob),
+            lambda: services.match_concede(match_id=second.pk, user=bob),
+        ]
+    )
+    counted = {m for m in RatingChange.objects.values_list("match_id", flat=True)}
+    assert len(counted) == 1 and PlayerRating.objects.get(user=alice, kind="counting").games == 1
+    unrated = Match.objects.get(pk=({first.pk, second.pk} - counted).pop())
+    assert unrated.status == MatchStatus.FINISHED and not unrated.rated
+    assert unrated.result["unrated"]["code"] == ratings.REPEATED_PAIRING

@@ -1,9 +1,9 @@
 """Playwright in headless Chromium: a finished rated match changes both players' ratings and shows on
 both profiles, and the end-of-game summary opens by itself on both match pages.
 
-Alice ticks "Rated" in the lobby, bob joins, alice starts, bob concedes (C-6.4); both pages show the
-summary dialog (result, reason, time per player, rating changes, replay link); the profiles list the
-match with its rating change; the leaderboard lists both players. With SCREENSHOT_DIR set, pictures of
+Alice ticks "Rated" in the lobby, bob joins, alice starts, each makes a move, bob concedes (C-6.4); both
+pages show the summary dialog (result, reason, time per player, rating changes, replay link); the profiles
+list the match with its rating change; the leaderboard lists both players. With SCREENSHOT_DIR set, pictures of
 the summary, a profile and the leaderboard are saved at 1400×900 and 390×844.
 """
 
@@ -33,6 +33,33 @@ def _no_sideways_scroll(page: Any) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))
 
 
+# The player's first legal action, through the API as the page's own script sends it (session and CSRF
+# cookie): true when it was accepted, false when the player had nothing to do.
+PLAY_FIRST_LEGAL = """
+async (id) => {
+  const state = await (await fetch(`/api/matches/${id}/state/`)).json();
+  if (!state.legal_actions.length) return false;
+  const token = document.cookie.split("; ").find((c) => c.startsWith("csrftoken=")).split("=")[1];
+  const answer = await fetch(`/api/matches/${id}/actions/`, {
+    method: "POST",
+    headers: {"Content-Type": "application/json", "X-CSRFToken": token},
+    body: JSON.stringify({action: state.legal_actions[0].action, state_version: state.state_version}),
+  });
+  return answer.ok;
+}
+"""
+
+
+def _one_move_each(match_id: int, *pages: Any) -> None:
+    moved = [False] * len(pages)
+    for _ in range(10):
+        for i, page in enumerate(pages):
+            moved[i] = moved[i] or bool(page.evaluate(PLAY_FIRST_LEGAL, match_id))
+        if all(moved):
+            return
+    raise AssertionError(f"not every player could move: {moved}")
+
+
 def test_a_finished_rated_match_changes_both_ratings_and_shows_on_both_profiles(
     server: str, browser: Any
 ) -> None:
@@ -52,6 +79,7 @@ def test_a_finished_rated_match_changes_both_ratings_and_shows_on_both_profiles(
     for p in (a, b):
         p.wait_for_selector("[data-testid=board]:visible")
     assert a.locator("[data-testid=game-over-bar]:visible").count() == 0  # nothing while the match runs
+    _one_move_each(match_id, a, b)  # a rated result counts only after a move of each player's own
 
     b.once("dialog", lambda d: d.accept())  # "Concede this match?"
     b.click("[data-testid=concede]")
