@@ -406,6 +406,67 @@ class Cluster:
         self.stop()
 
 
+class RedisServer:
+    """A private redis-server on a port of its own (the cluster test stops and starts it; the benchmark
+    measures against an empty one). No persistence: a restart comes back empty, the harder case."""
+
+    def __init__(self, directory: Path, port: int = 0) -> None:
+        self.dir = directory
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        self.popen: subprocess.Popen[bytes] | None = None
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def start(self, timeout: float = 10) -> RedisServer:
+        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        log = (self.dir / "redis.log").open("a")
+        self.popen = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--maxmemory-policy", "noeviction", "--dir", str(self.dir)],
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+                return self
+            except OSError:
+                if self.popen.poll() is not None or time.monotonic() > deadline:
+                    raise ClusterError(f"redis-server did not start on port {self.port}") from None
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.popen is not None and self.popen.poll() is None:
+            self.popen.terminate()
+            self.popen.wait(10)
+
+
+def fresh_database(server_url: str, name: str) -> str:
+    """Create (drop first) the PostgreSQL database `name` on the server of `server_url`; its URL."""
+    import urllib.parse
+
+    import psycopg
+
+    url = urllib.parse.urlsplit(server_url)
+    admin = url._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return url._replace(path=f"/{name}").geturl()
+
+
+def drop_database(url: str) -> None:
+    import urllib.parse
+
+    import psycopg
+
+    parts = urllib.parse.urlsplit(url)
+    with psycopg.connect(parts._replace(path="/postgres").geturl(), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{parts.path.lstrip("/")}" WITH (FORCE)')
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description="nginx + uvicorn x N + Celery workers by queue + beat, on one machine"
