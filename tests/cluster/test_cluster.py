@@ -222,14 +222,16 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     base = cluster.url
     web = [f"http://127.0.0.1:{p}" for p in cluster.web_ports]
     run = uuid.uuid4().hex[:5]
-    alice, bob, carol = (Player(base, f"{n}-{run}") for n in ("alice", "bob", "carol"))
+    alice, bob, carol, dave, erin = (
+        Player(base, f"{n}-{run}") for n in ("alice", "bob", "carol", "dave", "erin")
+    )
     # (a)'s socket, opened now through the proxy and then left alone while (b)-(d) run.
     idle = new_counting_match(alice.api(base), bob.api(base))
     idle_socket = Socket(base, idle["id"], alice.cookie)
     first = idle_socket.wait_version(idle["state_version"])
     stack = {
         "cluster": cluster, "redis": redis, "db_url": db_url, "base": base, "web": web,
-        "alice": alice, "bob": bob, "carol": carol,
+        "alice": alice, "bob": bob, "carol": carol, "readers": (dave, erin),
         "idle": {"match": idle, "socket": idle_socket, "since": time.monotonic(), "version": first["state_version"]},
     }  # fmt: skip
     try:
@@ -262,6 +264,23 @@ def test_b_players_on_different_processes_never_see_a_mixed_or_stale_snapshot(st
     mid = state["id"]
     sockets = {0: Socket(web2, mid, alice.cookie), 1: Socket(web1, mid, bob.cookie)}
     truth = {state["state_version"]: state["view"]["total"]}
+    # Two more viewers read the match as fast as their throttle allows, one on each process, while the
+    # players move: a read that takes the version and the state from two moments shows up as a mixed pair.
+    done, read = threading.Event(), []
+
+    def reader(client: Client, where: str) -> None:
+        while not done.is_set():
+            status, snap, _ = client.call("GET", f"/api/matches/{mid}/state/")
+            if status == 200:
+                read.append((where, snap))
+            time.sleep(0.03)  # below the 2000/min throttle of a user
+
+    readers = [
+        threading.Thread(target=reader, args=(viewer.api(url), f"reader on {url}"), daemon=True)
+        for viewer, url in zip(stack["readers"], (web1, web2), strict=True)
+    ]
+    for t in readers:
+        t.start()
     rng = random.Random(7)
     false_409, moves, reads = [], 0, 0
     views = {0: state, 1: None}
@@ -289,6 +308,12 @@ def test_b_players_on_different_processes_never_see_a_mixed_or_stale_snapshot(st
         acked = after["state_version"]
         views[who] = after
         moves += 1
+    done.set()
+    for t in readers:
+        t.join(10)
+    for where, snap in read:
+        _check_snapshot(snap, truth, where)
+    assert len(read) >= MOVES, f"only {len(read)} concurrent reads"
     for p, sock in sockets.items():
         sock.wait_version(acked, timeout=15)
         states = sock.states()
@@ -413,9 +438,13 @@ def test_a_a_socket_idle_for_60_s_through_the_proxy_stays_open(stack: dict[str, 
     rest = IDLE_S - (time.monotonic() - idle["since"])
     if rest > 0:
         time.sleep(rest)
-    assert sock.closed is None, (
-        f"the idle socket was closed after {sock.closed[0] - idle['since']:.1f} s (code {sock.closed[1]})"
-    )
+    if sock.closed is not None:
+        logs = "".join(stack["cluster"].log_tail(n, 100_000) for n in ("web1", "web2"))
+        errors = sorted({line for line in logs.splitlines() if "Error" in line and not line.startswith(" ")})
+        raise AssertionError(
+            f"the idle socket was closed after {sock.closed[0] - idle['since']:.1f} s (code {sock.closed[1]}); "
+            f"errors in the web processes' logs: {errors[-3:]}"
+        )
     mid = idle["match"]["id"]
     clients = {0: stack["alice"].api(stack["base"]), 1: stack["bob"].api(stack["base"])}
     status, snap, _ = clients[0].call("GET", f"/api/matches/{mid}/state/")
