@@ -21,6 +21,7 @@ Needs DATABASE_URL (a PostgreSQL server: a database `bench_cluster` is created o
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -35,7 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.online_play import Client, play_until, seed  # noqa: E402
+from bench.online_play import Client, play_until, seed, tree_cpu_s  # noqa: E402
 from deploy.cluster import Cluster, RedisServer, drop_database, fresh_database  # noqa: E402
 
 
@@ -89,10 +90,10 @@ def play_vs_ai(
     while time.monotonic() < until:
         if mid is None:
             body = {"kind": "commandeer", "deck_id": player["deck_id"], "vs_ai": True, "ai_agent": "normal",
-                    "rules_config": {"turn_limit": 30, "seed": rng.randrange(10**9)}}  # fmt: skip
+                    "rules_config": {"turn_limit": 30}}  # fmt: skip
             status, m, _ = c.call("POST", "/api/matches/", body)
             if status not in (200, 201):
-                out["errors"].append(status)
+                out["errors"].append((status, (m or {}).get("code")))
                 time.sleep(1)
                 continue
             mid = m["id"]
@@ -107,20 +108,21 @@ def play_vs_ai(
                 "state_version": snap["state_version"],
                 "idempotency_key": os.urandom(8).hex(),
             }
-            status, _, _ = c.call("POST", f"/api/matches/{mid}/actions/", body)
+            status, res, _ = c.call("POST", f"/api/matches/{mid}/actions/", body)
             if status != 200:
-                out["errors"].append(status)
+                out["errors"].append((status, (res or {}).get("code")))
         else:
             time.sleep(0.1)
 
 
-def open_sockets(base: str, match_id: int, n: int) -> list[Any]:
+def open_sockets(base: str, match_id: int, n: int, stack: contextlib.ExitStack) -> list[Any]:
+    """`n` spectator sockets on one match through the proxy, each once its first snapshot arrived."""
     from websockets.sync.client import connect
 
     url = base.replace("http://", "ws://") + f"/ws/matches/{match_id}/"
     socks = []
     for _ in range(n):
-        ws = connect(url, origin=base, open_timeout=10, max_size=2**22)  # type: ignore[arg-type]
+        ws = stack.enter_context(connect(url, origin=base, open_timeout=10, max_size=2**22))  # type: ignore[arg-type]
         ws.recv(timeout=10)  # the first snapshot: the consumer has joined its groups
         socks.append(ws)
     return socks
@@ -132,14 +134,17 @@ def phase(cluster: Cluster, name: str, pairs: list[Any], ai_players: list[Any], 
     ports = {n: cluster.web_ports[int(n[3:]) - 1] for n in webs}
     conn0 = {n: established(p) for n, p in ports.items()}
     rss0 = {n: rss_kb(cluster.procs[n].pid or 0) for n in webs}
-    socks = open_sockets(cluster.url, spectate, sockets)
+    closer = contextlib.ExitStack()
+    socks = open_sockets(cluster.url, spectate, sockets, closer)
     time.sleep(1)
     held = {n: established(p) - conn0[n] for n, p in ports.items()}
     rss1 = {n: rss_kb(cluster.procs[n].pid or 0) for n in webs}
-    per_socket_kb = {n: round((rss1[n] - rss0[n]) / held[n], 1) if held[n] > 0 else None for n in webs}
+    # Memory per socket only where enough sockets landed for the difference to mean something.
+    per_socket_kb = {n: round((rss1[n] - rss0[n]) / held[n], 1) if held[n] >= 20 else None for n in webs}
     out: dict[str, Any] = {"submit": [], "errors": [], "actions": 0, "setup": [], "matches": 0}
     ai_out: dict[str, Any] = {"errors": []}
     ai0 = ai_decisions(db_url)
+    cpu0 = {n: tree_cpu_s(p.pid) for n, p in cluster.procs.items() if p.alive() and p.pid}
     t0 = time.perf_counter()
     deadline = t0 + duration
     threads = [
@@ -156,19 +161,28 @@ def phase(cluster: Cluster, name: str, pairs: list[Any], ai_players: list[Any], 
         t.join()
     wall = time.perf_counter() - t0
     ai1 = ai_decisions(db_url)
+    cpu = {n: tree_cpu_s(cluster.procs[n].pid or 0) - c for n, c in cpu0.items()}
+    web_cpu = sum(c for n, c in cpu.items() if n.startswith("web"))
+    ai_cpu = sum(c for n, c in cpu.items() if n.startswith("worker-ai"))
     still_open = sum(1 for s in socks if s.close_code is None)
-    for s in socks:
-        s.close()
+    closer.close()
     rss = {n: rss_kb(p.pid or 0) // 1024 for n, p in cluster.procs.items() if p.alive()}
     return {
         "phase": name,
         "web_processes": len(webs),
         "actions_per_s": round(out["actions"] / wall, 1),
         "ai_decisions_per_s": round((ai1 - ai0) / wall, 1),
+        # CPU per unit of work: what the sizing model uses (independent of what else loads the machine).
+        "web_cpu_ms_per_action": round(1000 * web_cpu / out["actions"], 2) if out["actions"] else None,
+        "ai_cpu_ms_per_decision": round(1000 * ai_cpu / (ai1 - ai0), 1) if ai1 > ai0 else None,
+        "nginx_cpu_ms_per_action": round(1000 * cpu.get("nginx", 0.0) / out["actions"], 2)
+        if out["actions"]
+        else None,
         "submit_ms_p95": round(1000 * sorted(out["submit"])[int(0.95 * (len(out["submit"]) - 1))], 1)
         if out["submit"]
         else None,
         "errors": len(out["errors"]) + len(ai_out["errors"]),
+        "error_codes": sorted({str(e) for e in out["errors"] + ai_out["errors"]})[:10],
         "sockets_per_process": held,
         "sockets_open_at_end": still_open,
         "kb_per_socket": per_socket_kb,
@@ -216,6 +230,11 @@ def main() -> None:
             )
         )
         cluster.start_process("web2")
+        # nginx left web2 out for fail_timeout (5 s) after its last refused connection: wait that out, so
+        # the second phase's sockets and requests are spread over both processes.
+        time.sleep(6)
+        for _ in range(20):  # completed requests put web2 back in rotation in each nginx worker (a
+            Client(cluster.url).call("GET", "/healthz")  # WebSocket only completes when it closes)
         results.append(
             phase(
                 cluster, "two web processes", humans, ai_players, m["id"], args.sockets, args.duration, db_url
@@ -234,6 +253,8 @@ def main() -> None:
               f"submit p95 {r['submit_ms_p95']} ms  errors {r['errors']}  load avg {r['load_avg']}")  # fmt: skip
         print(f"  {'':<18} sockets per process {r['sockets_per_process']} (open at the end: "
               f"{r['sockets_open_at_end']}), KB per socket {r['kb_per_socket']}")  # fmt: skip
+        print(f"  {'':<18} CPU: web {r['web_cpu_ms_per_action']} ms per action (all web processes), nginx "
+              f"{r['nginx_cpu_ms_per_action']} ms per action, ai worker {r['ai_cpu_ms_per_decision']} ms per AI decision")  # fmt: skip
         print(f"  {'':<18} RSS MB {r['rss_mb']}")
     print(f"  ratio two/one web processes: {ratio}x actions/s")
     print(json.dumps({"bench": "cluster", "tables": args.tables, "ai_tables": args.ai_tables,
