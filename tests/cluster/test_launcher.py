@@ -55,3 +55,25 @@ def test_an_unfilled_placeholder_is_refused(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setattr(deploy.cluster, "TEMPLATE", template)
     with pytest.raises(ClusterError, match="server_name"):
         render_nginx(prefix=tmp_path, listen="8080", upstreams=[], static_root=tmp_path)
+
+
+def test_a_process_that_dies_on_its_own_is_reported_once(tmp_path: Path) -> None:
+    import sys
+
+    from deploy.cluster import Proc
+
+    cluster = Cluster({"DATABASE_URL": PG, "REDIS_URL": REDIS}, var_dir=tmp_path, prepare=False)
+    cluster.procs = {
+        "web1": Proc(name="web1", cmd=[sys.executable, "-c", "raise SystemExit(3)"], log=tmp_path / "web1.log",
+                     ready=lambda _: True),
+        "beat": Proc(name="beat", cmd=[sys.executable, "-c", "import time; time.sleep(30)"],
+                     log=tmp_path / "beat.log", ready=lambda _: True),
+    }  # fmt: skip
+    cluster.start_process("web1")
+    cluster.start_process("beat")
+    cluster.procs["web1"].popen.wait(10)  # type: ignore[union-attr]
+    lines = cluster.deaths()
+    assert len(lines) == 1 and "web1" in lines[0] and "3" in lines[0] and "\n" not in lines[0], lines
+    assert cluster.deaths() == []  # said once
+    cluster.kill("beat")  # asked for: not a death to report
+    assert cluster.deaths() == []
