@@ -389,7 +389,9 @@ class Cluster:
                 continue
             proc.reported = True
             code = proc.popen.returncode
-            lines.append(f"cluster: {describe_exit(proc.name, code, False)} (see {proc.log})")
+            # The same words as `make run`'s, but the others keep running: a cluster outlives one process.
+            what = describe_exit(proc.name, code, False).removesuffix("; stopping the others")
+            lines.append(f"cluster: {what}; the others keep running (log: {proc.log})")
         return lines
 
     def log_tail(self, name: str, chars: int = 3000) -> str:
