@@ -47,7 +47,7 @@ PG_URL = os.environ.get("CLUSTER_TEST_PG_URL") or os.environ.get(
     "DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
 )
 IDLE_S = 60
-MOVES = 300
+MOVES = 400  # half of them after a fresh read, half back to back
 PASSWORD = "cluster-test-pw-7781"
 _targets = iter(range(10**6, 2 * 10**6))
 
@@ -284,8 +284,26 @@ def test_b_players_on_different_processes_never_see_a_mixed_or_stale_snapshot(st
     rng = random.Random(7)
     false_409, moves, reads = [], 0, 0
     views = {0: state, 1: None}
-    acked = state["state_version"]
+    acked, next_mover = state["state_version"], state["current_players"][0]
     while moves < MOVES:
+        if moves >= MOVES // 2:
+            # The second half back to back: each player moves on the version the other's answer named,
+            # without reading first, so commits follow each other as closely as an AI's run of moves
+            # and the readers' and sockets' reads fall between them.
+            body = {"action": {"type": "add", "n": rng.choice((1, 2))}, "state_version": acked,
+                    "idempotency_key": uuid.uuid4().hex}  # fmt: skip
+            status, res, _ = clients[next_mover].call("POST", f"/api/matches/{mid}/actions/", body)
+            if status == 409:
+                false_409.append((moves, res))
+                snap = clients[0].call("GET", f"/api/matches/{mid}/state/")[1]
+                acked, next_mover = snap["state_version"], snap["current_players"][0]
+                continue
+            assert status == 200, res
+            after = res["state"]
+            truth[after["state_version"]] = after["view"]["total"]
+            acked, next_mover = after["state_version"], after["current_players"][0]
+            moves += 1
+            continue
         for p in (0, 1):  # whoever's view is not the latest reads it again, from its own process
             if views[p] is None or views[p]["state_version"] < acked:
                 status, snap, _ = clients[p].call("GET", f"/api/matches/{mid}/state/")
@@ -307,7 +325,12 @@ def test_b_players_on_different_processes_never_see_a_mixed_or_stale_snapshot(st
         truth[after["state_version"]] = after["view"]["total"]
         acked = after["state_version"]
         views[who] = after
+        next_mover = after["current_players"][0]
         moves += 1
+    for p in (0, 1):  # after the last move, each player's own process shows it
+        snap = clients[p].call("GET", f"/api/matches/{mid}/state/")[1]
+        assert snap["state_version"] == acked, f"stale read by player {p}: {snap['state_version']} < {acked}"
+        _check_snapshot(snap, truth, f"last GET by player {p}")
     done.set()
     for t in readers:
         t.join(10)
@@ -325,7 +348,7 @@ def test_b_players_on_different_processes_never_see_a_mixed_or_stale_snapshot(st
     assert not false_409, (
         f"{len(false_409)} moves refused as stale although made on a fresh read: {false_409[:3]}"
     )
-    assert moves >= MOVES and reads >= MOVES
+    assert moves >= MOVES and reads >= MOVES // 2
 
 
 def _play_human_turns(c: Client, mid: int, seat: int, rng: random.Random, until: float) -> dict[str, Any]:
