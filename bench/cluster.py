@@ -120,10 +120,15 @@ def open_sockets(base: str, match_id: int, n: int, stack: contextlib.ExitStack) 
     from websockets.sync.client import connect
 
     url = base.replace("http://", "ws://") + f"/ws/matches/{match_id}/"
+    from websockets.exceptions import ConnectionClosed
+
     socks = []
     for _ in range(n):
         ws = stack.enter_context(connect(url, origin=base, open_timeout=10, max_size=2**22))  # type: ignore[arg-type]
-        ws.recv(timeout=10)  # the first snapshot: the consumer has joined its groups
+        try:
+            ws.recv(timeout=10)  # the first snapshot: the consumer has joined its groups
+        except ConnectionClosed:  # refused (e.g. a cap on sockets per viewer): not held, so not counted
+            continue
         socks.append(ws)
     return socks
 
@@ -136,6 +141,7 @@ def phase(cluster: Cluster, name: str, pairs: list[Any], ai_players: list[Any], 
     rss0 = {n: rss_kb(cluster.procs[n].pid or 0) for n in webs}
     closer = contextlib.ExitStack()
     socks = open_sockets(cluster.url, spectate, sockets, closer)
+    refused = sockets - len(socks)
     time.sleep(1)
     held = {n: established(p) - conn0[n] for n, p in ports.items()}
     rss1 = {n: rss_kb(cluster.procs[n].pid or 0) for n in webs}
@@ -184,6 +190,7 @@ def phase(cluster: Cluster, name: str, pairs: list[Any], ai_players: list[Any], 
         "errors": len(out["errors"]) + len(ai_out["errors"]),
         "error_codes": sorted({str(e) for e in out["errors"] + ai_out["errors"]})[:10],
         "sockets_per_process": held,
+        "sockets_refused": refused,
         "sockets_open_at_end": still_open,
         "kb_per_socket": per_socket_kb,
         "rss_mb": rss,
@@ -252,7 +259,7 @@ def main() -> None:
         print(f"  {r['phase']:<18} {r['actions_per_s']:>7} actions/s  {r['ai_decisions_per_s']:>6} AI decisions/s  "
               f"submit p95 {r['submit_ms_p95']} ms  errors {r['errors']}  load avg {r['load_avg']}")  # fmt: skip
         print(f"  {'':<18} sockets per process {r['sockets_per_process']} (open at the end: "
-              f"{r['sockets_open_at_end']}), KB per socket {r['kb_per_socket']}")  # fmt: skip
+              f"{r['sockets_open_at_end']}, refused: {r['sockets_refused']}), KB per socket {r['kb_per_socket']}")  # fmt: skip
         print(f"  {'':<18} CPU: web {r['web_cpu_ms_per_action']} ms per action (all web processes), nginx "
               f"{r['nginx_cpu_ms_per_action']} ms per action, ai worker {r['ai_cpu_ms_per_decision']} ms per AI decision")  # fmt: skip
         print(f"  {'':<18} RSS MB {r['rss_mb']}")

@@ -437,7 +437,7 @@ def test_d_a_killed_beat_s_replacement_applies_a_deadline_exactly_once(stack: di
     cluster.add_process("beat-standby", like="beat")
     cluster.start_process("beat", wait=False)
     cluster.start_process("beat-standby", wait=False)
-    end = time.monotonic() + 60
+    end = time.monotonic() + 90  # a standby redbeat waits for the killed one's lock to expire first
     while time.monotonic() < end:
         status, snap, _ = a.call("GET", f"/api/matches/{mid}/state/")
         if snap["state_version"] > version:
