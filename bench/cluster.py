@@ -25,6 +25,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import sys
 import tempfile
 import threading
@@ -251,6 +252,7 @@ def main() -> None:
         cluster.stop()
         redis.stop()
         drop_database(db_url)
+    shutil.rmtree(tmp, ignore_errors=True)  # kept (with every process's log) only when the run failed
     one, two = results
     ratio = round(two["actions_per_s"] / one["actions_per_s"], 2) if one["actions_per_s"] else None
     print(f"cluster capacity: {args.tables} tables of two people + {args.ai_tables} against the AI, "
