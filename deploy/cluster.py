@@ -234,13 +234,13 @@ class Cluster:
             "-n", f"{node or queue}@%h", "--concurrency", str(self.worker_concurrency), "--loglevel", "INFO",
         ]  # fmt: skip
 
-    def _beat_cmd(self) -> list[str]:
+    def _beat_cmd(self, name: str = "beat") -> list[str]:
         cmd = [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO"]
         cmd += ["--max-interval", str(BEAT_MAX_INTERVAL_S)]
         if redbeat_available():
             return [*cmd, "-S", "redbeat.RedBeatScheduler"]
         # Without celery-redbeat: the default scheduler and its file (two of these would both run).
-        return [*cmd, "--schedule", str(self.dir / "celerybeat-schedule")]
+        return [*cmd, "--schedule", str(self.dir / f"{name}-schedule")]
 
     def _nginx_cmd(self) -> list[str]:
         conf = self.dir / "nginx.conf"
@@ -319,6 +319,8 @@ class Cluster:
         cmd = list(model.cmd)
         if like.startswith("worker-"):
             cmd = self._worker_cmd(like.removeprefix("worker-"), node=name)
+        elif like == "beat":
+            cmd = self._beat_cmd(name)
         proc = self._define(name, cmd, ready=model.ready)
         proc.stop_signal = model.stop_signal
         return proc
