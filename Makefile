@@ -89,3 +89,11 @@ screenshots: install
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache
+
+# The production topology on this machine (deploy/cluster.py, docs/deploy.md): nginx on CLUSTER_PORT in front
+# of two uvicorn processes, a Celery worker per queue (`celery`, `ai`) and one beat, with production settings,
+# against DATABASE_URL (PostgreSQL) and REDIS_URL; migrations, data and static files first. Ctrl-C stops all.
+CLUSTER_PORT ?= 8080
+.PHONY: cluster
+cluster: install
+	@$(BIN)/python -m deploy.cluster --port $(CLUSTER_PORT)

@@ -9,7 +9,12 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
+from config import health
+
 urlpatterns = [
+    # Load-balancer probes: liveness, and readiness (database and Redis reachable): config/health.py
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI's start-up script as a file of its own (the split view): the CSP allows no inline script.

@@ -1,0 +1,1 @@
+"""Deployment: the nginx template and the one-machine cluster launcher (docs/deploy.md)."""

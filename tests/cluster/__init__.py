@@ -1,0 +1,1 @@
+"""The cluster test: the production topology on one machine (deploy/cluster.py)."""
