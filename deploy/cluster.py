@@ -21,7 +21,6 @@ Processes and their stop signals (docs/deploy.md, "Graceful shutdown"):
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import re
 import secrets
@@ -47,9 +46,10 @@ MIME_TYPES = Path("/etc/nginx/mime.types")
 # tasks (Celery's warm shutdown), before the launcher kills it.
 WEB_GRACE_S = 20
 STOP_WAIT_S = 30
-# The beat's longest sleep between two looks at its schedule; celery-redbeat holds its lock for five of
-# them, so a standby beat takes over within ~5 x this after the active one died without releasing it.
-BEAT_MAX_INTERVAL_S = 2
+# How long the beat's lock in Redis outlives a beat that died without releasing it (REDBEAT_LOCK_TIMEOUT_S,
+# config/settings/base.py): a standby or replacement beat takes over within about this. Short here, so that a
+# replaced beat resumes quickly; production keeps the settings' default unless its environment says otherwise.
+BEAT_LOCK_TIMEOUT_S = "10"
 # uvicorn keeps an idle upstream connection longer than nginx does (keepalive_timeout 60s in nginx.conf):
 # the side that closes first must be nginx, else a request can be sent on a connection being closed.
 WEB_KEEPALIVE_S = 75
@@ -93,10 +93,6 @@ def nginx_binary() -> str | None:
     return shutil.which("nginx") or next(
         (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None
     )
-
-
-def redbeat_available() -> bool:
-    return importlib.util.find_spec("redbeat") is not None
 
 
 def render_nginx(*, prefix: Path, listen: str, upstreams: list[str], static_root: Path) -> str:
@@ -207,6 +203,7 @@ class Cluster:
             ALLOWED_HOSTS=base.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]"),
             PYTHONUNBUFFERED="1",
             PYTHONFAULTHANDLER="1",
+            REDBEAT_LOCK_TIMEOUT_S=base.get("REDBEAT_LOCK_TIMEOUT_S", BEAT_LOCK_TIMEOUT_S),
             **(extra_env or {}),
         )
         self.procs: dict[str, Proc] = {}
@@ -235,12 +232,9 @@ class Cluster:
         ]  # fmt: skip
 
     def _beat_cmd(self, name: str = "beat") -> list[str]:
-        cmd = [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO"]
-        cmd += ["--max-interval", str(BEAT_MAX_INTERVAL_S)]
-        if redbeat_available():
-            return [*cmd, "-S", "redbeat.RedBeatScheduler"]
-        # Without celery-redbeat: the default scheduler and its file (two of these would both run).
-        return [*cmd, "--schedule", str(self.dir / f"{name}-schedule")]
+        # With REDIS_URL the settings choose the scheduler: RedBeat under its lock (config/beat.py), so a
+        # second beat is a standby, never a second schedule.
+        return [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO"]
 
     def _nginx_cmd(self) -> list[str]:
         conf = self.dir / "nginx.conf"
@@ -500,10 +494,8 @@ def main(argv: list[str] | None = None) -> int:
     except ClusterError as exc:
         print(f"cluster: {exc}", file=sys.stderr)
         return 1
-    beat = "celery-redbeat" if redbeat_available() else "the default scheduler (celery-redbeat not installed)"
     for name, pid in cluster.pids().items():
         cluster.echo(f"cluster: {name:<14} pid {pid:<8} log {cluster.procs[name].log}")
-    cluster.echo(f"cluster: beat with {beat}")
     cluster.echo(f"cluster: ready on {cluster.url}/ — Ctrl-C stops everything")
     try:
         while not stopping:
