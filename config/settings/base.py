@@ -7,6 +7,9 @@ from pathlib import Path
 
 import dj_database_url
 from kombu import Queue
+from redis.asyncio.retry import Retry as AsyncRedisRetry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -489,7 +492,14 @@ REDIS_KEEPALIVE_OPTIONS = {
     for name, value in (("TCP_KEEPIDLE", 30), ("TCP_KEEPINTVL", 5), ("TCP_KEEPCNT", 3))
     if hasattr(socket, name)
 }
+# After Redis restarted, every pooled connection is dead; redis-py's default is not to retry, so the first
+# use of each (a socket's connect, a group_add) failed with "Connection closed by server" and the socket was
+# refused with a 500 until the pool had cycled. Retried with a fresh connection instead: every command the
+# layer sends is safe to repeat (a lease claim, a group add or discard, a blocking pop).
+CHANNEL_LAYER_REDIS_RETRY = AsyncRedisRetry(ExponentialBackoff(cap=1.0, base=0.05), 3)
 CHANNEL_LAYER_REDIS_OPTIONS: dict[str, object] = {
+    "retry": CHANNEL_LAYER_REDIS_RETRY,
+    "retry_on_error": [RedisConnectionError],
     "socket_timeout": None,
     "socket_connect_timeout": 5.0,
     "socket_keepalive": True,
