@@ -117,6 +117,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         try:
             snapshot = await database_sync_to_async(_snapshot)(self.match_id, self.user)
         except ApplicationError as exc:
+            # Accepted, then closed with the code: a close before the handshake reaches the browser as 1006
+            # (abnormal), which live.js would retry for ever instead of saying the match is not theirs.
+            await self.accept()
             await self.close(code=4403 if exc.status_code == 403 else 4404)
             return
         if not await self._take_lease():

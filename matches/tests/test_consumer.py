@@ -84,8 +84,24 @@ async def _test_outsiders_cannot_watch_a_private_match(alice: Any, carol: Any) -
     match = await sync_to_async(services.match_create)(user=alice, kind="counting", is_public=False)
     comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/matches/{match.pk}/")
     comm.scope["user"] = carol
-    connected, code = await comm.connect()
-    assert not connected and code == 4403
+    connected, _ = await comm.connect()
+    # Accepted and closed at once with the code, so that the browser sees 4403 (a refusal before the
+    # handshake reaches it only as 1006 and the page would keep reconnecting).
+    assert connected
+    assert await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
+
+
+@async_to_sync
+async def _test_a_missing_match_closes_with_4404(alice: Any) -> None:
+    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/matches/999999/")
+    comm.scope["user"] = alice
+    connected, _ = await comm.connect()
+    assert connected
+    assert await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
+
+
+def test_a_missing_match_closes_with_4404(db: Any, alice: Any) -> None:
+    _test_a_missing_match_closes_with_4404(alice)
 
 
 def test_each_viewer_gets_their_own_view_live(started: Match, alice: Any, bob: Any) -> None:
