@@ -5,7 +5,7 @@ import { api } from "./js/api.js";
 import { hideCard, loadCardData, showCard } from "./js/card_component.js";
 import { clockText } from "./js/clock.js";
 import { h } from "./js/dom.js";
-import { LiveMatch, newKey } from "./js/live.js";
+import { LiveMatch } from "./js/live.js";
 import { logLine } from "./js/match_log.js";
 import { cardOf, dirLabel, k, orientation, outcomeText, renderView, squareName } from "./match_render.js";
 
@@ -69,17 +69,12 @@ async function submit(action) {
   hideCard();
   $("selection").replaceChildren(); // the choice is made: no button of it stays clickable while it is sent
   for (const b of $("actions").querySelectorAll("button")) b.disabled = true;
-  const body = { action, state_version: match.state_version, idempotency_key: newKey() };
   document.body.dataset.submitting = "1";
   try {
-    const res = await api(`/api/matches/${matchId}/actions/`, { method: "POST", body });
-    // Our own view right after the move: render it now (the socket tells the other viewers).
-    if (res && res.state) live.accept(res.state);
-    else live.sync();
+    await live.submit(`/api/matches/${matchId}/actions/`, action);
   } catch (err) {
     $("action-error").textContent = err.message;
     $("action-error").hidden = false;
-    live.sync();
   } finally {
     submitting = false;
     delete document.body.dataset.submitting;

@@ -137,6 +137,28 @@ export class LiveMatch {
     };
   }
 
+  /**
+   * Send one action of this viewer's seat: the one submit path of both tables. The body carries the state
+   * version the page shows and a fresh idempotency key; the answer's snapshot is rendered at once (the
+   * socket tells the other viewers); `accepted(res)`, when given, runs first, so the page can settle its own
+   * state (a choice made, a panel to open) before the new snapshot renders. An error is thrown on for the
+   * page to show, after a resync.
+   */
+  async submit(url, action, { accepted = null } = {}) {
+    const held = this.snapshot;
+    const body = { action, state_version: held ? held.state_version : null, idempotency_key: newKey() };
+    try {
+      const res = await api(url, { method: "POST", body });
+      if (accepted) accepted(res);
+      if (res && res.state) this.accept(res.state);
+      else this.sync();
+      return res;
+    } catch (err) {
+      this.sync();
+      throw err;
+    }
+  }
+
   /** Ask for a fresh snapshot (after an error, a stale submit, or a gap in the log: `full`); the socket's is always full. */
   sync({ full = false } = {}) {
     if (this.socketOpen()) this.socket.send(JSON.stringify({ type: "sync" }));

@@ -4,7 +4,7 @@
 import { api } from "../js/api.js";
 import { clockText } from "../js/clock.js";
 import { h } from "../js/dom.js";
-import { LiveMatch, newKey } from "../js/live.js";
+import { LiveMatch } from "../js/live.js";
 import { HOUSES, WesterosMap, areaSpeech, humanize, orderLabel } from "./map.js";
 
 const root = document.getElementById("wx-game-app");
@@ -186,14 +186,13 @@ async function submit(action) {
   submitting = true;
   document.body.dataset.submitting = "1";
   $("wx-error").hidden = true;
-  const body = { action, state_version: snap.state_version, idempotency_key: newKey() };
   try {
-    const res = await api(root.dataset.submitUrl, { method: "POST", body });
-    chosenCard = null;
-    if (action.type === "place_order") advance = true;
-    // Our own view right after the move: render it now (the socket pushes the new version to every viewer).
-    if (res && res.state) live.accept(res.state);
-    else live.sync();
+    await live.submit(root.dataset.submitUrl, action, {
+      accepted: () => {
+        chosenCard = null;
+        if (action.type === "place_order") advance = true;
+      },
+    });
     if (advance && snap && snap.view) {
       // the push of this very placement may have come first: open the next area now
       renderDecision();
@@ -202,7 +201,6 @@ async function submit(action) {
   } catch (err) {
     $("wx-error").textContent = err.message;
     $("wx-error").hidden = false;
-    live.sync();
   } finally {
     submitting = false;
     delete document.body.dataset.submitting;
