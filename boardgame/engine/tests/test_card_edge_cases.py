@@ -1,5 +1,6 @@
-"""Rules fixes of the audit: Robb Stark as defender (W-9.10.2, W-17.1), the Iron Throne order of
-card texts on the same units (W-9.5), and the W-22 Decisions 9-13 written down as behaviour or switches."""
+"""Card edge cases: Robb Stark as defender (W-9.10.2, W-17.1), the Iron Throne order of card texts on the
+same units (W-9.5), and the W-22 Decisions 9-13 (Doran, Mace, Arianne, Massing on the Milkwater, support)
+as behaviour or switches."""
 
 from __future__ import annotations
 
