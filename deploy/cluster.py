@@ -13,7 +13,8 @@ Processes and their stop signals (docs/deploy.md, "Graceful shutdown"):
 - web1..webN (uvicorn): SIGTERM, stop accepting, finish requests in flight, close WebSockets (code
   1012, "service restart": the page reconnects to another process), at most --timeout-graceful-shutdown.
 - worker-celery, worker-ai (Celery): SIGTERM, a warm shutdown (running tasks finish, none is started).
-- beat (celery beat with celery-redbeat when installed: a Redis lock makes a second beat a hot standby).
+- beat (`celery -A config beat`: with REDIS_URL the settings choose RedBeat, config/beat.py, whose Redis lock
+  makes a second beat a hot standby): SIGTERM releases the lock.
 
     python -m deploy.cluster [--web 2] [--port 8080] [--no-prepare]
 """
