@@ -319,10 +319,12 @@ SPECTACULAR_SETTINGS.update(
 TEMPLATES[0]["DIRS"] = [*TEMPLATES[0]["DIRS"], BASE_DIR / "config" / "templates"]  # the ReDoc page (offline)
 
 # --- Security: HTTPS, trusted proxies, brute force, Content-Security-Policy, API tokens ------------------
-# Everything HTTPS-related is off unless the environment turns it on (README, "Production"): the same
+# Everything HTTPS-related is off unless the environment turns it on (docs/deploy.md, "Environment variables"): the same
 # settings serve a laptop over plain HTTP and a deployment behind a TLS-terminating proxy.
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+# The load balancer's probes reach a web process directly over HTTP: a redirect would read as "unhealthy".
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)

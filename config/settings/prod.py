@@ -3,7 +3,7 @@
 DEBUG is off whatever the environment says, so a forgotten `DEBUG=1` cannot publish the debug pages
 (settings, URL lists, tracebacks); SECRET_KEY must be set (config.settings.base refuses to start
 without it), and so must REDIS_URL unless SINGLE_PROCESS=1 says that one process serves alone.
-HTTPS, proxies and limits come from the environment: README, "Production".
+HTTPS, proxies and limits come from the environment: docs/deploy.md, "Environment variables".
 """
 
 import os
