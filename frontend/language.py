@@ -22,6 +22,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import JavaScriptCatalog
 
+from config.errors import error_body
+
 
 def codes() -> list[str]:
     """The site's language codes, as settings.LANGUAGES lists them (en, th, zh-hans)."""
@@ -100,9 +102,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
 
         message = unknown_language_message(raw)
         if request.headers.get("accept", "").startswith("application/json"):
-            return JsonResponse(
-                {"code": "invalid_language", "message": message, "extra": {"allowed": codes()}}, status=400
-            )
+            return JsonResponse(error_body("invalid_language", message, {"allowed": codes()}), status=400)
         return error_page(request, 400, ValueError(message))
     if request.user.is_authenticated:
         from frontend import preferences
@@ -141,14 +141,8 @@ def javascript_catalog(request: HttpRequest, language: str = "") -> HttpResponse
     if language:
         chosen = normalize(language)
         if chosen is None:
-            return JsonResponse(
-                {
-                    "code": "invalid_language",
-                    "message": unknown_language_message(language),
-                    "extra": {"allowed": codes()},
-                },
-                status=400,
-            )
+            message = unknown_language_message(language)
+            return JsonResponse(error_body("invalid_language", message, {"allowed": codes()}), status=400)
     else:
         chosen = translation.get_language()
     body, digest = catalog(chosen)
