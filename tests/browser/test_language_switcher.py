@@ -93,6 +93,14 @@ def test_a_signed_in_users_choice_is_saved_and_follows_them(
     assert UserSettings.objects.get(user=user).language == "zh-hans"
     # The settings page's select shows it; the page's script (a module importing i18n.js) ran without error.
     assert page.locator("select[name=language]").input_value() == "zh-hans"
+    # settings_page.js says what the browser allows through i18n.js, in Chinese now.
+    note = page.locator("[data-testid=notify-permission]")
+    assert note.inner_text() in {
+        "此浏览器无法显示通知：标签页标题仍会提示轮到你了。",
+        "此浏览器屏蔽了本站的通知：请在网站设置中允许（地址栏左侧的图标）。",
+        "此浏览器已允许本站的通知。",
+        "勾选后，浏览器会请求你的许可。",
+    }
 
 
 def test_the_catalogue_loads_under_the_sites_csp_and_i18n_js_translates(
