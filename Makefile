@@ -14,7 +14,7 @@ HOST ?= 127.0.0.1
 export DJANGO_SETTINGS_MODULE ?= config.settings.dev
 export PYTHONFAULTHANDLER ?= 1
 
-.PHONY: run test install lint format migrate data web worker beat bench screenshots clean
+.PHONY: run test install messages lint format migrate data web worker beat bench screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +24,12 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e ".[dev]"
 	touch $@
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed messages
+
+# The translation catalogues' .mo files (build products, git-ignored): Django's compilemessages with GNU
+# gettext's msgfmt, else polib (config/messages.py), so a machine without gettext still runs the site.
+messages: $(VENV)/.installed
+	$(BIN)/python -m config.messages
 
 migrate: install
 	$(BIN)/python manage.py migrate --noinput

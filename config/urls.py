@@ -10,12 +10,17 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from config import health
+from frontend import language
 
 urlpatterns = [
     # Load-balancer probes: liveness, and readiness (database and Redis reachable): config/health.py
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("admin/", admin.site.urls),
+    # Languages (frontend/language.py): the switcher's POST and the JavaScript catalogue, per language.
+    path("i18n/setlang/", language.set_language, name="set-language"),
+    path("jsi18n/", language.javascript_catalog, name="javascript-catalog"),
+    path("jsi18n/<str:language>/", language.javascript_catalog, name="javascript-catalog-language"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI's start-up script as a file of its own (the split view): the CSP allows no inline script.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),

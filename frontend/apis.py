@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
@@ -13,12 +14,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from frontend import preferences
+from frontend.language import normalize, unknown_language_message
 
 
 class StrictBooleanField(serializers.BooleanField):
     """JSON true or false only (DRF's BooleanField also takes "yes", "0", 1, ...)."""
 
-    default_error_messages = {"invalid": "Must be true or false."}
+    default_error_messages = {"invalid": gettext_lazy("Must be true or false.")}
 
     def to_internal_value(self, data: Any) -> bool:
         if not isinstance(data, bool):
@@ -29,6 +31,24 @@ class StrictBooleanField(serializers.BooleanField):
 @extend_schema_field({"type": "string", "format": "email", "maxLength": 254})
 class BoundedEmailField(serializers.EmailField):
     """An e-mail address of at most 254 characters, with the bound in the schema."""
+
+
+@extend_schema_field({"type": "string", "enum": ["", "en", "th", "zh-hans"]})
+class LanguageField(serializers.CharField):
+    """One of the site's language codes, or '' (none chosen: the browser's language); else a 400 naming them."""
+
+    def run_validation(self, data: Any = serializers.empty) -> Any:
+        if data is None:
+            raise serializers.ValidationError(unknown_language_message(data), code="invalid_language")
+        return super().run_validation(data)
+
+    def to_internal_value(self, data: Any) -> str:
+        if data == "":
+            return ""
+        language = normalize(data)
+        if language is None:
+            raise serializers.ValidationError(unknown_language_message(data), code="invalid_language")
+        return language
 
 
 class UserSettingsSerializer(serializers.Serializer):
@@ -47,6 +67,11 @@ class UserSettingsSerializer(serializers.Serializer):
         help_text="E-mail when a correspondence game waits for your move and you have been away "
         "(needs an e-mail address)",
     )
+    language = LanguageField(
+        required=False,
+        allow_blank=True,
+        help_text="The site's language for you: en, th or zh-hans ('' for your browser's)",
+    )
     email = BoundedEmailField(
         required=False, allow_blank=True, max_length=254, help_text="Where e-mails go ('' for none)"
     )
@@ -55,7 +80,8 @@ class UserSettingsSerializer(serializers.Serializer):
         unknown = set(self.initial_data) - set(self.fields) if isinstance(self.initial_data, dict) else set()
         if unknown:
             names = ", ".join(sorted(map(str, unknown)))[:200]
-            raise serializers.ValidationError({"non_field_errors": [f"Unknown settings: {names}."]})
+            message = gettext("Unknown settings: %(names)s.") % {"names": names}
+            raise serializers.ValidationError({"non_field_errors": [message]})
         return attrs
 
 

@@ -16,30 +16,35 @@ import sys
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.urls import Resolver404
-from django.utils.translation import gettext
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext as _
 
 from config.errors import RETRY_AFTER_S, service_unavailable
 
 log = logging.getLogger(__name__)
 
 _PAGES = {
-    400: ("Bad request", "The request could not be understood."),
-    403: ("Not allowed", "You do not have permission to see this page."),
-    404: ("Page not found", "There is nothing at this address."),
-    429: ("Too many requests", "Too many requests from your address: try again later."),
+    400: (gettext_lazy("Bad request"), gettext_lazy("The request could not be understood.")),
+    403: (gettext_lazy("Not allowed"), gettext_lazy("You do not have permission to see this page.")),
+    404: (gettext_lazy("Page not found"), gettext_lazy("There is nothing at this address.")),
+    429: (
+        gettext_lazy("Too many requests"),
+        gettext_lazy("Too many requests from your address: try again later."),
+    ),
     500: (
-        "Something went wrong",
-        "An error on our side stopped this page. It has been logged.",
+        gettext_lazy("Something went wrong"),
+        gettext_lazy("An error on our side stopped this page. It has been logged."),
     ),
 }
 
 
-def _message(exception: BaseException | None, default: str) -> str:
+def _message(exception: BaseException | None, default: str | Promise) -> str | Promise:
     """The view's own message, if it raised one in words; never a resolver's list of tried patterns."""
     if exception is None or isinstance(exception, Resolver404) or not exception.args:
         return default
     first = exception.args[0]
-    return first if isinstance(first, str) and first else default
+    return str(first) if isinstance(first, (str, Promise)) and str(first) else default
 
 
 def error_page(
@@ -96,7 +101,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return error_page(request, 500)
     except Exception:
         log.exception("The 500 page itself failed to render")
-        return HttpResponseServerError("Server error", content_type="text/plain")
+        return HttpResponseServerError(_("Server error"), content_type="text/plain")
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
@@ -104,6 +109,6 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return error_page(
         request,
         403,
-        PermissionError("This form has expired or was sent from another site."),
-        "Go back, reload the page and try again.",
+        PermissionError(_("This form has expired or was sent from another site.")),
+        _("Go back, reload the page and try again."),
     )

@@ -49,6 +49,15 @@ class UserSettings(models.Model):
         default=True,
         help_text="E-mail me when a correspondence game waits for my move and I have been away",
     )
+    # The site's language for this user ('' : none chosen, the cookie or the browser's Accept-Language
+    # decides); frontend.language reads it on every request.
+    language = models.CharField(
+        max_length=10,
+        blank=True,
+        default="",
+        choices=settings.LANGUAGES,
+        help_text="The language of the site for this user (empty: the browser's)",
+    )
     last_seen_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:

@@ -26,7 +26,14 @@ log = logging.getLogger(__name__)
 
 SEEN_WRITE_EVERY_S = 60
 # The fields a user may change (API and settings page); everything else is the server's.
-EDITABLE = ("browser_notifications", "notifications_asked", "sound", "low_time_warning", "email_your_turn")
+EDITABLE = (
+    "browser_notifications",
+    "notifications_asked",
+    "sound",
+    "low_time_warning",
+    "email_your_turn",
+    "language",
+)
 UNSUBSCRIBE_SALT = "frontend.unsubscribe.your-turn"
 UNSUBSCRIBE_MAX_AGE_S = 90 * 86400  # a link in an old e-mail still works for three months
 
@@ -48,9 +55,16 @@ def settings_update(*, user: Any, **changes: Any) -> UserSettings:
     unknown = set(changes) - set(EDITABLE)
     if unknown:
         raise ValueError(f"not a user setting: {', '.join(sorted(unknown))}")
+    if "language" in changes and changes["language"] != "":
+        from frontend.language import normalize, unknown_language_message
+
+        language = normalize(changes["language"])
+        if language is None:
+            raise ValueError(unknown_language_message(changes["language"]))
+        changes["language"] = language
     row, _ = UserSettings.objects.select_for_update().get_or_create(user=user)
     for name, value in changes.items():
-        setattr(row, name, bool(value))
+        setattr(row, name, value if name == "language" else bool(value))
     if changes:
         row.save(update_fields=list(changes))
     return row

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -17,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from cards import selectors as card_selectors
@@ -27,8 +29,10 @@ from decks.accounts import SignupRateThrottle
 from decks.models import Deck
 from decks.stats import max_mulligans
 from decks.validation import DEFAULT_RULES
+from frontend import preferences
 from frontend.errors import error_page
 from frontend.forms import SignupForm
+from frontend.language import normalize
 from frontend.models import FormSubmission
 
 MAX_MULLIGANS = max_mulligans()  # C-4.4: the sample hand offers as many mulligans as a match allows
@@ -55,12 +59,17 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(_safe_next(request, reverse("deck-list")))
     if request.method == "POST" and not SignupRateThrottle().allow_request(request, None):
-        return error_page(request, 429, hint="Accounts are created at a limited rate per address.")
+        return error_page(request, 429, hint=_("Accounts are created at a limited rate per address."))
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.get_username()}! Your account is ready.")
+        chosen = normalize(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+        if chosen:  # the language picked with the switcher before signing up becomes the account's
+            preferences.settings_update(user=user, language=chosen)
+        messages.success(
+            request, _("Welcome, %(username)s! Your account is ready.") % {"username": user.get_username()}
+        )
         return redirect(_safe_next(request, reverse("deck-list")))
     return render(request, "registration/signup.html", {"form": form, "next": _safe_next(request, "")})
 

@@ -156,9 +156,7 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
-USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
@@ -294,6 +292,40 @@ LOGGING = {
     # the root's, every line (e.g. each request under `make run`) was printed twice.
     "loggers": {"django": {"handlers": [], "level": os.environ.get("LOG_LEVEL", "INFO")}},
 }
+
+
+# --- Languages (docs/i18n.md) -----------------------------------------------------------------------------
+# English is the source; Thai and Simplified Chinese have catalogues per app (<app>/locale/<ll>/LC_MESSAGES:
+# django.po for Python and templates, djangojs.po for the static JS, served at /jsi18n/). The `.mo` files
+# are build products (`make messages`). Each language is named in itself, as the switcher shows it.
+USE_I18N = True
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("th", "ไทย"), ("zh-hans", "简体中文")]
+# The project's catalogues by path: Django ranks LOCALE_PATHS above every app, so our words (docs/glossary.md)
+# win over django.contrib's where both translate one msgid (the admin's zh-hans "Page not found", say); an
+# app listed in INSTALLED_APPS after contrib would lose to it. config is no app: only this finds its folder.
+LOCALE_PATHS = [
+    BASE_DIR / app / "locale" for app in ("frontend", "config", "cards", "decks", "matches", "boardgame")
+]
+LANGUAGE_COOKIE_NAME = "django_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+# Django's LocaleMiddleware resolves cookie > Accept-Language; ours puts the signed-in user's saved language
+# first, so it needs the user: after sessions and authentication. It must also come before CommonMiddleware
+# (its redirects) and CSRF (the CSRF failure page is rendered in the chosen language), so authentication
+# moves up with it; nothing between sessions and CSRF needs the language or the user in another order.
+MIDDLEWARE.remove("django.contrib.auth.middleware.AuthenticationMiddleware")
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.common.CommonMiddleware"),
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+)
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.common.CommonMiddleware"), "frontend.language.LanguageMiddleware"
+)
+TEMPLATES[0]["OPTIONS"]["context_processors"] += [  # type: ignore[index]
+    "django.template.context_processors.i18n",
+    "frontend.language.context",  # the switcher's languages, the JS catalogue's URL
+]
 
 # --- Input bounds and the API contract (issue 11) ---------------------------------------------------------
 # One JSON parser with size and depth bounds and no unstorable characters; JSON only, so a form-encoded body

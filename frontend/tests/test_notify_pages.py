@@ -60,6 +60,7 @@ def test_settings_start_with_the_defaults_without_writing(api: APIClient, user: 
         "sound": True,
         "low_time_warning": True,
         "email_your_turn": True,
+        "language": "",
         "email": "dana@example.com",
     }
     assert not UserSettings.objects.filter(user=user, email_your_turn=False).exists()
