@@ -1,0 +1,97 @@
+"""The `"translations"` object of curated data records (card JSON, Westeros JSON; docs/i18n-data.md).
+
+A record carries its Thai and Chinese texts as
+``"translations": {"th": {"name": "…"}, "zh-hans": {"name": "…", "rules_text": "…"}}`` — only the
+translatable fields, any of them may be missing. In the database they are modeltranslation's
+per-language columns (``name_th``, ``name_zh_hans``); English stays in the record's own fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import models
+from django.utils.translation import gettext as _
+from modeltranslation.utils import build_localized_fieldname
+
+# The languages a data file may carry besides English (the source), in file order.
+TRANSLATION_LANGUAGES = ("th", "zh-hans")
+
+
+def translation_errors(value: Any, *, limits: Mapping[str, int | None]) -> list[str]:
+    """Problems with one record's "translations" object, each naming the language and field.
+
+    ``limits`` maps each translatable field to its English length bound (None: any length).
+    """
+    if not isinstance(value, Mapping):
+        return [_("translations: must be an object keyed by language (th, zh-hans)")]
+    problems: list[str] = []
+    for language in sorted(value, key=str):
+        texts = value[language]
+        if language not in TRANSLATION_LANGUAGES:
+            problems.append(
+                _("translations: unknown language '%(language)s' (allowed: %(allowed)s)")
+                % {"language": language, "allowed": ", ".join(TRANSLATION_LANGUAGES)}
+            )
+            continue
+        if not isinstance(texts, Mapping):
+            problems.append(
+                _("translations.%(language)s: must be an object of translated fields")
+                % {"language": language}
+            )
+            continue
+        for name in sorted(texts, key=str):
+            text = texts[name]
+            where = {"language": language, "field": name}
+            if name not in limits:
+                problems.append(
+                    _("translations.%(language)s.%(field)s: not a translatable field (allowed: %(allowed)s)")
+                    % {**where, "allowed": ", ".join(limits)}
+                )
+            elif not isinstance(text, str) or not text.strip():
+                problems.append(
+                    _(
+                        "translations.%(language)s.%(field)s: must be a non-empty text (leave it out if untranslated)"
+                    )
+                    % where
+                )
+            elif (limit := limits[name]) is not None and len(text) > limit:
+                problems.append(
+                    _("translations.%(language)s.%(field)s: at most %(limit)s characters")
+                    % {**where, "limit": limit}
+                )
+    return problems
+
+
+def translation_limits(model: type[models.Model], fields: tuple[str, ...]) -> dict[str, int | None]:
+    """Each translatable field's length bound, taken from the English field of ``model``."""
+    return {name: model._meta.get_field(name).max_length for name in fields}
+
+
+def translations_of(obj: models.Model, fields: tuple[str, ...]) -> dict[str, dict[str, str]]:
+    """The record's "translations" object for a row: the languages and fields that have a text."""
+    result: dict[str, dict[str, str]] = {}
+    for language in TRANSLATION_LANGUAGES:
+        texts = {
+            name: text
+            for name in fields
+            if (text := getattr(obj, build_localized_fieldname(name, language), None))
+        }
+        if texts:
+            result[language] = texts
+    return result
+
+
+def translations_apply(obj: models.Model, value: Mapping[str, Any], fields: tuple[str, ...]) -> None:
+    """Set a row's translated columns to exactly ``value`` (a field left out is untranslated again)."""
+    for language in TRANSLATION_LANGUAGES:
+        texts = value.get(language) or {}
+        for name in fields:
+            setattr(obj, build_localized_fieldname(name, language), texts.get(name) or None)
+
+
+def with_translations(record: dict[str, Any], obj: models.Model, fields: tuple[str, ...]) -> dict[str, Any]:
+    """``record`` plus its "translations" key when the row has any (an untranslated row exports as before)."""
+    translations = translations_of(obj, fields)
+    return {**record, "translations": translations} if translations else record
