@@ -9,11 +9,12 @@ per-language columns (``name_th``, ``name_zh_hans``); English stays in the recor
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.db import models
 from django.utils.translation import gettext as _
-from modeltranslation.utils import build_localized_fieldname
+
+if TYPE_CHECKING:
+    from django.db import models
 
 # The languages a data file may carry besides English (the source), in file order.
 TRANSLATION_LANGUAGES = ("th", "zh-hans")
@@ -64,6 +65,11 @@ def translation_errors(value: Any, *, limits: Mapping[str, int | None]) -> list[
     return problems
 
 
+def column(field: str, language: str) -> str:
+    """modeltranslation's column of ``field`` in ``language``: name, zh-hans -> name_zh_hans."""
+    return f"{field}_{language.replace('-', '_')}"
+
+
 def translation_limits(model: type[models.Model], fields: tuple[str, ...]) -> dict[str, int | None]:
     """Each translatable field's length bound, taken from the English field of ``model``."""
     return {name: model._meta.get_field(name).max_length for name in fields}
@@ -73,11 +79,7 @@ def translations_of(obj: models.Model, fields: tuple[str, ...]) -> dict[str, dic
     """The record's "translations" object for a row: the languages and fields that have a text."""
     result: dict[str, dict[str, str]] = {}
     for language in TRANSLATION_LANGUAGES:
-        texts = {
-            name: text
-            for name in fields
-            if (text := getattr(obj, build_localized_fieldname(name, language), None))
-        }
+        texts = {name: text for name in fields if (text := getattr(obj, column(name, language), None))}
         if texts:
             result[language] = texts
     return result
@@ -88,7 +90,7 @@ def translations_apply(obj: models.Model, value: Mapping[str, Any], fields: tupl
     for language in TRANSLATION_LANGUAGES:
         texts = value.get(language) or {}
         for name in fields:
-            setattr(obj, build_localized_fieldname(name, language), texts.get(name) or None)
+            setattr(obj, column(name, language), texts.get(name) or None)
 
 
 def with_translations(record: dict[str, Any], obj: models.Model, fields: tuple[str, ...]) -> dict[str, Any]:
