@@ -70,6 +70,12 @@ def column(field: str, language: str) -> str:
     return f"{field}_{language.replace('-', '_')}"
 
 
+def all_languages(*fields: str) -> tuple[str, ...]:
+    """Each field's column in every language (name_en, name_th, name_zh_hans), for searches that find a
+    row by any of its translations, not only in the reader's own language."""
+    return tuple(column(name, language) for name in fields for language in ("en", *TRANSLATION_LANGUAGES))
+
+
 def translation_limits(model: type[models.Model], fields: tuple[str, ...]) -> dict[str, int | None]:
     """Each translatable field's length bound, taken from the English field of ``model``."""
     return {name: model._meta.get_field(name).max_length for name in fields}
