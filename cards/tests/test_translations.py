@@ -1,0 +1,122 @@
+"""Card data in three languages: the file's "translations", import/export round trip, fallback reading."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.utils import translation
+
+from cards.models import Card, Faction, Keyword
+from cards.services import card_upsert_from_dict, cards_export, cards_import, cards_validate
+
+FIXTURE = Path(__file__).parent / "fixtures" / "translated_cards.json"
+
+pytestmark = pytest.mark.django_db
+
+
+def translated_file() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    return data
+
+
+def test_import_fills_each_language_and_export_gives_the_same_file() -> None:
+    data = translated_file()
+    report = cards_import(data)
+    assert report.ok, report.errors
+    card = Card.objects.get(name_en="Ashfoot Skirmisher")
+    assert (card.name_th, card.name_zh_hans) == ("ทหารพรานเท้าเถ้า", "灰足散兵")
+    assert card.flavor_text_th == "เท้าเบา เถ้าหนัก" and card.flavor_text_zh_hans is None
+    assert Faction.objects.get(slug="cinder").name_zh_hans == "余烬军团"
+    assert Keyword.objects.get(code="deploying").reminder_text_th == "เกิดขึ้นเมื่อยูนิตนี้ลงสู่สนามรบ"
+    exported = cards_export()
+    assert exported == data, "export -> import -> export is the identity, translations included"
+    assert "translations" not in exported["cards"][1], "an untranslated card exports as before"
+    again = cards_import(exported)
+    assert again.cards == {"created": 0, "updated": 0, "unchanged": 2}
+    assert cards_export() == data
+
+
+def test_export_is_english_whatever_the_reader_language() -> None:
+    cards_import(translated_file())
+    with translation.override("th"):
+        exported = cards_export()
+    assert exported == translated_file()
+
+
+def test_a_changed_translation_updates_the_card_and_a_record_without_translations_keeps_them() -> None:
+    data = translated_file()
+    cards_import(data)
+    changed = copy.deepcopy(data)
+    changed["cards"][0]["translations"]["zh-hans"]["name"] = "灰足游击兵"
+    assert cards_import(changed).cards["updated"] == 1
+    assert Card.objects.get(name_en="Ashfoot Skirmisher").name_zh_hans == "灰足游击兵"
+    bare = copy.deepcopy(changed)
+    del bare["cards"][0]["translations"]
+    assert cards_import(bare).cards["unchanged"] == 2
+    assert Card.objects.get(name_en="Ashfoot Skirmisher").name_th == "ทหารพรานเท้าเถ้า"
+    dropped = copy.deepcopy(changed)
+    dropped["cards"][0]["translations"] = {"th": {"name": "ทหารพรานเท้าเถ้า"}}
+    cards_import(dropped)
+    card = Card.objects.get(name_en="Ashfoot Skirmisher")
+    assert (card.name_zh_hans, card.flavor_text_th) == (None, None), "a field left out is untranslated again"
+
+
+@pytest.mark.parametrize(
+    ("translations", "message"),
+    [
+        ({"fr": {"name": "Tirailleur"}}, "translations: unknown language 'fr' (allowed: th, zh-hans)"),
+        ({"th": {"abilities": "x"}}, "translations.th.abilities: not a translatable field"),
+        ({"zh-hans": {"name": ""}}, "translations.zh-hans.name: must be a non-empty text"),
+        ({"th": {"name": "ก" * 81}}, "translations.th.name: at most 80 characters"),
+        ({"th": ["name"]}, "translations.th: must be an object of translated fields"),
+        ("ทหาร", "translations: must be an object keyed by language"),
+    ],
+)
+def test_a_bad_translation_is_refused_naming_record_language_and_field(
+    translations: Any, message: str
+) -> None:
+    data = translated_file()
+    data["cards"][0]["translations"] = translations
+    report = cards_import(data)
+    assert not report.ok and not Card.objects.exists(), "nothing is imported"
+    assert any(
+        e.startswith("cards[0] (Ashfoot Skirmisher): translations: ") and message in e for e in report.errors
+    ), report.errors
+
+
+def test_bad_faction_and_keyword_translations_are_refused() -> None:
+    data = translated_file()
+    data["factions"][0]["translations"] = {"th": {"name": "ก" * 61}}
+    data["keywords"][0]["translations"] = {"zh-hans": {"color": "红"}}
+    errors, _ = cards_validate(data)
+    assert "factions[0] (cinder): translations.th.name: at most 60 characters" in errors
+    assert any(
+        e.startswith("keywords[0] (deploying): translations.zh-hans.color: not a translatable field")
+        for e in errors
+    )
+
+
+def test_a_thai_reader_reads_thai_and_an_untranslated_field_falls_back_to_english() -> None:
+    cards_import(translated_file())
+    card = Card.objects.get(name_en="Ashfoot Skirmisher")
+    warlord = Card.objects.get(name_en="Ember Warlord")
+    with translation.override("th"):
+        assert card.name == "ทหารพรานเท้าเถ้า"
+        assert warlord.name == "Ember Warlord", "no Thai name: the English one, never an empty name"
+        assert warlord.rules_text == "A veteran of the ash wars."
+    with translation.override("zh-hans"):
+        assert card.name == "灰足散兵" and card.flavor_text == "Light feet, heavy ash."
+
+
+def test_the_api_write_path_accepts_translations_and_stays_english_under_thai() -> None:
+    cards_import(translated_file())
+    record = translated_file()["cards"][1] | {"translations": {"zh-hans": {"name": "余烬军阀"}}}
+    with translation.override("th"):
+        card, outcome = card_upsert_from_dict(record)
+    assert outcome == "updated"
+    card.refresh_from_db()
+    assert (card.name_en, card.name_zh_hans, card.name_th) == ("Ember Warlord", "余烬军阀", None)
