@@ -103,3 +103,46 @@ def with_translations(record: dict[str, Any], obj: models.Model, fields: tuple[s
     """``record`` plus its "translations" key when the row has any (an untranslated row exports as before)."""
     translations = translations_of(obj, fields)
     return {**record, "translations": translations} if translations else record
+
+
+def reader_language() -> str:
+    """The active language as one of the data's languages (en, th, zh-hans); English when unknown."""
+    from django.utils.translation import get_language
+
+    active = (get_language() or "en").lower()
+    for language in TRANSLATION_LANGUAGES:
+        if active == language or active.split("-")[0] == language:
+            return language
+    return "en"
+
+
+def untranslated_fields(obj: models.Model, fields: tuple[str, ...], language: str | None = None) -> list[str]:
+    """The fields of a row the reader sees in English because it has no text in their language (shown
+    marked); none for an English reader or a field without English text either."""
+    language = language or reader_language()
+    if language == "en":
+        return []
+    return [
+        name
+        for name in fields
+        if getattr(obj, column(name, "en"), None) and not getattr(obj, column(name, language), None)
+    ]
+
+
+def localise_record(
+    record: dict[str, Any], texts: Mapping[str, str | None] | None, fields: tuple[str, ...]
+) -> dict[str, Any]:
+    """A data record with its translatable fields in the reader's language (``texts``: that language's
+    columns) and the English kept: ``name_en``, and ``untranslated`` listing the fields left in English."""
+    out = dict(record)
+    if "name" in record:
+        out["name_en"] = record["name"]
+    missing = []
+    for name in fields:
+        text = (texts or {}).get(name)
+        if text:
+            out[name] = text
+        elif record.get(name):
+            missing.append(name)
+    out["untranslated"] = missing
+    return out

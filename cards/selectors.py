@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.db.models import QuerySet
 
+from cards.data_translations import column, reader_language
 from cards.models import Card, Faction, Keyword
 from cards.search import parse_query
 
@@ -28,3 +32,27 @@ def faction_list() -> QuerySet[Faction]:
 
 def keyword_list() -> QuerySet[Keyword]:
     return Keyword.objects.all()
+
+
+CARD_TEXT_FIELDS = ("name", "rules_text", "flavor_text")
+
+
+def card_texts(names: Iterable[str], *, language: str | None = None) -> dict[str, dict[str, Any]]:
+    """Name and texts of cards (by English name) in the reader's language, for pages that show cards by
+    their English name (a match's card catalog): ``{"name", "rules_text", "flavor_text", "untranslated"}``,
+    a field without a translation in English and listed in ``untranslated``. One query; none in English."""
+    language = language or reader_language()
+    wanted = sorted(set(names))
+    if language == "en" or not wanted:
+        return {}
+    columns = [column(f, lang) for f in CARD_TEXT_FIELDS for lang in ("en", language)]
+    out: dict[str, dict[str, Any]] = {}
+    for row in Card.objects.rewrite(False).filter(name_en__in=wanted).values(*columns):  # type: ignore[attr-defined]
+        texts: dict[str, Any] = {"untranslated": []}
+        for field in CARD_TEXT_FIELDS:
+            english, local = row[column(field, "en")] or "", row[column(field, language)]
+            texts[field] = local or english
+            if english and not local:
+                texts["untranslated"].append(field)
+        out[row["name_en"]] = texts
+    return out

@@ -120,3 +120,43 @@ def test_the_api_write_path_accepts_translations_and_stays_english_under_thai() 
     assert outcome == "updated"
     card.refresh_from_db()
     assert (card.name_en, card.name_zh_hans, card.name_th) == ("Ember Warlord", "余烬军阀", None)
+
+
+def test_the_card_api_reads_the_reader_language_and_marks_english_fallbacks(api_client: Any) -> None:
+    cards_import(translated_file())
+    with translation.override("th"):
+        cards = api_client.get("/api/cards/", HTTP_ACCEPT_LANGUAGE="th").json()["results"]
+        factions = api_client.get("/api/factions/", HTTP_ACCEPT_LANGUAGE="th").json()
+    skirmisher, warlord = sorted(cards, key=lambda c: c["name_en"])
+    assert (skirmisher["name"], skirmisher["name_en"]) == ("ทหารพรานเท้าเถ้า", "Ashfoot Skirmisher")
+    assert skirmisher["flavor_text"] == "เท้าเบา เถ้าหนัก" and skirmisher["untranslated"] == []
+    assert skirmisher["faction_name"] == "กองทัพเถ้าถ่าน"
+    assert warlord["name"] == "Ember Warlord", "never an empty name"
+    assert warlord["untranslated"] == ["name", "rules_text"]
+    assert factions[0]["untranslated"] == []
+    english = api_client.get("/api/cards/", HTTP_ACCEPT_LANGUAGE="en").json()["results"]
+    assert {c["name"] for c in english} == {"Ashfoot Skirmisher", "Ember Warlord"}
+    assert all(c["untranslated"] == [] for c in english)
+
+
+def test_the_match_catalog_keeps_english_keys_and_adds_the_viewer_language() -> None:
+    from cards.selectors import card_texts
+    from matches.engine.cards import card_from_dict
+    from matches.games import _card_facts
+
+    cards_import(translated_file())
+    records = {r["name"]: r for r in translated_file()["cards"]}
+    defs = {
+        n: card_from_dict({k: v for k, v in r.items() if k != "translations"}) for n, r in records.items()
+    }
+    with translation.override("zh-hans"):
+        local = card_texts(defs)
+        facts = {n: _card_facts(d, local.get(n)) for n, d in defs.items()}
+    assert facts["Ashfoot Skirmisher"]["display_name"] == "灰足散兵"
+    assert facts["Ashfoot Skirmisher"]["untranslated"] == []
+    assert facts["Ember Warlord"]["display_name"] == "Ember Warlord"
+    assert facts["Ember Warlord"]["untranslated"] == ["name", "rules_text"]
+    assert facts["Ember Warlord"]["display_rules_text"] == "A veteran of the ash wars."
+    assert card_texts(defs, language="en") == {}, "an English viewer needs no query"
+    english = _card_facts(defs["Ember Warlord"])
+    assert (english["display_name"], english["untranslated"]) == ("Ember Warlord", [])
