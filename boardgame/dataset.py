@@ -81,6 +81,7 @@ def _areas_in_order() -> list[Area]:
     )
 
 
+@translation.override(SOURCE_LANGUAGE)
 def map_export(*, translations: bool = False) -> dict[str, Any]:
     ports = {p.area_id: p for p in Port.objects.select_related("area", "land_area", "sea_area")}
     port_of_land = {p.land_area_id: p.area.slug for p in ports.values()}
@@ -108,6 +109,7 @@ def map_export(*, translations: bool = False) -> dict[str, Any]:
     return {**_meta("map"), "counts": map_counts(areas, len(edges)), "areas": areas, "adjacency": edges}
 
 
+@translation.override(SOURCE_LANGUAGE)
 def setup_export(*, translations: bool = False) -> dict[str, Any]:
     houses: dict[str, Any] = {}
     homes = {a.home_house_id: a.slug for a in Area.objects.filter(home_house__isnull=False)}
@@ -157,6 +159,7 @@ def setup_export(*, translations: bool = False) -> dict[str, Any]:
     return {**_meta("setup"), "houses": houses, "player_counts": counts}
 
 
+@translation.override(SOURCE_LANGUAGE)
 def house_cards_export(*, translations: bool = False) -> dict[str, Any]:
     cards = [
         _translated(
@@ -179,6 +182,7 @@ def house_cards_export(*, translations: bool = False) -> dict[str, Any]:
     return {**_meta("house_cards"), "cards": cards}
 
 
+@translation.override(SOURCE_LANGUAGE)
 def westeros_export(*, translations: bool = False) -> dict[str, Any]:
     decks = {str(d.number): {"size": d.size} for d in WesterosDeck.objects.all()}
     cards = []
@@ -200,6 +204,7 @@ def westeros_export(*, translations: bool = False) -> dict[str, Any]:
     return {**_meta("westeros_cards"), "decks": decks, "cards": cards}
 
 
+@translation.override(SOURCE_LANGUAGE)
 def wildling_export(*, translations: bool = False) -> dict[str, Any]:
     cards = [
         _translated(

@@ -130,10 +130,15 @@ def untranslated_fields(obj: models.Model, fields: tuple[str, ...], language: st
 
 
 def localise_record(
-    record: dict[str, Any], texts: Mapping[str, str | None] | None, fields: tuple[str, ...]
+    record: dict[str, Any],
+    texts: Mapping[str, str | None] | None,
+    fields: tuple[str, ...],
+    *,
+    mark: bool = True,
 ) -> dict[str, Any]:
     """A data record with its translatable fields in the reader's language (``texts``: that language's
-    columns) and the English kept: ``name_en``, and ``untranslated`` listing the fields left in English."""
+    columns) and the English kept: ``name_en``, and ``untranslated`` listing the fields left in English
+    (none when not ``mark``: an English reader)."""
     out = dict(record)
     if "name" in record:
         out["name_en"] = record["name"]
@@ -142,7 +147,7 @@ def localise_record(
         text = (texts or {}).get(name)
         if text:
             out[name] = text
-        elif record.get(name):
+        elif record.get(name) and mark:
             missing.append(name)
     out["untranslated"] = missing
     return out

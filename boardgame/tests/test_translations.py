@@ -123,3 +123,49 @@ def test_a_bad_translation_imports_nothing(bundle: dict[str, Any]) -> None:
         "setup: stark: translations: unknown language 'klingon'" in e for e in exc.value.extra["errors"]
     )
     assert not House.objects.exists()
+
+
+@pytest.mark.django_db
+def test_game_data_reads_the_viewer_language_by_id_with_english_kept_and_fallbacks_marked(
+    bundle: dict[str, Any],
+) -> None:
+    from boardgame.selectors import localise_game_data
+
+    dataset.game_data_import(data=translated(bundle))
+    english_copy = strip_translations(six(bundle))  # what a stored game holds
+    local = localise_game_data(english_copy, language="zh-hans")
+    winterfell = next(a for a in local["map"]["areas"] if a["id"] == "winterfell")
+    assert (winterfell["name"], winterfell["name_en"], winterfell["untranslated"]) == (
+        "临冬城",
+        "Winterfell",
+        [],
+    )
+    kingswood = next(a for a in local["map"]["areas"] if a["id"] == "kingswood")
+    assert kingswood["name"] == "Kingswood" and kingswood["untranslated"] == ["name"], "English, marked"
+    assert local["setup"]["houses"]["stark"]["name"] == "史塔克家族"
+    eddard = next(c for c in local["house_cards"]["cards"] if c["id"] == "eddard_stark")
+    assert (
+        eddard["name"] == "艾德·史塔克" and "effect" not in eddard["untranslated"] or not eddard.get("effect")
+    )
+    wildling = local["wildling_cards"]["cards"][0]
+    assert wildling["nights_watch_victory"]["highest_bidder"] == "出价最高者获得奖励。"
+    assert "highest_bidder" not in wildling["untranslated"] and "name" in wildling["untranslated"]
+    assert english_copy == strip_translations(six(bundle)), "the game's own copy is left as it is"
+    plain = localise_game_data(english_copy, language="en")
+    assert all(a["untranslated"] == [] and a["name"] == a["name_en"] for a in plain["map"]["areas"])
+
+
+@pytest.mark.django_db
+def test_the_map_and_house_apis_read_the_reader_language(bundle: dict[str, Any], client: Any) -> None:
+    dataset.game_data_import(data=translated(bundle))
+    with translation.override("zh-hans"):
+        areas = client.get("/api/westeros/map/", HTTP_ACCEPT_LANGUAGE="zh-hans").json()["areas"]
+        houses = client.get("/api/westeros/houses/", HTTP_ACCEPT_LANGUAGE="zh-hans").json()
+    winterfell = next(a for a in areas if a["id"] == "winterfell")
+    assert (winterfell["name"], winterfell["name_en"]) == ("临冬城", "Winterfell")
+    stark = next(h for h in (houses["results"] if isinstance(houses, dict) else houses) if h["id"] == "stark")
+    assert (stark["name"], stark["untranslated"]) == ("史塔克家族", [])
+    lannister = next(
+        h for h in (houses["results"] if isinstance(houses, dict) else houses) if h["id"] == "lannister"
+    )
+    assert (lannister["name"], lannister["untranslated"]) == ("Lannister", ["name"])
