@@ -160,3 +160,41 @@ def test_the_match_catalog_keeps_english_keys_and_adds_the_viewer_language() -> 
     assert card_texts(defs, language="en") == {}, "an English viewer needs no query"
     english = _card_facts(defs["Ember Warlord"])
     assert (english["display_name"], english["untranslated"]) == ("Ember Warlord", [])
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("พรานเท้า", ["Ashfoot Skirmisher"]),  # a Thai substring in the middle of the Thai name
+        ("name:足散", ["Ashfoot Skirmisher"]),  # Chinese, inside the name
+        ('"Ashfoot"', ["Ashfoot Skirmisher"]),  # English still works
+        ("-name:พรานเท้า", ["Ember Warlord"]),  # negation keeps the cards without a Thai name
+        ("f:余烬", ["Ashfoot Skirmisher", "Ember Warlord"]),  # faction by its Chinese name
+        ("f:กองทัพ t:unit cp<=1", ["Ashfoot Skirmisher"]),
+        ("kw:登场", []),  # a keyword by its Chinese name (no card here has it)
+    ],
+)
+def test_search_finds_cards_by_name_or_text_in_any_language(query: str, found: list[str]) -> None:
+    from cards.selectors import card_search
+
+    cards_import(translated_file())
+    for reader in ("en", "th", "zh-hans"):
+        with translation.override(reader):
+            assert sorted(c.name_en for c in card_search(query)) == found, (query, reader)
+
+
+def test_keyword_search_by_a_translated_name() -> None:
+    from cards.selectors import card_search
+
+    data = translated_file()
+    data["cards"][1] |= {
+        "keywords": ["deploying"],
+        "abilities": [
+            {
+                "trigger": "deploying",
+                "effects": [{"effect": "deal_damage", "target": "chosen_enemy_unit", "amount": 1000}],
+            }
+        ],
+    }
+    assert cards_import(data).ok
+    assert [c.name_en for c in card_search("kw:登场")] == ["Ember Warlord"]
