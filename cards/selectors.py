@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from django.db.models.functions import Lower
 
-from cards.data_translations import column, reader_language
+from cards.data_translations import TRANSLATION_LANGUAGES, column, reader_language
 from cards.models import Card, Faction, Keyword
 from cards.search import parse_query
 
@@ -56,3 +57,25 @@ def card_texts(names: Iterable[str], *, language: str | None = None) -> dict[str
                 texts["untranslated"].append(field)
         out[row["name_en"]] = texts
     return out
+
+
+def english_names(names: Iterable[str]) -> dict[str, str]:
+    """{casefolded Thai or Chinese card name: its English name}, for decklists written in either (the
+    English name is what deck lists, share codes and the engine use). Matching ignores case."""
+    lowered = {n.lower() for n in names}
+    if not lowered:
+        return {}
+    found: dict[str, str] = {}
+    for language in TRANSLATION_LANGUAGES:
+        name = column("name", language)
+        rows = Card.objects.rewrite(False).annotate(lname=Lower(name)).filter(lname__in=lowered)  # type: ignore[attr-defined]
+        for local, english in rows.values_list(name, "name_en"):
+            found.setdefault(local.casefold(), english)
+    return found
+
+
+def translated_names() -> list[str]:
+    """Every Thai and Chinese card name (for "did you mean" on a decklist)."""
+    columns = [column("name", language) for language in TRANSLATION_LANGUAGES]
+    rows = Card.objects.rewrite(False).filter(Q(name_th__isnull=False) | Q(name_zh_hans__isnull=False))  # type: ignore[attr-defined]
+    return [name for row in rows.values_list(*columns) for name in row if name]
