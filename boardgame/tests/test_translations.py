@@ -169,3 +169,14 @@ def test_the_map_and_house_apis_read_the_reader_language(bundle: dict[str, Any],
         h for h in (houses["results"] if isinstance(houses, dict) else houses) if h["id"] == "lannister"
     )
     assert (lannister["name"], lannister["untranslated"]) == ("Lannister", ["name"])
+
+
+@pytest.mark.django_db
+def test_the_map_page_reads_the_viewer_language_and_marks_english_names(
+    bundle: dict[str, Any], client: Any
+) -> None:
+    dataset.game_data_import(data=translated(bundle))
+    with translation.override("zh-hans"):
+        html = client.get("/westeros/map/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert 'data-area-id="winterfell" data-kind="land">临冬城</button>' in html
+    assert 'data-area-id="kingswood" data-kind="land">Kingswood<span class="untranslated" lang="en"' in html

@@ -198,3 +198,14 @@ def test_keyword_search_by_a_translated_name() -> None:
     }
     assert cards_import(data).ok
     assert [c.name_en for c in card_search("kw:登场")] == ["Ember Warlord"]
+
+
+def test_pages_mark_a_name_shown_in_english_for_want_of_a_translation(client: Any) -> None:
+    cards_import(translated_file())
+    with translation.override("th"):
+        warlord = client.get("/cards/ember-warlord/", HTTP_ACCEPT_LANGUAGE="th").content.decode()
+        skirmisher = client.get("/cards/ashfoot-skirmisher/", HTTP_ACCEPT_LANGUAGE="th").content.decode()
+    assert 'class="untranslated" lang="en"' in warlord and "Ember Warlord" in warlord
+    assert "ทหารพรานเท้าเถ้า" in skirmisher and 'class="untranslated"' not in skirmisher
+    english = client.get("/cards/ember-warlord/").content.decode()
+    assert 'class="untranslated"' not in english
