@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
-from modeltranslation.admin import TranslationAdmin, TranslationTabularInline
+from modeltranslation.admin import TranslationTabularInline
 from simple_history.admin import SimpleHistoryAdmin
 
 from boardgame.dataset import dataset_errors, game_data_export, layout_export
@@ -47,6 +47,7 @@ from boardgame.services import (
     setup_references,
     setup_references_rename,
 )
+from cards.admin_translation import DataTranslationAdmin
 from cards.data_translations import all_languages
 
 
@@ -125,7 +126,7 @@ class StartingUnitInline(admin.TabularInline):
 
 
 @admin.register(House)
-class HouseAdmin(SetupReferencedMixin, SimpleHistoryAdmin, TranslationAdmin):  # type: ignore[misc]
+class HouseAdmin(SetupReferencedMixin, SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     setup_reference = "house"
     list_display = [
         "name",
@@ -180,7 +181,7 @@ class HouseCardForm(forms.ModelForm):
 
 
 @admin.register(HouseCard)
-class HouseCardAdmin(NoBulkDeleteMixin, SimpleHistoryAdmin, TranslationAdmin):  # type: ignore[misc]
+class HouseCardAdmin(NoBulkDeleteMixin, SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     form = HouseCardForm
     list_display = ["name", "house", "strength", "swords", "fortifications", "effect_timing"]
     list_filter = ["house", "effect_timing", "strength"]
@@ -259,7 +260,7 @@ class AreaForm(forms.ModelForm):
 
 
 @admin.register(Area)
-class AreaAdmin(SetupReferencedMixin, SimpleHistoryAdmin, TranslationAdmin):  # type: ignore[misc]
+class AreaAdmin(SetupReferencedMixin, SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     setup_reference = "area"
     form = AreaForm
     list_display = [
@@ -514,7 +515,7 @@ class WesterosCardForm(forms.ModelForm):
 
 
 @admin.register(WesterosCard)
-class WesterosCardAdmin(SimpleHistoryAdmin, TranslationAdmin):  # type: ignore[misc]
+class WesterosCardAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     form = WesterosCardForm
     list_display = ["name", "deck", "count", "wildling_icon", "effect_type", "chooser"]
     list_filter = ["deck", "effect_type", "wildling_icon"]
@@ -522,7 +523,7 @@ class WesterosCardAdmin(SimpleHistoryAdmin, TranslationAdmin):  # type: ignore[m
 
 
 @admin.register(WildlingCard)
-class WildlingCardAdmin(SimpleHistoryAdmin, TranslationAdmin):  # type: ignore[misc]
+class WildlingCardAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     list_display = ["name", "slug", "position"]
     search_fields = [
         *all_languages("name"),

@@ -11,9 +11,9 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from modeltranslation.admin import TranslationAdmin
 from simple_history.admin import SimpleHistoryAdmin
 
+from cards.admin_translation import DataTranslationAdmin
 from cards.data_translations import all_languages
 from cards.describe import describe_abilities
 from cards.models import DIRECTIONS, Card, Faction, Keyword, card_field_errors
@@ -143,7 +143,7 @@ class CardAdminForm(forms.ModelForm):
 
 
 @admin.register(Card)
-class CardAdmin(SimpleHistoryAdmin, TranslationAdmin):  # type: ignore[misc]
+class CardAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     form = CardAdminForm
     list_display = (
         "name",
@@ -213,7 +213,7 @@ class CardAdmin(SimpleHistoryAdmin, TranslationAdmin):  # type: ignore[misc]
 
 
 @admin.register(Faction)
-class FactionAdmin(SimpleHistoryAdmin, TranslationAdmin):  # type: ignore[misc]
+class FactionAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     list_display = ("name", "slug", "swatch", "card_count")
     search_fields = (*all_languages("name"), "slug")
     prepopulated_fields = {"slug": ("name",)}
@@ -246,7 +246,7 @@ class KeywordAdminForm(forms.ModelForm):
 
 
 @admin.register(Keyword)
-class KeywordAdmin(SimpleHistoryAdmin, TranslationAdmin):  # type: ignore[misc]
+class KeywordAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     form = KeywordAdminForm
     list_display = ("name", "code", "reminder_text", "card_count")
     search_fields = (*all_languages("name"), "code", *all_languages("reminder_text"))

@@ -6,7 +6,6 @@ through ``card_record_errors`` so the importer, the API and the admin refuse the
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -105,7 +104,15 @@ def card_to_dict(card: Card | Mapping[str, Any]) -> dict[str, Any]:
         value = card.__getitem__
         faction, codes = card["faction"], card["keywords"]
     else:
-        value = functools.partial(getattr, card)
+        row = card
+
+        def value(name: str) -> Any:
+            # The English columns: the format is English whatever language the request reads (decks
+            # frozen for a match, AI decks, exports), while `row.name` would be the reader's language.
+            if name in CARD_TRANSLATED:
+                return getattr(row, f"{name}_en") or ""
+            return getattr(row, name)
+
         faction, codes = card.faction.slug, [k.code for k in card.keywords.all()]
     abilities = value("abilities")
     return {

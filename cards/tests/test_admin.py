@@ -174,3 +174,12 @@ def test_non_staff_cannot_open_the_admin(small_set, client, django_user_model):
     client.force_login(user)
     response = client.get("/admin/cards/card/")
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_system_checks_stay_clean_after_the_admin_forms_were_opened(small_set, admin_client):
+    from django.core import checks
+
+    card = Card.objects.get(name="Ember Warlord")
+    assert admin_client.get(f"/admin/cards/card/{card.pk}/change/").status_code == 200
+    assert admin_client.get("/admin/boardgame/area/add/").status_code == 200
+    assert [e.id for e in checks.run_checks() if e.level >= checks.ERROR] == []

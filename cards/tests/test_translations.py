@@ -209,3 +209,13 @@ def test_pages_mark_a_name_shown_in_english_for_want_of_a_translation(client: An
     assert "ทหารพรานเท้าเถ้า" in skirmisher and 'class="untranslated"' not in skirmisher
     english = client.get("/cards/ember-warlord/").content.decode()
     assert 'class="untranslated"' not in english
+
+
+def test_the_card_format_of_a_row_is_english_for_a_thai_reader() -> None:
+    from cards.services import card_to_dict
+
+    cards_import(translated_file())
+    card = Card.objects.get(name_en="Ashfoot Skirmisher")
+    with translation.override("th"):
+        record = card_to_dict(card)
+    assert (record["name"], record["flavor_text"]) == ("Ashfoot Skirmisher", "Light feet, heavy ash.")
