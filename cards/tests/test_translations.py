@@ -219,3 +219,19 @@ def test_the_card_format_of_a_row_is_english_for_a_thai_reader() -> None:
     with translation.override("th"):
         record = card_to_dict(card)
     assert (record["name"], record["flavor_text"]) == ("Ashfoot Skirmisher", "Light feet, heavy ash.")
+
+
+def test_the_keyword_filter_takes_a_translated_keyword_name(api_client: Any) -> None:
+    data = translated_file()
+    data["cards"][1] |= {
+        "keywords": ["deploying"],
+        "abilities": [
+            {
+                "trigger": "deploying",
+                "effects": [{"effect": "deal_damage", "target": "chosen_enemy_unit", "amount": 1000}],
+            }
+        ],
+    }
+    assert cards_import(data).ok
+    results = api_client.get("/api/cards/", {"keyword": "登场"}).json()["results"]
+    assert [c["name_en"] for c in results] == ["Ember Warlord"]
