@@ -587,6 +587,7 @@ def cards_validate(data: Any) -> tuple[list[str], dict[str, Any]]:
     existing_slugs = dict(Card.objects.values_list("slug", "name"))
     seen_names: dict[str, int] = {}
     seen_slugs: dict[str, str] = {}
+    seen_translated: dict[tuple[str, str], int] = {}
     valid_cards = []
     for i, record in enumerate(cards):
         label = _label("cards", i, record, "name")
@@ -604,6 +605,16 @@ def cards_validate(data: Any) -> tuple[list[str], dict[str, Any]]:
                         f"its URL slug '{slug}' is already used by '{owner}'"
                     )
                 seen_slugs[slug] = name
+        # Translated names are unique per language too (a column each): two cards may not share one.
+        translations = record.get("translations") if isinstance(record, Mapping) else None
+        for language, texts in (translations or {}).items() if isinstance(translations, Mapping) else ():
+            local = texts.get("name") if isinstance(texts, Mapping) else None
+            if isinstance(local, str) and local:
+                first = seen_translated.setdefault((language, local), i)
+                if first != i:
+                    problems.setdefault("translations", []).append(
+                        f"translations.{language}.name: '{local}' is also the name of cards[{first}]"
+                    )
         for field_name, messages in problems.items():
             errors.extend(f"{label}: {field_name}: {m}" for m in messages)
         if not problems:

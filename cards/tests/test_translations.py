@@ -235,3 +235,12 @@ def test_the_keyword_filter_takes_a_translated_keyword_name(api_client: Any) -> 
     assert cards_import(data).ok
     results = api_client.get("/api/cards/", {"keyword": "登场"}).json()["results"]
     assert [c["name_en"] for c in results] == ["Ember Warlord"]
+
+
+def test_two_cards_with_the_same_translated_name_are_refused() -> None:
+    data = translated_file()
+    data["cards"][1]["translations"] = {"zh-hans": {"name": "灰足散兵"}}
+    report = cards_import(data)
+    assert report.errors == [
+        "cards[1] (Ember Warlord): translations: translations.zh-hans.name: '灰足散兵' is also the name of cards[0]"
+    ]
