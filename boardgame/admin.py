@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
+from modeltranslation.admin import TranslationTabularInline
 from simple_history.admin import SimpleHistoryAdmin
 
 from boardgame.dataset import dataset_errors, game_data_export, layout_export
@@ -46,6 +47,8 @@ from boardgame.services import (
     setup_references,
     setup_references_rename,
 )
+from cards.admin_translation import DataTranslationAdmin
+from cards.data_translations import all_languages
 
 
 class NoBulkDeleteMixin:
@@ -106,7 +109,7 @@ class HandFormSet(forms.BaseInlineFormSet):
                 raise forms.ValidationError(problem)
 
 
-class HouseCardInline(admin.TabularInline):
+class HouseCardInline(TranslationTabularInline):  # type: ignore[misc]
     model = HouseCard
     formset = HandFormSet
     fields = ["slug", "name", "strength", "swords", "fortifications", "effect_timing", "effect", "position"]
@@ -123,7 +126,7 @@ class StartingUnitInline(admin.TabularInline):
 
 
 @admin.register(House)
-class HouseAdmin(SetupReferencedMixin, SimpleHistoryAdmin):
+class HouseAdmin(SetupReferencedMixin, SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     setup_reference = "house"
     list_display = [
         "name",
@@ -137,7 +140,7 @@ class HouseAdmin(SetupReferencedMixin, SimpleHistoryAdmin):
         "influence_fiefdoms",
         "influence_kings_court",
     ]
-    search_fields = ["name", "slug"]
+    search_fields = [*all_languages("name"), "slug"]
     inlines = [StartingUnitInline, HouseCardInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[House]:
@@ -178,11 +181,11 @@ class HouseCardForm(forms.ModelForm):
 
 
 @admin.register(HouseCard)
-class HouseCardAdmin(NoBulkDeleteMixin, SimpleHistoryAdmin):
+class HouseCardAdmin(NoBulkDeleteMixin, SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     form = HouseCardForm
     list_display = ["name", "house", "strength", "swords", "fortifications", "effect_timing"]
     list_filter = ["house", "effect_timing", "strength"]
-    search_fields = ["name", "slug", "effect"]
+    search_fields = [*all_languages("name"), "slug", *all_languages("effect")]
 
     def delete_view(self, request: HttpRequest, object_id: str, extra_context: Any = None) -> HttpResponse:
         card = self.get_object(request, object_id)
@@ -257,7 +260,7 @@ class AreaForm(forms.ModelForm):
 
 
 @admin.register(Area)
-class AreaAdmin(SetupReferencedMixin, SimpleHistoryAdmin):
+class AreaAdmin(SetupReferencedMixin, SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     setup_reference = "area"
     form = AreaForm
     list_display = [
@@ -273,7 +276,7 @@ class AreaAdmin(SetupReferencedMixin, SimpleHistoryAdmin):
         "drawn",
     ]
     list_filter = ["kind", "castle", "home_house", "island"]
-    search_fields = ["name", "slug"]
+    search_fields = [*all_languages("name"), "slug"]
     inlines = [PortInline]
     fieldsets = [
         (None, {"fields": ["slug", "name", "kind", "castle", "supply", "crowns", "home_house", "island"]}),
@@ -447,7 +450,7 @@ class DeckFormSet(forms.BaseInlineFormSet):
             raise forms.ValidationError(problem)
 
 
-class WesterosCardInline(admin.TabularInline):
+class WesterosCardInline(TranslationTabularInline):  # type: ignore[misc]
     model = WesterosCard
     formset = DeckFormSet
     fields = [
@@ -512,17 +515,21 @@ class WesterosCardForm(forms.ModelForm):
 
 
 @admin.register(WesterosCard)
-class WesterosCardAdmin(SimpleHistoryAdmin):
+class WesterosCardAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     form = WesterosCardForm
     list_display = ["name", "deck", "count", "wildling_icon", "effect_type", "chooser"]
     list_filter = ["deck", "effect_type", "wildling_icon"]
-    search_fields = ["name", "slug", "effect"]
+    search_fields = [*all_languages("name"), "slug", *all_languages("effect")]
 
 
 @admin.register(WildlingCard)
-class WildlingCardAdmin(SimpleHistoryAdmin):
+class WildlingCardAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     list_display = ["name", "slug", "position"]
-    search_fields = ["name", "slug", "highest_bidder", "lowest_bidder", "everyone_else"]
+    search_fields = [
+        *all_languages("name"),
+        "slug",
+        *all_languages("highest_bidder", "lowest_bidder", "everyone_else"),
+    ]
 
 
 @admin.register(TrackTable)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -12,13 +12,19 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from boardgame import selectors
+from boardgame.data_format import HOUSE_CARD_TRANSLATED, HOUSE_TRANSLATED
+from cards.data_translations import untranslated_fields
 from config.errors import ApplicationError
 from config.schema import ApiErrorSerializer
+
+UNTRANSLATED_HELP = "Fields shown in English: no translation in the reader's language yet (empty in English)."
 
 
 class AreaOutputSerializer(serializers.Serializer):
     id = serializers.CharField()
-    name = serializers.CharField()
+    name = serializers.CharField(help_text="In the reader's language; English where not yet translated.")
+    name_en = serializers.CharField(help_text="The English name.")
+    untranslated = serializers.ListField(child=serializers.CharField(), help_text=UNTRANSLATED_HELP)
     kind = serializers.ChoiceField(choices=["land", "sea", "port"])
     castle = serializers.ChoiceField(choices=["none", "castle", "stronghold"])
     supply = serializers.IntegerField()
@@ -66,7 +72,9 @@ class WesterosMapApi(APIView):
 
 class HouseOutputSerializer(serializers.Serializer):
     id = serializers.CharField(source="slug")
-    name = serializers.CharField()
+    name = serializers.CharField(help_text="In the reader's language; English where not yet translated.")
+    name_en = serializers.CharField(help_text="The English name.")
+    untranslated = serializers.SerializerMethodField(help_text=UNTRANSLATED_HELP)
     home_area = serializers.SerializerMethodField()
     supply_level = serializers.IntegerField()
     victory_track = serializers.IntegerField()
@@ -74,6 +82,10 @@ class HouseOutputSerializer(serializers.Serializer):
     power_tokens_total = serializers.IntegerField()
     garrison_strength = serializers.IntegerField()
     influence_positions_6p = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_untranslated(self, obj: Any) -> list[str]:
+        return untranslated_fields(obj, tuple(HOUSE_TRANSLATED))
 
     def get_home_area(self, obj: Any) -> str | None:
         homes = list(obj.home_areas.all())
@@ -102,12 +114,18 @@ class HouseListApi(APIView):
 class HouseCardOutputSerializer(serializers.Serializer):
     id = serializers.CharField(source="slug")
     house = serializers.CharField(source="house.slug")
-    name = serializers.CharField()
+    name = serializers.CharField(help_text="In the reader's language; English where not yet translated.")
+    name_en = serializers.CharField(help_text="The English name.")
+    untranslated = serializers.SerializerMethodField(help_text=UNTRANSLATED_HELP)
     strength = serializers.IntegerField()
     swords = serializers.IntegerField()
     fortifications = serializers.IntegerField()
     effect = serializers.CharField(allow_null=True)
     effect_timing = serializers.CharField()
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_untranslated(self, obj: Any) -> list[str]:
+        return untranslated_fields(obj, tuple(HOUSE_CARD_TRANSLATED))
 
 
 class HouseCardListApi(APIView):

@@ -57,6 +57,19 @@ TRACK_TO_TOKEN = dict(zip(INFLUENCE_TRACKS, DOMINANCE_TOKENS, strict=True))  # W
 EFFECT_TYPES = set(WESTEROS_EFFECT_TYPES)
 UNIT_CHOICES = set(UNIT_TYPES)
 
+# The translatable fields of each record with the English field's length bound (None: any length); a
+# record may carry them as "translations": {"th": {...}, "zh-hans": {...}} (docs/westeros-data.md).
+AREA_TRANSLATED: dict[str, int | None] = {"name": 80}
+HOUSE_TRANSLATED: dict[str, int | None] = {"name": 60}
+HOUSE_CARD_TRANSLATED: dict[str, int | None] = {"name": 80, "effect": None}
+WESTEROS_CARD_TRANSLATED: dict[str, int | None] = {"name": 80, "effect": None}
+WILDLING_CARD_TRANSLATED: dict[str, int | None] = {
+    "name": 80,
+    "highest_bidder": None,
+    "lowest_bidder": None,
+    "everyone_else": None,
+}
+
 AREA_KEYS = {"id", "name", "kind", "castle", "supply", "crowns", "home_house", "island"}
 HOUSE_KEYS = {
     "name",

@@ -13,10 +13,19 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from django.db import transaction
+from django.db import models, transaction
+from django.utils import translation
 from simple_history.utils import bulk_create_with_history
 
-from boardgame.data_format import GAME_SECTIONS, KIND_ORDER
+from boardgame.data_format import (
+    AREA_TRANSLATED,
+    GAME_SECTIONS,
+    HOUSE_CARD_TRANSLATED,
+    HOUSE_TRANSLATED,
+    KIND_ORDER,
+    WESTEROS_CARD_TRANSLATED,
+    WILDLING_CARD_TRANSLATED,
+)
 from boardgame.models import (
     Adjacency,
     Area,
@@ -34,9 +43,26 @@ from boardgame.models import (
     WildlingCard,
 )
 from boardgame.validation import game_data_errors, map_counts
+from cards.data_translations import translations_apply, with_translations
 from config.errors import ApplicationError
 
 DATA_DIR = Path(__file__).resolve().parent / "data" / "westeros"
+# The data set is English whatever language the request reads: the engine, stored games and the export
+# files use the English names; the other languages travel in each record's "translations".
+SOURCE_LANGUAGE = "en"
+
+
+def _translated(
+    record: dict[str, Any], row: models.Model, fields: dict[str, int | None], on: bool
+) -> dict[str, Any]:
+    """``record`` with the row's "translations" when ``on`` (the export file), unchanged for the engine."""
+    return with_translations(record, row, tuple(fields)) if on else record
+
+
+def _translate(row: models.Model, record: dict[str, Any], fields: dict[str, int | None]) -> models.Model:
+    """The row with the record's translations set (none when the record has no "translations")."""
+    translations_apply(row, record.get("translations") or {}, tuple(fields))
+    return row
 
 
 # --------------------------------------------------------------------------------------------------
@@ -55,7 +81,8 @@ def _areas_in_order() -> list[Area]:
     )
 
 
-def map_export() -> dict[str, Any]:
+@translation.override(SOURCE_LANGUAGE)
+def map_export(*, translations: bool = False) -> dict[str, Any]:
     ports = {p.area_id: p for p in Port.objects.select_related("area", "land_area", "sea_area")}
     port_of_land = {p.land_area_id: p.area.slug for p in ports.values()}
     areas = []
@@ -77,12 +104,13 @@ def map_export() -> dict[str, Any]:
             d["land_area"] = p.land_area.slug if p else None
             d["sea_area"] = p.sea_area.slug if p else None
             d["max_ships"] = p.max_ships if p else None
-        areas.append(d)
+        areas.append(_translated(d, a, AREA_TRANSLATED, translations))
     edges = sorted(sorted(pair) for pair in Adjacency.objects.values_list("area_a__slug", "area_b__slug"))
     return {**_meta("map"), "counts": map_counts(areas, len(edges)), "areas": areas, "adjacency": edges}
 
 
-def setup_export() -> dict[str, Any]:
+@translation.override(SOURCE_LANGUAGE)
+def setup_export(*, translations: bool = False) -> dict[str, Any]:
     houses: dict[str, Any] = {}
     homes = {a.home_house_id: a.slug for a in Area.objects.filter(home_house__isnull=False)}
     units: dict[int, list[dict[str, Any]]] = defaultdict(list)
@@ -90,21 +118,26 @@ def setup_export() -> dict[str, Any]:
         units[u.house_id].append({"area": u.area.slug, "unit": u.unit, "count": u.count})
     for h in House.objects.all():
         home = homes.get(h.pk)
-        houses[h.slug] = {
-            "name": h.name,
-            "home_area": home,
-            "starting_units": units[h.pk],
-            "garrison": {"area": home, "strength": h.garrison_strength},
-            "power_tokens_available": h.power_tokens_available,
-            "power_tokens_total": h.power_tokens_total,
-            "supply_level": h.supply_level,
-            "victory_track": h.victory_track,
-            "influence_positions_6p": {
-                "iron_throne": h.influence_iron_throne,
-                "fiefdoms": h.influence_fiefdoms,
-                "kings_court": h.influence_kings_court,
+        houses[h.slug] = _translated(
+            {
+                "name": h.name,
+                "home_area": home,
+                "starting_units": units[h.pk],
+                "garrison": {"area": home, "strength": h.garrison_strength},
+                "power_tokens_available": h.power_tokens_available,
+                "power_tokens_total": h.power_tokens_total,
+                "supply_level": h.supply_level,
+                "victory_track": h.victory_track,
+                "influence_positions_6p": {
+                    "iron_throne": h.influence_iron_throne,
+                    "fiefdoms": h.influence_fiefdoms,
+                    "kings_court": h.influence_kings_court,
+                },
             },
-        }
+            h,
+            HOUSE_TRANSLATED,
+            translations,
+        )
     garrisons: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for g in SetupGarrison.objects.select_related("area").order_by("position", "id"):
         garrisons[g.setup_id].append({"area": g.area.slug, "strength": g.strength})
@@ -126,24 +159,31 @@ def setup_export() -> dict[str, Any]:
     return {**_meta("setup"), "houses": houses, "player_counts": counts}
 
 
-def house_cards_export() -> dict[str, Any]:
+@translation.override(SOURCE_LANGUAGE)
+def house_cards_export(*, translations: bool = False) -> dict[str, Any]:
     cards = [
-        {
-            "id": c.slug,
-            "house": c.house.slug,
-            "name": c.name,
-            "strength": c.strength,
-            "swords": c.swords,
-            "fortifications": c.fortifications,
-            "effect": c.effect or None,
-            "effect_timing": c.effect_timing,
-        }
+        _translated(
+            {
+                "id": c.slug,
+                "house": c.house.slug,
+                "name": c.name,
+                "strength": c.strength,
+                "swords": c.swords,
+                "fortifications": c.fortifications,
+                "effect": c.effect or None,
+                "effect_timing": c.effect_timing,
+            },
+            c,
+            HOUSE_CARD_TRANSLATED,
+            translations,
+        )
         for c in HouseCard.objects.select_related("house").order_by("position", "slug")
     ]
     return {**_meta("house_cards"), "cards": cards}
 
 
-def westeros_export() -> dict[str, Any]:
+@translation.override(SOURCE_LANGUAGE)
+def westeros_export(*, translations: bool = False) -> dict[str, Any]:
     decks = {str(d.number): {"size": d.size} for d in WesterosDeck.objects.all()}
     cards = []
     for c in WesterosCard.objects.select_related("deck").order_by("deck__number", "position", "slug"):
@@ -160,18 +200,24 @@ def westeros_export() -> dict[str, Any]:
         }
         if c.restricted_orders is not None:
             d["restricted_orders"] = c.restricted_orders
-        cards.append(d)
+        cards.append(_translated(d, c, WESTEROS_CARD_TRANSLATED, translations))
     return {**_meta("westeros_cards"), "decks": decks, "cards": cards}
 
 
-def wildling_export() -> dict[str, Any]:
+@translation.override(SOURCE_LANGUAGE)
+def wildling_export(*, translations: bool = False) -> dict[str, Any]:
     cards = [
-        {
-            "id": c.slug,
-            "name": c.name,
-            "nights_watch_victory": {"highest_bidder": c.highest_bidder},
-            "wildling_victory": {"lowest_bidder": c.lowest_bidder, "everyone_else": c.everyone_else},
-        }
+        _translated(
+            {
+                "id": c.slug,
+                "name": c.name,
+                "nights_watch_victory": {"highest_bidder": c.highest_bidder},
+                "wildling_victory": {"lowest_bidder": c.lowest_bidder, "everyone_else": c.everyone_else},
+            },
+            c,
+            WILDLING_CARD_TRANSLATED,
+            translations,
+        )
         for c in WildlingCard.objects.all()
     ]
     return {**_meta("wildling_cards"), "cards": cards}
@@ -181,17 +227,19 @@ def tracks_export() -> dict[str, Any]:
     return {**_meta("tracks"), **{t.key: t.data for t in TrackTable.objects.all()}}
 
 
-def game_data_export() -> dict[str, Any]:
+@translation.override(SOURCE_LANGUAGE)
+def game_data_export(*, translations: bool = False) -> dict[str, Any]:
     """The six-section data dict built from the database; the engine's `GameData.from_dict` reads it.
 
     A new game takes a copy of this dict, so an admin's edit changes the next game, never a running one.
+    English always; `translations` adds each record's "translations" (the export file, not a game's copy).
     """
     return {
-        "map": map_export(),
-        "setup": setup_export(),
-        "house_cards": house_cards_export(),
-        "westeros_cards": westeros_export(),
-        "wildling_cards": wildling_export(),
+        "map": map_export(translations=translations),
+        "setup": setup_export(translations=translations),
+        "house_cards": house_cards_export(translations=translations),
+        "westeros_cards": westeros_export(translations=translations),
+        "wildling_cards": wildling_export(translations=translations),
         "tracks": tracks_export(),
     }
 
@@ -203,13 +251,13 @@ def layout_export() -> dict[str, Any]:
 
 
 def westeros_export_all() -> dict[str, Any]:
-    """The export file of `export_westeros`: the six sections plus `layout`."""
-    return {**game_data_export(), "layout": layout_export()}
+    """The export file of `export_westeros`: the six sections with their translations, plus `layout`."""
+    return {**game_data_export(translations=True), "layout": layout_export()}
 
 
 def dataset_errors() -> list[str]:
     """Whole-data-set check of what the database holds now (the admin's "check data" page)."""
-    return game_data_errors(game_data_export(), layout=layout_export())
+    return game_data_errors(game_data_export(translations=True), layout=layout_export())
 
 
 # --------------------------------------------------------------------------------------------------
@@ -228,6 +276,7 @@ def bundled_data(directory: Path = DATA_DIR) -> dict[str, Any]:
 
 
 @transaction.atomic
+@translation.override(SOURCE_LANGUAGE)
 def game_data_import(*, data: dict[str, Any]) -> dict[str, int]:
     """Replace the whole Westeros data set with `data` (six sections, optional `layout`); returns row counts.
 
@@ -258,18 +307,22 @@ def game_data_import(*, data: dict[str, Any]) -> dict[str, int]:
     houses = {}
     for n, (slug, h) in enumerate(s["houses"].items()):
         pos = h["influence_positions_6p"]
-        houses[slug] = House(
-            slug=slug,
-            name=h["name"],
-            position=n,
-            power_tokens_available=h["power_tokens_available"],
-            power_tokens_total=h["power_tokens_total"],
-            supply_level=h["supply_level"],
-            victory_track=h["victory_track"],
-            garrison_strength=h["garrison"]["strength"],
-            influence_iron_throne=pos["iron_throne"],
-            influence_fiefdoms=pos["fiefdoms"],
-            influence_kings_court=pos["kings_court"],
+        houses[slug] = _translate(
+            House(
+                slug=slug,
+                name=h["name"],
+                position=n,
+                power_tokens_available=h["power_tokens_available"],
+                power_tokens_total=h["power_tokens_total"],
+                supply_level=h["supply_level"],
+                victory_track=h["victory_track"],
+                garrison_strength=h["garrison"]["strength"],
+                influence_iron_throne=pos["iron_throne"],
+                influence_fiefdoms=pos["fiefdoms"],
+                influence_kings_court=pos["kings_court"],
+            ),
+            h,
+            HOUSE_TRANSLATED,
         )
     bulk_create_with_history(list(houses.values()), House)
     houses = {h.slug: h for h in House.objects.all()}
@@ -277,18 +330,22 @@ def game_data_import(*, data: dict[str, Any]) -> dict[str, int]:
     drawings = (layout or {}).get("areas", {})
     bulk_create_with_history(
         [
-            Area(
-                slug=a["id"],
-                name=a["name"],
-                kind=a["kind"],
-                castle=a["castle"],
-                supply=a["supply"],
-                crowns=a["crowns"],
-                home_house=houses.get(a["home_house"]) if a["home_house"] else None,
-                island=a["island"],
-                x=drawings.get(a["id"], {}).get("x", 0),
-                y=drawings.get(a["id"], {}).get("y", 0),
-                outline=drawings.get(a["id"], {}).get("outline", []),
+            _translate(
+                Area(
+                    slug=a["id"],
+                    name=a["name"],
+                    kind=a["kind"],
+                    castle=a["castle"],
+                    supply=a["supply"],
+                    crowns=a["crowns"],
+                    home_house=houses.get(a["home_house"]) if a["home_house"] else None,
+                    island=a["island"],
+                    x=drawings.get(a["id"], {}).get("x", 0),
+                    y=drawings.get(a["id"], {}).get("y", 0),
+                    outline=drawings.get(a["id"], {}).get("outline", []),
+                ),
+                a,
+                AREA_TRANSLATED,
             )
             for a in m["areas"]
         ],
@@ -355,16 +412,20 @@ def game_data_import(*, data: dict[str, Any]) -> dict[str, int]:
         )
     bulk_create_with_history(
         [
-            HouseCard(
-                slug=c["id"],
-                house=houses[c["house"]],
-                name=c["name"],
-                strength=c["strength"],
-                swords=c["swords"],
-                fortifications=c["fortifications"],
-                effect=c["effect"] or "",
-                effect_timing=c["effect_timing"],
-                position=n,
+            _translate(
+                HouseCard(
+                    slug=c["id"],
+                    house=houses[c["house"]],
+                    name=c["name"],
+                    strength=c["strength"],
+                    swords=c["swords"],
+                    fortifications=c["fortifications"],
+                    effect=c["effect"] or "",
+                    effect_timing=c["effect_timing"],
+                    position=n,
+                ),
+                c,
+                HOUSE_CARD_TRANSLATED,
             )
             for n, c in enumerate(hc["cards"])
         ],
@@ -375,18 +436,22 @@ def game_data_import(*, data: dict[str, Any]) -> dict[str, int]:
     }
     bulk_create_with_history(
         [
-            WesterosCard(
-                deck=decks[c["deck"]],
-                slug=c["id"],
-                name=c["name"],
-                count=c["count"],
-                wildling_icon=c["wildling_icon"],
-                effect_type=c["effect_type"],
-                effect=c["effect"],
-                chooser=c["chooser"] or "",
-                options=c["options"],
-                restricted_orders=c.get("restricted_orders"),
-                position=n,
+            _translate(
+                WesterosCard(
+                    deck=decks[c["deck"]],
+                    slug=c["id"],
+                    name=c["name"],
+                    count=c["count"],
+                    wildling_icon=c["wildling_icon"],
+                    effect_type=c["effect_type"],
+                    effect=c["effect"],
+                    chooser=c["chooser"] or "",
+                    options=c["options"],
+                    restricted_orders=c.get("restricted_orders"),
+                    position=n,
+                ),
+                c,
+                WESTEROS_CARD_TRANSLATED,
             )
             for n, c in enumerate(w["cards"])
         ],
@@ -394,13 +459,17 @@ def game_data_import(*, data: dict[str, Any]) -> dict[str, int]:
     )
     bulk_create_with_history(
         [
-            WildlingCard(
-                slug=c["id"],
-                name=c["name"],
-                highest_bidder=c["nights_watch_victory"]["highest_bidder"],
-                lowest_bidder=c["wildling_victory"]["lowest_bidder"],
-                everyone_else=c["wildling_victory"]["everyone_else"],
-                position=n,
+            _translate(
+                WildlingCard(
+                    slug=c["id"],
+                    name=c["name"],
+                    highest_bidder=c["nights_watch_victory"]["highest_bidder"],
+                    lowest_bidder=c["wildling_victory"]["lowest_bidder"],
+                    everyone_else=c["wildling_victory"]["everyone_else"],
+                    position=n,
+                ),
+                c,
+                WILDLING_CARD_TRANSLATED,
             )
             for n, c in enumerate(wl["cards"])
         ],

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils import translation
 from simple_history.models import HistoricalRecords
 
 from boardgame.data_format import (
@@ -29,6 +31,21 @@ from boardgame.validation import setup_field_errors, track_table_errors, westero
 ID_HELP = "Stable snake_case id used by the rules engine and the JSON files, e.g. kings_landing."
 ORDER_HELP = "Export order (lower first); rows with equal values are ordered by id."
 SECTIONS = ("map", "setup", "house_cards", "westeros_cards", "wildling_cards", "tracks", "layout")
+
+
+class EnglishSourceModel(models.Model):
+    """Saves in the source language, so the untranslated column and the history's always hold English.
+
+    The translated fields (translation.py) read the viewer's language; writing `name` while Thai is active
+    would otherwise copy the Thai text into the source column.
+    """
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        with translation.override(settings.MODELTRANSLATION_DEFAULT_LANGUAGE):
+            super().save(*args, **kwargs)
 
 
 class SectionMeta(models.Model):
@@ -53,7 +70,7 @@ class SectionMeta(models.Model):
             raise ValidationError({"data": "A section header must be a JSON object."})
 
 
-class House(models.Model):
+class House(EnglishSourceModel):
     """A Great House (W-1.1) with its player-screen start values (W-2.1, W-2.2, W-2.3)."""
 
     slug = models.SlugField(max_length=40, unique=True, help_text=ID_HELP)
@@ -89,7 +106,7 @@ class House(models.Model):
             )
 
 
-class Area(models.Model):
+class Area(EnglishSourceModel):
     """One of the board's areas (W-1.2): land, sea or port, with icons and its drawing on the map."""
 
     LAND, SEA, PORT = "land", "sea", "port"
@@ -402,7 +419,7 @@ class NeutralForce(models.Model):
             raise ValidationError({"area": "Neutral forces stand only in land areas (W-11.1)."})
 
 
-class HouseCard(models.Model):
+class HouseCard(EnglishSourceModel):
     """A house card (W-17.1). Each house keeps exactly 7; edit a hand as a whole on its house page."""
 
     TIMINGS = [(t, t) for t in HOUSE_CARD_TIMINGS]
@@ -475,7 +492,7 @@ class WesterosDeck(models.Model):
         return f"Westeros deck {self.number}"
 
 
-class WesterosCard(models.Model):
+class WesterosCard(EnglishSourceModel):
     """A Westeros card (W-4) with its copies in the deck, wildling icon and machine-readable effect."""
 
     EFFECT_TYPES = [(t, t) for t in WESTEROS_EFFECT_TYPES]
@@ -539,7 +556,7 @@ def order_token_ids() -> set[str] | None:
     return {t["id"] for t in table.get("tokens", []) if isinstance(t, dict) and isinstance(t.get("id"), str)}
 
 
-class WildlingCard(models.Model):
+class WildlingCard(EnglishSourceModel):
     """A wildling card (W-16.7): the reward for the highest bidder or the penalties after a defeat."""
 
     slug = models.SlugField(max_length=60, unique=True, help_text=ID_HELP)

@@ -7,8 +7,16 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
+from boardgame.data_format import (
+    AREA_TRANSLATED,
+    HOUSE_CARD_TRANSLATED,
+    HOUSE_TRANSLATED,
+    WESTEROS_CARD_TRANSLATED,
+    WILDLING_CARD_TRANSLATED,
+)
 from boardgame.dataset import layout_export, map_export, setup_export
-from boardgame.models import Area, House, HouseCard, Port, Setup
+from boardgame.models import Area, House, HouseCard, Port, Setup, WesterosCard, WildlingCard
+from cards.data_translations import column, localise_record, reader_language
 
 HOUSE_COLOURS = {
     "stark": "#9aa4ad",
@@ -28,7 +36,7 @@ def westeros_map(map_data: dict[str, Any] | None = None) -> dict[str, Any]:
     `frontend.westeros_views`); by default the curated database's. The drawing (layout) is always the
     database's: it places areas on screen and takes no part in the rules.
     """
-    data = map_data if map_data is not None else map_export()
+    data = map_data if map_data is not None else localise_game_data({"map": map_export()})["map"]
     layout = layout_export()
     neighbours: dict[str, list[str]] = {a["id"]: [] for a in data["areas"]}
     for a, b in data["adjacency"]:
@@ -77,7 +85,7 @@ def setup_get(*, player_count: int) -> dict[str, Any] | None:
     """The start of a game for `player_count` players: the per-count set-up plus the playing houses' values."""
     if not Setup.objects.filter(player_count=player_count).exists():
         return None
-    setup = setup_export()
+    setup = localise_game_data({"setup": setup_export()})["setup"]
     pc = setup["player_counts"][str(player_count)]
     return {
         "player_count": player_count,
@@ -192,3 +200,91 @@ def map_svg(map_data: dict[str, Any], layout: dict[str, Any], *, href: str | Non
 def _two_lines(words: list[str]) -> list[str]:
     best = min(range(1, len(words)), key=lambda i: abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))))
     return [" ".join(words[:best]), " ".join(words[best:])]
+
+
+# --------------------------------------------------------------------------------------------------
+# The reader's language: names and texts of a data set (a game's English copy) from the curated rows
+# --------------------------------------------------------------------------------------------------
+
+WILDLING_SIDES = {"highest_bidder": "nights_watch_victory", "lowest_bidder": "wildling_victory",
+                  "everyone_else": "wildling_victory"}  # fmt: skip
+
+
+def _texts(model: Any, key: tuple[str, ...], fields: dict[str, int | None], language: str) -> dict[Any, Any]:
+    """{row key: {field: text in `language` or None}} of one table, read in one query."""
+    columns = [column(f, language) for f in fields]
+    rows = model.objects.rewrite(False).values_list(*key, *columns)
+    return {
+        row[: len(key)] if len(key) > 1 else row[0]: dict(zip(fields, row[len(key) :], strict=True))
+        for row in rows
+    }
+
+
+def localise_game_data(data: dict[str, Any], *, language: str | None = None) -> dict[str, Any]:
+    """A copy of (any sections of) a six-section data set with area, house and card names and texts in the
+    reader's language, from the curated translations by id; each record keeps its English `name_en` and
+    lists in `untranslated` the fields still shown in English. The English copy a game plays on (and
+    stores) is left as it is: translations are for reading only, and a card renamed in the database
+    later still reads by id. An English reader gets the same records with nothing marked."""
+    language = language or reader_language()
+    mark = language != "en"
+    out = dict(data)
+
+    def texts(model: Any, key: tuple[str, ...], fields: dict[str, int | None]) -> dict[Any, Any]:
+        return {} if language == "en" else _texts(model, key, fields, language)
+
+    if "map" in data:
+        names = texts(Area, ("slug",), AREA_TRANSLATED)
+        out["map"] = {
+            **data["map"],
+            "areas": [
+                localise_record(a, names.get(a["id"]), tuple(AREA_TRANSLATED), mark=mark)
+                for a in data["map"]["areas"]
+            ],
+        }
+    if "setup" in data:
+        names = texts(House, ("slug",), HOUSE_TRANSLATED)
+        houses = {
+            h: localise_record(d, names.get(h), tuple(HOUSE_TRANSLATED), mark=mark)
+            for h, d in data["setup"]["houses"].items()
+        }
+        out["setup"] = {**data["setup"], "houses": houses}
+    if "house_cards" in data:
+        names = texts(HouseCard, ("slug",), HOUSE_CARD_TRANSLATED)
+        cards = [
+            localise_record(c, names.get(c["id"]), tuple(HOUSE_CARD_TRANSLATED), mark=mark)
+            for c in data["house_cards"]["cards"]
+        ]
+        out["house_cards"] = {**data["house_cards"], "cards": cards}
+    if "westeros_cards" in data:
+        names = texts(WesterosCard, ("deck__number", "slug"), WESTEROS_CARD_TRANSLATED)
+        cards = [
+            localise_record(c, names.get((c["deck"], c["id"])), tuple(WESTEROS_CARD_TRANSLATED), mark=mark)
+            for c in data["westeros_cards"]["cards"]
+        ]
+        out["westeros_cards"] = {**data["westeros_cards"], "cards": cards}
+    if "wildling_cards" in data:
+        names = texts(WildlingCard, ("slug",), WILDLING_CARD_TRANSLATED)
+        out["wildling_cards"] = {
+            **data["wildling_cards"],
+            "cards": [
+                _localise_wildling(c, names.get(c["id"]), mark=mark) for c in data["wildling_cards"]["cards"]
+            ],
+        }
+    return out
+
+
+def _localise_wildling(
+    card: dict[str, Any], texts: dict[str, str | None] | None, *, mark: bool
+) -> dict[str, Any]:
+    """A wildling card, whose three texts sit in the two victory objects, in the reader's language."""
+    flat = {
+        "name": card["name"],
+        **{who: (card.get(side) or {}).get(who) for who, side in WILDLING_SIDES.items()},
+    }
+    local = localise_record(flat, texts, tuple(WILDLING_CARD_TRANSLATED), mark=mark)
+    out = {**card, "name": local["name"], "name_en": local["name_en"], "untranslated": local["untranslated"]}
+    for who, side in WILDLING_SIDES.items():
+        if who in (card.get(side) or {}):
+            out[side] = {**out[side], who: local[who]}
+    return out

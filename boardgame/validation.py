@@ -15,13 +15,16 @@ from typing import Any
 
 from boardgame.data_format import (
     AREA_KEYS,
+    AREA_TRANSLATED,
     DOMINANCE_TOKENS,
     EFFECT_TYPES,
     GAME_SECTIONS,
     HOUSE_CARD_KEYS,
     HOUSE_CARD_STRENGTHS,
     HOUSE_CARD_TIMINGS,
+    HOUSE_CARD_TRANSLATED,
     HOUSE_KEYS,
+    HOUSE_TRANSLATED,
     ID_RE,
     INFLUENCE_TRACKS,
     KIND_ORDER,
@@ -30,13 +33,16 @@ from boardgame.data_format import (
     TRACK_TO_TOKEN,
     UNIT_DOMAINS,
     WESTEROS_CARD_KEYS,
+    WESTEROS_CARD_TRANSLATED,
     WILDLING_CARD_KEYS,
+    WILDLING_CARD_TRANSLATED,
     entry_id,
     is_int,
     is_nat,
     keys_problem,
     outline_problem,
 )
+from cards.data_translations import translation_errors  # the one "translations" check of every data file
 
 
 def map_errors(m: Any) -> tuple[list[str], dict[str, dict[str, Any]], dict[str, set[str]]]:
@@ -56,6 +62,7 @@ def map_errors(m: Any) -> tuple[list[str], dict[str, dict[str, Any]], dict[str, 
     for n, a in enumerate(m["areas"]):
         kind = a.get("kind") if isinstance(a, dict) else None
         extra = {"land": ["port"], "port": ["land_area", "sea_area", "max_ships"]}.get(kind or "", [])
+        extra = [*extra, "translations"]
         required = AREA_KEYS | ({"land_area", "sea_area", "max_ships"} if kind == "port" else set())
         i = entry_id(a, required, extra, section="map", noun="area", n=n, errors=errors)
         if i is None:
@@ -64,6 +71,7 @@ def map_errors(m: Any) -> tuple[list[str], dict[str, dict[str, Any]], dict[str, 
             errors.append(f"map: area id {i} is listed twice")
             continue
         areas[i] = a
+        errors += translations_problems(a, AREA_TRANSLATED, f"map: {i}")
         if kind not in KIND_ORDER:
             errors.append(f"map: {i}: kind must be land, sea or port")
         if a["castle"] not in ("none", "castle", "stronghold"):
@@ -381,10 +389,11 @@ def setup_errors(s: Any, areas: dict[str, dict[str, Any]], tracks: dict[str, Any
     for h, d in s["houses"].items():
         if not ID_RE.match(h) or len(h) > 40:
             errors.append(f"setup: house id {h!r} is not a snake_case id (at most 40 characters)")
-        problem = keys_problem(d, HOUSE_KEYS, (), f"setup: house {h}")
+        problem = keys_problem(d, HOUSE_KEYS, ("translations",), f"setup: house {h}")
         if problem:
             errors.append(problem)
             continue
+        errors += translations_problems(d, HOUSE_TRANSLATED, f"setup: {h}")
         if not (isinstance(d["name"], str) and 0 < len(d["name"]) <= 60):
             errors.append(f"setup: {h}: name is a text of 1 to 60 characters")
         home = d["home_area"]
@@ -580,9 +589,12 @@ def house_cards_errors(hc: Any, house_ids: set[str]) -> list[str]:
     ids: set[str] = set()
     by_house: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for n, c in enumerate(hc["cards"]):
-        i = entry_id(c, HOUSE_CARD_KEYS, (), section="house_cards", noun="card", n=n, errors=errors)
+        i = entry_id(
+            c, HOUSE_CARD_KEYS, ("translations",), section="house_cards", noun="card", n=n, errors=errors
+        )
         if i is None:
             continue
+        errors += translations_problems(c, HOUSE_CARD_TRANSLATED, f"house_cards: {i}")
         if i in ids:
             errors.append(f"house_cards: card id {i} is listed twice")
         ids.add(i)
@@ -678,7 +690,7 @@ def westeros_errors(w: Any, order_ids: set[str] | None) -> list[str]:
         i = entry_id(
             c,
             WESTEROS_CARD_KEYS,
-            ("restricted_orders",),
+            ("restricted_orders", "translations"),
             section="westeros_cards",
             noun="card",
             n=n,
@@ -686,6 +698,7 @@ def westeros_errors(w: Any, order_ids: set[str] | None) -> list[str]:
         )
         if i is None:
             continue
+        errors += translations_problems(c, WESTEROS_CARD_TRANSLATED, f"westeros_cards: {i}")
         if c["deck"] not in sizes:
             errors.append(f"westeros_cards: {i}: deck {c['deck']!r} is not one of the decks")
             continue
@@ -716,9 +729,18 @@ def wildling_errors(wl: Any) -> list[str]:
     errors: list[str] = []
     ids: set[str] = set()
     for n, c in enumerate(wl["cards"]):
-        i = entry_id(c, WILDLING_CARD_KEYS, (), section="wildling_cards", noun="card", n=n, errors=errors)
+        i = entry_id(
+            c,
+            WILDLING_CARD_KEYS,
+            ("translations",),
+            section="wildling_cards",
+            noun="card",
+            n=n,
+            errors=errors,
+        )
         if i is None:
             continue
+        errors += translations_problems(c, WILDLING_CARD_TRANSLATED, f"wildling_cards: {i}")
         if i in ids:
             errors.append(f"wildling_cards: {i} is listed twice")
         ids.add(i)
@@ -761,6 +783,13 @@ def layout_errors(layout: Any, area_ids: Iterable[str]) -> list[str]:
         if problem:
             errors.append(f"layout: {i}: {problem}")
     return errors
+
+
+def translations_problems(entry: dict[str, Any], limits: dict[str, int | None], where: str) -> list[str]:
+    """Problems with an entry's optional "translations" object, each naming the entry, language and field."""
+    if "translations" not in entry:
+        return []
+    return [f"{where}: {p}" for p in translation_errors(entry["translations"], limits=limits)]
 
 
 def game_data_errors(data: Any, *, layout: Any = None) -> list[str]:

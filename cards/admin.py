@@ -13,6 +13,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from simple_history.admin import SimpleHistoryAdmin
 
+from cards.admin_translation import DataTranslationAdmin
+from cards.data_translations import all_languages
 from cards.describe import describe_abilities
 from cards.models import DIRECTIONS, Card, Faction, Keyword, card_field_errors
 from cards.search import QuerySyntaxError, parse_query
@@ -141,7 +143,7 @@ class CardAdminForm(forms.ModelForm):
 
 
 @admin.register(Card)
-class CardAdmin(SimpleHistoryAdmin):
+class CardAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     form = CardAdminForm
     list_display = (
         "name",
@@ -157,7 +159,7 @@ class CardAdmin(SimpleHistoryAdmin):
     )
     list_filter = ("faction", "card_type", "event_type", "command_cost", "keywords", "legendary", "unique")
     list_select_related = ("faction",)
-    search_fields = ("name", "rules_text")
+    search_fields = all_languages("name", "rules_text")
     search_help_text = (
         "Name or rules text; the card search language works too, e.g. f:ember t:unit pow>=3000 -kw:spoil"
     )
@@ -211,9 +213,9 @@ class CardAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Faction)
-class FactionAdmin(SimpleHistoryAdmin):
+class FactionAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     list_display = ("name", "slug", "swatch", "card_count")
-    search_fields = ("name", "slug")
+    search_fields = (*all_languages("name"), "slug")
     prepopulated_fields = {"slug": ("name",)}
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Faction]:
@@ -244,10 +246,10 @@ class KeywordAdminForm(forms.ModelForm):
 
 
 @admin.register(Keyword)
-class KeywordAdmin(SimpleHistoryAdmin):
+class KeywordAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     form = KeywordAdminForm
     list_display = ("name", "code", "reminder_text", "card_count")
-    search_fields = ("name", "code", "reminder_text")
+    search_fields = (*all_languages("name"), "code", *all_languages("reminder_text"))
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Keyword]:
         return super().get_queryset(request).annotate(card_total=Count("cards"))

@@ -15,10 +15,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cards import selectors, services
+from cards.data_translations import untranslated_fields
 from cards.describe import describe_abilities
 from cards.filters import CardFilter
 from cards.models import DIRECTIONS, Card, CardType, EventType, Faction, Keyword
 from cards.search import MAX_DEPTH, MAX_QUERY_LENGTH
+from cards.selectors import CARD_TEXT_FIELDS
 from config.schema import ApiErrorSerializer
 
 
@@ -37,24 +39,56 @@ class CardPagination(PageNumberPagination):
     max_page_size = 200
 
 
+UNTRANSLATED_HELP = (
+    "The fields shown in English because they have no translation in the reader's language yet "
+    "(empty for an English reader)"
+)
+
+
+def _untranslated() -> serializers.SerializerMethodField:
+    return serializers.SerializerMethodField(help_text=UNTRANSLATED_HELP)
+
+
 class FactionSerializer(serializers.ModelSerializer):
+    """A faction; name and description in the reader's language, English where not yet translated."""
+
+    untranslated = _untranslated()
+
     class Meta:
         model = Faction
-        fields = ["slug", "name", "description", "color"]
+        fields = ["slug", "name", "description", "color", "untranslated"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_untranslated(self, faction: Faction) -> list[str]:
+        return untranslated_fields(faction, ("name", "description"))
 
 
 class KeywordSerializer(serializers.ModelSerializer):
+    """A keyword; name and reminder text in the reader's language, English where not yet translated."""
+
+    untranslated = _untranslated()
+
     class Meta:
         model = Keyword
-        fields = ["code", "name", "reminder_text"]
+        fields = ["code", "name", "reminder_text", "untranslated"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_untranslated(self, keyword: Keyword) -> list[str]:
+        return untranslated_fields(keyword, ("name", "reminder_text"))
 
 
 class CardOutputSerializer(serializers.Serializer):
-    """A card in the shared card format plus id, slug, faction name and abilities in plain words."""
+    """A card in the shared card format plus id, slug, faction name and abilities in plain words.
+
+    Name and texts are in the reader's language; a field not yet translated is the English text and is
+    listed in `untranslated`. `name_en` is the English name, the one deck lists and share codes use.
+    """
 
     id = serializers.IntegerField()
     slug = serializers.CharField()
     name = serializers.CharField()
+    name_en = serializers.CharField(help_text="The English name (deck lists, share codes, the API's input)")
+    untranslated = _untranslated()
     faction = serializers.CharField(source="faction.slug")
     faction_name = serializers.CharField(source="faction.name")
     type = serializers.CharField(source="card_type")
@@ -78,6 +112,10 @@ class CardOutputSerializer(serializers.Serializer):
 
     def get_keywords(self, card: Card) -> list[str]:
         return sorted(k.code for k in card.keywords.all())
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_untranslated(self, card: Card) -> list[str]:
+        return untranslated_fields(card, CARD_TEXT_FIELDS)
 
     def get_ability_descriptions(self, card: Card) -> list[str]:
         return describe_abilities(card.abilities)

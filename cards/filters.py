@@ -5,6 +5,7 @@ from __future__ import annotations
 import django_filters
 from django.db.models import Q, QuerySet
 
+from cards.data_translations import all_languages
 from cards.models import Card, CardType, EventType
 from cards.search import QuerySyntaxError, parse_query
 from config.errors import ApplicationError
@@ -48,5 +49,8 @@ class CardFilter(django_filters.FilterSet):
 
     def filter_keyword(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
         through = Card.keywords.through
-        matching = through.objects.filter(Q(keyword__code__iexact=value) | Q(keyword__name__iexact=value))
+        by_name = Q()
+        for column in all_languages("name"):  # the keyword's name in any language
+            by_name |= Q(**{f"keyword__{column}__iexact": value})
+        matching = through.objects.filter(Q(keyword__code__iexact=value) | by_name)
         return queryset.filter(pk__in=matching.values("card_id"))

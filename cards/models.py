@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import translation
 from django.utils.text import slugify
 from simple_history.models import HistoricalRecords
 
@@ -14,7 +16,22 @@ from matches.engine.vocabulary import KEYWORDS, TRIGGER_KEYWORDS, validate_abili
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # C-1.2, relative to the card's owner
 
 
-class Faction(models.Model):
+class EnglishSourceModel(models.Model):
+    """Saves in the source language, so the untranslated column and the history's always hold English.
+
+    The translated fields (translation.py) read the viewer's language; writing `name` while Thai is active
+    would otherwise copy the Thai text into the source column.
+    """
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        with translation.override(settings.MODELTRANSLATION_DEFAULT_LANGUAGE):
+            super().save(*args, **kwargs)
+
+
+class Faction(EnglishSourceModel):
     name = models.CharField(max_length=60, unique=True)
     slug = models.SlugField(max_length=60, unique=True)
     description = models.TextField(blank=True)
@@ -36,7 +53,7 @@ class Faction(models.Model):
         super().save(*args, **kwargs)
 
 
-class Keyword(models.Model):
+class Keyword(EnglishSourceModel):
     """A keyword (C-7) with its reminder text. `code` is the rules engine's name for it."""
 
     code = models.SlugField(max_length=40, unique=True, help_text=f"One of: {', '.join(KEYWORDS)}")
@@ -69,7 +86,7 @@ class EventType(models.TextChoices):
     ONGOING = "ongoing", "Ongoing"
 
 
-class Card(models.Model):
+class Card(EnglishSourceModel):
     """One card (C-1.1 unit, C-1.3 event). Power and Health are stored in full (3000, not 3)."""
 
     name = models.CharField(max_length=80, unique=True)

@@ -8,7 +8,9 @@ Grammar (``or`` binds looser than the implicit AND; ``-`` negates a term or a gr
     unary   := "-" unary | "(" or_expr ")" | term
     term    := KEY OP VALUE | WORD | "quoted phrase"
 
-Free words and quoted phrases match the name OR the rules text (case-insensitive). Keys, operators
+Free words and quoted phrases match the name OR the rules text (case-insensitive), in any of the
+site's languages: a Thai or Chinese name or text matches as a substring (Thai has no spaces between
+words), whatever language the reader reads. Keys, operators
 and values are listed in ``KEYS``; docs/card-format.md has the user documentation. Positions in
 errors are 0-based character offsets into the query.
 """
@@ -20,6 +22,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from django.db.models import Q
+
+from cards.data_translations import all_languages
 
 MAX_QUERY_LENGTH = 1000
 MAX_DEPTH = 32  # brackets and negations together
@@ -310,13 +314,24 @@ def parse(query: str) -> Node:
 # ---------------------------------------------------------------- AST -> Q
 
 
+def _any_language(field: str, lookup: str, value: object) -> Q:
+    """``field`` (e.g. "name", "faction__name") matches ``value`` in English, Thai or Chinese."""
+    *path, name = field.split("__")
+    q = Q()
+    for column in all_languages(name):
+        q |= Q(**{"__".join([*path, column, lookup]): value})
+    return q
+
+
 def _keyword_q(value: str) -> Q:
     from cards.models import Card
 
     through = Card.keywords.through
     spaced = value.replace("_", " ")
     matching = through.objects.filter(
-        Q(keyword__code__iexact=value) | Q(keyword__name__iexact=value) | Q(keyword__name__iexact=spaced)
+        Q(keyword__code__iexact=value)
+        | _any_language("keyword__name", "iexact", value)
+        | _any_language("keyword__name", "iexact", spaced)
     )
     return Q(pk__in=matching.values("card_id"))
 
@@ -332,7 +347,7 @@ def _term_q(term: Term) -> Q:
         text = str(value)
         return (
             Q(faction__slug__iexact=text)
-            | Q(faction__name__istartswith=text)
+            | _any_language("faction__name", "istartswith", text)
             | Q(faction__slug__istartswith=text)
         )
     if key == "type":
@@ -353,16 +368,18 @@ def _term_q(term: Term) -> Q:
             q &= Q(arrows__icontains=f'"{arrow}"')
         return q
     if key == "name":
-        return Q(name__icontains=value)
+        return _any_language("name", "icontains", value)
     if key == "text":
-        return Q(rules_text__icontains=value)
+        return _any_language("rules_text", "icontains", value)
     raise AssertionError(f"unhandled key {key}")  # pragma: no cover - KEYS and _term_q move together
 
 
 def to_q(node: Node) -> Q:
     """Translate an AST into a Django Q object over Card."""
     if isinstance(node, Text):
-        return Q(name__icontains=node.value) | Q(rules_text__icontains=node.value)
+        return _any_language("name", "icontains", node.value) | _any_language(
+            "rules_text", "icontains", node.value
+        )
     if isinstance(node, Term):
         return _term_q(node)
     if isinstance(node, Not):

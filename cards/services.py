@@ -6,7 +6,6 @@ through ``card_record_errors`` so the importer, the API and the admin refuse the
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -16,8 +15,16 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
+from django.utils import translation
 from django.utils.text import slugify
 
+from cards.data_translations import (
+    translation_errors,
+    translation_limits,
+    translations_apply,
+    translations_of,
+    with_translations,
+)
 from cards.models import DIRECTIONS, Card, Faction, Keyword, card_field_errors
 from cards.records import CARD_DEFAULTS, CARD_FIELDS, REQUIRED_CARD_FIELDS
 from config.errors import ApplicationError
@@ -29,6 +36,11 @@ CARD_FILE_VERSION = 1
 
 FACTION_FIELDS = ("slug", "name", "description", "color")
 KEYWORD_FIELDS = ("code", "name", "reminder_text")
+# The translatable fields of each record (cards/translation.py), carried under "translations".
+CARD_TRANSLATED = ("name", "rules_text", "flavor_text")
+FACTION_TRANSLATED = ("name", "description")
+KEYWORD_TRANSLATED = ("name", "reminder_text")
+SOURCE_LANGUAGE = "en"  # records, exports and lookups by name are English whatever the viewer reads
 MAX_COST = 32767  # PositiveSmallIntegerField
 MAX_STAT = 2_000_000_000  # PositiveIntegerField
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -92,7 +104,15 @@ def card_to_dict(card: Card | Mapping[str, Any]) -> dict[str, Any]:
         value = card.__getitem__
         faction, codes = card["faction"], card["keywords"]
     else:
-        value = functools.partial(getattr, card)
+        row = card
+
+        def value(name: str) -> Any:
+            # The English columns: the format is English whatever language the request reads (decks
+            # frozen for a match, AI decks, exports), while `row.name` would be the reader's language.
+            if name in CARD_TRANSLATED:
+                return getattr(row, f"{name}_en") or ""
+            return getattr(row, name)
+
         faction, codes = card.faction.slug, [k.code for k in card.keywords.all()]
     abilities = value("abilities")
     return {
@@ -134,16 +154,22 @@ def card_model_fields(record: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def faction_to_dict(faction: Faction) -> dict[str, Any]:
-    return {
+    record = {
         "slug": faction.slug,
-        "name": faction.name,
-        "description": faction.description,
+        "name": faction.name_en,  # type: ignore[attr-defined]  # modeltranslation column
+        "description": faction.description_en or "",  # type: ignore[attr-defined]
         "color": faction.color,
     }
+    return with_translations(record, faction, FACTION_TRANSLATED)
 
 
 def keyword_to_dict(keyword: Keyword) -> dict[str, Any]:
-    return {"code": keyword.code, "name": keyword.name, "reminder_text": keyword.reminder_text}
+    record = {
+        "code": keyword.code,
+        "name": keyword.name_en,  # type: ignore[attr-defined]  # modeltranslation column
+        "reminder_text": keyword.reminder_text_en,  # type: ignore[attr-defined]
+    }
+    return with_translations(record, keyword, KEYWORD_TRANSLATED)
 
 
 def normalize_card_record(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -188,8 +214,13 @@ def card_record_errors(
 
     if not isinstance(record, Mapping):
         return {"card": ["a card must be a JSON object"]}
-    for key in sorted(set(record) - set(CARD_FIELDS), key=str):
-        add(str(key), f"unknown field (allowed: {', '.join(CARD_FIELDS)})")
+    for key in sorted(set(record) - {*CARD_FIELDS, "translations"}, key=str):
+        add(str(key), f"unknown field (allowed: {', '.join(CARD_FIELDS)}, translations)")
+    if "translations" in record:
+        for problem in translation_errors(
+            record["translations"], limits=translation_limits(Card, CARD_TRANSLATED)
+        ):
+            add("translations", problem)
     for key in REQUIRED_CARD_FIELDS:
         if key not in record:
             add(key, "this field is required")
@@ -279,9 +310,12 @@ def _apply_record(
     factions: Mapping[str, Faction],
     keywords: Mapping[str, Keyword],
     change_reason: str,
+    translations: Mapping[str, Any] | None = None,
 ) -> None:
     for name, value in card_model_fields(record).items():
         setattr(card, name, value)
+    if translations is not None:
+        translations_apply(card, translations, CARD_TRANSLATED)
     card.faction = factions[record["faction"]]
     if not card.slug:
         card.slug = card_slug(card.name)
@@ -294,6 +328,7 @@ def _apply_record(
 
 
 @transaction.atomic
+@translation.override(SOURCE_LANGUAGE)
 def card_upsert_from_dict(
     data: Mapping[str, Any],
     *,
@@ -305,6 +340,7 @@ def card_upsert_from_dict(
 
     Returns the card and "created", "updated" or "unchanged" (an unchanged card is not saved, so
     history stays clean). Raises ValidationError({field: [messages]}) for an inconsistent record.
+    A record with "translations" sets exactly those; one without leaves the card's translations as they are.
     """
     factions = factions if factions is not None else {f.slug: f for f in Faction.objects.all()}
     keywords = keywords if keywords is not None else {k.code: k for k in Keyword.objects.all()}
@@ -312,6 +348,7 @@ def card_upsert_from_dict(
     if errors:
         raise ValidationError(errors)
     record = normalize_card_record(data)
+    translations = data.get("translations")
     card = (
         Card.objects.select_related("faction")
         .prefetch_related("keywords")
@@ -324,15 +361,22 @@ def card_upsert_from_dict(
         if owner is not None:
             raise ValidationError({"name": [f"its URL slug '{slug}' is already used by the card '{owner}'"]})
         card = Card(slug=slug)
-        _apply_record(card, record, factions=factions, keywords=keywords, change_reason=change_reason)
+        _apply_record(
+            card, record, factions=factions, keywords=keywords, change_reason=change_reason,
+            translations=translations,
+        )  # fmt: skip
         return card, "created"
-    if card_to_dict(card) == record:
+    if card_to_dict(card) == record and translations in (None, translations_of(card, CARD_TRANSLATED)):
         return card, "unchanged"
-    _apply_record(card, record, factions=factions, keywords=keywords, change_reason=change_reason)
+    _apply_record(
+        card, record, factions=factions, keywords=keywords, change_reason=change_reason,
+        translations=translations,
+    )  # fmt: skip
     return card, "updated"
 
 
 @transaction.atomic
+@translation.override(SOURCE_LANGUAGE)
 def card_create(*, data: Mapping[str, Any]) -> Card:
     """Create a card from a card record (API); a card of that name must not exist yet."""
     name = data.get("name")
@@ -343,6 +387,7 @@ def card_create(*, data: Mapping[str, Any]) -> Card:
 
 
 @transaction.atomic
+@translation.override(SOURCE_LANGUAGE)
 def card_update(*, card: Card, data: Mapping[str, Any], partial: bool = False) -> Card:
     """Replace (or, when ``partial``, patch) a card's fields from a card record (API).
 
@@ -364,8 +409,9 @@ def card_update(*, card: Card, data: Mapping[str, Any], partial: bool = False) -
         if _slug_owner(slug, exclude_pk=card.pk) is None:
             card.slug = slug
     _apply_record(
-        card, normalized, factions=factions, keywords=keywords, change_reason="Changed through the API"
-    )
+        card, normalized, factions=factions, keywords=keywords, change_reason="Changed through the API",
+        translations=record.get("translations"),
+    )  # fmt: skip
     return card
 
 
@@ -436,7 +482,8 @@ def _check_simple_records(
             errors.append(f"{label}: must be a JSON object")
             continue
         problems = [
-            f"{k}: unknown field (allowed: {', '.join(fields)})" for k in sorted(set(record) - set(fields))
+            f"{k}: unknown field (allowed: {', '.join(fields)}, translations)"
+            for k in sorted(set(record) - {*fields, "translations"})
         ]
         problems += check(record)
         for attr, seen in ((key, seen_keys), ("name", seen_names)):
@@ -452,8 +499,15 @@ def _check_simple_records(
     return valid
 
 
+def _translation_problems(record: Mapping[str, Any], model: type[Faction] | type[Keyword]) -> list[str]:
+    if "translations" not in record:
+        return []
+    fields = FACTION_TRANSLATED if model is Faction else KEYWORD_TRANSLATED
+    return translation_errors(record["translations"], limits=translation_limits(model, fields))
+
+
 def _faction_problems(record: Mapping[str, Any]) -> list[str]:
-    problems = []
+    problems = _translation_problems(record, Faction)
     slug, name = record.get("slug"), record.get("name")
     if not isinstance(slug, str) or not _SLUG.match(slug) or len(slug) > 60:
         problems.append("slug: must be letters, digits, '-' or '_' (at most 60)")
@@ -469,7 +523,7 @@ def _faction_problems(record: Mapping[str, Any]) -> list[str]:
 
 
 def _keyword_problems(record: Mapping[str, Any]) -> list[str]:
-    problems = []
+    problems = _translation_problems(record, Keyword)
     if record.get("code") not in KEYWORDS:
         problems.append(f"code: unknown keyword code '{record.get('code')}' (known: {', '.join(KEYWORDS)})")
     name = record.get("name")
@@ -493,6 +547,7 @@ def _name_clashes(
     ]
 
 
+@translation.override(SOURCE_LANGUAGE)
 def cards_validate(data: Any) -> tuple[list[str], dict[str, Any]]:
     """Check a whole card file; return (every error with its position, the valid sections)."""
     errors: list[str] = []
@@ -532,6 +587,7 @@ def cards_validate(data: Any) -> tuple[list[str], dict[str, Any]]:
     existing_slugs = dict(Card.objects.values_list("slug", "name"))
     seen_names: dict[str, int] = {}
     seen_slugs: dict[str, str] = {}
+    seen_translated: dict[tuple[str, str], int] = {}
     valid_cards = []
     for i, record in enumerate(cards):
         label = _label("cards", i, record, "name")
@@ -549,6 +605,16 @@ def cards_validate(data: Any) -> tuple[list[str], dict[str, Any]]:
                         f"its URL slug '{slug}' is already used by '{owner}'"
                     )
                 seen_slugs[slug] = name
+        # Translated names are unique per language too (a column each): two cards may not share one.
+        translations = record.get("translations") if isinstance(record, Mapping) else None
+        for language, texts in (translations or {}).items() if isinstance(translations, Mapping) else ():
+            local = texts.get("name") if isinstance(texts, Mapping) else None
+            if isinstance(local, str) and local:
+                first = seen_translated.setdefault((language, local), i)
+                if first != i:
+                    problems.setdefault("translations", []).append(
+                        f"translations.{language}.name: '{local}' is also the name of cards[{first}]"
+                    )
         for field_name, messages in problems.items():
             errors.extend(f"{label}: {field_name}: {m}" for m in messages)
         if not problems:
@@ -559,11 +625,16 @@ def cards_validate(data: Any) -> tuple[list[str], dict[str, Any]]:
 def _upsert_simple(
     model: type[Faction] | type[Keyword], key: str, records: list[dict[str, Any]], counts: dict[str, int]
 ) -> None:
+    translated = FACTION_TRANSLATED if model is Faction else KEYWORD_TRANSLATED
     existing = {getattr(obj, key): obj for obj in model.objects.all()}
-    for record in records:
+    for full_record in records:
+        record = {k: v for k, v in full_record.items() if k != "translations"}
+        translations = full_record.get("translations")
         obj = existing.get(record[key])
         if obj is None:
             obj = model(**record)
+            if translations is not None:
+                translations_apply(obj, translations, translated)
             obj._change_reason = "Imported from a card file"  # type: ignore[union-attr]
             obj.save()
             counts["created"] += 1
@@ -573,6 +644,9 @@ def _upsert_simple(
             if getattr(obj, name) != value:
                 setattr(obj, name, value)
                 changed = True
+        if translations is not None and translations != translations_of(obj, translated):
+            translations_apply(obj, translations, translated)
+            changed = True
         if changed:
             obj._change_reason = "Imported from a card file"  # type: ignore[union-attr]
             obj.save()
@@ -585,6 +659,7 @@ class _DryRun(Exception):
     """Rolls a dry-run import back after doing all the work."""
 
 
+@translation.override(SOURCE_LANGUAGE)
 def cards_import(data: Any, *, dry_run: bool = False) -> ImportReport:
     """Import a card file ALL-OR-NOTHING: validate every record, then write in one transaction.
 
@@ -617,6 +692,7 @@ def cards_import(data: Any, *, dry_run: bool = False) -> ImportReport:
     return report
 
 
+@translation.override(SOURCE_LANGUAGE)
 def cards_export() -> dict[str, Any]:
     """The whole card database as a card file, in a deterministic order (factions by slug, keywords
     by code, cards by faction then name), so export -> import -> export gives the same JSON."""
@@ -626,5 +702,8 @@ def cards_export() -> dict[str, Any]:
         "version": CARD_FILE_VERSION,
         "factions": [faction_to_dict(f) for f in sorted(Faction.objects.all(), key=lambda f: f.slug)],
         "keywords": [keyword_to_dict(k) for k in sorted(Keyword.objects.all(), key=lambda k: k.code)],
-        "cards": [card_to_dict(c) for c in sorted(cards, key=lambda c: (c.faction.slug, c.name))],
+        "cards": [
+            with_translations(card_to_dict(c), c, CARD_TRANSLATED)
+            for c in sorted(cards, key=lambda c: (c.faction.slug, c.name))
+        ],
     }

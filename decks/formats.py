@@ -3,6 +3,10 @@
 Pure Python. Parsing turns input into card *names/slugs* with counts and line-numbered errors;
 resolving looks them up in a `CardCatalog` (the database through `decks.selectors.DbCatalog`, or
 `MappingCatalog` over plain card data) and adds "did you mean" suggestions for unknown names.
+
+A decklist may name cards in English, Thai or Chinese (a name is looked up in English first, then in
+each translation); what this module writes (text, JSON, share codes) is always English names and slugs,
+whatever language the reader reads, so a list shared between players of two languages still resolves.
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from django.utils import translation
+
+from cards.data_translations import TRANSLATION_LANGUAGES
 from config.text import unstorable_character
 from decks.cardfacts import card_facts
 
@@ -26,6 +33,7 @@ MAX_CODE_BYTES = 1 << 20  # a share code's decompressed body (a few hundred byte
 MAX_JSON_DEPTH = 16  # a deck document nests 3 deep (document, cards, entry)
 MAX_SUGGESTED = 50  # unknown names that get "did you mean" (difflib over every card name is not free)
 SHARE_CODE_PREFIX = "CMD1"
+SOURCE_LANGUAGE = "en"  # the language of every export and share code (card names), and of lookups first
 JSON_FORMAT = "commandeer-deck"
 JSON_VERSION = 1
 
@@ -112,7 +120,7 @@ class CardCatalog(Protocol):
     """Where names and slugs are looked up (database or plain data)."""
 
     def by_names(self, names: Iterable[str]) -> dict[str, Any]:
-        """Cards keyed by casefolded name."""
+        """Cards keyed by casefolded name, in the active language (`resolve` activates each in turn)."""
         ...
 
     def by_slugs(self, slugs: Iterable[str]) -> dict[str, Any]:
@@ -131,9 +139,24 @@ class MappingCatalog:
         self._cards = list(cards)
         self._by_name = {card_facts(c, with_keywords=False).name.casefold(): c for c in self._cards}
         self._by_slug = {card_facts(c, with_keywords=False).slug: c for c in self._cards}
+        # Card-JSON mappings may carry "translations" ({"th": {"name": ...}}): their names are found too.
+        self._english: dict[str, str] = {}
+        for c in self._cards:
+            translations = c.get("translations") if isinstance(c, Mapping) else None
+            for language, texts in (translations or {}).items():
+                if language in TRANSLATION_LANGUAGES and isinstance(texts, Mapping) and texts.get("name"):
+                    self._english.setdefault(str(texts["name"]).casefold(), str(c["name"]))
 
     def by_names(self, names: Iterable[str]) -> dict[str, Any]:
         return {k: self._by_name[k] for k in (n.casefold() for n in names) if k in self._by_name}
+
+    def english_names(self, names: Iterable[str]) -> dict[str, str]:
+        """{casefolded Thai or Chinese name: English name} of the cards named so."""
+        return {k: self._english[k] for k in (n.casefold() for n in names) if k in self._english}
+
+    def translated_names(self) -> list[str]:
+        return [str(c["translations"][lang]["name"]) for c in self._cards if isinstance(c, Mapping)
+                for lang in TRANSLATION_LANGUAGES if ((c.get("translations") or {}).get(lang) or {}).get("name")]  # fmt: skip
 
     def by_slugs(self, slugs: Iterable[str]) -> dict[str, Any]:
         return {s: self._by_slug[s] for s in slugs if s in self._by_slug}
@@ -221,6 +244,7 @@ def parse_text(text: str) -> ParsedDeck:
     return parsed
 
 
+@translation.override(SOURCE_LANGUAGE)
 def export_text(
     entries: Sequence[tuple[Any, int]], *, commander: Any = None, name: str = "", faction: str = ""
 ) -> str:
@@ -254,6 +278,7 @@ def export_text(
 # --- JSON -------------------------------------------------------------------------------------------
 
 
+@translation.override(SOURCE_LANGUAGE)
 def export_json(
     entries: Sequence[tuple[Any, int]],
     *,
@@ -415,6 +440,7 @@ class _Reader:
         return text
 
 
+@translation.override(SOURCE_LANGUAGE)
 def encode_share_code(
     entries: Sequence[tuple[Any, int]], *, commander: Any = None, faction: str | None = None
 ) -> str:
@@ -514,8 +540,38 @@ def _suggest(ref: str, names: list[str]) -> list[str]:
     return [folded[m] for m in difflib.get_close_matches(ref.casefold(), list(folded), n=3, cutoff=0.6)]
 
 
+def _translations_of(catalog: CardCatalog) -> Any:
+    """The catalog's own translated names (plain data), else the card database's (a `DbCatalog`)."""
+    if hasattr(catalog, "english_names"):
+        return catalog
+    from cards import selectors  # the database's translations; plain-data catalogs never get here
+
+    return selectors
+
+
+def _by_names_any_language(catalog: CardCatalog, names: list[str]) -> dict[str, Any]:
+    """Cards by casefolded name: English names first, then the Thai and Chinese names of what is left
+    (read as the card's English name, so any catalog resolves them the same way)."""
+    found = catalog.by_names(names) if names else {}
+    missing = [n for n in names if n.casefold() not in found]
+    if missing:
+        english = _translations_of(catalog).english_names(missing)
+        by_english = catalog.by_names(english.values())
+        found.update({k: by_english[v.casefold()] for k, v in english.items() if v.casefold() in by_english})
+    return found
+
+
+def _all_names_any_language(catalog: CardCatalog) -> list[str]:
+    """Every card name in every language, for "did you mean" (a Thai typo gets a Thai suggestion)."""
+    return list(dict.fromkeys([*catalog.all_names(), *_translations_of(catalog).translated_names()]))
+
+
+@translation.override(SOURCE_LANGUAGE)
 def resolve(parsed: ParsedDeck, catalog: CardCatalog) -> ResolvedDeck:
-    """Look every reference up; an unknown one becomes an error per line with close names suggested."""
+    """Look every reference up; an unknown one becomes an error per line with close names suggested.
+
+    Names match in English, then in Thai and Chinese; the resolved cards read (and sum) by English name.
+    """
     result = ResolvedDeck(
         entries=[], errors=list(parsed.errors), name=parsed.name, faction=parsed.faction, notes=parsed.notes
     )
@@ -523,7 +579,7 @@ def resolve(parsed: ParsedDeck, catalog: CardCatalog) -> ResolvedDeck:
     slugs = [e.ref for e in parsed.entries if e.by == "slug"]
     if parsed.commander:
         (names if parsed.commander_by == "name" else slugs).append(parsed.commander)
-    found_names = catalog.by_names(names) if names else {}
+    found_names = _by_names_any_language(catalog, names)
     found_slugs = catalog.by_slugs(slugs) if slugs else {}
     all_names: list[str] | None = None
 
@@ -537,7 +593,7 @@ def resolve(parsed: ParsedDeck, catalog: CardCatalog) -> ResolvedDeck:
         suggestions: list[str] = []
         if suggested < MAX_SUGGESTED:
             if all_names is None:
-                all_names = catalog.all_names()
+                all_names = _all_names_any_language(catalog)
             suggestions = _suggest(ref, all_names)
             suggested += 1
         hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""

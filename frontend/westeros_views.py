@@ -50,12 +50,14 @@ def match_game_data(match: Any) -> dict[str, Any]:
     Read through the play layer's `replay_start` selector (the match's stored start state, never the
     database): an admin's edit of the map or of a card after the start changes neither the game nor its
     page. A match not started yet has no copy: it will start from the curated database, shown meanwhile.
+    Names and texts read in the viewer's language (the curated translations, by id), the English kept as
+    `name_en` and what has no translation yet listed in each record's `untranslated`.
     """
     if match.started_at is None:
-        return board_dataset.game_data_export()
+        return board_selectors.localise_game_data(board_dataset.game_data_export())
     from matches import selectors
 
-    return dict(selectors.replay_start(match).data.to_dict())
+    return board_selectors.localise_game_data(dict(selectors.replay_start(match).data.to_dict()))
 
 
 def _house_cards(data: dict[str, Any]) -> dict[str, dict[str, Any]]:

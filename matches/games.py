@@ -502,7 +502,10 @@ class CommandeerGame(EngineGame):
 
         walk(view)
         by_name = {d.name: d for d in state.defs.values()}
-        view["catalog"] = {n: _card_facts(by_name[n]) for n in sorted(names) if n in by_name}
+        from cards.selectors import card_texts
+
+        local = card_texts(n for n in names if n in by_name)
+        view["catalog"] = {n: _card_facts(by_name[n], local.get(n)) for n in sorted(names) if n in by_name}
         if player is not None and view["players"][player].get("hand") is not None:
             view["unplayable"] = _unplayable(state, player)
         return view
@@ -534,12 +537,26 @@ def _seen_direction(state: Any, direction: str, viewer: Player | None) -> str:
     return ROTATE.get(direction, direction)
 
 
-def _card_facts(d: Any) -> JSON:
-    """Public facts of a card definition (card database data, no game state)."""
+def _card_facts(d: Any, local: dict[str, Any] | None = None) -> JSON:
+    """Public facts of a card definition (card database data, no game state), keyed by its English name
+    (the engine's and the share codes'), with `display_name` and `display_rules_text` in the viewer's
+    language (`local`, from `cards.selectors.card_texts`) and `untranslated` naming what is shown in English.
+    A card the database does not hold (the sample set) reads in English, marked so for a non-English viewer."""
+    from cards.data_translations import reader_language
+
     raw = dict(getattr(d, "raw", {}) or {})
     keys = ("type", "faction", "command_cost", "energy_cost", "power", "health", "arrows", "legendary",
             "unique", "event_type", "keywords", "rules_text")  # fmt: skip
-    return {k: raw.get(k) for k in keys}
+    facts = {k: raw.get(k) for k in keys}
+    name, rules_text = raw.get("name") or getattr(d, "name", ""), raw.get("rules_text") or ""
+    if local is None:
+        english = reader_language() == "en"
+        marked = [f for f, text in (("name", name), ("rules_text", rules_text)) if text and not english]
+        local = {"name": name, "rules_text": rules_text, "untranslated": marked}
+    facts["display_name"] = local["name"] or name  # never empty: the English name at worst
+    facts["display_rules_text"] = local["rules_text"]
+    facts["untranslated"] = [f for f in local["untranslated"] if f in ("name", "rules_text")]
+    return facts
 
 
 def _printed_names(state: Any, text: str) -> str:

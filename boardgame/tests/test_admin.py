@@ -105,11 +105,30 @@ def test_admin_accepts_a_harmless_card_edit(staff_client: Any, westeros: Any) ->
     card = HouseCard.objects.get(slug="eddard_stark")
     url = reverse("admin:boardgame_housecard_change", args=[card.pk])
     data = _form_data(staff_client.get(url))
-    data["name"] = "Lord Eddard Stark"
+    data["name_en"] = "Lord Eddard Stark"  # the translated fields come per language (modeltranslation)
     response = staff_client.post(url, data)
     assert response.status_code == 302, response.content.decode()[:2000]
     card.refresh_from_db()
     assert card.name == "Lord Eddard Stark" and card.history.count() == 2
+
+
+def test_admin_edits_a_translation_and_history_records_it(staff_client: Any, westeros: Any) -> None:
+    card = HouseCard.objects.get(slug="eddard_stark")
+    url = reverse("admin:boardgame_housecard_change", args=[card.pk])
+    data = _form_data(staff_client.get(url))
+    data |= {"name_th": "เอ็ดดาร์ด สตาร์ค", "name_zh_hans": "艾德·史塔克"}
+    response = staff_client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    card.refresh_from_db()
+    assert (card.name_en, card.name_th, card.name_zh_hans) == ("Eddard Stark", "เอ็ดดาร์ด สตาร์ค", "艾德·史塔克")
+    latest = card.history.first()
+    assert (latest.name, latest.name_th, latest.name_zh_hans) == (
+        "Eddard Stark",
+        "เอ็ดดาร์ด สตาร์ค",
+        "艾德·史塔克",
+    )
+    house = reverse("admin:boardgame_house_change", args=[card.house_id])
+    assert 'name="house_cards-0-name_th"' in staff_client.get(house).content.decode(), "the hand inline too"
 
 
 def test_admin_refuses_to_delete_a_house_card_w_17_1(staff_client: Any, westeros: Any) -> None:

@@ -89,6 +89,19 @@ NAME_MAX = 80  # Card.name / Card.slug max_length
 FACTION_MAX = 60  # Faction.name / Faction.slug max_length
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 COLOR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+# Optional "translations" of each record (th, zh-hans): the translatable fields and their length bounds.
+FACTION_TRANSLATED: dict[str, int | None] = {"name": FACTION_MAX, "description": None}
+KEYWORD_TRANSLATED: dict[str, int | None] = {"name": FACTION_MAX, "reminder_text": None}
+CARD_TRANSLATED: dict[str, int | None] = {"name": NAME_MAX, "rules_text": None, "flavor_text": None}
+
+
+def translation_problems(record: Mapping[str, Any], limits: dict[str, int | None]) -> list[str]:
+    """The problems of a record's optional "translations" (cards.data_translations, the importer's check)."""
+    if "translations" not in record:
+        return []
+    from cards.data_translations import translation_errors  # needs Django's settings (set up by now)
+
+    return translation_errors(record["translations"], limits=limits)
 
 
 # --- Card field consistency -------------------------------------------------------------------------
@@ -127,9 +140,17 @@ def check_file_format(data: Any) -> list[str]:
     else:
         slugs = []
         for i, f in enumerate(factions):
-            if not isinstance(f, dict) or set(f) != {"slug", "name", "description", "color"}:
-                problems.append(f"factions[{i}] must have exactly slug, name, description, color")
+            if not isinstance(f, dict) or set(f) - {"translations"} != {
+                "slug",
+                "name",
+                "description",
+                "color",
+            }:
+                problems.append(
+                    f"factions[{i}] must have exactly slug, name, description, color (and translations)"
+                )
                 continue
+            problems.extend(f"factions[{i}].{p}" for p in translation_problems(f, FACTION_TRANSLATED))
             slugs.append(f["slug"])
             if not isinstance(f["slug"], str) or not SLUG_RE.match(f["slug"]):
                 problems.append(f"factions[{i}].slug '{f['slug']}' is not a slug")
@@ -154,9 +175,12 @@ def check_file_format(data: Any) -> list[str]:
     else:
         codes = []
         for i, k in enumerate(keywords):
-            if not isinstance(k, dict) or set(k) != {"code", "name", "reminder_text"}:
-                problems.append(f"keywords[{i}] must have exactly code, name, reminder_text")
+            if not isinstance(k, dict) or set(k) - {"translations"} != {"code", "name", "reminder_text"}:
+                problems.append(
+                    f"keywords[{i}] must have exactly code, name, reminder_text (and translations)"
+                )
                 continue
+            problems.extend(f"keywords[{i}].{p}" for p in translation_problems(k, KEYWORD_TRANSLATED))
             codes.append(k["code"])
             if k["code"] not in vocab.KEYWORDS:
                 problems.append(f"keywords[{i}].code '{k['code']}' is not an engine keyword")
@@ -178,9 +202,10 @@ def check_card(
     if not isinstance(card, dict):
         return ["a card must be a JSON object"]
     problems = []
-    missing, extra = set(CARD_KEYS) - set(card), set(card) - set(CARD_KEYS)
+    missing, extra = set(CARD_KEYS) - set(card), set(card) - set(CARD_KEYS) - {"translations"}
     if missing or extra:
         return [f"keys: missing {sorted(missing)}, unknown {sorted(extra)}"]
+    problems.extend(translation_problems(card, CARD_TRANSLATED))
     for key, kind in CARD_KEYS.items():
         value = card[key]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):

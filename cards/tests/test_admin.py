@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.utils import translation
 
 from cards.admin import arrows_compass_html
 from cards.models import Card, Faction, Keyword
@@ -67,7 +68,9 @@ def test_change_form_shows_abilities_in_plain_words(small_set, admin_client):
 def _post_data(**overrides):
     ember = Faction.objects.get(slug="ember")
     data = {
-        "name": "Admin Card",
+        "name_en": "Admin Card",  # the translated fields come per language (modeltranslation)
+        "name_th": "",
+        "name_zh_hans": "",
         "slug": "admin-card",
         "faction": ember.pk,
         "card_type": "unit",
@@ -77,9 +80,13 @@ def _post_data(**overrides):
         "health": 2000,
         "arrows": ["N"],
         "event_type": "",
-        "rules_text": "",
+        "rules_text_en": "",
+        "rules_text_th": "",
+        "rules_text_zh_hans": "",
         "abilities": "[]",
-        "flavor_text": "",
+        "flavor_text_en": "",
+        "flavor_text_th": "",
+        "flavor_text_zh_hans": "",
     }
     data.update(overrides)
     return data
@@ -119,13 +126,45 @@ def test_admin_saves_a_consistent_card_and_records_history(small_set, admin_clie
     assert b"Admin Card" in history.content
 
 
+def test_admin_edits_each_language_and_history_keeps_every_translation(small_set, admin_client):
+    data = _post_data()
+    assert admin_client.post("/admin/cards/card/add/", data).status_code == 302
+    card = Card.objects.get(name="Admin Card")
+    form = admin_client.get(f"/admin/cards/card/{card.pk}/change/").content.decode()
+    assert 'name="name_th"' in form and 'name="name_zh_hans"' in form
+    thai = data | {"name_th": "การ์ดของแอดมิน", "rules_text_zh_hans": "管理员的卡牌。"}
+    assert admin_client.post(f"/admin/cards/card/{card.pk}/change/", thai).status_code == 302
+    card.refresh_from_db()
+    assert (card.name_en, card.name_th, card.name_zh_hans) == ("Admin Card", "การ์ดของแอดมิน", None)
+    latest = card.history.first()
+    assert (latest.name_en, latest.name_th, latest.rules_text_zh_hans) == (
+        "Admin Card",
+        "การ์ดของแอดมิน",
+        "管理员的卡牌。",
+    )
+    assert card.history.last().name_th is None, "the first version had no Thai name"
+
+
+def test_a_save_while_thai_is_active_keeps_english_in_the_source_column(small_set):
+    card = Card.objects.get(name="Ember Warlord")
+    with translation.override("th"):
+        card.name_th = "ขุนศึกเพลิง"
+        card.save()
+        assert card.name == "ขุนศึกเพลิง", "a Thai reader reads the Thai name"
+    # The plain column (read by joins from other tables) and the history's stay English.
+    assert (
+        Card.objects.rewrite(False).filter(pk=card.pk).values_list("name", flat=True).get() == "Ember Warlord"
+    )
+    assert card.history.values_list("name", flat=True).first() == "Ember Warlord"
+
+
 def test_faction_and_keyword_admins(small_set, admin_client):
     html = admin_client.get("/admin/cards/faction/").content.decode()
     assert "Ember Legion" in html and "#c0392b" in html
     html = admin_client.get("/admin/cards/keyword/").content.decode()
     assert "Range Attack" in html
     response = admin_client.post(
-        "/admin/cards/keyword/add/", {"code": "flying", "name": "Flying", "reminder_text": "Flies."}
+        "/admin/cards/keyword/add/", {"code": "flying", "name_en": "Flying", "reminder_text_en": "Flies."}
     )
     assert "code" in response.context["adminform"].form.errors
 
@@ -135,3 +174,12 @@ def test_non_staff_cannot_open_the_admin(small_set, client, django_user_model):
     client.force_login(user)
     response = client.get("/admin/cards/card/")
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_system_checks_stay_clean_after_the_admin_forms_were_opened(small_set, admin_client):
+    from django.core import checks
+
+    card = Card.objects.get(name="Ember Warlord")
+    assert admin_client.get(f"/admin/cards/card/{card.pk}/change/").status_code == 200
+    assert admin_client.get("/admin/boardgame/area/add/").status_code == 200
+    assert [e.id for e in checks.run_checks() if e.level >= checks.ERROR] == []

@@ -96,6 +96,7 @@ def test_factions_and_keywords(small_set, api_client):
         "name": "Ember Legion",
         "description": "Fire.",
         "color": "#c0392b",
+        "untranslated": [],
     }
     keywords = api_client.get("/api/keywords/").json()
     assert {k["code"] for k in keywords} == {

@@ -99,3 +99,20 @@ def test_unreadable_file_fails(tmp_path, capsys):
     path.write_text("{not json", encoding="utf-8")
     assert check_sample.main([str(path)]) == 1
     assert "cannot read" in capsys.readouterr().out
+
+
+def test_translations_pass_and_a_bad_one_is_named(sample, tmp_path, capsys):
+    translated = copy.deepcopy(sample)
+    card = translated["cards"][0]
+    card["translations"] = {"zh-hans": {"name": "测试卡"}, "th": {"rules_text": "ข้อความ"}}
+    translated["factions"][0]["translations"] = {"zh-hans": {"name": "余烬军团"}}
+    translated["keywords"][0]["translations"] = {"th": {"reminder_text": "ข้อความอธิบายความสามารถ"}}
+    code, problems = run(capsys, [write(tmp_path, translated)])
+    assert (code, problems) == (0, [])
+    card["translations"]["th"] = {"name": "ก" * 81}
+    code, problems = run(capsys, [write(tmp_path, translated)])
+    assert code == 1
+    assert problems == [f"{card['name']}: translations.th.name: at most 80 characters"]
+    translated["keywords"][0]["translations"] = {"fr": {"name": "x"}}
+    code, problems = run(capsys, [write(tmp_path, translated)])
+    assert problems == ["keywords[0].translations: unknown language 'fr' (allowed: th, zh-hans)"]

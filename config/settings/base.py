@@ -53,6 +53,7 @@ CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS"
 
 INSTALLED_APPS = [
     "daphne",
+    "modeltranslation",  # before django.contrib.admin: its admin classes and static files
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -158,6 +159,12 @@ LOGOUT_REDIRECT_URL = "home"
 
 TIME_ZONE = "UTC"
 USE_TZ = True
+
+# Curated game data (cards, factions, keywords, Westeros areas, houses, cards) carries per-language
+# columns (name_th, name_zh_hans ...); English is the source and the fallback (docs/i18n-data.md).
+MODELTRANSLATION_LANGUAGES = ("en", "th", "zh-hans")
+MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
+MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
