@@ -245,3 +245,23 @@ def test_a_thai_name_may_stay_in_latin_script_but_a_thai_text_may_not() -> None:
     assert translation_problems(path, data) == [
         f"{path} cards[1] 'Robb Stark' th effect: 'Robb Stark' has no Thai"
     ]
+
+
+def _without_translations(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_translations(v) for k, v in value.items() if k != "translations"}
+    if isinstance(value, list):
+        return [_without_translations(v) for v in value]
+    return value
+
+
+def test_the_english_data_under_the_translations_still_passes_the_data_checks() -> None:
+    from boardgame.validation import game_data_errors
+    from cards.data import check_sample
+
+    field_errors, _name = check_sample.load_card_field_errors()
+    problems, _summary = check_sample.check(_without_translations(_load(CARDS)), field_errors)
+    assert problems == []
+    sections = ("map", "tracks", "setup", "house_cards", "westeros_cards", "wildling_cards")
+    westeros = {s: _without_translations(_load(f"{WESTEROS}{s}.json")) for s in sections}
+    assert game_data_errors(westeros, layout=_load(WESTEROS + "layout.json")) == []
