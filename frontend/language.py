@@ -14,6 +14,7 @@ import hashlib
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
@@ -47,14 +48,37 @@ def unknown_language_message(code: object) -> str:
     }
 
 
+LANGUAGE_CACHE_S = 3600
+
+
+def language_cache_key(user_id: int) -> str:
+    return f"user-language:{user_id}"
+
+
 def saved_language(user: Any) -> str:
-    """The language a signed-in user chose in their settings ('' when none, or not signed in)."""
+    """The language a signed-in user chose in their settings ('' when none, or not signed in).
+
+    Read on every request, so it is kept in the cache (set again on every change: `preferences.settings_update`),
+    and the database is asked only on a miss — or while the cache is out of reach, which costs one query.
+    """
     if user is None or not user.is_authenticated:
         return ""
+    key = language_cache_key(user.pk)
+    try:
+        cached = cache.get(key)
+    except Exception:  # Redis out of reach: the database still answers
+        cached = None
+    if cached is not None:
+        return normalize(cached) or ""
     from frontend.models import UserSettings
 
     saved = UserSettings.objects.filter(user_id=user.pk).values_list("language", flat=True).first()
-    return normalize(saved) or ""
+    language = normalize(saved) or ""
+    try:
+        cache.set(key, language, LANGUAGE_CACHE_S)
+    except Exception:
+        pass
+    return language
 
 
 class LanguageMiddleware(LocaleMiddleware):
@@ -68,6 +92,11 @@ class LanguageMiddleware(LocaleMiddleware):
         language = language or translation.get_language_from_request(request)
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
+
+
+def remember_on_login(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    """At sign-in, read the user's saved language into the cache: every request after it finds it there."""
+    saved_language(user)
 
 
 def _next_url(request: HttpRequest) -> str:

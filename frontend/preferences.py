@@ -67,6 +67,13 @@ def settings_update(*, user: Any, **changes: Any) -> UserSettings:
         setattr(row, name, value if name == "language" else bool(value))
     if changes:
         row.save(update_fields=list(changes))
+    if "language" in changes:
+        from frontend.language import language_cache_key
+
+        # now, and again after the commit, so that a request reading the old row meanwhile cannot keep it
+        key = language_cache_key(user.pk)
+        cache.delete(key)
+        transaction.on_commit(lambda: cache.delete(key))
     return row
 
 
