@@ -15,8 +15,9 @@ from config.errors import ApplicationError
 
 
 def translated(bundle: dict[str, Any]) -> dict[str, Any]:
-    """The bundled data with a translated example of each kind of record (the files' own translations kept)."""
-    data = copy.deepcopy(bundle)
+    """The bundled data with only a translated example of each kind of record (the files' own translations
+    dropped, so that every other record shows the English fallback)."""
+    data = strip_translations(copy.deepcopy(bundle))
     area = next(a for a in data["map"]["areas"] if a["id"] == "winterfell")
     area["translations"] = {"zh-hans": {"name": "临冬城"}, "th": {"name": "Winterfell"}}
     data["setup"]["houses"]["stark"]["translations"] = {"zh-hans": {"name": "史塔克家族"}}
