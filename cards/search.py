@@ -27,6 +27,9 @@ from cards.data_translations import all_languages
 
 MAX_QUERY_LENGTH = 1000
 MAX_DEPTH = 32  # brackets and negations together
+# Words and filters in one query. Each word is matched in three languages and two fields, so a query of
+# hundreds of words built an SQL expression deeper than the database parses (SQLite: 1000 levels).
+MAX_TERMS = 40
 MAX_NUMBER = 2_000_000_000  # beyond any card value; keeps SQL integers in range
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # C-1.2
 OPERATORS = ("<=", ">=", "!=", ":", "=", "<", ">")
@@ -308,7 +311,18 @@ def parse(query: str) -> Node:
         raise QuerySyntaxError(f"query is longer than {MAX_QUERY_LENGTH} characters", MAX_QUERY_LENGTH)
     if "\x00" in query:
         raise QuerySyntaxError("query contains a NUL character", query.index("\x00"))
-    return _Parser(query).parse()
+    tree = _Parser(query).parse()
+    if _count_terms(tree) > MAX_TERMS:
+        raise QuerySyntaxError(f"query has more than {MAX_TERMS} words and filters", len(query))
+    return tree
+
+
+def _count_terms(node: Node) -> int:
+    if isinstance(node, And | Or):
+        return sum(_count_terms(child) for child in node.children)
+    if isinstance(node, Not):
+        return _count_terms(node.child)
+    return 1
 
 
 # ---------------------------------------------------------------- AST -> Q

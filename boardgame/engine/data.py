@@ -101,4 +101,14 @@ def load_default_game_data(directory: str | Path | None = None) -> GameData:
     """Read the six JSON files from `boardgame/data/westeros/` (or `directory`)."""
     base = Path(directory) if directory else DEFAULT_DATA_DIR
     d = {stem: json.loads((base / f"{stem}.json").read_text(encoding="utf-8")) for stem in FILE_STEMS}
-    return GameData.from_dict(d)
+    return GameData.from_dict(_without_translations(d))
+
+
+def _without_translations(data: Any) -> Any:
+    """The files' records carry Thai and Chinese names (for the site, `boardgame.dataset`); a game plays the
+    English data only, exactly as the curated database exports it to a new game."""
+    if isinstance(data, dict):
+        return {k: _without_translations(v) for k, v in data.items() if k != "translations"}
+    if isinstance(data, list):
+        return [_without_translations(v) for v in data]
+    return data

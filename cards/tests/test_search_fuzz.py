@@ -88,3 +88,16 @@ def test_960_negations_and_a_word_is_a_400_naming_the_depth(small_set):
     assert response.status_code == 400
     assert response.json()["code"] == "invalid_query" and "nested too deeply" in response.json()["message"]
     assert APIClient().get("/api/cards/", {"q": "-" * 10 + "word"}).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_query_of_too_many_words_is_a_400_naming_the_limit(small_set):
+    """Each word is matched in three languages: hundreds of them made an SQL expression too deep to parse."""
+    from rest_framework.test import APIClient
+
+    from cards.search import MAX_TERMS
+
+    response = APIClient().get("/api/cards/", {"q": " or ".join(["a"] * (MAX_TERMS + 1))})
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_query" and f"more than {MAX_TERMS}" in response.json()["message"]
+    assert APIClient().get("/api/cards/", {"q": " or ".join(["a"] * MAX_TERMS)}).status_code == 200
