@@ -358,12 +358,34 @@ class Choose(Action):
         return self.message(state).key % legacy
 
 
+# W-20: what others read of a secret decision (the order placed face down, the bid, the chosen card).
+SECRET_WORDS: dict[str, str] = {
+    "place_order": gettext_noop("%(player)s places an order face down."),
+    "raven_swap": gettext_noop("%(player)s uses the Messenger Raven."),
+    "bid": gettext_noop("%(player)s makes a secret bid."),
+    "play_house_card": gettext_noop("%(player)s chooses a house card."),
+}
+
+
+def secret_message(a: Action) -> Msg:
+    """The action as a house that may not see its content reads it (W-20)."""
+    key = SECRET_WORDS.get(a.kind) or gettext_noop("%(player)s makes a secret choice.")
+    return msg(key, player=house(a.player))
+
+
 def decision_words(decision: str) -> str:
     return DECISIONS.get(decision, decision.replace("_", " "))
 
 
 def option_param(state: WesterosState | None, option: str) -> Any:
-    """A menu option as a message parameter: an area, a house or a card it names, else its words."""
+    """A menu option as a message parameter: the area, house, card or unit it names, else its words."""
+    if ":" in option:  # "area:unit", a unit to destroy (W-12, W-16)
+        where, unit = option.split(":", 1)
+        return nested(
+            msg(
+                gettext_noop("%(unit)s in %(area)s"), unit=unit_term(unit.replace("_", " ")), area=area(where)
+            )
+        )
     if state is not None:
         if option in state.data.areas:
             return area(option)
@@ -371,8 +393,12 @@ def option_param(state: WesterosState | None, option: str) -> Any:
             return house(option)
         if option in state.data.house_cards:
             return card(option)
-    words = TRACK_WORDS.get(option) or CARD_OPTION_WORDS.get(option) or WHERE_WORDS.get(option)
-    return term(words or RAVEN_WORDS.get(option) or option_words(option).replace(":", " "))
+    if option in UNIT_TERMS:
+        return unit_term(option.replace("_", " "))
+    for words in (TRACK_WORDS, CARD_OPTION_WORDS, WHERE_WORDS, MENU_WORDS):
+        if option in words:
+            return term(words[option])
+    return term(option_words(option))
 
 
 # W-14: the influence tracks, as menu options name them and as the track results name them.
@@ -403,7 +429,21 @@ CARD_OPTION_WORDS: dict[str, str] = {
     **OPTION_WORDS,
 }
 WHERE_WORDS: dict[str, str] = {"top": gettext_noop("top"), "bottom": gettext_noop("bottom")}
-RAVEN_WORDS: dict[str, str] = {"pass": gettext_noop("pass"), "look": gettext_noop("look")}
+# The other menus' options (W-5.5, W-9, W-11, W-16, W-17).
+MENU_WORDS: dict[str, str] = {
+    "pass": gettext_noop("pass"),
+    "look": gettext_noop("look"),
+    "use": gettext_noop("use"),
+    "cancel": gettext_noop("cancel"),
+    "keep": gettext_noop("keep"),
+    "swap": gettext_noop("swap"),
+    "none": gettext_noop("none"),
+    "done": gettext_noop("done"),
+    "replace": gettext_noop("replace"),
+    "destroy": gettext_noop("destroy"),
+    "destroy_units": gettext_noop("destroy units"),
+    "drop_tracks": gettext_noop("drop tracks"),
+}
 
 
 def house_amount(h: str, n: int) -> dict[str, Msg]:

@@ -28,7 +28,7 @@ from .actions import Action, IllegalActionError
 from .board import ROUND_STRUCTURE, Board
 from .config import RulesConfig
 from .data import HOUSE_ORDER, LAND_UNITS, TRACKS, GameData
-from .messages import gettext_noop, msg
+from .messages import Msg, gettext_noop, msg
 from .structures import (
     STATE_CODECS,
     Combat,
@@ -53,6 +53,10 @@ class Outcome:
 
     def to_json(self) -> dict[str, Any]:
         return {"winner": self.winner, "reason": self.reason.value, "castles": dict(self.castles)}
+
+    def message(self) -> Msg:
+        """Who won, in words (W-18); the log's last event also says why (`Board.finish`)."""
+        return msg(gettext_noop("%(house)s wins"), house=ref.house(self.winner))
 
 
 STATE_FIELDS = (

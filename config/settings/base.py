@@ -159,6 +159,10 @@ LOGOUT_REDIRECT_URL = "home"
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
+# The engines are packages, not apps: their catalogues of game texts are listed here.
+LOCALE_PATHS = [
+    BASE_DIR / "boardgame" / "engine" / "locale",
+]
 USE_TZ = True
 
 STATIC_URL = "static/"
