@@ -266,7 +266,13 @@ def on_crow_knight(st: WesterosState, p: str, option: str, ctx: Pending) -> None
 def on_discard_card(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st.hands[p].remove(option)
     st.discards[p].append(option)
-    st.event(msg(gettext_noop("%(house)s discards %(card)s"), house=ref.house(p), card=ref.card(option)))
+    st.event(
+        msg(
+            gettext_noop("%(house)s discards %(cards)s"),
+            house=ref.house(p),
+            cards=ref.listing([ref.card(option)]),
+        )
+    )
 
 
 def on_mammoth_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:

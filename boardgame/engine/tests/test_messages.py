@@ -20,6 +20,7 @@ from boardgame.engine.actions import DESCRIBE_NAMES, Choose, PlaceOrder, secret_
 from boardgame.engine.data import GameData
 from boardgame.engine.explain import explain_illegal, explain_message
 from boardgame.engine.game import WesterosState, new_game
+from boardgame.engine.log_messages import event_message
 from boardgame.engine.messages import Msg, params_of
 
 ENGINE = Path(__file__).resolve().parent.parent
@@ -77,6 +78,11 @@ def walk(m: Msg) -> Iterator[tuple[Msg, Any]]:
             yield m, v
 
 
+EVENTS: list[
+    tuple[str, Msg, dict[str, Any]]
+] = []  # the log events of the playouts: their stored words and their messages
+
+
 def playout(gd: GameData, count: int, seed: int, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Msg]]:
     """A seeded random game: every message it emits (events, action descriptions, secret-action texts,
     reasons for illegal actions, the outcome), each with the English the engine wrote or showed for it."""
@@ -85,7 +91,11 @@ def playout(gd: GameData, count: int, seed: int, monkeypatch: pytest.MonkeyPatch
 
     def event(self: Any, message: Msg, to: list[str] | None = None, **kw: Any) -> None:
         original(self, message, to, **kw)
-        got.append((self.log[-1]["text"], message))
+        stored = self.log[-1]
+        got.append((stored["text"], message))
+        EVENTS.append(
+            (stored["text"], message, {k: v for k, v in stored.items() if k in ("card", "wildling_card")})
+        )
 
     monkeypatch.setattr(board_module.Board, "event", event)
     st = new_game(gd, player_count=count, seed=seed)
@@ -204,3 +214,35 @@ def test_a_state_keeps_its_stored_log_words(gd: GameData) -> None:
     assert all(set(e) >= {"n", "round", "text"} and "msg" not in e for e in d["log"])
     again = WesterosState.from_dict(d)
     assert again.log == st.log
+
+
+def test_every_stored_event_reads_back_as_the_message_it_was_written_from(
+    gd: GameData, emitted: list[tuple[str, Msg]]
+) -> None:
+    """Old and new stored games alike: the log's words give back the engine's message (W-20)."""
+    names: dict[str, str] = {}
+    for deck in (gd.house_cards, gd.westeros_cards, gd.wildling_cards):
+        for cid, c in sorted(deck.items(), reverse=True):
+            names[str(c["name"])] = cid  # the first deck's card for a name two decks print
+    assert len(EVENTS) > 1000
+    for text, m, extra in EVENTS:
+        back = event_message({"text": text, **extra}, names)
+        assert back is not None, text
+        if back.key == "Resolving %(card)s":  # "1:supply" and "2:supply" are one card in two decks
+            assert gd.westeros_cards[back.params["card"]["card"]]["name"] == text.removeprefix("Resolving ")
+            continue
+        assert back.to_json() == m.to_json(), text
+
+
+def test_an_event_of_a_game_stored_before_messages_reads_back() -> None:
+    ev = {"n": 7, "round": 1, "text": "Stark marches footman, siege_engine into The Neck (attack)"}
+    back = event_message(ev)
+    assert back is not None and back.to_json() == {
+        "key": "%(action)s (attack)",
+        "params": {"action": {"msg": {
+            "key": "%(player)s marches %(units)s into %(dest)s",
+            "params": {"player": {"house": "stark"}, "units": {"list": [{"term": "footman"}, {"term": "siege_engine"}]},
+                       "dest": {"area": "the_neck"}},
+        }}},
+    }  # fmt: skip
+    assert event_message({"text": "Something no key says"}) is None
