@@ -744,18 +744,13 @@ class WesterosGame(EngineGame):
         return action_from_json(data)
 
     def describe(self, state: Any, action: Any, viewer: Player | None) -> str:
-        who = str(action.player).title()
+        from boardgame.engine.actions import secret_message
+
         if self.action_is_secret(state, action) and (
             viewer is None or self.engine_player(state, viewer) != action.player
         ):
-            hidden = {
-                "place_order": f"{who} places an order face down",
-                "raven_swap": f"{who} uses the Messenger Raven",
-                "bid": f"{who} makes a secret bid",
-                "play_house_card": f"{who} chooses a house card",
-            }
-            return hidden.get(action.kind, f"{who} makes a secret choice") + "."
-        text = action.describe(state)
+            return secret_message(action).english()
+        text = action.describe(state)  # the action's message (`Action.message`) in English
         return text if text.endswith(".") else text + "."
 
     def outcome(self, state: Any) -> JSON:
@@ -763,7 +758,7 @@ class WesterosGame(EngineGame):
         if out is None:
             return {"winner": None, "reason": "unknown"}
         winner = self._seat(state, out.winner) if out.winner in self._houses(state) else None
-        return {"winner": winner, "reason": str(out.reason.value), "text": f"{str(out.winner).title()} wins"}
+        return {"winner": winner, "reason": str(out.reason.value), "text": out.message().english()}
 
     def summary_facts(self, state: Any) -> JSON:
         """The round, and each house's castles/strongholds (W-18) and supply position (W-12) — public."""

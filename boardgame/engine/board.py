@@ -12,7 +12,9 @@ from typing import Any
 
 from .config import RulesConfig
 from .data import GameData
+from .messages import Msg, gettext_noop, house, msg, term
 from .structures import (
+    REASON_TERMS,
     Combat,
     Decision,
     March,
@@ -131,15 +133,36 @@ class Board:
     rng: Random
     _ctl_cache: dict[str, str | None] | None
 
-    def event(self, text: str, to: list[str] | None = None, **extra: Any) -> None:
+    def event(
+        self,
+        message: Msg,
+        to: list[str] | None = None,
+        *,
+        text: str | None = None,
+        names: bool = False,
+        **extra: Any,
+    ) -> None:
+        """Log `message`. The stored event keeps its English words under "text" (the storage format of
+        every stored game; `messages.event_message` reads the message back): `message.english()`, with
+        cards by their printed names if `names`, or the given `text` where the log's words always were
+        another form of the same message (action descriptions name areas as printed)."""
         if not self.config.event_log:
             return
+        if text is None:
+            text = message.english(card=self.card_name) if names else message.english()
         ev: dict[str, Any] = {"n": self.log_length, "round": self.round, "text": text}
         if to is not None:
             ev["to"] = list(to)
         if extra:
             ev.update(extra)
         self.log.append(ev)
+
+    def card_name(self, card: str) -> str:
+        """The printed name of a house, Westeros or wildling card id (the id itself if none)."""
+        for deck in (self.data.house_cards, self.data.westeros_cards, self.data.wildling_cards):
+            if card in deck:
+                return str(deck[card]["name"])
+        return card
 
     def push(self, *tasks: Step) -> None:
         """Schedule tasks so that the first given runs first."""
@@ -316,7 +339,13 @@ class Board:
         self.phase = Phase.GAME_OVER
         self.pending = None
         self.agenda = []
-        self.event(f"{winner.title()} wins ({reason.value.replace('_', ' ')})")
+        self.event(
+            msg(
+                gettext_noop("%(house)s wins (%(reason)s)"),
+                house=house(winner),
+                reason=term(REASON_TERMS[reason]),
+            )
+        )
 
     def final_standing(self) -> list[str]:
         """Every house, best first: the winner (W-18.1 or W-18.2), then the others by W-18.2's order and

@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import marches
-from .actions import Action, DeclareSupport, PlayHouseCard, order_label
+from . import messages as ref
+from .actions import Action, DeclareSupport, PlayHouseCard, order_label, unit_term
+from .messages import gettext_noop, msg
 from .structures import Combat, Decision, Order, Pending, PendingKind, RoundStep, Step, Task, Units, need
 
 if TYPE_CHECKING:
@@ -53,7 +55,7 @@ def do_support(st: WesterosState, a: Action) -> None:
     st.pending = None
     st.combat.support[a.player] = a.side
     st.combat.support_queue.remove(a.player)
-    st.event(a.describe(st))
+    st.event(a.message(st), text=a.describe(st))
 
 
 def t_combat_cards(st: WesterosState, task: Step) -> None:
@@ -77,7 +79,7 @@ def do_house_card(st: WesterosState, a: Action) -> None:
     assert isinstance(a, PlayHouseCard) and st.pending is not None and st.combat is not None
     need(st.pending.chosen)[a.player] = a.card
     st.pending.players.remove(a.player)
-    st.event(f"{a.player.title()} has chosen a house card")
+    st.event(msg(gettext_noop("%(house)s has chosen a house card"), house=ref.house(a.player)))
     if st.pending.players:
         return
     chosen = need(st.pending.chosen)
@@ -86,7 +88,11 @@ def do_house_card(st: WesterosState, a: Action) -> None:
     for h, card in chosen.items():
         st.hands[h].remove(card)
         st.combat.cards[h] = card
-        st.event(f"{h.title()} reveals {st.data.house_cards[card]['name']}", card=card)
+        st.event(
+            msg(gettext_noop("%(house)s reveals %(card)s"), house=ref.house(h), card=ref.card(card)),
+            names=True,
+            card=card,
+        )
 
 
 def decided(c: Combat) -> tuple[str, str]:
@@ -114,7 +120,7 @@ def on_blade(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
         assert st.combat is not None
         st.blade_used = True
         st.combat.blade = p
-        st.event(f"{p.title()} uses the Valyrian Steel Blade (+1)")
+        st.event(msg(gettext_noop("%(house)s uses the Valyrian Steel Blade (+1)"), house=ref.house(p)))
 
 
 def supported(st: WesterosState, h: str) -> bool:
@@ -253,7 +259,17 @@ def t_combat_resolve(st: WesterosState, task: Step) -> None:
     # W-9.3 / W-9.8: the revealed cards and every contribution, public once the cards are face up (W-9.4)
     summary = {"area": c.area, "attacker": att, "defender": dfn, "cards": dict(c.cards), "parts": parts,
                "numbers": nums, "winner": w}  # fmt: skip
-    st.event(f"{w.title()} wins the combat in {c.area} ({sa} to {sd})", numbers=[sa, sd], combat=summary)
+    st.event(
+        msg(
+            gettext_noop("%(house)s wins the combat in %(area)s (%(attack)s to %(defense)s)"),
+            house=ref.house(w),
+            area=ref.area(c.area),
+            attack=sa,
+            defense=sd,
+        ),
+        numbers=[sa, sd],
+        combat=summary,
+    )
     st.push(*AFTER_VICTORY)
 
 
@@ -282,26 +298,41 @@ def t_combat_casualties(st: WesterosState, task: Step) -> None:
     area, lo = c.area, decided(c)[1]
     if lo == c.defender and area in st.garrisons:
         del st.garrisons[area]
-        st.event(f"The garrison of {area} is removed")
+        st.event(msg(gettext_noop("The garrison of %(area)s is removed"), area=ref.area(area)))
     if lo == c.defender:
         u = st.units.get(area)
         if u and u.house == lo:
             n = len(u.routed) + u.units.count("siege_engine")
             st.set_units(area, Units(lo, tuple(x for x in u.units if x != "siege_engine"), ()))
             if n:
-                st.event(f"{lo.title()} loses {n} siege engine(s)/routed unit(s) in {area}")
+                st.event(
+                    msg(
+                        gettext_noop("%(house)s loses %(n)s siege engine(s)/routed unit(s) in %(area)s"),
+                        house=ref.house(lo),
+                        n=n,
+                        area=ref.area(area),
+                    )
+                )
     else:
         n = c.att_units.count("siege_engine")
         c.att_units = [x for x in c.att_units if x != "siege_engine"]
         if n:
-            st.event(f"{lo.title()} loses {n} attacking siege engine(s)")
+            st.event(
+                msg(gettext_noop("%(house)s loses %(n)s attacking siege engine(s)"), house=ref.house(lo), n=n)
+            )
     left = losing_units(st)
     k = need(c.casualties)
     if k >= len(left):
         for x in left:
             destroy_losing(st, x)
         if left:
-            st.event(f"{lo.title()} loses all {len(left)} unit(s) as casualties")
+            st.event(
+                msg(
+                    gettext_noop("%(house)s loses all %(n)s unit(s) as casualties"),
+                    house=ref.house(lo),
+                    n=len(left),
+                )
+            )
         return
     if k > 0:
         st.push(Step(Task.CASUALTY_PICK, left=k))
@@ -321,7 +352,13 @@ def t_casualty_pick(st: WesterosState, task: Step) -> None:
 
 def on_casualty(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     destroy_losing(st, option)
-    st.event(f"{p.title()} loses a {option.replace('_', ' ')} as a casualty")
+    st.event(
+        msg(
+            gettext_noop("%(house)s loses a %(unit)s as a casualty"),
+            house=ref.house(p),
+            unit=unit_term(option.replace("_", " ")),
+        )
+    )
     st.push(Step(Task.CASUALTY_PICK, left=need(ctx.left) - 1))
 
 
@@ -331,7 +368,7 @@ def discard_played(st: WesterosState, h: str, card: str) -> None:
     if not st.hands[h]:
         st.hands[h] = [x for x in st.discards[h] if x != card]
         st.discards[h] = [card]
-        st.event(f"{h.title()} takes back its house cards")
+        st.event(msg(gettext_noop("%(house)s takes back its house cards"), house=ref.house(h)))
 
 
 def t_combat_cleanup(st: WesterosState, task: Step) -> None:
@@ -347,7 +384,7 @@ def t_combat_cleanup(st: WesterosState, task: Step) -> None:
         if card == "roose_bolton" and h == c.loser:
             st.hands[h].extend(st.discards[h])
             st.discards[h] = []
-            st.event("Roose Bolton: Stark takes back its whole discard pile")
+            st.event(msg(gettext_noop("Roose Bolton: Stark takes back its whole discard pile")))
     if c.winner == att:
         units = c.att_units
         c.att_units = []
@@ -356,11 +393,17 @@ def t_combat_cleanup(st: WesterosState, task: Step) -> None:
             if st.data.kind(src) != "land" or st.control(src) in (None, att):
                 for x in units:
                     st.add_unit(src, att, x)
-            st.event("Arianne Martell: the attackers stay where they came from")
+            st.event(msg(gettext_noop("Arianne Martell: the attackers stay where they came from")))
             t = st.tokens.get(area)
             if t is not None and t != att and not st.config.arianne_keeps_power_token:  # W-22.11
                 st.drop_token(area)
-                st.event(f"{t.title()}'s power token in {area} is removed")
+                st.event(
+                    msg(
+                        gettext_noop("%(house)s's power token in %(area)s is removed"),
+                        house=ref.house(t),
+                        area=ref.area(area),
+                    )
+                )
         else:
             o = st.orders.get(area)
             if o and o.house != att:
@@ -374,7 +417,9 @@ def t_combat_cleanup(st: WesterosState, task: Step) -> None:
                 st.add_unit(area, att, x)
             if c.loras and units:
                 st.orders[area] = Order(att, c.token)
-                st.event("Ser Loras Tyrell: the March order moves into the conquered area")
+                st.event(msg(gettext_noop("Ser Loras Tyrell: the March order moves into the conquered area")))
             if units:
-                st.event(f"{att.title()} takes {area}")
+                st.event(
+                    msg(gettext_noop("%(house)s takes %(area)s"), house=ref.house(att), area=ref.area(area))
+                )
     st.prune_orders()

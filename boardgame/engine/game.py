@@ -23,10 +23,12 @@ from random import Random
 from typing import Any
 
 from . import combat, dispatch, explain, hidden, planning, timeouts, views
+from . import messages as ref
 from .actions import Action, IllegalActionError
 from .board import ROUND_STRUCTURE, Board
 from .config import RulesConfig
 from .data import HOUSE_ORDER, LAND_UNITS, TRACKS, GameData
+from .messages import Msg, gettext_noop, msg
 from .structures import (
     STATE_CODECS,
     Combat,
@@ -51,6 +53,10 @@ class Outcome:
 
     def to_json(self) -> dict[str, Any]:
         return {"winner": self.winner, "reason": self.reason.value, "castles": dict(self.castles)}
+
+    def message(self) -> Msg:
+        """Who won, in words (W-18); the log's last event also says why (`Board.finish`)."""
+        return msg(gettext_noop("%(house)s wins"), house=ref.house(self.winner))
 
 
 STATE_FIELDS = (
@@ -179,7 +185,14 @@ class WesterosState(Board):
         # Cards at the bottom of each deck that every house has seen (revealed since the deck was last
         # shuffled): `determinize` keeps them in place and shuffles only the rest.
         self.deck_known = {"1": 0, "2": 0, "3": 0, "wildling": 0}
-        self.event(f"Game set up for {len(houses)} houses: {', '.join(houses)}")
+        self.event(
+            msg(
+                gettext_noop("Game set up for %(n)s houses: %(houses)s"),
+                n=len(houses),
+                houses=ref.listing([ref.house(h) for h in houses]),
+            ),
+            text=f"Game set up for {len(houses)} houses: {', '.join(houses)}",
+        )
         self.agenda = [Step(Task.ROUND, first=True)]
         self.run_agenda()
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import combat
-from .actions import order_label
+from . import messages as ref
+from .actions import order_term, track_term
 from .data import TRACKS
+from .messages import gettext_noop, msg
 from .structures import Decision, Pending, PendingKind, Step, Task, need
 
 if TYPE_CHECKING:
@@ -40,7 +42,14 @@ def on_tyrion(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st.hands[opp].append(card)
     c.excluded[opp].append(card)
     c.cards[opp] = None
-    st.event(f"Tyrion Lannister sends {st.data.house_cards[card]['name']} back to {opp.title()}'s hand")
+    st.event(
+        msg(
+            gettext_noop("Tyrion Lannister sends %(card)s back to %(house)s's hand"),
+            card=ref.card(card),
+            house=ref.house(opp),
+        ),
+        names=True,
+    )
     if combat.card_options(st, opp):
         st.ask(PendingKind.HOUSE_CARD, [opp], chosen={})
 
@@ -85,7 +94,7 @@ def on_aeron(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st.discards[p].append("aeron_damphair")
     c.cards[p] = None
     c.excluded[p].append("aeron_damphair")
-    st.event(f"{p.title()} pays 2 power to replace Aeron Damphair")
+    st.event(msg(gettext_noop("%(house)s pays 2 power to replace Aeron Damphair"), house=ref.house(p)))
     st.ask(PendingKind.HOUSE_CARD, [p], chosen={})
 
 
@@ -94,7 +103,13 @@ def on_doran(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     tr = st.tracks[option]
     tr.remove(opp)
     tr.append(opp)
-    st.event(f"Doran Martell moves {opp.title()} to the bottom of {option.replace('_', ' ')}")
+    st.event(
+        msg(
+            gettext_noop("Doran Martell moves %(house)s to the bottom of %(track)s"),
+            house=ref.house(opp),
+            track=track_term(option),
+        )
+    )
 
 
 def mace(st: WesterosState, h: str, opp: str) -> None:
@@ -102,22 +117,33 @@ def mace(st: WesterosState, h: str, opp: str) -> None:
     c = st.combat
     assert c is not None
     if c.cards.get(opp) == "the_blackfish":
-        st.event("The Blackfish prevents Mace Tyrell's kill")
+        st.event(msg(gettext_noop("The Blackfish prevents Mace Tyrell's kill")))
         return
     if opp == c.attacker:
         if "footman" in c.att_units:
             c.att_units.remove("footman")
-            st.event(f"Mace Tyrell destroys an attacking {opp.title()} footman")
+            st.event(
+                msg(gettext_noop("Mace Tyrell destroys an attacking %(house)s footman"), house=ref.house(opp))
+            )
     else:
         u = st.units.get(c.area)
         if u and u.house == opp and ("footman" in u.units or "footman" in u.routed):
             st.remove_unit(c.area, "footman", prefer_routed=False)
-            st.event(f"Mace Tyrell destroys a defending {opp.title()} footman")
+            st.event(
+                msg(gettext_noop("Mace Tyrell destroys a defending %(house)s footman"), house=ref.house(opp))
+            )
 
 
 def on_queen_of_thorns(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     h, tok = st.orders.pop(option)
-    st.event(f"Queen of Thorns removes {h.title()}'s {order_label(tok)} in {option}")
+    st.event(
+        msg(
+            gettext_noop("Queen of Thorns removes %(house)s's %(order)s in %(area)s"),
+            house=ref.house(h),
+            order=order_term(tok),
+            area=ref.area(option),
+        )
+    )
 
 
 def t_combat_win_effects(st: WesterosState, task: Step) -> None:
@@ -132,7 +158,7 @@ def t_combat_win_effects(st: WesterosState, task: Step) -> None:
         c.loras = True
     if wc == "tywin_lannister":
         got = st.gain_power(w, 2)
-        st.event(f"Tywin Lannister: {w.title()} gains {got} power")
+        st.event(msg(gettext_noop("Tywin Lannister: %(house)s gains %(n)s power"), house=ref.house(w), n=got))
     elif wc == "cersei_lannister":
         opts = sorted(a for a, (h, _t) in st.orders.items() if h == lo)
         if opts:
@@ -154,7 +180,14 @@ def t_combat_win_effects(st: WesterosState, task: Step) -> None:
 def on_cersei(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option != "none":
         h, tok = st.orders.pop(option)
-        st.event(f"Cersei Lannister removes {h.title()}'s {order_label(tok)} in {option}")
+        st.event(
+            msg(
+                gettext_noop("Cersei Lannister removes %(house)s's %(order)s in %(area)s"),
+                house=ref.house(h),
+                order=order_term(tok),
+                area=ref.area(option),
+            )
+        )
 
 
 def on_renly(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -167,7 +200,9 @@ def on_renly(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
         c.att_units.append("knight")
     else:
         st.swap_unit(option, "footman", "knight", prefer_routed=False)
-    st.event(f"Renly Baratheon upgrades a footman to a knight ({option})")
+    st.event(
+        msg(gettext_noop("Renly Baratheon upgrades a footman to a knight (%(area)s)"), area=ref.area(option))
+    )
 
 
 def t_combat_after(st: WesterosState, task: Step) -> None:
@@ -189,4 +224,10 @@ def on_patchface(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     opp = need(ctx.opponent)
     st.hands[opp].remove(option)
     combat.discard_played(st, opp, option)
-    st.event(f"Patchface discards {option} from {opp.title()}'s hand")
+    st.event(
+        msg(
+            gettext_noop("Patchface discards %(card)s from %(house)s's hand"),
+            card=ref.card(option),
+            house=ref.house(opp),
+        )
+    )

@@ -9,9 +9,11 @@ from __future__ import annotations
 from itertools import product
 from typing import TYPE_CHECKING
 
+from . import messages as ref
 from .actions import Action, ChooseMarch, EndMarch, MarchMove
 from .board import order_type
 from .data import UNIT_TYPES
+from .messages import gettext_noop, msg
 from .structures import Combat, Decision, March, Pending, PendingKind, Phase, Step, Task, need
 
 if TYPE_CHECKING:
@@ -44,7 +46,13 @@ def do_march_select(st: WesterosState, a: Action) -> None:
     token = st.orders[a.area].token
     st.march = March(a.player, a.area, token)
     st.ask(PendingKind.MARCH_MOVE, [a.player])
-    st.event(f"{a.player.title()} resolves the March order in {a.area}")
+    st.event(
+        msg(
+            gettext_noop("%(house)s resolves the March order in %(area)s"),
+            house=ref.house(a.player),
+            area=ref.area(a.area),
+        )
+    )
 
 
 def neutral_attack_strength(st: WesterosState, house: str, dest: str, units: list[str]) -> int:
@@ -129,15 +137,25 @@ def do_march_move(st: WesterosState, a: Action) -> None:
     if st.is_hostile(a.player, a.dest):
         m.combat_dest = a.dest
         m.combat_units.extend(a.units)
-        st.event(f"{a.describe(st)} (attack)")
+        st.event(
+            msg(gettext_noop("%(action)s (attack)"), action=ref.nested(a.message(st))),
+            text=f"{a.describe(st)} (attack)",
+        )
     else:
         t = st.tokens.get(a.dest)
         if t is not None and t != a.player:  # W-7.1.3
             st.drop_token(a.dest)
-            st.event(f"{a.player.title()} removes {t.title()}'s power token from {a.dest}")
+            st.event(
+                msg(
+                    gettext_noop("%(house)s removes %(owner)s's power token from %(area)s"),
+                    house=ref.house(a.player),
+                    owner=ref.house(t),
+                    area=ref.area(a.dest),
+                )
+            )
         for unit in a.units:
             st.add_unit(a.dest, a.player, unit)
-        st.event(a.describe(st))
+        st.event(a.message(st), text=a.describe(st))
 
 
 def end_march(st: WesterosState, a: EndMarch) -> None:
@@ -147,7 +165,13 @@ def end_march(st: WesterosState, a: EndMarch) -> None:
     if a.leave_power_token:  # W-7.1.5 / W-8.2
         st.power[p] -= 1
         st.set_token(src, p)
-        st.event(f"{p.title()} leaves a power token in {src}")
+        st.event(
+            msg(
+                gettext_noop("%(house)s leaves a power token in %(area)s"),
+                house=ref.house(p),
+                area=ref.area(src),
+            )
+        )
     st.orders.pop(src, None)
     dest = m.combat_dest
     st.march = None
@@ -182,7 +206,14 @@ def end_march(st: WesterosState, a: EndMarch) -> None:
         excluded={p: [], defender: []},
     )
     st.phase = Phase.ACTION
-    st.event(f"Combat in {dest}: {p.title()} attacks {defender.title()}")
+    st.event(
+        msg(
+            gettext_noop("Combat in %(area)s: %(house)s attacks %(defender)s"),
+            area=ref.area(dest),
+            house=ref.house(p),
+            defender=ref.house(defender),
+        )
+    )
     st.push(*COMBAT)
 
 
@@ -207,9 +238,27 @@ def t_port_sync(st: WesterosState, task: Step) -> None:
         st.orders.pop(port, None)
         st.invalidate_control()
         if c is None:
-            st.event(f"{str(o).title()} loses {n} ship(s) in {port}: {land} is no longer controlled")
+            st.event(
+                msg(
+                    gettext_noop(
+                        "%(house)s loses %(n)s ship(s) in %(port)s: %(area)s is no longer controlled"
+                    ),
+                    house=ref.house(str(o)),
+                    n=n,
+                    port=ref.area(port),
+                    area=ref.area(land),
+                )
+            )
             continue
-        st.event(f"{c.title()} captures the port {port} ({n} {str(o).title()} ship(s))")
+        st.event(
+            msg(
+                gettext_noop("%(house)s captures the port %(port)s (%(n)s %(owner)s ship(s))"),
+                house=ref.house(c),
+                port=ref.area(port),
+                n=n,
+                owner=ref.house(str(o)),
+            )
+        )
         st.push(Step(Task.PORT_TAKEOVER, house=c, port=port, left=n), Step(Task.PORT_SYNC))
         return
 
@@ -240,15 +289,39 @@ def t_neutral_resolve(st: WesterosState, task: Step) -> None:
     need = st.neutral[dest]
     got = neutral_strength(st, p, dest, units, c.token, c.support)
     if got >= need:
-        st.event(f"{p.title()} defeats the neutral force in {dest} ({got} vs {need})", numbers=[got, need])
+        st.event(
+            msg(
+                gettext_noop("%(house)s defeats the neutral force in %(area)s (%(got)s vs %(need)s)"),
+                house=ref.house(p),
+                area=ref.area(dest),
+                got=got,
+                need=need,
+            ),
+            numbers=[got, need],
+        )
         del st.neutral[dest]
         for unit in units:
             st.add_unit(dest, p, unit)
         return
     src = c.origin
-    st.event(f"{p.title()} falls short against the neutral force in {dest} ({got} vs {need})")
+    st.event(
+        msg(
+            gettext_noop("%(house)s falls short against the neutral force in %(area)s (%(got)s vs %(need)s)"),
+            house=ref.house(p),
+            area=ref.area(dest),
+            got=got,
+            need=need,
+        )
+    )
     if st.data.kind(src) != "land" or st.control(src) in (None, p):
         for unit in units:
             st.add_unit(src, p, unit)
     else:
-        st.event(f"{p.title()} cannot return to {src}: {len(units)} unit(s) lost")
+        st.event(
+            msg(
+                gettext_noop("%(house)s cannot return to %(area)s: %(n)s unit(s) lost"),
+                house=ref.house(p),
+                area=ref.area(src),
+                n=len(units),
+            )
+        )

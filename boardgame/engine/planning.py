@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import messages as ref
 from . import rounds
 from .actions import (
+    WHERE_WORDS,
     Action,
     Choose,
     FinishOrders,
@@ -17,8 +19,9 @@ from .actions import (
     RavenSwap,
     RemoveOrder,
     ReopenOrders,
-    order_label,
+    order_term,
 )
+from .messages import gettext_noop, msg
 from .structures import Decision, Order, Pending, PendingKind, Step
 
 if TYPE_CHECKING:
@@ -72,19 +75,39 @@ def do_orders(st: WesterosState, a: Action) -> None:
         # Back among the deciding houses, in turn order (the list `t_assign_orders` started with).
         back = set(st.pending.players) | {a.player}
         st.pending.players = [h for h in ordering_houses(st) if h in back]
-        st.event(f"{a.player.title()} is changing its orders")
+        st.event(msg(gettext_noop("%(house)s is changing its orders"), house=ref.house(a.player)))
     elif isinstance(a, PlaceOrder):
         st.orders[a.area] = Order(a.player, a.token)
-        st.event(f"{a.player.title()} places an order in {a.area}")
-        st.event(a.describe(st), to=[a.player])
+        st.event(
+            msg(
+                gettext_noop("%(house)s places an order in %(area)s"),
+                house=ref.house(a.player),
+                area=ref.area(a.area),
+            )
+        )
+        st.event(a.message(st), to=[a.player], text=a.describe(st))
     elif isinstance(a, RemoveOrder):
         # W-5.1 / W-20: the others learn only that the face-down token left the area, never what it was.
         token = st.orders.pop(a.area).token
-        st.event(f"{a.player.title()} takes back the order in {a.area}")
-        st.event(f"{a.player.title()} takes back {order_label(token)} from {a.area}", to=[a.player])
+        st.event(
+            msg(
+                gettext_noop("%(house)s takes back the order in %(area)s"),
+                house=ref.house(a.player),
+                area=ref.area(a.area),
+            )
+        )
+        st.event(
+            msg(
+                gettext_noop("%(house)s takes back %(order)s from %(area)s"),
+                house=ref.house(a.player),
+                order=order_term(token),
+                area=ref.area(a.area),
+            ),
+            to=[a.player],
+        )
     else:
         st.pending.players.remove(a.player)
-        st.event(f"{a.player.title()} has placed all orders")
+        st.event(msg(gettext_noop("%(house)s has placed all orders"), house=ref.house(a.player)))
         if not st.pending.players:
             st.pending = None
 
@@ -94,7 +117,15 @@ def t_reveal_orders(st: WesterosState, task: Step) -> None:
     rounds.enter(st, task)
     st.orders_revealed = True
     for a, (h, t) in sorted(st.orders.items()):
-        st.event(f"{h.title()}: {order_label(t)} in {a}", order=[a, h, t])
+        st.event(
+            msg(
+                gettext_noop("%(house)s: %(order)s in %(area)s"),
+                house=ref.house(h),
+                order=order_term(t),
+                area=ref.area(a),
+            ),
+            order=[a, h, t],
+        )
 
 
 def t_messenger_raven(st: WesterosState, task: Step) -> None:
@@ -119,7 +150,13 @@ def do_raven(st: WesterosState, a: Action) -> None:
         st.orders[a.area] = Order(a.player, a.token)
         st.raven_used = True
         st.event(
-            f"Messenger Raven: {a.player.title()} replaces {order_label(old)} with {order_label(a.token)} in {a.area}"
+            msg(
+                gettext_noop("Messenger Raven: %(house)s replaces %(old)s with %(order)s in %(area)s"),
+                house=ref.house(a.player),
+                old=order_term(old),
+                order=order_term(a.token),
+                area=ref.area(a.area),
+            )
         )
         return
     assert isinstance(a, Choose)
@@ -127,11 +164,11 @@ def do_raven(st: WesterosState, a: Action) -> None:
         st.raven_used = True
         top = st.wildling_deck[0]
         st.raven_knows = {"house": a.player, "card": top, "where": "top"}
-        st.event(f"{a.player.title()} looks at the top wildling card")
-        st.event(f"The top wildling card is {top}", to=[a.player])
+        st.event(msg(gettext_noop("%(house)s looks at the top wildling card"), house=ref.house(a.player)))
+        st.event(msg(gettext_noop("The top wildling card is %(card)s"), card=ref.card(top)), to=[a.player])
         st.choose(a.player, Decision.RAVEN_BURY, ["top", "bottom"])
     else:
-        st.event(f"{a.player.title()} does not use the Messenger Raven")
+        st.event(msg(gettext_noop("%(house)s does not use the Messenger Raven"), house=ref.house(a.player)))
 
 
 def on_raven_bury(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -139,4 +176,10 @@ def on_raven_bury(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
         st.wildling_deck.append(st.wildling_deck.pop(0))
         if st.raven_knows:
             st.raven_knows["where"] = "bottom"
-    st.event(f"{p.title()} leaves the wildling card on the {option}")
+    st.event(
+        msg(
+            gettext_noop("%(house)s leaves the wildling card on the %(where)s"),
+            house=ref.house(p),
+            where=ref.term(WHERE_WORDS[option]),
+        )
+    )

@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import combat
+from . import messages as ref
+from .actions import unit_term
+from .messages import gettext_noop, msg
 from .structures import Decision, Pending, Step, Task, need
 
 if TYPE_CHECKING:
@@ -72,11 +75,25 @@ def t_combat_retreat(st: WesterosState, task: Step) -> None:
         src = c.origin
         ok = st.data.kind(src) != "land" or st.control(src) in (None, lo)
         if not ok:
-            st.event(f"{lo.title()} cannot retreat to {src}: {len(units)} unit(s) destroyed")
+            st.event(
+                msg(
+                    gettext_noop("%(house)s cannot retreat to %(area)s: %(n)s unit(s) destroyed"),
+                    house=ref.house(lo),
+                    area=ref.area(src),
+                    n=len(units),
+                )
+            )
             return
         for x in units:
             st.add_unit(src, lo, x, routed=True)
-        st.event(f"{lo.title()} retreats {len(units)} unit(s) to {src}")
+        st.event(
+            msg(
+                gettext_noop("%(house)s retreats %(n)s unit(s) to %(area)s"),
+                house=ref.house(lo),
+                n=len(units),
+                area=ref.area(src),
+            )
+        )
         st.push(Step(Task.RETREAT_SUPPLY, house=lo, area=src))
         return
     units = combat.losing_units(st)
@@ -86,7 +103,14 @@ def t_combat_retreat(st: WesterosState, task: Step) -> None:
     if not opts:
         for x in units:
             st.remove_unit(c.area, x, prefer_routed=False)
-        st.event(f"{lo.title()} has no retreat from {c.area}: {len(units)} unit(s) destroyed")
+        st.event(
+            msg(
+                gettext_noop("%(house)s has no retreat from %(area)s: %(n)s unit(s) destroyed"),
+                house=ref.house(lo),
+                area=ref.area(c.area),
+                n=len(units),
+            )
+        )
         return
     best = min(opts.values())
     choices = sorted(a for a, v in opts.items() if v == best)
@@ -104,7 +128,15 @@ def on_retreat(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     for x in units:
         st.remove_unit(c.area, x, prefer_routed=False)
         st.add_unit(option, lo, x, routed=True)
-    st.event(f"{lo.title()} retreats {len(units)} unit(s) from {c.area} to {option}")
+    st.event(
+        msg(
+            gettext_noop("%(house)s retreats %(n)s unit(s) from %(area)s to %(dest)s"),
+            house=ref.house(lo),
+            n=len(units),
+            area=ref.area(c.area),
+            dest=ref.area(option),
+        )
+    )
     st.push(Step(Task.RETREAT_SUPPLY, house=lo, area=option))
 
 
@@ -132,7 +164,14 @@ def on_robb_retreat(st: WesterosState, p: str, option: str, ctx: Pending) -> Non
     c.att_units = []
     for x in units:
         st.add_unit(option, lo, x, routed=True)
-    st.event(f"Robb Stark sends {lo.title()}'s {len(units)} attacking unit(s) to {option}")
+    st.event(
+        msg(
+            gettext_noop("Robb Stark sends %(house)s's %(n)s attacking unit(s) to %(area)s"),
+            house=ref.house(lo),
+            n=len(units),
+            area=ref.area(option),
+        )
+    )
     st.push(Step(Task.RETREAT_SUPPLY, house=lo, area=option))
 
 
@@ -148,5 +187,11 @@ def t_retreat_supply(st: WesterosState, task: Step) -> None:
 def on_retreat_loss(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     area = need(ctx.area)
     st.remove_unit(area, option, prefer_routed=True)
-    st.event(f"{p.title()} destroys a retreating {option.replace('_', ' ')} to fit supply")
+    st.event(
+        msg(
+            gettext_noop("%(house)s destroys a retreating %(unit)s to fit supply"),
+            house=ref.house(p),
+            unit=unit_term(option.replace("_", " ")),
+        )
+    )
     st.push(Step(Task.RETREAT_SUPPLY, house=p, area=area))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .board import ROUND_STRUCTURE, order_type
+from .messages import gettext_noop, msg
 from .structures import PendingKind, Phase, Reason, RoundStep, Step, Task, Units
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def enter(st: WesterosState, task: Step) -> None:
 def t_advance_round(st: WesterosState, task: Step) -> None:
     enter(st, task)
     st.round += 1  # W-4.1(1)
-    st.event(f"Round {st.round} begins")
+    st.event(msg(gettext_noop("Round %(round)s begins"), round=st.round))
 
 
 def t_resolve_westeros(st: WesterosState, task: Step) -> None:

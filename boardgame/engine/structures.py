@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple, TypeVar
 
+from .messages import gettext_noop
+
 T = TypeVar("T")
 
 
@@ -62,6 +64,13 @@ class Reason(StrEnum):
 
     SEVEN_CASTLES = "seven_castles"
     ROUND_LIMIT = "round_limit"
+
+
+# The words of each ending, as the log has always said them (W-18.1, W-18.2).
+REASON_TERMS: dict[Reason, str] = {
+    Reason.SEVEN_CASTLES: gettext_noop("seven castles"),
+    Reason.ROUND_LIMIT: gettext_noop("round limit"),
+}
 
 
 class Order(NamedTuple):

@@ -9,9 +9,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from . import messages as ref
 from . import rounds
-from .actions import Action, Bid, Choose, Muster, option_words
+from .actions import (
+    CARD_OPTION_WORDS,
+    TRACK_NAMES,
+    Action,
+    Bid,
+    Choose,
+    Muster,
+    house_amount,
+    option_words,
+    unit_term,
+)
 from .data import TRACKS, UNIT_TYPES
+from .messages import gettext_noop, msg
 from .structures import Decision, Pending, PendingKind, RoundStep, Step, Task, need
 
 if TYPE_CHECKING:
@@ -31,18 +43,22 @@ def t_reveal_westeros(st: WesterosState, task: Step) -> None:
             st.deck_known[k] = min(len(deck), st.deck_known[k] + 1)
             info = st.data.westeros_cards[card]
             if info["effect_type"] == "reshuffle":
-                st.event(f"Winter is Coming: deck {k} is reshuffled")
+                st.event(msg(gettext_noop("Winter is Coming: deck %(deck)s is reshuffled"), deck=k))
                 st.rng.shuffle(deck)
                 st.deck_known[k] = 0
                 continue
             break
         st.revealed.append(card)
         icons += 1 if info["wildling_icon"] else 0
-        st.event(f"Westeros deck {k}: {info['name']}", card=card)
+        st.event(
+            msg(gettext_noop("Westeros deck %(deck)s: %(card)s"), deck=k, card=ref.card(card)),
+            names=True,
+            card=card,
+        )
     before = st.threat
     st.threat = min(12, st.threat + 2 * icons)
     if st.threat != before:
-        st.event(f"Wildling threat rises to {st.threat}")
+        st.event(msg(gettext_noop("Wildling threat rises to %(n)s"), n=st.threat))
     tasks: list[Step] = []
     if icons and st.threat >= 12:
         tasks.append(Step(Task.WILDLING_ATTACK, strength=None, exclude=None))
@@ -53,7 +69,7 @@ def t_reveal_westeros(st: WesterosState, task: Step) -> None:
 def t_westeros_card(st: WesterosState, task: Step) -> None:
     info = st.data.westeros_cards[need(task.card)]
     et, cid = info["effect_type"], info["id"]
-    st.event(f"Resolving {info['name']}")
+    st.event(msg(gettext_noop("Resolving %(card)s"), card=ref.card(need(task.card))), names=True)
     if et == "supply":
         st.push(Step(Task.SUPPLY_ADJUST))
     elif et == "mustering":
@@ -79,7 +95,14 @@ def t_westeros_card(st: WesterosState, task: Step) -> None:
 
 
 def on_throne_of_blades(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
-    st.event(f"A Throne of Blades: {p.title()} chooses {option}")
+    st.event(
+        msg(
+            gettext_noop("A Throne of Blades: %(house)s chooses %(option)s"),
+            house=ref.house(p),
+            option=ref.term(CARD_OPTION_WORDS[option]),
+        ),
+        text=f"A Throne of Blades: {p.title()} chooses {option}",
+    )
     if option == "supply":
         st.push(Step(Task.SUPPLY_ADJUST))
     elif option == "mustering":
@@ -87,7 +110,14 @@ def on_throne_of_blades(st: WesterosState, p: str, option: str, ctx: Pending) ->
 
 
 def on_dark_wings(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
-    st.event(f"Dark Wings, Dark Words: {p.title()} chooses {option.replace('_', ' ')}")
+    st.event(
+        msg(
+            gettext_noop("Dark Wings, Dark Words: %(house)s chooses %(option)s"),
+            house=ref.house(p),
+            option=ref.term(CARD_OPTION_WORDS[option]),
+        ),
+        text=f"Dark Wings, Dark Words: {p.title()} chooses {option.replace('_', ' ')}",
+    )
     if option == "clash_of_kings":
         st.push(*(Step(Task.BID, purpose="clash", track=t) for t in TRACKS))
     elif option == "collect_power":
@@ -95,7 +125,14 @@ def on_dark_wings(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
 
 
 def on_put_to_the_sword(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
-    st.event(f"Put to the Sword: {p.title()} chooses {option_words(option)}")
+    st.event(
+        msg(
+            gettext_noop("Put to the Sword: %(house)s chooses %(option)s"),
+            house=ref.house(p),
+            option=ref.term(CARD_OPTION_WORDS.get(option) or option_words(option)),
+        ),
+        text=f"Put to the Sword: {p.title()} chooses {option_words(option)}",
+    )
     if option == "no_defense_orders":
         st.bans.extend(["defense_plus_one", "defense_plus_two"])
     elif option == "no_march_plus_one":
@@ -114,13 +151,19 @@ def income(st: WesterosState, ports: bool) -> None:
                     if not st.is_enemy_ship_in(ad["sea_area"], h):
                         n += 1
         got = st.gain_power(h, n)
-        st.event(f"{h.title()} gains {got} power")
+        st.event(msg(gettext_noop("%(house)s gains %(n)s power"), house=ref.house(h), n=got))
 
 
 def t_supply_adjust(st: WesterosState, task: Step) -> None:
     for h in st.houses:
         st.supply[h] = min(6, st.supply_icons(h))
-    st.event("Supply: " + ", ".join(f"{h} {st.supply[h]}" for h in st.turn_order()))
+    st.event(
+        msg(
+            gettext_noop("Supply: %(levels)s"),
+            levels=ref.listing([house_amount(h, st.supply[h]) for h in st.turn_order()]),
+        ),
+        text="Supply: " + ", ".join(f"{h} {st.supply[h]}" for h in st.turn_order()),
+    )
     st.push(Step(Task.RECONCILE, houses=tuple(st.turn_order())))
 
 
@@ -142,7 +185,14 @@ def t_reconcile(st: WesterosState, task: Step) -> None:
 def on_reconcile(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     a, x = option.split(":")
     st.remove_unit(a, x)
-    st.event(f"{p.title()} destroys a {x.replace('_', ' ')} in {a} to fit supply")
+    st.event(
+        msg(
+            gettext_noop("%(house)s destroys a %(unit)s in %(area)s to fit supply"),
+            house=ref.house(p),
+            unit=unit_term(x.replace("_", " ")),
+            area=ref.area(a),
+        )
+    )
 
 
 def t_muster_all(st: WesterosState, task: Step) -> None:
@@ -225,7 +275,7 @@ def do_muster(st: WesterosState, a: Action) -> None:
     assert st.pending is not None
     if isinstance(a, Choose):
         st.pending = None
-        st.event(f"{a.player.title()} finishes mustering")
+        st.event(msg(gettext_noop("%(house)s finishes mustering"), house=ref.house(a.player)))
         return
     assert isinstance(a, Muster)
     if a.upgrade:
@@ -234,7 +284,7 @@ def do_muster(st: WesterosState, a: Action) -> None:
     else:
         st.add_unit(a.dest, a.player, a.unit)
         need(st.pending.points)[a.area] -= 2 if a.unit in ("knight", "siege_engine") else 1
-    st.event(a.describe(st))
+    st.event(a.message(st), text=a.describe(st))
     if not can_muster(st, a.player):
         st.pending = None
 
@@ -253,15 +303,20 @@ def do_bid(st: WesterosState, a: Action) -> None:
     assert isinstance(a, Bid) and st.pending is not None
     need(st.pending.bids)[a.player] = a.amount
     st.pending.players.remove(a.player)
-    st.event(f"{a.player.title()} has bid")
+    st.event(msg(gettext_noop("%(house)s has bid"), house=ref.house(a.player)))
     if st.pending.players:
         return
     bids, task = need(st.pending.bids), need(st.pending.task)
     st.pending = None
     for h, n in bids.items():  # W-14.2 / W-16.5: bid tokens go to the pool
         st.power[h] -= n
-    st.event(  # in turn order: neither key order nor who bid first shows
-        "Bids: " + ", ".join(f"{h} {bids[h]}" for h in st.turn_order() if h in bids), bids=dict(bids)
+    order = [
+        h for h in st.turn_order() if h in bids
+    ]  # in turn order: neither key order nor who bid first shows
+    st.event(
+        msg(gettext_noop("Bids: %(bids)s"), bids=ref.listing([house_amount(h, bids[h]) for h in order])),
+        text="Bids: " + ", ".join(f"{h} {bids[h]}" for h in order),
+        bids=dict(bids),
     )
     if task.purpose == "clash":
         groups = tuple(
@@ -289,7 +344,14 @@ def t_rank(st: WesterosState, task: Step) -> None:
             st.choose(st.holder("iron_throne"), Decision.TIE_ORDER, list(g), task=waiting)
             return
     st.tracks[track] = result
-    st.event(f"{track.replace('_', ' ').title()} track: {', '.join(result)}")
+    st.event(
+        msg(
+            gettext_noop("%(track)s track: %(houses)s"),
+            track=ref.term(TRACK_NAMES[track]),
+            houses=ref.listing([ref.house(h) for h in result]),
+        ),
+        text=f"{track.replace('_', ' ').title()} track: {', '.join(result)}",
+    )
 
 
 def on_tie_order(st: WesterosState, p: str, option: str, ctx: Pending) -> None:

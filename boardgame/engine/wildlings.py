@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import messages as ref
 from . import westeros_phase
+from .actions import track_term, unit_term
 from .data import TRACKS
+from .messages import gettext_noop, msg
 from .structures import Decision, Pending, Step, Task, need
 
 if TYPE_CHECKING:
@@ -19,7 +22,7 @@ if TYPE_CHECKING:
 def t_wildling_attack(st: WesterosState, task: Step) -> None:
     given = task.strength
     strength = st.threat if given is None else given
-    st.event(f"The wildlings attack with strength {strength}")
+    st.event(msg(gettext_noop("The wildlings attack with strength %(n)s"), n=strength))
     st.push(Step(Task.BID, purpose="wildling", strength=strength, exclude=task.exclude))
 
 
@@ -38,11 +41,12 @@ def t_wildling_resolve(st: WesterosState, task: Step) -> None:
     known = 1 if buried else st.deck_known["wildling"] + 1
     st.deck_known["wildling"] = min(len(st.wildling_deck), known)
     st.raven_knows = None
-    name = st.data.wildling_cards[card]["name"]
-    st.event(
-        f"{'The Night' + chr(39) + 's Watch' if nw else 'The wildlings'} win ({total} vs {strength}); card: {name}",
-        wildling_card=card,
+    won = (
+        gettext_noop("The Night's Watch win (%(total)s vs %(strength)s); card: %(card)s")
+        if nw
+        else gettext_noop("The wildlings win (%(total)s vs %(strength)s); card: %(card)s")
     )
+    st.event(msg(won, total=total, strength=strength, card=ref.card(card)), names=True, wildling_card=card)
     target = max(bids.values()) if nw else min(bids.values())
     cands = [h for h in st.turn_order() if h in bids and bids[h] == target]
     eff: Step = Step(Task.WILDLING_EFFECT, card=card, nw=nw, bids=bids, who=cands[0])
@@ -86,7 +90,7 @@ def t_wl_reward(st: WesterosState, task: Step) -> None:
     elif card == "massing_on_the_milkwater":
         st.hands[h].extend(st.discards[h])
         st.discards[h] = []
-        st.event(f"{h.title()} takes back its discarded house cards")
+        st.event(msg(gettext_noop("%(house)s takes back its discarded house cards"), house=ref.house(h)))
     elif card == "mammoth_riders":
         if st.discards[h]:
             st.choose(h, Decision.MAMMOTH_REWARD, [*sorted(st.discards[h]), "none"])
@@ -94,10 +98,10 @@ def t_wl_reward(st: WesterosState, task: Step) -> None:
         st.push(Step(Task.WILDLING_ATTACK, strength=6, exclude=h))
     elif card == "rattleshirts_raiders":
         st.supply[h] = min(6, st.supply[h] + 1)
-        st.event(f"{h.title()} moves up to supply {st.supply[h]}")
+        st.event(msg(gettext_noop("%(house)s moves up to supply %(n)s"), house=ref.house(h), n=st.supply[h]))
     elif card == "skinchanger_scout":
         got = st.gain_power(h, need(task.bid))
-        st.event(f"{h.title()} takes back {got} bid power")
+        st.event(msg(gettext_noop("%(house)s takes back %(n)s bid power"), house=ref.house(h), n=got))
     elif card == "the_horde_descends":
         ctl = st.controls()
         opts = [a for a in st.data.castle_areas if ctl[a] == h and a not in st.impassable]
@@ -111,7 +115,9 @@ def t_wl_lowest(st: WesterosState, task: Step) -> None:
         for t in TRACKS:
             st.tracks[t].remove(h)
             st.tracks[t].append(h)
-        st.event(f"{h.title()} drops to the bottom of every influence track")
+        st.event(
+            msg(gettext_noop("%(house)s drops to the bottom of every influence track"), house=ref.house(h))
+        )
     elif card == "crow_killers":
         st.push(Step(Task.CROW_KNIGHTS, house=h, n=99))
     elif card == "massing_on_the_milkwater":
@@ -123,7 +129,13 @@ def t_wl_lowest(st: WesterosState, task: Step) -> None:
                 for x in drop:
                     hand.remove(x)
                     st.discards[h].append(x)
-                st.event(f"{h.title()} discards {', '.join(drop)}")
+                st.event(
+                    msg(
+                        gettext_noop("%(house)s discards %(cards)s"),
+                        house=ref.house(h),
+                        cards=ref.listing([ref.card(x) for x in drop]),
+                    )
+                )
                 if not hand:  # W-17.2 by analogy: the rest of the pile comes back
                     st.hands[h] = [x for x in st.discards[h] if x not in drop]
                     st.discards[h] = list(drop)
@@ -136,10 +148,10 @@ def t_wl_lowest(st: WesterosState, task: Step) -> None:
         st.choose(h, Decision.PREEMPTIVE, opts)
     elif card == "rattleshirts_raiders":
         st.supply[h] = max(0, st.supply[h] - 2)
-        st.event(f"{h.title()} drops to supply {st.supply[h]}")
+        st.event(msg(gettext_noop("%(house)s drops to supply %(n)s"), house=ref.house(h), n=st.supply[h]))
     elif card == "skinchanger_scout":
         st.power[h] = 0
-        st.event(f"{h.title()} loses all available power")
+        st.event(msg(gettext_noop("%(house)s loses all available power"), house=ref.house(h)))
     elif card == "the_horde_descends":
         # W-16.8: 2 units in ONE castle/stronghold area; a house that cannot (no such area
         # with 2 of its units) destroys 2 units anywhere instead.
@@ -164,11 +176,11 @@ def t_wl_other(st: WesterosState, task: Step) -> None:
         st.push(Step(Task.DESTROY_N, house=h, n=2, area=None))
     elif card == "rattleshirts_raiders":
         st.supply[h] = max(0, st.supply[h] - 1)
-        st.event(f"{h.title()} drops to supply {st.supply[h]}")
+        st.event(msg(gettext_noop("%(house)s drops to supply %(n)s"), house=ref.house(h), n=st.supply[h]))
     elif card == "skinchanger_scout":
         lost = min(2, st.power[h])
         st.power[h] -= lost
-        st.event(f"{h.title()} loses {lost} available power")
+        st.event(msg(gettext_noop("%(house)s loses %(n)s available power"), house=ref.house(h), n=lost))
     elif card == "the_horde_descends":
         st.push(Step(Task.DESTROY_N, house=h, n=1, area=None))
 
@@ -176,13 +188,25 @@ def t_wl_other(st: WesterosState, task: Step) -> None:
 def on_kbw_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st.tracks[option].remove(p)
     st.tracks[option].insert(0, p)
-    st.event(f"{p.title()} takes position 1 on {option.replace('_', ' ')}")
+    st.event(
+        msg(
+            gettext_noop("%(house)s takes position 1 on %(track)s"),
+            house=ref.house(p),
+            track=track_term(option),
+        )
+    )
 
 
 def on_kbw_track(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st.tracks[option].remove(p)
     st.tracks[option].append(p)
-    st.event(f"{p.title()} drops to the bottom of {option.replace('_', ' ')}")
+    st.event(
+        msg(
+            gettext_noop("%(house)s drops to the bottom of %(track)s"),
+            house=ref.house(p),
+            track=track_term(option),
+        )
+    )
 
 
 def t_crow_reward(st: WesterosState, task: Step) -> None:
@@ -198,7 +222,13 @@ def on_crow_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None
     if option == "done":
         return
     st.swap_unit(option, "footman", "knight", prefer_routed=False)
-    st.event(f"{p.title()} replaces a footman in {option} with a knight")
+    st.event(
+        msg(
+            gettext_noop("%(house)s replaces a footman in %(area)s with a knight"),
+            house=ref.house(p),
+            area=ref.area(option),
+        )
+    )
     st.push(Step(Task.CROW_REWARD, house=p, n=need(ctx.n) - 1))
 
 
@@ -214,24 +244,44 @@ def t_crow_knights(st: WesterosState, task: Step) -> None:
 def on_crow_knight(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if st.available_units(p, "footman") > 0:
         st.swap_unit(option, "knight", "footman", prefer_routed=True)
-        st.event(f"{p.title()} replaces a knight in {option} with a footman")
+        st.event(
+            msg(
+                gettext_noop("%(house)s replaces a knight in %(area)s with a footman"),
+                house=ref.house(p),
+                area=ref.area(option),
+            )
+        )
     else:
         st.remove_unit(option, "knight")
-        st.event(f"{p.title()} loses a knight in {option} (no footman available)")
+        st.event(
+            msg(
+                gettext_noop("%(house)s loses a knight in %(area)s (no footman available)"),
+                house=ref.house(p),
+                area=ref.area(option),
+            )
+        )
     st.push(Step(Task.CROW_KNIGHTS, house=p, n=need(ctx.n) - 1))
 
 
 def on_discard_card(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     st.hands[p].remove(option)
     st.discards[p].append(option)
-    st.event(f"{p.title()} discards {option}")
+    st.event(
+        msg(
+            gettext_noop("%(house)s discards %(cards)s"),
+            house=ref.house(p),
+            cards=ref.listing([ref.card(option)]),
+        )
+    )
 
 
 def on_mammoth_reward(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     if option != "none":
         st.discards[p].remove(option)
         st.hands[p].append(option)
-        st.event(f"{p.title()} takes back {option}")
+        st.event(
+            msg(gettext_noop("%(house)s takes back %(card)s"), house=ref.house(p), card=ref.card(option))
+        )
 
 
 def on_preemptive(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -251,7 +301,13 @@ def on_preemptive_track(st: WesterosState, p: str, option: str, ctx: Pending) ->
     i = tr.index(p)
     tr.remove(p)
     tr.insert(min(len(tr), i + 2), p)
-    st.event(f"{p.title()} drops two places on {option.replace('_', ' ')}")
+    st.event(
+        msg(
+            gettext_noop("%(house)s drops two places on %(track)s"),
+            house=ref.house(p),
+            track=track_term(option),
+        )
+    )
 
 
 def on_horde_area(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
@@ -279,5 +335,12 @@ def t_destroy_n(st: WesterosState, task: Step) -> None:
 def on_destroy(st: WesterosState, p: str, option: str, ctx: Pending) -> None:
     a, x = option.split(":")
     st.remove_unit(a, x)
-    st.event(f"{p.title()} destroys its {x.replace('_', ' ')} in {a}")
+    st.event(
+        msg(
+            gettext_noop("%(house)s destroys its %(unit)s in %(area)s"),
+            house=ref.house(p),
+            unit=unit_term(x.replace("_", " ")),
+            area=ref.area(a),
+        )
+    )
     st.push(Step(Task.DESTROY_N, house=p, n=need(ctx.n) - 1, area=ctx.area))

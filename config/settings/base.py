@@ -313,6 +313,10 @@ LANGUAGES = [("en", "English"), ("th", "ไทย"), ("zh-hans", "简体中文")
 # app listed in INSTALLED_APPS after contrib would lose to it. config is no app: only this finds its folder.
 LOCALE_PATHS = [
     BASE_DIR / app / "locale" for app in ("frontend", "config", "cards", "decks", "matches", "boardgame")
+] + [
+    # The engines are packages, not apps: their catalogues of game texts are listed here.
+    BASE_DIR / "matches" / "engine" / "locale",
+    BASE_DIR / "boardgame" / "engine" / "locale",
 ]
 LANGUAGE_COOKIE_NAME = "django_language"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
