@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
 
@@ -15,6 +16,7 @@ from frontend.apis import settings_change
 from frontend.errors import error_page
 from frontend.forms import UserSettingsForm
 from matches.my_games import my_games
+from matches.pages import game_label
 
 
 @login_required
@@ -30,7 +32,7 @@ def user_settings(request: HttpRequest) -> HttpResponse:
         if changes.get("browser_notifications") != row.browser_notifications:
             changes["notifications_asked"] = True
         settings_change(user=request.user, changes=changes)
-        messages.success(request, "Settings saved.")
+        messages.success(request, _("Settings saved."))
         return redirect("user-settings")
     return render(request, "frontend/settings.html", {"form": form, "has_email": bool(request.user.email)})
 
@@ -44,13 +46,13 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         return error_page(
             request,
             400,
-            ValueError("This unsubscribe link is not valid: it may be cut short or too old."),
-            hint="You can turn e-mails off in your settings after logging in.",
+            ValueError(_("This unsubscribe link is not valid: it may be cut short or too old.")),
+            hint=_("You can turn e-mails off in your settings after logging in."),
         )
     if request.method == "POST":
         user = preferences.unsubscribe(user_id)
         if user is None:
-            return error_page(request, 400, ValueError("This account no longer exists."))
+            return error_page(request, 400, ValueError(_("This account no longer exists.")))
         return render(request, "frontend/unsubscribe.html", {"done": True, "username": user.get_username()})
     return render(request, "frontend/unsubscribe.html", {"done": False, "token": token})
 
@@ -59,6 +61,8 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 def my_games_page(request: HttpRequest) -> HttpResponse:
     """The player's games of both kinds, those waiting for their move first."""
     games = my_games(user=request.user)
+    for game in [*games.your_turn, *games.running, *games.open, *games.finished]:
+        game.game = game_label(game.kind)  # the game's name in the reader's language
     return render(
         request,
         "frontend/my_games.html",

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from boardgame import dataset as board_dataset
@@ -93,7 +94,7 @@ def _card_texts(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def _directory(areas: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
     """Areas grouped by kind and sorted by name, for the page's area index (usable without the map)."""
-    groups = {"land": "Land areas", "sea": "Sea areas", "port": "Ports"}
+    groups = {"land": _("Land areas"), "sea": _("Sea areas"), "port": _("Ports")}
     return [
         (label, sorted((a for a in areas if a["kind"] == kind), key=lambda a: a["name"]))
         for kind, label in groups.items()
