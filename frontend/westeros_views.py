@@ -68,6 +68,16 @@ def _house_cards(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     }
 
 
+def _who(key: str) -> str:
+    """Who a wildling card's outcome is for (W-16.7), in the reader's language."""
+    labels = {
+        "highest_bidder": _("Highest bidder"),
+        "lowest_bidder": _("Lowest bidder"),
+        "everyone_else": _("Everyone else"),
+    }
+    return labels.get(key, key.replace("_", " ").capitalize())
+
+
 def _card_texts(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Names and texts of the Westeros cards (by "deck:id") and wildling cards (by id): public facts (W-4, W-16.7)."""
     westeros = {
@@ -82,7 +92,7 @@ def _card_texts(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
         c["id"]: {
             "name": c["name"],
             "text": " ".join(
-                f"{who.replace('_', ' ').capitalize()}: {what}"
+                _("%(who)s: %(text)s") % {"who": _who(who), "text": what}
                 for side in ("nights_watch_victory", "wildling_victory")
                 for who, what in (c.get(side) or {}).items()
             ),

@@ -65,6 +65,11 @@ def _ai_level_text(name: str, english: str) -> str:
     """The level's one-line description; the search time is the engine's, as in `agents.level_choices`."""
     if name == "hard" and "~" in english:
         budget = english.rsplit("~", 1)[1].removesuffix(" per move")
+        number, _space, unit = budget.partition(" ")
+        if unit == "ms":
+            budget = gettext("%(number)s ms") % {"number": number}
+        elif unit == "s":
+            budget = gettext("%(number)s s") % {"number": number}
         return gettext("Hard — searches ~%(budget)s per move") % {"budget": budget}
     if name == "hard":
         return gettext("Hard — searches longest per move")
