@@ -10,6 +10,7 @@ docs/glossary.md itself keeps in Latin script ("Command Point", "Energy Zone", "
 
 from __future__ import annotations
 
+import random
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -26,8 +27,10 @@ from django.utils import translation
 from boardgame import dataset as board_dataset
 from cards.models import Card, Faction
 from decks.models import Deck, Visibility
-from matches import services
+from matches import services, storage
 from matches.games import game_kinds, get_game
+from matches.models import Match, MatchStatus
+from matches.tests.commandeer_fixtures import legal_deck, load_cards
 
 pytestmark = pytest.mark.django_db
 
@@ -63,9 +66,10 @@ FIXTURE_WORDS = {"alice", "bob", "ember", "scout", "deck"}  # fixture data
 # Search syntax shown as it is typed (the example word "drake", compass codes as in `a:ne`), key names.
 SYNTAX_WORDS = {"drake", "ne", "tab"}
 # Game data and play-layer text that other parts of the site translate (django-modeltranslation for the
-# Westeros areas; the seat titles "Lannister (AI, normal)" of matches.models.Seat; the import format's
+# Westeros areas; the seat titles "Lannister (AI, normal)" of matches.models.Seat and the result line
+# "bob conceded" of matches.summary on My games; the import format's
 # example decklist "# Deck: <faction> example" of decks.selectors): allowed here until those land.
-DATA_NOT_YET = {"easy", "normal", "hard", "example", "commander"}
+DATA_NOT_YET = {"easy", "normal", "hard", "example", "commander", "conceded"}
 
 
 def _latin_terms_of_the_glossary() -> set[str]:
@@ -154,6 +158,7 @@ def world(django_capture_on_commit_callbacks: Any) -> dict[str, Any]:
     """A signed-in player with a deck, a card, a waiting and a started match, a Westeros game and a profile."""
     alice = User.objects.create_user("alice", password="pw-alice-123")
     bob = User.objects.create_user("bob", password="pw-bob-123")
+    load_cards()  # the sample set, for the legal decks of the rated match
     faction = Faction.objects.create(name="Ember", slug="ember", color="#c0392b")
     card = Card.objects.create(
         name="Ember Scout",
@@ -180,15 +185,52 @@ def world(django_capture_on_commit_callbacks: Any) -> dict[str, Any]:
         "bobs": bobs,
         "waiting": waiting,
         "westeros": westeros,
+        "finished": _rated_commandeer_match(alice, bob),
     }
 
 
+def _rated_commandeer_match(alice: User, bob: User) -> Match:
+    """A rated Commandeer match played for a while, then conceded by bob (C-6.4): profile, leaderboard rows."""
+    match = services.match_create(
+        user=alice,
+        kind="commandeer",
+        deck_id=legal_deck(alice, "stonehold").pk,
+        rules_config={"turn_limit": 12},
+        rated=True,
+        time_control={"initial_s": 600},
+    )
+    services.match_join(match_id=match.pk, user=bob, deck_id=legal_deck(bob, "tidewardens").pk)
+    services.match_start(match_id=match.pk, user=alice)
+    game, rng, users = get_game(match.kind), random.Random(1), {0: alice, 1: bob}
+    for _ in range(40):
+        match.refresh_from_db()
+        if match.status != MatchStatus.ACTIVE:
+            break
+        state = storage.load_state(match, game)
+        seat = game.current_players(state)[0]
+        action = game.ai_action(state, seat, rng=rng, agent="greedy")
+        services.action_submit(
+            match_id=match.pk,
+            user=users[seat],
+            action_json=game.action_to_json(action),
+            state_version=match.state_version,
+        )
+    match.refresh_from_db()
+    if match.status == MatchStatus.ACTIVE:
+        services.match_concede(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    return match
+
+
 def _data_words() -> set[str]:
-    """The words of the Westeros area and house names (game data, translated in the database)."""
+    """The words of names that are data: areas, houses, cards, factions, decks, test games."""
     data = board_dataset.bundled_data()
     names = [a["name"] for a in data["map"]["areas"]] + [h.title() for h in HOUSES]
     # the test games other test modules register in this process are offered in the lobby too
     names += [get_game(k).label for k in game_kinds() if k not in ("commandeer", "westeros")]
+    # card, faction and deck names (data: translated in the database, or named by their players)
+    names += [*Card.objects.values_list("name", flat=True), *Faction.objects.values_list("name", flat=True)]
+    names += list(Deck.objects.values_list("name", flat=True))
     return {w.lower() for name in names for w in re.findall(r"[A-Za-z]+", name)}
 
 
@@ -209,6 +251,8 @@ def _pages(w: dict[str, Any]) -> list[str]:
         "/play/mine/",
         f"/play/{w['waiting'].pk}/",
         f"/play/{w['waiting'].pk}/replay/",
+        f"/play/{w['finished'].pk}/",
+        f"/play/{w['finished'].pk}/replay/",
         f"/play/join/{w['waiting'].invite_token}/",
         f"/westeros/games/{w['westeros'].pk}/",
         f"/westeros/games/{w['westeros'].pk}/replay/",
@@ -224,12 +268,15 @@ def _pages(w: dict[str, Any]) -> list[str]:
 def test_every_page_reads_in_the_language_asked_for(world: dict[str, Any], lang: str) -> None:
     client = Client(headers={"accept-language": lang})
     client.force_login(world["alice"])
+    assert world["finished"].status == MatchStatus.FINISHED  # the profile's games, the leaderboard's rows
     left: dict[str, list[str]] = {}
     data_words = _data_words()
     with _i18n_settings():
         for url in _pages(world):
             response = client.get(url, follow=True)
             assert response.status_code == 200, url
+            if url == "/leaderboard/commandeer/":
+                assert b'data-testid="leaderboard"' in response.content  # its table was read too
             words = english_words(response.content.decode(), lang, data_words)
             if words:
                 left[url] = words
