@@ -318,3 +318,12 @@ def test_the_wildling_card_texts_name_who_in_the_readers_language_w_16_7() -> No
         texts = _card_texts(data)["wildling"]
     assert texts and all("bidder" not in t["text"] and "Everyone" not in t["text"] for t in texts.values())
     assert any(t["text"].startswith(("最少出价者：", "最多出价者：", "其余玩家：")) for t in texts.values())
+
+
+@pytest.mark.parametrize(("lang", "heading"), [("th", "การ์ด"), ("zh-hans", "卡牌"), ("en", "Cards")])
+def test_the_language_cookie_chooses_the_pages_language_too(lang: str, heading: str) -> None:
+    client = Client(headers={"accept-language": "en"})
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    with _i18n_settings():
+        response = client.get("/cards/")
+    assert f"<h1>{heading}</h1>" in response.content.decode()
