@@ -18,6 +18,7 @@ from frontend.errors import error_page
 from frontend.forms import UserSettingsForm
 from frontend.language import set_cookie
 from matches.my_games import my_games
+from matches.pages import game_label
 
 
 @login_required
@@ -67,6 +68,8 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 def my_games_page(request: HttpRequest) -> HttpResponse:
     """The player's games of both kinds, those waiting for their move first."""
     games = my_games(user=request.user)
+    for game in [*games.your_turn, *games.running, *games.open, *games.finished]:
+        game.game = game_label(game.kind)  # the game's name in the reader's language
     return render(
         request,
         "frontend/my_games.html",

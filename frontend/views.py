@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from cards import selectors as card_selectors
@@ -35,6 +36,13 @@ from frontend.forms import SignupForm
 from frontend.language import normalize
 from frontend.models import FormSubmission
 
+# The public-deck sorts in the reader's language (deck_selectors.PUBLIC_SORTS keeps the API's English).
+SORT_LABELS = {
+    "newest": gettext_lazy("Newest"),
+    "liked": gettext_lazy("Most liked"),
+    "faction": gettext_lazy("Faction"),
+    "updated": gettext_lazy("Recently updated"),
+}
 MAX_MULLIGANS = max_mulligans()  # C-4.4: the sample hand offers as many mulligans as a match allows
 
 
@@ -83,7 +91,7 @@ def card_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """One card with its ability descriptions (drawn from /api/cards/<slug>/); an unknown card is 404."""
     card = card_selectors.card_get(slug)
     if card is None:
-        raise Http404("No such card.")
+        raise Http404(_("No such card."))
     return render(request, "frontend/cards/detail.html", {"slug": card.slug, "card": card})
 
 
@@ -114,11 +122,11 @@ def _deck_create(request: HttpRequest) -> HttpResponse:
     name = request.POST.get("name", "").strip()
     faction = request.POST.get("faction") or None
     if "\x00" in token + name + (faction or ""):  # PostgreSQL cannot store NUL: refuse, never a 500
-        return _deck_list_page(request, "The form contains a character that cannot be stored (NUL).", 400)
+        return _deck_list_page(request, _("The form contains a character that cannot be stored (NUL)."), 400)
     if not 8 <= len(token) <= 64:
-        return _deck_list_page(request, "This form is out of date: it has been reloaded, try again.", 400)
+        return _deck_list_page(request, _("This form is out of date: it has been reloaded, try again."), 400)
     if not name or len(name) > 100:
-        return _deck_list_page(request, "A deck needs a name of 1 to 100 characters.", 400)
+        return _deck_list_page(request, _("A deck needs a name of 1 to 100 characters."), 400)
     try:
         with transaction.atomic():
             FormSubmission.objects.filter(created_at__lt=timezone.now() - timedelta(days=1)).delete()
@@ -151,7 +159,13 @@ def deck_public(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "frontend/decks/public.html",
-        {"sorts": [(key, label) for key, (label, _) in deck_selectors.PUBLIC_SORTS.items()], "card": card},
+        {
+            "sorts": [
+                (key, str(SORT_LABELS.get(key, label)))
+                for key, (label, _o) in deck_selectors.PUBLIC_SORTS.items()
+            ],
+            "card": card,
+        },
     )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from boardgame import dataset as board_dataset
@@ -69,6 +70,16 @@ def _house_cards(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     }
 
 
+def _who(key: str) -> str:
+    """Who a wildling card's outcome is for (W-16.7), in the reader's language."""
+    labels = {
+        "highest_bidder": _("Highest bidder"),
+        "lowest_bidder": _("Lowest bidder"),
+        "everyone_else": _("Everyone else"),
+    }
+    return labels.get(key, key.replace("_", " ").capitalize())
+
+
 def _card_texts(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Names and texts of the Westeros cards (by "deck:id") and wildling cards (by id): public facts (W-4, W-16.7)."""
     westeros = {
@@ -83,7 +94,7 @@ def _card_texts(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
         c["id"]: {
             "name": c["name"],
             "text": " ".join(
-                f"{who.replace('_', ' ').capitalize()}: {what}"
+                _("%(who)s: %(text)s") % {"who": _who(who), "text": what}
                 for side in ("nights_watch_victory", "wildling_victory")
                 for who, what in (c.get(side) or {}).items()
             ),
@@ -95,7 +106,7 @@ def _card_texts(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def _directory(areas: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
     """Areas grouped by kind and sorted by name, for the page's area index (usable without the map)."""
-    groups = {"land": "Land areas", "sea": "Sea areas", "port": "Ports"}
+    groups = {"land": _("Land areas"), "sea": _("Sea areas"), "port": _("Ports")}
     return [
         (label, sorted((a for a in areas if a["kind"] == kind), key=lambda a: a["name"]))
         for kind, label in groups.items()

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from config import jsoncodec
 from config.lru import LruCache
@@ -24,10 +25,10 @@ def new_seed() -> int:
 
 
 class MatchStatus(models.TextChoices):
-    WAITING = "waiting", "Waiting for players"
-    ACTIVE = "active", "In play"
-    FINISHED = "finished", "Finished"
-    ABORTED = "aborted", "Aborted"
+    WAITING = "waiting", _("Waiting for players")
+    ACTIVE = "active", _("In play")
+    FINISHED = "finished", _("Finished")
+    ABORTED = "aborted", _("Aborted")
 
 
 def remember_base(match_id: int, seed: int, base: dict[str, Any]) -> None:

@@ -13,12 +13,68 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from config.errors import ApplicationError
 from matches import selectors
 from matches.games import game_kinds, get_game
 from matches.models import Match
+
+# The pages' words for names other modules keep in English (game labels, time controls, AI levels,
+# houses): those stay the API's language-independent values; a page shows them in the reader's language.
+GAME_LABELS = {"westeros": _("A Game of Thrones: The Board Game")}  # "Commandeer TCG" is a brand name
+TIME_CONTROL_LABELS = {
+    "5 min + 10 s per turn": _("5 min + 10 s per turn"),
+    "15 min + 15 s per turn": _("15 min + 15 s per turn"),
+    "Correspondence: 1 day per move": _("Correspondence: 1 day per move"),
+    "Correspondence: 3 days per move": _("Correspondence: 3 days per move"),
+    "Live: 3 min per decision + 10 min bank": _("Live: 3 min per decision + 10 min bank"),
+    "Quick: 20 s per decision + 1 min bank": _("Quick: 20 s per decision + 1 min bank"),
+    "Correspondence: 1 day per phase step": _("Correspondence: 1 day per phase step"),
+    "Correspondence: 3 days per phase step": _("Correspondence: 3 days per phase step"),
+}
+AI_LEVEL_LABELS = {
+    "easy": _("Easy — for learning the game"),
+    "normal": _("Normal — a fair opponent"),
+    "hard": _("Hard — searches ~%(budget)s per move"),
+}
+HOUSE_NAMES = {
+    "stark": _("House Stark"),
+    "lannister": _("House Lannister"),
+    "baratheon": _("House Baratheon"),
+    "greyjoy": _("House Greyjoy"),
+    "tyrell": _("House Tyrell"),
+    "martell": _("House Martell"),
+}
+
+
+def game_label(kind: str) -> str:
+    """A game kind's name in the reader's language (English for a kind without a translation)."""
+    label = GAME_LABELS.get(kind)
+    return str(label) if label is not None else get_game(kind).label
+
+
+def house_name(house: str) -> str:
+    label = HOUSE_NAMES.get(house)
+    return str(label) if label is not None else f"House {house.title()}"
+
+
+def _ai_level_text(name: str, english: str) -> str:
+    """The level's one-line description; the search time is the engine's, as in `agents.level_choices`."""
+    if name == "hard" and "~" in english:
+        budget = english.rsplit("~", 1)[1].removesuffix(" per move")
+        number, _space, unit = budget.partition(" ")
+        if unit == "ms":
+            budget = gettext("%(number)s ms") % {"number": number}
+        elif unit == "s":
+            budget = gettext("%(number)s s") % {"number": number}
+        return gettext("Hard — searches ~%(budget)s per move") % {"budget": budget}
+    if name == "hard":
+        return gettext("Hard — searches longest per move")
+    label = AI_LEVEL_LABELS.get(name)
+    return str(label) if label is not None else english
 
 
 def _my_decks(request: HttpRequest) -> list[dict[str, Any]]:
@@ -60,7 +116,7 @@ def _time_controls() -> list[dict[str, Any]]:
         kinds = [*preset["kinds"], *(k for k in game_kinds() if k not in named)]  # test games: every preset
         out.append(
             {
-                "label": preset["label"],
+                "label": str(TIME_CONTROL_LABELS.get(preset["label"], preset["label"])),
                 "value": json.dumps(preset["value"]),
                 "kinds": " ".join(kinds),
                 "default_for": " ".join(k for k, d in defaults.items() if d is preset),
@@ -70,7 +126,7 @@ def _time_controls() -> list[dict[str, Any]]:
 
 
 def _kinds() -> list[dict[str, str]]:
-    return [{"kind": k, "label": get_game(k).label} for k in game_kinds()]
+    return [{"kind": k, "label": game_label(k)} for k in game_kinds()]
 
 
 def _westeros_houses() -> list[dict[str, Any]]:
@@ -80,7 +136,7 @@ def _westeros_houses() -> list[dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for count in range(3, 7):
         for house in WesterosGame.houses_in_play(count):
-            out.setdefault(house, {"id": house, "name": f"House {house.title()}", "min_players": count})
+            out.setdefault(house, {"id": house, "name": house_name(house), "min_players": count})
     return list(out.values())
 
 
@@ -93,8 +149,8 @@ def _ai_levels() -> list[dict[str, Any]]:
         {
             "id": name,
             "default": name == DEFAULT_AGENT,
-            "text": texts["commandeer"][name],
-            "texts": {kind: texts[kind][name] for kind in GAME_KINDS},
+            "text": _ai_level_text(name, texts["commandeer"][name]),
+            "texts": {kind: _ai_level_text(name, texts[kind][name]) for kind in GAME_KINDS},
         }
         for name in LEVELS
     ]
@@ -139,7 +195,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(
         request,
         "frontend/matches/match.html",
-        {"match": match, "you": you, "decks": _my_decks(request), "kind_label": get_game(match.kind).label},
+        {"match": match, "you": you, "decks": _my_decks(request), "kind_label": game_label(match.kind)},
     )
 
 
@@ -149,7 +205,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     """An invite link: shows the match and a join form (the token lets the invitee into a private match)."""
     match = Match.objects.filter(invite_token=token).first()
     if match is None:
-        raise Http404("This invite link is not valid.")
+        raise Http404(gettext("This invite link is not valid."))
     match, you = match_for_page(request, match.pk, token)
     game = get_game(match.kind)
     seating = selectors.match_summary(match, you=you)["seating"] or {}
@@ -162,10 +218,10 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
             "token": token,
             "decks": _my_decks(request) if game.needs_deck else [],
             "needs_deck": game.needs_deck,
-            "free_houses": [{"id": h, "name": f"House {h.title()}"} for h in seating.get("free", [])]
+            "free_houses": [{"id": h, "name": house_name(h)} for h in seating.get("free", [])]
             if seating.get("mode") == "choose"
             else [],
-            "kind_label": game.label,
+            "kind_label": game_label(match.kind),
         },
     )
 

@@ -7,9 +7,24 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
 
 from config.errors import ApplicationError
 from matches import players
+from matches.pages import game_label
+
+# How a listed game ended, in the reader's language (players.SHORT_REASONS keeps the English for the API).
+REASON_LABELS = {
+    "concede": _("by concession"),
+    "concession": _("by concession"),
+    "timeout": _("on time"),
+    "six_defeated": _("six defeated"),
+    "no_units": _("no units left"),
+    "turn_limit": _("turn limit"),
+    "seven_castles": _("seven castles"),
+    "round_limit": _("after the last round"),
+    "aborted": _("aborted: no first move"),
+}
 
 CHART_W, CHART_H, CHART_PAD = 600, 160, 24  # the rating chart's SVG box (it scales to its column)
 
@@ -63,6 +78,11 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         raise _or_404(error) from error
     for k in data["kinds"]:
         k["chart"] = rating_chart(k["history"])
+        k["label"] = game_label(k["kind"])
+    for g in data["recent_games"]:
+        g["label"] = game_label(g["kind"])
+        if g["reason"] in REASON_LABELS:
+            g["reason_label"] = str(REASON_LABELS[g["reason"]])
     return render(
         request,
         "frontend/players/profile.html",
@@ -91,8 +111,8 @@ def leaderboard(request: HttpRequest, kind: str) -> HttpResponse:
         "frontend/players/leaderboard.html",
         {
             "kind": kind,
-            "label": players.kind_label(kind),
-            "kinds": [(k, players.kind_label(k)) for k in players.rated_kinds()],
+            "label": game_label(kind),
+            "kinds": [(k, game_label(k)) for k in players.rated_kinds()],
             "rows": rows,
             "page": page,
         },
