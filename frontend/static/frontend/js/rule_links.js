@@ -8,6 +8,8 @@ export const RULE_PAGES = Object.freeze({ C: "/rules/commandeer/", W: "/rules/we
 // The digits after a dot are required, so the full stop after "C-5.2." stays outside the number; Thai and
 // Chinese letters may touch a number ("见W-9.4的"), Latin letters and digits may not ("ABC-5.2", "C-5.2a").
 const RULE_NUMBER = /(?<![A-Za-z0-9_-])([CW])-(\d+(?:\.\d+)*)(?![A-Za-z0-9_-]|\.[A-Za-z0-9_])/g;
+// The same without the global flag, for a test that keeps no lastIndex (matchAll starts from a regex's lastIndex).
+const HAS_RULE_NUMBER = new RegExp(RULE_NUMBER.source);
 // Text inside these is left alone: links already link, code shows code, form fields hold input.
 const SKIP = new Set(["A", "CODE", "PRE", "SCRIPT", "STYLE", "TEXTAREA", "INPUT", "SELECT", "OPTION", "BUTTON"]);
 
@@ -62,8 +64,7 @@ export function linkRules(root, pages = RULE_PAGES) {
       for (let el = node.parentElement; el && el !== root.parentElement; el = el.parentElement) {
         if (SKIP.has(el.tagName)) return NodeFilter.FILTER_REJECT;
       }
-      RULE_NUMBER.lastIndex = 0;
-      return RULE_NUMBER.test(node.nodeValue) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP;
+      return HAS_RULE_NUMBER.test(node.nodeValue) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP;
     },
   });
   const nodes = [];
