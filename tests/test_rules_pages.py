@@ -17,6 +17,7 @@ from django.conf import settings
 from django.template import Context, Template
 from django.test import override_settings
 from django.utils import translation
+from django.utils.safestring import mark_safe
 
 from frontend import rules
 from frontend.templatetags.rules import rule_links
@@ -231,3 +232,15 @@ def test_rule_links_in_thai_and_chinese_text_without_spaces() -> None:
         rule_links("见W-9.4的说明") == '见<a class="rule-ref" href="/rules/westeros/#W-9.4">W-9.4</a>的说明'
     )
     assert rule_links("ดูC-5.2ก่อน") == 'ดู<a class="rule-ref" href="/rules/commandeer/#C-5.2">C-5.2</a>ก่อน'
+
+
+def test_rule_links_escapes_under_autoescape_off_and_keeps_safe_text() -> None:
+    template = Template("{% load rules %}{% autoescape off %}{{ text|rule_links }}{% endautoescape %}")
+    assert template.render(Context({"text": "<i>C-8</i>"})) == (
+        '&lt;i&gt;<a class="rule-ref" href="/rules/commandeer/#C-8">C-8</a>&lt;/i&gt;'
+    )
+    assert (
+        rule_links(mark_safe("<em>W-2</em>"))
+        == '<em><a class="rule-ref" href="/rules/westeros/#W-2">W-2</a></em>'
+    )
+    assert rule_links(42) == "42"

@@ -15,9 +15,11 @@ from frontend.rules import RULE_NUMBER, known_rule, rules_url
 register = template.Library()
 
 
-@register.filter(needs_autoescape=True)
-def rule_links(value: object, autoescape: bool = True) -> SafeString:
-    text = conditional_escape(value) if autoescape else str(value)
+@register.filter(is_safe=False)
+def rule_links(value: object) -> SafeString:
+    # Escaped even under {% autoescape off %}: the links are put into this text, so it must hold no markup
+    # but ours. Text already marked safe (SafeString) is kept as it is.
+    text = conditional_escape(value if isinstance(value, str) else str(value))
 
     def link(match: re.Match[str]) -> str:
         number = match.group(0)
