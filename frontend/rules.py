@@ -73,7 +73,8 @@ class RulesDocument:
     game: str
     language: str  # the language of the file actually rendered (English when a translation is missing)
     title: str
-    html: str
+    intro_html: str  # what the file says before its first section: how it is laid out, its sources
+    html: str  # the numbered sections
     toc: tuple[TocEntry, ...]
     anchors: tuple[str, ...]  # every rule number in the file, in order
 
@@ -248,9 +249,18 @@ def _render_cached(game: str, language: str, path: str, mtime_ns: int) -> RulesD
             _walk_inline(token, game, known)
         body.append(token)
 
-    html = md.renderer.render(body, md.options, {})
+    first_section = next(
+        (index for index, token in enumerate(body) if token.type == "heading_open" and token.attrGet("id")),
+        len(body),
+    )
     return RulesDocument(
-        game=game, language=language, title=title, html=html, toc=tuple(toc), anchors=tuple(anchors)
+        game=game,
+        language=language,
+        title=title,
+        intro_html=md.renderer.render(body[:first_section], md.options, {}),
+        html=md.renderer.render(body[first_section:], md.options, {}),
+        toc=tuple(toc),
+        anchors=tuple(anchors),
     )
 
 

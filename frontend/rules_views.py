@@ -22,6 +22,7 @@ def rules_page(request: HttpRequest, game: str) -> HttpResponse:
             "other_game": other,
             "current_language": language,
             # markdown-it renders with raw HTML off: the text of the rules files is escaped.
+            "intro_html": mark_safe(document.intro_html),
             "rules_html": mark_safe(document.html),
         },
     )

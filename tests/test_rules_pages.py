@@ -143,8 +143,11 @@ def test_citations_in_the_rules_text_link_to_their_rule() -> None:
     commandeer = rules.render_rules("commandeer", "zh-hans")
     assert '<a href="#C-5.7" class="rule-ref">C-5.7</a>' in commandeer.html
     # Links between the rules files open the other game's page; links to other docs keep only their text.
-    assert 'href="/rules/westeros/"' in rules.render_rules("commandeer", "en").html
-    assert '.md"' not in document.html
+    assert 'href="/rules/westeros/"' in rules.render_rules("commandeer", "en").intro_html
+    assert '.md"' not in document.html + document.intro_html
+    # What precedes the first section (layout, sources) is kept apart from the rules, which start at W-1.
+    assert "Sources." in document.intro_html and 'id="W-' not in document.intro_html
+    assert document.html.startswith('<h2 id="W-1"')
 
 
 def test_the_markdown_cannot_inject_markup(tmp_path: Path, settings: Any) -> None:
