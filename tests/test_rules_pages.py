@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.template import Context, Template
+from django.template.loader import render_to_string
 from django.test import override_settings
 from django.utils import translation
 from django.utils.safestring import mark_safe
@@ -228,6 +229,13 @@ def test_the_games_pages_link_their_rules(client: Any, languages: Any) -> None:
     with translation.override("en"):
         home = client.get("/").content.decode()
     assert 'href="/rules/commandeer/"' in home and 'href="/rules/westeros/"' in home
+    # The deck builder's feature text cites C-3: the citation is a link to it.
+    assert '(<a class="rule-ref" href="/rules/commandeer/#C-3">C-3</a>)' in home
+
+
+def test_the_sample_hand_note_links_its_rule() -> None:
+    html = render_to_string("frontend/decks/_hand_odds.html", {"max_mulligans": 2})
+    assert '<a class="rule-ref" href="/rules/commandeer/#C-4.1">C-4.1</a>' in html
 
 
 def test_rule_links_in_thai_and_chinese_text_without_spaces() -> None:
@@ -247,3 +255,13 @@ def test_rule_links_escapes_under_autoescape_off_and_keeps_safe_text() -> None:
         == '<em><a class="rule-ref" href="/rules/westeros/#W-2">W-2</a></em>'
     )
     assert rule_links(42) == "42"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("players", [3, 5])
+def test_the_map_set_up_hint_links_w_2(client: Any, players: int) -> None:
+    from boardgame import dataset as board_dataset
+
+    board_dataset.game_data_import(data=board_dataset.bundled_data())
+    html = client.get(f"/westeros/map/?players={players}").content.decode()
+    assert '(<a class="rule-ref" href="/rules/westeros/#W-2">W-2</a>).' in html
