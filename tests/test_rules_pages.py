@@ -265,3 +265,21 @@ def test_the_map_set_up_hint_links_w_2(client: Any, players: int) -> None:
     board_dataset.game_data_import(data=board_dataset.bundled_data())
     html = client.get(f"/westeros/map/?players={players}").content.decode()
     assert '(<a class="rule-ref" href="/rules/westeros/#W-2">W-2</a>).' in html
+
+
+@pytest.mark.django_db
+def test_a_match_page_and_the_westeros_table_link_their_games_rules() -> None:
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from matches import services
+
+    alice = get_user_model().objects.create_user(username="alice-rules", password="x-Password-1")
+    client = Client()
+    client.force_login(alice)
+    waiting = services.match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
+    html = client.get(f"/play/{waiting.pk}/").content.decode()
+    assert '<a href="/rules/westeros/" data-testid="rules-link">' in html
+    started = services.match_create(user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3})
+    table = client.get(f"/westeros/games/{started.pk}/").content.decode()
+    assert '<a href="/rules/westeros/" data-testid="rules-link">' in table
