@@ -89,13 +89,10 @@ def _text(content: str) -> Token:
     return token
 
 
-def _link(href: str, content: str, css: str | None = None, title: str | None = None) -> list[Token]:
+def _link(href: str, content: str, css: str) -> list[Token]:
     opening = Token("link_open", "a", 1)
     opening.attrSet("href", href)
-    if css:
-        opening.attrSet("class", css)
-    if title:
-        opening.attrSet("title", title)
+    opening.attrSet("class", css)
     return [opening, _text(content), Token("link_close", "a", -1)]
 
 
