@@ -161,6 +161,9 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# The Commandeer engine's message catalogue (the engine is pure Python, not an app; its game texts are keys).
+LOCALE_PATHS = [BASE_DIR / "matches" / "engine" / "locale"]
+
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
