@@ -461,7 +461,8 @@ class CommandeerGame(EngineGame):
         per-viewer filter, as in `log_view`: drawn and bottomed cards only to their owner, C-8)."""
         from matches.engine.consequences import consequences
 
-        return consequences(state, viewer, basis)
+        # The engine's `message` (key + parameters) stays out of the API until pages render it per viewer.
+        return [{k: v for k, v in c.items() if k != "message"} for c in consequences(state, viewer, basis)]
 
     def timeout_loss(self, state: Any, outcome: JSON, seat: Player) -> bool:
         """C-5.4/C-5.10 (C-6.2): the automatic pass of a seat without a unit loses — on time."""

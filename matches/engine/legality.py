@@ -190,7 +190,9 @@ _HINTS = {
 def card_hint(reason: Msg) -> Msg:
     """``reason`` (of ``unplayable_cards``) as the sentence on the card: "Needs 3 CP and you have 2 (C-5.2)."."""
     hint = _HINTS.get(reason.key)
-    if hint is None:  # the reason names the card first: a sentence as it is
+    if hint is None:  # the reason names a card or a square first: a sentence as it is, "C2" capitalised
+        if reason.key.startswith("%(square)s"):
+            reason = Msg(reason.key, {**reason.params, "square": str(reason.params["square"]).upper()})
         return msg(gettext_noop("%(reason)s."), reason=nested(reason))
     return Msg(hint, {k: v for k, v in reason.params.items() if f"%({k})s" in hint})
 
