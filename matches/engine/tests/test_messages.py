@@ -216,3 +216,37 @@ def test_a_state_explains_in_english_what_its_message_says() -> None:
     wrong = Pass(1 - g.current_players()[0])
     assert g.explain_illegal(wrong) == g.explain_message(wrong).english()
     assert "is illegal: player" in g.explain_illegal(wrong)
+
+
+def test_deck_issues_carry_their_message_c_3() -> None:
+    from dataclasses import dataclass
+
+    from matches.engine.deckrules import deck_issues
+
+    @dataclass(frozen=True)
+    class Card:
+        name: str
+        faction: str
+        legendary: bool = False
+        unique: bool = False
+        is_unit: bool = True
+
+    pairs = [
+        (Card("Ram", "ember"), 5),
+        (Card("Queen", "ember", legendary=True), 2),
+        (Card("Veil", "ember", unique=True, is_unit=False), 3),
+        (Card("Mystic", "tide"), 1),
+    ]
+    issues = deck_issues(pairs, faction_names={"ember": "Cinder Legion", "tide": "Tidewarden Covenant"})
+    assert [i.rule for i in issues] == ["C-3.1", "C-3.2", "C-3.3", "C-3.3", "C-3.4"]
+    assert issues[1].message == "5 copies of Ram: at most 4 (C-3.2)"
+    assert issues[2].message == "2 copies of Queen: a Legendary unit may appear at most 1 time (C-3.3)"
+    assert issues[4].message == (
+        "1 card is not Cinder Legion: Mystic (Tidewarden Covenant); a deck uses one faction (C-3.4)"
+    )
+    catalogue, source = _po("zh_Hans"), _source_keys()
+    for issue in issues:
+        assert issue.msg is not None and issue.msg.english() == issue.message
+        for m in _flatten(issue.msg):
+            assert m.key in catalogue and m.key in source
+            assert set(PLACEHOLDER.findall(m.key)) == set(m.params), m.key
