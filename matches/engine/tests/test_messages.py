@@ -218,7 +218,7 @@ def test_a_state_explains_in_english_what_its_message_says() -> None:
     assert "is illegal: player" in g.explain_illegal(wrong)
 
 
-def test_deck_issues_carry_their_message_c_3_2_c_3_3_c_3_4() -> None:
+def test_deck_issues_carry_their_message() -> None:
     from dataclasses import dataclass
 
     from matches.engine.deckrules import deck_issues
