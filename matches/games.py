@@ -415,39 +415,41 @@ class CommandeerGame(EngineGame):
         return action_from_json(data)
 
     def describe(self, state: Any, action: Any, viewer: Player | None) -> str:
-        from matches.engine.actions import Attack, ChooseCommander
+        return self._describe_message(state, action, viewer).english()
 
-        who = f"Player {action.player + 1}"
+    def _describe_message(self, state: Any, action: Any, viewer: Player | None) -> Any:
+        """The action as a sentence naming its player, as `viewer` may read it (C-8): a secret choice
+        only as "a choice was made"; an attack's direction as this viewer sees the board (C-2.1)."""
+        from matches.engine.actions import Attack, action_sentence, secret_message
+        from matches.engine.messages import Msg, term
+
         if viewer != action.player and self.action_is_secret(state, action):
-            if isinstance(action, ChooseCommander):
-                return f"{who} decides about a Commander."
-            return f"{who} puts a card on the bottom of the deck."
-        text = action.describe(state)
-        if isinstance(action, Attack):  # the direction as this viewer sees the board (C-2.1)
-            text = text.replace(
-                f"({action.direction})", f"({_seen_direction(state, action.direction, viewer)})"
+            return secret_message(action, sentence=True)
+        what = action.message(state)
+        if isinstance(action, Attack):
+            what = Msg(
+                what.key, {**what.params, "direction": term(_seen_direction(state, action.direction, viewer))}
             )
-        if not text.startswith("Player"):
-            text = f"{who}: {text}"
-        return text if text.endswith((".", ")")) else text + "."
+        return action_sentence(action, what)
 
     def describe_timeout(self, state: Any, action: Any, viewer: Player | None, seat: Player) -> str:
         """The default named as the documented one ("Player 2's time ran out — automatic pass: …";
         `timeout_action`: keep the hand, no Commander, end the phase, else the first legal choice)."""
-        from matches.engine.actions import Keep, Pass
+        from matches.engine.actions import Attack, Keep, Pass, timeout_message, timeout_secret
+        from matches.engine.messages import Msg, term
 
-        who = f"Player {seat + 1}"
-        ran_out = f"{who}'s time ran out"
-        if isinstance(action, Pass):
-            return f"{ran_out} — automatic pass: the {state.phase_name()} phase ends."
-        if isinstance(action, Keep):
-            return f"{ran_out} — the hand is kept automatically."
-        if viewer != action.player and self.action_is_secret(state, action):
-            return f"{ran_out} — automatic choice."
-        text = self.describe(state, action, viewer)
-        for prefix in (f"{who}: ", f"{who} "):  # "Player 1: Pay …" / "Player 1 plays without a Commander."
-            text = text.removeprefix(prefix)
-        return f"{ran_out} — automatic choice: {text[:1].lower()}{text[1:]}"
+        if (
+            not isinstance(action, Pass | Keep)
+            and viewer != action.player
+            and self.action_is_secret(state, action)
+        ):
+            return timeout_secret(action).english()
+        what = action.message(state)
+        if isinstance(action, Attack):
+            what = Msg(
+                what.key, {**what.params, "direction": term(_seen_direction(state, action.direction, viewer))}
+            )
+        return timeout_message(action, what, state.phase_name(), state.decision, state.card_name).english()
 
     def consequences_basis(self, state: Any) -> Any:
         from matches.engine.consequences import squares_before
@@ -459,7 +461,8 @@ class CommandeerGame(EngineGame):
         per-viewer filter, as in `log_view`: drawn and bottomed cards only to their owner, C-8)."""
         from matches.engine.consequences import consequences
 
-        return consequences(state, viewer, basis)
+        # The engine's `message` (key + parameters) stays out of the API until pages render it per viewer.
+        return [{k: v for k, v in c.items() if k != "message"} for c in consequences(state, viewer, basis)]
 
     def timeout_loss(self, state: Any, outcome: JSON, seat: Player) -> bool:
         """C-5.4/C-5.10 (C-6.2): the automatic pass of a seat without a unit loses — on time."""
@@ -467,14 +470,9 @@ class CommandeerGame(EngineGame):
 
     def outcome(self, state: Any) -> JSON:
         out = state.outcome()
-        reason = out.reason.value if out is not None else "unknown"
-        texts = {
-            "six_defeated": "six cards in the Defeated zone (C-6.1)",
-            "no_units": "no unit on the battlefield (C-6.2)",
-            "turn_limit": "turn limit reached: fewer Defeated cards wins (C-6.5)",
-            "concession": "concession (C-6.4)",
-        }
-        return {"winner": out.winner if out else None, "reason": reason, "text": texts.get(reason, reason)}
+        if out is None:
+            return {"winner": None, "reason": "unknown", "text": "unknown"}
+        return {"winner": out.winner, "reason": out.reason.value, "text": out.message().english()}
 
     def summary_facts(self, state: Any) -> JSON:
         """Turns played and each side's cards in the Defeated zone (C-6.1: six lose the match)."""
@@ -513,17 +511,11 @@ class CommandeerGame(EngineGame):
 
 def _unplayable(state: Any, player: Player) -> dict[str, str]:
     """Why each card of the viewer's hand (and their Commander) cannot be played now, by card id, in the
-    engine's own words (``GameState.unplayable_cards``, the reasons ``explain_illegal`` gives), as sentences
+    engine's own words (``GameState.unplayable_messages``, the reasons ``explain_illegal`` gives), as sentences
     shown on the card itself: "Needs 3 CP and you have 2 (C-5.2)." rather than repeating its name."""
-    out: dict[str, str] = {}
-    for cid, text in state.unplayable_cards(player).items():
-        own = f"{state.defs[cid].name} needs "
-        out[str(cid)] = _sentence(text[len(own) - len("needs ") :] if text.startswith(own) else text)
-    return out
+    from matches.engine.legality import card_hint
 
-
-def _sentence(text: str) -> str:
-    return (text[:1].upper() + text[1:]).rstrip(".") + "."
+    return {str(cid): card_hint(m).english() for cid, m in state.unplayable_messages(player).items()}
 
 
 def _seen_direction(state: Any, direction: str, viewer: Player | None) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .config import BOARD_SIZE, FILES
+from .messages import Msg, card, gettext_noop, msg, nested, term
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -49,6 +50,11 @@ class Action:
         return out
 
     def describe(self, state: GameState) -> str:
+        """What the action does, in English (``message`` for every language)."""
+        return self.message(state).english()
+
+    def message(self, state: GameState) -> Msg:
+        """What the action does, as a message (docs/commandeer-engine.md, "Messages")."""
         return describe_action(self, state.card_name, state.decision, state.phase_name())
 
 
@@ -232,56 +238,187 @@ def action_from_json(data: Any) -> Action:
 
 
 _CHOICE_TEXT = {
-    "bottom": "Put {card} on the bottom of the deck",
-    "pay_energy": "Pay 1 Energy{purpose}: {card}",
-    "reinforce_energy": "Put {card} into the Energy zone",
-    "discard": "Discard {card}",
-    "retire_energy": "Retire {card} from the Energy zone",
+    "bottom": gettext_noop("Put %(card)s on the bottom of the deck"),
+    "pay_energy": gettext_noop("Pay 1 Energy: %(card)s"),
+    "reinforce_energy": gettext_noop("Put %(card)s into the Energy zone"),
+    "discard": gettext_noop("Discard %(card)s"),
+    "retire_energy": gettext_noop("Retire %(card)s from the Energy zone"),
 }
+# The same choices as the clause of "… automatic choice: …" (a default chosen when a clock ran out).
+_CHOICE_CLAUSE = {
+    "bottom": gettext_noop("put %(card)s on the bottom of the deck."),
+    "pay_energy": gettext_noop("pay 1 Energy: %(card)s."),
+    "reinforce_energy": gettext_noop("put %(card)s into the Energy zone."),
+    "discard": gettext_noop("discard %(card)s."),
+    "retire_energy": gettext_noop("retire %(card)s from the Energy zone."),
+}
+
+
+def _player(action: Action) -> int:
+    """A player as messages name them: 1 or 2."""
+    return action.player + 1
 
 
 def describe_action(
     action: Action, name_of: Any, decision: dict[str, Any] | None, phase: str | None = None
-) -> str:
-    """Human-readable text for an action; ``decision`` is the pending decision it answers (if any)."""
-    p = f"Player {action.player + 1}"
+) -> Msg:
+    """What an action does, as a message; ``decision`` is the pending decision it answers (if any)."""
+    p = _player(action)
     if isinstance(action, ChooseCommander):
-        return f"{p} chooses {action.name} as Commander" if action.name else f"{p} plays without a Commander"
+        if action.name:
+            return msg(
+                gettext_noop("Player %(player)s chooses %(card)s as Commander"),
+                player=p,
+                card=card(action.name),
+            )
+        return msg(gettext_noop("Player %(player)s plays without a Commander"), player=p)
     if isinstance(action, Keep):
-        return f"{p} keeps the hand"
+        return msg(gettext_noop("Player %(player)s keeps the hand"), player=p)
     if isinstance(action, Mulligan):
-        return f"{p} takes a mulligan"
+        return msg(gettext_noop("Player %(player)s takes a mulligan"), player=p)
     if isinstance(action, ChooseCard):
         kind = decision.get("kind", "") if decision else ""
-        purpose = ""
+        chosen = card(name_of(action.card))
         if kind == "pay_energy" and decision is not None and decision.get("for") is not None:
-            purpose = f" for {name_of(decision['for'])}"
-        text = _CHOICE_TEXT.get(kind, "Choose {card}")
-        return text.format(card=name_of(action.card), purpose=purpose)
+            return msg(
+                gettext_noop("Pay 1 Energy for %(for)s: %(card)s"),
+                card=chosen,
+                **{"for": card(name_of(decision["for"]))},
+            )
+        return msg(_CHOICE_TEXT.get(kind, gettext_noop("Choose %(card)s")), card=chosen)
     if isinstance(action, Deploy):
-        return f"Deploy {name_of(action.card)} to {square_name(action.square)}"
+        return msg(
+            gettext_noop("Deploy %(card)s to %(square)s"),
+            card=card(name_of(action.card)),
+            square=square_name(action.square),
+        )
     if isinstance(action, PlayEvent):
         if action.target is not None:
-            return f"Play {name_of(action.card)} attached to {name_of(action.target)}"
-        return f"Play {name_of(action.card)}"
+            return msg(
+                gettext_noop("Play %(card)s attached to %(target)s"),
+                card=card(name_of(action.card)),
+                target=card(name_of(action.target)),
+            )
+        return msg(gettext_noop("Play %(card)s"), card=card(name_of(action.card)))
     if isinstance(action, Move):
-        return f"Move {name_of(action.unit)} to {square_name(action.square)} (1 CP)"
+        return msg(
+            gettext_noop("Move %(card)s to %(square)s (1 CP)"),
+            card=card(name_of(action.unit)),
+            square=square_name(action.square),
+        )
     if isinstance(action, Reinforce):
-        return "Reinforce (1 CP): draw 2, put 1 card into Energy"
+        return msg(gettext_noop("Reinforce (1 CP): draw 2, put 1 card into Energy"))
     if isinstance(action, Activate):
-        return f"Use ability {action.ability + 1} of {name_of(action.card)}"
+        return msg(
+            gettext_noop("Use ability %(number)s of %(card)s"),
+            number=action.ability + 1,
+            card=card(name_of(action.card)),
+        )
     if isinstance(action, Attack):
-        return f"{name_of(action.unit)} attacks {name_of(action.target)} ({action.direction})"
+        return msg(
+            gettext_noop("%(unit)s attacks %(target)s (%(direction)s)"),
+            unit=card(name_of(action.unit)),
+            target=card(name_of(action.target)),
+            direction=term(action.direction),
+        )
     if isinstance(action, ChooseTarget):
-        return f"Target {name_of(action.target)}"
+        return msg(gettext_noop("Target %(card)s"), card=card(name_of(action.target)))
     if isinstance(action, ChooseSquare):
-        return f"Move it to {square_name(action.square)}"
+        return msg(gettext_noop("Move it to %(square)s"), square=square_name(action.square))
     if isinstance(action, ChooseTrigger):
         if decision and "labels" in decision and 0 <= action.index < len(decision["labels"]):
-            return f"Resolve {decision['labels'][action.index]} next"
-        return f"Resolve triggered ability {action.index + 1} next"
+            return resolve_label(decision["labels"][action.index])
+        return msg(gettext_noop("Resolve triggered ability %(number)s next"), number=action.index + 1)
     if isinstance(action, Pass):
-        return f"{p} ends the {phase} phase" if phase else f"{p} ends the phase"
+        if phase:
+            return msg(
+                gettext_noop("Player %(player)s ends the %(phase)s phase"), player=p, phase=term(phase)
+            )
+        return msg(gettext_noop("Player %(player)s ends the phase"), player=p)
     if isinstance(action, Concede):
-        return f"{p} concedes"
-    return repr(action)
+        return msg(gettext_noop("Player %(player)s concedes"), player=p)
+    return msg(gettext_noop("%(action)s"), action=repr(action))
+
+
+def resolve_label(label: str) -> Msg:
+    """Choosing a triggered ability by its label ("<card>: <ability text>", card text as printed)."""
+    return msg(gettext_noop("Resolve %(label)s next"), label=label)
+
+
+def secret_message(action: Action, sentence: bool) -> Msg:
+    """What another player learns of a secret action (C-8): that a choice was made, not which;
+    ``sentence``: with the full stop of a sentence (the play layer's descriptions) or without (the log)."""
+    p = _player(action)
+    if isinstance(action, ChooseCommander):
+        if sentence:
+            return msg(gettext_noop("Player %(player)s decides about a Commander."), player=p)
+        return msg(gettext_noop("Player %(player)s decides about a Commander"), player=p)
+    if sentence:
+        return msg(gettext_noop("Player %(player)s puts a card on the bottom of the deck."), player=p)
+    return msg(gettext_noop("Player %(player)s puts a card on the bottom of the deck"), player=p)
+
+
+def action_sentence(action: Action, what: Msg) -> Msg:
+    """``what`` (``describe_action``) as a sentence naming the player: "Player 1: Deploy X to c3." (a
+    description that names the player already only gets its full stop)."""
+    text = what.english()
+    if what.key.startswith("Player %(player)s"):
+        return what if text.endswith((".", ")")) else msg(gettext_noop("%(action)s."), action=nested(what))
+    if text.endswith((".", ")")):
+        return msg(gettext_noop("Player %(player)s: %(action)s"), player=_player(action), action=nested(what))
+    return msg(gettext_noop("Player %(player)s: %(action)s."), player=_player(action), action=nested(what))
+
+
+def timeout_message(
+    action: Action, what: Msg, phase: str, decision: dict[str, Any] | None, name_of: Any
+) -> Msg:
+    """The default a clock chose for ``action``'s player (``what``: its description for the viewer, or
+    None when the choice is secret to them): "Player 2's time ran out — automatic pass: …"."""
+    p = _player(action)
+    if isinstance(action, Pass):
+        return msg(
+            gettext_noop("Player %(player)s's time ran out — automatic pass: the %(phase)s phase ends."),
+            player=p,
+            phase=term(phase),
+        )
+    if isinstance(action, Keep):
+        return msg(
+            gettext_noop("Player %(player)s's time ran out — the hand is kept automatically."), player=p
+        )
+    return msg(
+        gettext_noop("Player %(player)s's time ran out — automatic choice: %(choice)s"),
+        player=p,
+        choice=nested(_clause(action, what, decision, name_of)),
+    )
+
+
+def timeout_secret(action: Action) -> Msg:
+    """The default a clock chose, to a player who may not see it (C-8)."""
+    return msg(gettext_noop("Player %(player)s's time ran out — automatic choice."), player=_player(action))
+
+
+def _clause(action: Action, what: Msg, decision: dict[str, Any] | None, name_of: Any) -> Msg:
+    """The defaults a clock chooses, worded to follow "automatic choice:"."""
+    if isinstance(action, ChooseCommander):
+        if action.name:
+            return msg(gettext_noop("chooses %(card)s as Commander."), card=card(action.name))
+        return msg(gettext_noop("plays without a Commander."))
+    if isinstance(action, ChooseCard):
+        kind = decision.get("kind", "") if decision else ""
+        chosen = card(name_of(action.card))
+        if kind == "pay_energy" and decision is not None and decision.get("for") is not None:
+            return msg(
+                gettext_noop("pay 1 Energy for %(for)s: %(card)s."),
+                card=chosen,
+                **{"for": card(name_of(decision["for"]))},
+            )
+        return msg(_CHOICE_CLAUSE.get(kind, gettext_noop("choose %(card)s.")), card=chosen)
+    if isinstance(action, ChooseTarget):
+        return msg(gettext_noop("target %(card)s."), card=card(name_of(action.target)))
+    if isinstance(action, ChooseSquare):
+        return msg(gettext_noop("move it to %(square)s."), square=square_name(action.square))
+    if isinstance(action, ChooseTrigger):
+        if what.key == resolve_label("").key:
+            return msg(gettext_noop("resolve %(label)s next."), label=what.params["label"])
+        return msg(gettext_noop("resolve triggered ability %(number)s next."), number=action.index + 1)
+    return action_sentence(action, what)

@@ -3,7 +3,8 @@
 Built only from the events of one log entry as ``player`` may see them (``views.events_view``, the
 engine's one filter for secret events, C-8): a drawn card is named only to its owner, a card put on the
 bottom of the deck is never named to the other player. Each consequence is a JSON object:
-``{"text", "kind", "square": [row, col] | None, "amount": int | None}`` with ``row`` the rank minus one
+``{"text", "message", "kind", "square": [row, col] | None, "amount": int | None}`` (``message``: the
+JSON of a ``Msg``, ``text`` its English) with ``row`` the rank minus one
 and ``col`` the file index (a1 = [0, 0], squares named from the first player's seat, C-2.1).
 """
 
@@ -14,25 +15,26 @@ from typing import TYPE_CHECKING, Any
 from . import views
 from .actions import ChooseCard, Deploy, Move, PlayEvent, square_name
 from .config import FILES
+from .messages import Msg, card, gettext_noop, listing, msg, nested, term
 
 if TYPE_CHECKING:
     from .state import GameState
 
-# The ability's trigger as players call it (C-7 keywords by name; the others by when they happen).
+# The ability's trigger as players call it (C-7 keywords by name; the others by when they happen): terms.
 TRIGGER_WORDS = {
-    "deploying": "Deploying",
-    "casting": "Casting",
-    "spoil": "Spoil",
-    "marking": "Marking",
-    "formation": "Formation",
-    "start_of_turn": "start-of-turn",
-    "start_of_planning": "start-of-Planning",
-    "start_of_defending": "start-of-Defending",
-    "on_attack": "on-attack",
-    "on_defeated": "when-defeated",
-    "planning_activated": "activated",
-    "defending_activated": "activated",
-    "on_play": "event",
+    "deploying": gettext_noop("Deploying"),
+    "casting": gettext_noop("Casting"),
+    "spoil": gettext_noop("Spoil"),
+    "marking": gettext_noop("Marking"),
+    "formation": gettext_noop("Formation"),
+    "start_of_turn": gettext_noop("start-of-turn"),
+    "start_of_planning": gettext_noop("start-of-Planning"),
+    "start_of_defending": gettext_noop("start-of-Defending"),
+    "on_attack": gettext_noop("on-attack"),
+    "on_defeated": gettext_noop("when-defeated"),
+    "planning_activated": gettext_noop("activated"),
+    "defending_activated": gettext_noop("activated"),
+    "on_play": gettext_noop("event"),
 }
 # Events the action's own line already says (or that say nothing to a player).
 SILENT = frozenset({"keep", "bottom", "outcome"})
@@ -46,8 +48,14 @@ def square_of(name: Any) -> list[int] | None:
     return [int(name[1]) - 1, FILES.index(name[0])]
 
 
-def _item(text: str, kind: str, square: Any = None, amount: int | None = None) -> dict[str, Any]:
-    return {"text": text, "kind": kind, "square": square_of(square), "amount": amount}
+def _item(m: Msg, kind: str, square: Any = None, amount: int | None = None) -> dict[str, Any]:
+    return {
+        "text": m.english(),
+        "message": m.to_json(),
+        "kind": kind,
+        "square": square_of(square),
+        "amount": amount,
+    }
 
 
 def _signed(n: int) -> str:
@@ -84,8 +92,8 @@ def consequences(
     where: dict[int, str] = dict(before or {})
     out: list[dict[str, Any]] = []
 
-    def name(ref: Any) -> str:
-        return str(ref["card"]) if isinstance(ref, dict) else "a card"
+    def name(ref: Any) -> dict[str, Any]:
+        return card(str(ref["card"])) if isinstance(ref, dict) else nested(Msg(gettext_noop("a card")))
 
     def cid(ref: Any) -> int | None:
         return int(ref["id"]) if isinstance(ref, dict) else None
@@ -97,124 +105,205 @@ def consequences(
         u = g.units.get(c)
         return where.get(c) or (square_name(u.sq) if u is not None else None)
 
-    def who(p: Any) -> str:
-        return f"Player {int(p) + 1}"
+    def who(p: Any) -> int:
+        return int(p) + 1
 
     for ev in views.events_view(g, entry["events"], player):
         kind = ev.get("type")
-        card = ev.get("card")
+        ref = ev.get("card")
         if kind in SILENT:
             continue
-        if isinstance(action, ChooseCard) and kind in CHOSEN and action.card == cid(card):
+        if isinstance(action, ChooseCard) and kind in CHOSEN and action.card == cid(ref):
             continue  # the chosen card's move is the action's own line ("Pay … for …", "Discard …")
         if kind == "deploy":
-            c = cid(card)
+            c = cid(ref)
             if c is not None:
                 where[c] = ev["square"]
             if isinstance(action, Deploy) and action.card == c and square_name(action.square) == ev["square"]:
                 continue
-            out.append(_item(f"{name(card)} enters the battlefield at {ev['square']}.", "zone", ev["square"]))
+            m = msg(
+                gettext_noop("%(card)s enters the battlefield at %(square)s."),
+                card=name(ref),
+                square=ev["square"],
+            )
+            out.append(_item(m, "zone", ev["square"]))
         elif kind == "move":
-            c = cid(card)
+            c = cid(ref)
             if c is not None:
                 where[c] = ev["to"]
             if isinstance(action, Move) and action.unit == c:
                 continue
-            out.append(_item(f"{name(card)} moves from {ev['frm']} to {ev['to']}.", "zone", ev["to"]))
+            m = msg(
+                gettext_noop("%(card)s moves from %(from)s to %(to)s."),
+                card=name(ref),
+                to=ev["to"],
+                **{"from": ev["frm"]},
+            )
+            out.append(_item(m, "zone", ev["to"]))
         elif kind == "trigger":
-            source = cid(card)
+            source = cid(ref)
             d = g.defs.get(source) if source is not None else None
             ability = d.abilities[ev["ability"]] if d is not None and ev["ability"] < len(d.abilities) else {}
-            label = TRIGGER_WORDS.get(str(ability.get("trigger", "")), "triggered")
-            text = str(ability.get("text") or "")
-            what = _effect_words(text)
-            words = f"{name(card)}'s {label} ability"
-            out.append(_item(f"{words}: {what}" if what else f"{words} resolves.", "ability", square(card)))
+            label = term(TRIGGER_WORDS.get(str(ability.get("trigger", "")), gettext_noop("triggered")))
+            what = _effect_words(str(ability.get("text") or ""))
+            if what:  # the card's own text, as printed
+                m = msg(
+                    gettext_noop("%(card)s's %(timing)s ability: %(effect)s"),
+                    card=name(ref),
+                    timing=label,
+                    effect=what,
+                )
+            else:
+                m = msg(gettext_noop("%(card)s's %(timing)s ability resolves."), card=name(ref), timing=label)
+            out.append(_item(m, "ability", square(ref)))
         elif kind == "damage":
-            by = f" from {g.card_name(ev['source'])}" if isinstance(ev.get("source"), int) else ""
-            out.append(
-                _item(f"{name(card)} takes {ev['amount']} damage{by}.", "damage", square(card), ev["amount"])
-            )
+            if isinstance(ev.get("source"), int):
+                m = msg(
+                    gettext_noop("%(card)s takes %(amount)s damage from %(source)s."),
+                    card=name(ref),
+                    amount=ev["amount"],
+                    source=card(g.card_name(ev["source"])),
+                )
+            else:
+                m = msg(
+                    gettext_noop("%(card)s takes %(amount)s damage."), card=name(ref), amount=ev["amount"]
+                )
+            out.append(_item(m, "damage", square(ref), ev["amount"]))
         elif kind == "attack":
             target = ev.get("target")
-            out.append(
-                _item(f"{name(target)} takes {ev['damage']} damage.", "damage", square(target), ev["damage"])
-            )
+            m = msg(gettext_noop("%(card)s takes %(amount)s damage."), card=name(target), amount=ev["damage"])
+            out.append(_item(m, "damage", square(target), ev["damage"]))
         elif kind == "strike_back":
             target = ev.get("target")
-            out.append(
-                _item(
-                    f"{name(card)} strikes back: {name(target)} takes {ev['damage']} damage.",
-                    "damage",
-                    square(target),
-                    ev["damage"],
-                )  # fmt: skip
+            m = msg(
+                gettext_noop("%(card)s strikes back: %(target)s takes %(amount)s damage."),
+                card=name(ref),
+                target=name(target),
+                amount=ev["damage"],
             )
+            out.append(_item(m, "damage", square(target), ev["damage"]))
         elif kind == "defeated":
-            c = cid(card)
+            c = cid(ref)
             if c is not None:
                 where[c] = ev["square"]
-            out.append(
-                _item(
-                    f"{name(card)} is defeated (to {who(ev['player'])}'s Defeated zone).",
-                    "defeat",
-                    ev["square"],
-                )
+            m = msg(
+                gettext_noop("%(card)s is defeated (to Player %(player)s's Defeated zone)."),
+                card=name(ref),
+                player=who(ev["player"]),
             )
+            out.append(_item(m, "defeat", ev["square"]))
         elif kind == "heal":
-            out.append(
-                _item(f"{name(card)} heals {ev['amount']} damage.", "heal", square(card), ev["amount"])
-            )
+            m = msg(gettext_noop("%(card)s heals %(amount)s damage."), card=name(ref), amount=ev["amount"])
+            out.append(_item(m, "heal", square(ref), ev["amount"]))
         elif kind == "modify":
-            stat = "Power" if ev["stat"] == "power" else "Health"
-            until = "permanently" if ev.get("duration") == "permanent" else "until end of turn"
+            stat = term("Power" if ev["stat"] == "power" else "Health")
+            if ev.get("duration") == "permanent":
+                key = gettext_noop("%(card)s gets %(amount)s %(stat)s permanently.")
+            else:
+                key = gettext_noop("%(card)s gets %(amount)s %(stat)s until end of turn.")
+            m = msg(key, card=name(ref), amount=_signed(ev["amount"]), stat=stat)
+            out.append(_item(m, "modify", square(ref), ev["amount"]))
+        elif kind == "grant_range_attack":
             out.append(
                 _item(
-                    f"{name(card)} gets {_signed(ev['amount'])} {stat} {until}.",
-                    "modify",
-                    square(card),
-                    ev["amount"],
+                    msg(gettext_noop("%(card)s gains Range Attack."), card=name(ref)), "modify", square(ref)
                 )
             )
-        elif kind == "grant_range_attack":
-            out.append(_item(f"{name(card)} gains Range Attack.", "modify", square(card)))
         elif kind in ("return_to_hand", "removed"):
-            c = cid(card)
-            owner = who(g.owners[c]) if c is not None else "its owner"
-            text = f"{name(card)} returns to {owner}'s hand." if kind == "return_to_hand" else (
-                f"{name(card)} is removed from the game.")  # fmt: skip
-            out.append(_item(text, "zone", where.get(c) if c is not None else None))
+            c = cid(ref)
+            if kind == "removed":
+                m = msg(gettext_noop("%(card)s is removed from the game."), card=name(ref))
+            elif c is not None:
+                m = msg(
+                    gettext_noop("%(card)s returns to Player %(player)s's hand."),
+                    card=name(ref),
+                    player=who(g.owners[c]),
+                )
+            else:
+                m = msg(gettext_noop("%(card)s returns to its owner's hand."), card=name(ref))
+            out.append(_item(m, "zone", where.get(c) if c is not None else None))
         elif kind == "draw":
             cards = ev.get("cards")
             if isinstance(cards, list):  # the owner (the engine's filter keeps the names to them)
                 n = len(cards)
-                text = f"{who(ev['player'])} draws {', '.join(name(c) for c in cards)}."
+                m = msg(
+                    gettext_noop("Player %(player)s draws %(cards)s."),
+                    player=who(ev["player"]),
+                    cards=listing([name(c) for c in cards]),
+                )
             else:
                 n = int(ev.get("count", 1))
-                text = f"{who(ev['player'])} draws {'a card' if n == 1 else f'{n} cards'}."
-            out.append(_item(text, "draw", None, n))
+                if n == 1:
+                    m = msg(gettext_noop("Player %(player)s draws a card."), player=who(ev["player"]))
+                else:
+                    m = msg(
+                        gettext_noop("Player %(player)s draws %(count)s cards."),
+                        player=who(ev["player"]),
+                        count=n,
+                    )
+            out.append(_item(m, "draw", None, n))
         elif kind == "cp":
             n = int(ev["amount"])
-            verb = "gains" if n >= 0 else "loses"
-            out.append(_item(f"{who(ev['player'])} {verb} {abs(n)} CP.", "cp", None, n))
+            if n >= 0:
+                m = msg(
+                    gettext_noop("Player %(player)s gains %(amount)s CP."), player=who(ev["player"]), amount=n
+                )
+            else:
+                m = msg(
+                    gettext_noop("Player %(player)s loses %(amount)s CP."),
+                    player=who(ev["player"]),
+                    amount=-n,
+                )
+            out.append(_item(m, "cp", None, n))
         elif kind == "energy":
-            out.append(_item(f"{name(card)} goes into {who(ev['player'])}'s Energy zone.", "energy", None, 1))
-        elif kind == "pay_energy":
-            out.append(
-                _item(f"{who(ev['player'])} pays {name(card)} from Energy (to Retired).", "energy", None, -1)
+            m = msg(
+                gettext_noop("%(card)s goes into Player %(player)s's Energy zone."),
+                card=name(ref),
+                player=who(ev["player"]),
             )
+            out.append(_item(m, "energy", None, 1))
+        elif kind == "pay_energy":
+            m = msg(
+                gettext_noop("Player %(player)s pays %(card)s from Energy (to Retired)."),
+                player=who(ev["player"]),
+                card=name(ref),
+            )
+            out.append(_item(m, "energy", None, -1))
         elif kind == "retire_energy":
-            out.append(_item(f"{who(ev['player'])} retires {name(card)} from Energy.", "energy", None, -1))
+            m = msg(
+                gettext_noop("Player %(player)s retires %(card)s from Energy."),
+                player=who(ev["player"]),
+                card=name(ref),
+            )
+            out.append(_item(m, "energy", None, -1))
         elif kind == "discard":
-            out.append(_item(f"{who(ev['player'])} discards {name(card)}.", "zone"))
+            m = msg(
+                gettext_noop("Player %(player)s discards %(card)s."), player=who(ev["player"]), card=name(ref)
+            )
+            out.append(_item(m, "zone"))
         elif kind == "event":
-            if isinstance(action, PlayEvent) and action.card == cid(card):
+            if isinstance(action, PlayEvent) and action.card == cid(ref):
                 continue
-            out.append(_item(f"{who(ev['player'])} plays {name(card)}.", "zone"))
+            m = msg(
+                gettext_noop("Player %(player)s plays %(card)s."), player=who(ev["player"]), card=name(ref)
+            )
+            out.append(_item(m, "zone"))
         elif kind == "reveal":
-            out.append(_item(f"{who(ev['player'])} reveals {name(card)} as Commander.", "zone"))
+            m = msg(
+                gettext_noop("Player %(player)s reveals %(card)s as Commander."),
+                player=who(ev["player"]),
+                card=name(ref),
+            )
+            out.append(_item(m, "zone"))
         elif kind == "first_player":
-            out.append(_item(f"{who(ev['player'])} goes first.", "turn"))
+            out.append(
+                _item(msg(gettext_noop("Player %(player)s goes first."), player=who(ev["player"])), "turn")
+            )
         elif kind == "turn":
-            out.append(_item(f"Turn {ev['turn']}: {who(ev['player'])}'s turn begins.", "turn"))
+            m = msg(
+                gettext_noop("Turn %(turn)s: Player %(player)s's turn begins."),
+                turn=ev["turn"],
+                player=who(ev["player"]),
+            )
+            out.append(_item(m, "turn"))
     return out

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from .messages import Msg, card, gettext_noop, listing, msg, nested
+
 
 class DeckCard(Protocol):
     """What the deck rules read of a card (C-1.4, C-3)."""
@@ -46,12 +48,18 @@ DEFAULT_DECK_RULES = DeckRules()
 
 @dataclass(frozen=True)
 class DeckIssue:
-    """One broken deck rule: the rule number, a stable code, a message and the cards it names."""
+    """One broken deck rule: the rule number, a stable code, a message (English; ``msg``: the message for
+    every language, docs/commandeer-engine.md "Messages") and the cards it names."""
 
     rule: str
     code: str
     message: str
     cards: tuple[str, ...] = ()
+    msg: Msg | None = None
+
+
+def _issue(rule: str, code: str, m: Msg, cards: tuple[str, ...] = ()) -> DeckIssue:
+    return DeckIssue(rule, code, m.english(), cards, m)
 
 
 def is_one_of(card: DeckCard) -> bool:
@@ -64,8 +72,12 @@ def max_copies(card: DeckCard, rules: DeckRules = DEFAULT_DECK_RULES) -> int:
     return rules.max_legendary_copies if is_one_of(card) else rules.max_copies
 
 
-def _copies(n: int) -> str:
-    return f"{n} cop{'y' if n == 1 else 'ies'}"
+def _copies(n: int) -> dict[str, object]:
+    return nested(msg(gettext_noop("1 copy")) if n == 1 else msg(gettext_noop("%(count)s copies"), count=n))
+
+
+def _times(n: int) -> dict[str, object]:
+    return nested(msg(gettext_noop("1 time")) if n == 1 else msg(gettext_noop("%(count)s times"), count=n))
 
 
 def copy_issues(
@@ -76,32 +88,32 @@ def copy_issues(
     pairs = list(copies)
     total = sum(n for _, n in pairs)
     if total < rules.min_cards:  # C-3.1
-        issues.append(
-            DeckIssue(
-                "C-3.1", "too_few_cards", f"{total} cards: a deck needs at least {rules.min_cards} (C-3.1)"
-            )
+        m = msg(
+            gettext_noop("%(total)s cards: a deck needs at least %(min)s (C-3.1)"),
+            total=total,
+            min=rules.min_cards,
         )
-    for card, count in pairs:
-        if is_one_of(card) and count > rules.max_legendary_copies:  # C-3.3
-            kind = "a Legendary unit" if card.is_unit else "a Unique event"
-            times = f"{rules.max_legendary_copies} time{'s' if rules.max_legendary_copies != 1 else ''}"
-            issues.append(
-                DeckIssue(
-                    "C-3.3",
-                    "too_many_copies_of_one_of",
-                    f"{_copies(count)} of {card.name}: {kind} may appear at most {times} (C-3.3)",
-                    (card.name,),
+        issues.append(_issue("C-3.1", "too_few_cards", m))
+    for c, count in pairs:
+        if is_one_of(c) and count > rules.max_legendary_copies:  # C-3.3
+            if c.is_unit:
+                key = gettext_noop(
+                    "%(copies)s of %(card)s: a Legendary unit may appear at most %(times)s (C-3.3)"
                 )
-            )
-        elif not is_one_of(card) and count > rules.max_copies:  # C-3.2
-            issues.append(
-                DeckIssue(
-                    "C-3.2",
-                    "too_many_copies",
-                    f"{_copies(count)} of {card.name}: at most {rules.max_copies} (C-3.2)",
-                    (card.name,),
+            else:
+                key = gettext_noop(
+                    "%(copies)s of %(card)s: a Unique event may appear at most %(times)s (C-3.3)"
                 )
+            m = msg(key, copies=_copies(count), card=card(c.name), times=_times(rules.max_legendary_copies))
+            issues.append(_issue("C-3.3", "too_many_copies_of_one_of", m, (c.name,)))
+        elif not is_one_of(c) and count > rules.max_copies:  # C-3.2
+            m = msg(
+                gettext_noop("%(copies)s of %(card)s: at most %(max)s (C-3.2)"),
+                copies=_copies(count),
+                card=card(c.name),
+                max=rules.max_copies,
             )
+            issues.append(_issue("C-3.2", "too_many_copies", m, (c.name,)))
     return issues
 
 
@@ -121,23 +133,35 @@ def faction_issue(
         deck_slug, deck_name = deck_faction
     else:
         per_faction: dict[str, int] = {}
-        for card, count in pairs:
-            per_faction[card.faction] = per_faction.get(card.faction, 0) + count
+        for c, count in pairs:
+            per_faction[c.faction] = per_faction.get(c.faction, 0) + count
         if len(per_faction) <= 1:
             return None
         deck_slug = max(sorted(per_faction), key=lambda s: per_faction[s])
         deck_name = names.get(deck_slug) or deck_slug
-    off = [card for card, _ in pairs if card.faction != deck_slug]
+    off = [c for c, _ in pairs if c.faction != deck_slug]
     if not off:
         return None
-    listed = ", ".join(f"{c.name} ({names.get(c.faction) or c.faction})" for c in off)
-    n = len(off)
-    return DeckIssue(
-        "C-3.4",
-        "mixed_factions",
-        f"{n} card{'s are' if n != 1 else ' is'} not {deck_name}: {listed}; a deck uses one faction (C-3.4)",
-        tuple(c.name for c in off),
+    listed = listing(
+        [
+            nested(
+                msg(
+                    gettext_noop("%(card)s (%(faction)s)"),
+                    card=card(c.name),
+                    faction=names.get(c.faction) or c.faction,
+                )
+            )
+            for c in off
+        ]
     )
+    n = len(off)
+    if n == 1:
+        key = gettext_noop("1 card is not %(faction)s: %(cards)s; a deck uses one faction (C-3.4)")
+        m = msg(key, faction=deck_name, cards=listed)
+    else:
+        key = gettext_noop("%(count)s cards are not %(faction)s: %(cards)s; a deck uses one faction (C-3.4)")
+        m = msg(key, count=n, faction=deck_name, cards=listed)
+    return _issue("C-3.4", "mixed_factions", m, tuple(c.name for c in off))
 
 
 def deck_issues(

@@ -37,6 +37,7 @@ from .actions import (
 from .board import Side
 from .cards import CardDef
 from .choices import distinct
+from .messages import Msg, card, gettext_noop, listing, msg, nested, term
 from .pending import CARD_CHOICES, Decision, DecisionKind
 from .steps import Step
 
@@ -66,37 +67,75 @@ STEP_ACTIONS: dict[str, tuple[type[Action], ...]] = {
 
 # Where each action is allowed, in words (for "only in …" messages).
 ACTION_PLACE: dict[type[Action], str] = {
-    ChooseCommander: "during set-up, when Commanders are chosen (C-4.1)",
-    Keep: "during set-up, when hands are kept or mulliganed (C-4.4)",
-    Mulligan: "during set-up, when hands are kept or mulliganed (C-4.4)",
-    Deploy: "in your own Planning phase (C-5.2)",
-    Move: "in your own Planning phase (C-5.2)",
-    Reinforce: "in your own Planning phase (C-5.2)",
-    PlayEvent: "in your Planning phase (Planning and Ongoing events) or your Defending phase "
-    "(Defensive events) (C-1.3, C-5.2, C-5.5)",
-    Activate: "in your Planning phase or your Defending phase, by the ability's timing (C-5.2, C-5.5)",
-    Attack: "in your own Combat phase (C-5.6)",
-    Pass: "in a Planning, Defending or Combat phase that is yours",
-    ChooseCard: "to answer a card choice",
-    ChooseTarget: "to answer a target choice",
-    ChooseSquare: "to answer a square choice",
-    ChooseTrigger: "to answer a choice of trigger order",
+    ChooseCommander: gettext_noop("during set-up, when Commanders are chosen (C-4.1)"),
+    Keep: gettext_noop("during set-up, when hands are kept or mulliganed (C-4.4)"),
+    Mulligan: gettext_noop("during set-up, when hands are kept or mulliganed (C-4.4)"),
+    Deploy: gettext_noop("in your own Planning phase (C-5.2)"),
+    Move: gettext_noop("in your own Planning phase (C-5.2)"),
+    Reinforce: gettext_noop("in your own Planning phase (C-5.2)"),
+    PlayEvent: gettext_noop(
+        "in your Planning phase (Planning and Ongoing events) or your Defending phase "
+        "(Defensive events) (C-1.3, C-5.2, C-5.5)"
+    ),
+    Activate: gettext_noop(
+        "in your Planning phase or your Defending phase, by the ability's timing (C-5.2, C-5.5)"
+    ),
+    Attack: gettext_noop("in your own Combat phase (C-5.6)"),
+    Pass: gettext_noop("in a Planning, Defending or Combat phase that is yours"),
+    ChooseCard: gettext_noop("to answer a card choice"),
+    ChooseTarget: gettext_noop("to answer a target choice"),
+    ChooseSquare: gettext_noop("to answer a square choice"),
+    ChooseTrigger: gettext_noop("to answer a choice of trigger order"),
 }
+OVER = gettext_noop("the match is over (C-6.3)")
+NOT_LISTED = gettext_noop("it is not among the legal actions now (%(situation)s)")
+NOT_ON_BATTLEFIELD = gettext_noop("%(card)s is not on the battlefield")
+NOT_YOUR_UNIT = gettext_noop("%(card)s is not your unit")
+NOT_ON_BOARD = gettext_noop("square %(number)s is not on the board (a1–f6, C-2.1)")
+OCCUPIED = gettext_noop("%(square)s is occupied (C-5.2)")
 
 
-def explain(g: GameState, a: Action) -> str:
+def explain(g: GameState, a: Action) -> Msg:
     """Why ``a`` is not legal now in ``g`` (or that it is legal), naming the action and the situation."""
     if not isinstance(a, Action):
-        return f"not an action: {a!r}"
-    head = f"{a.to_json()} ({a.describe(g)})"
+        return msg(gettext_noop("not an action: %(value)s"), value=repr(a))
+    head = {"action": str(a.to_json()), "description": nested(a.message(g))}
     if a.player not in (0, 1):
-        return f"{head} is illegal: player must be 0 or 1"
+        return msg(gettext_noop("%(action)s (%(description)s) is illegal: player must be 0 or 1"), **head)
     if a in g.legal_actions(a.player):
-        return f"{head} is legal now"
-    return f"{head} is illegal: {_reason(g, a)}"
+        return msg(gettext_noop("%(action)s (%(description)s) is legal now"), **head)
+    return msg(
+        gettext_noop("%(action)s (%(description)s) is illegal: %(reason)s"),
+        **head,
+        reason=nested(_reason(g, a)),
+    )
 
 
-def unplayable_cards(g: GameState, player: int) -> dict[int, str]:
+def situation(g: GameState) -> Msg:
+    """The current situation in words (for messages); players by their index 0/1, as the engine counts."""
+    if g.outcome_ is not None:
+        return msg(OVER)
+    cur = g.current_players()[0]
+    if g.choice is not None:
+        return msg(
+            gettext_noop("player %(player)s must answer a '%(choice)s' choice"),
+            player=cur,
+            choice=term(g.choice.kind.value),
+        )
+    if g.step is Step.COMMANDER or g.step is Step.MULLIGAN:
+        return msg(
+            gettext_noop("set-up (%(step)s), player %(player)s decides"), step=term(g.step.value), player=cur
+        )
+    return msg(
+        gettext_noop("turn %(turn)s, %(phase)s phase of player %(active)s, player %(player)s acts"),
+        turn=g.turn,
+        phase=term(g.phase_name()),
+        active=g.active,
+        player=cur,
+    )
+
+
+def unplayable_cards(g: GameState, player: int) -> dict[int, Msg]:
     """Why each card ``player`` could play from hand or the Commander zone cannot be played now, by card
     id (a hint for a player's hand: ``legal_actions`` decides, so a card some legal action plays gets no
     reason). Only while ``player`` has the move in the Planning or Defending phase with no choice open,
@@ -111,54 +150,124 @@ def unplayable_cards(g: GameState, player: int) -> dict[int, str]:
     playable = {getattr(a, "card", None) for a in g.legal_actions(player)}
     squares = board.deploy_squares(g)
     targets = sorted(g.units, key=lambda u: g.units[u].owner != player)  # own units first
-    out: dict[int, str] = {}
-    for card in cards:
-        if card in playable:
+    out: dict[int, Msg] = {}
+    for c in cards:
+        if c in playable:
             continue
-        d = g.defs[card]
+        d = g.defs[c]
         simplest: Deploy | PlayEvent
         if d.type == "unit":
-            simplest = Deploy(player, card, squares[0] if squares else 0)
+            simplest = Deploy(player, c, squares[0] if squares else 0)
         else:
             target = targets[0] if d.event_type == "ongoing" and targets else None
-            simplest = PlayEvent(player, card, target)
-        out[card] = _reason(g, simplest)
+            simplest = PlayEvent(player, c, target)
+        out[c] = _reason(g, simplest)
     return out
 
 
-def _reason(g: GameState, a: Action) -> str:
+# A reason of ``unplayable_cards`` as the sentence shown on the card itself (the card is named by the
+# card, so its costs say "Needs …"; the others as a sentence).
+_HINTS = {
+    gettext_noop("%(card)s needs %(cost)s CP and you have %(have)s (C-5.2)"): gettext_noop(
+        "Needs %(cost)s CP and you have %(have)s (C-5.2)."
+    ),
+    gettext_noop("%(card)s needs %(cost)s Energy and you have %(have)s (C-5.3)"): gettext_noop(
+        "Needs %(cost)s Energy and you have %(have)s (C-5.3)."
+    ),
+    gettext_noop("a %(action)s is only possible %(place)s; now: %(situation)s"): gettext_noop(
+        "A %(action)s is only possible %(place)s; now: %(situation)s."
+    ),
+    gettext_noop("your Commander is played only after it is revealed (C-4.5)"): gettext_noop(
+        "Your Commander is played only after it is revealed (C-4.5)."
+    ),
+    gettext_noop("no square is free for a deploy (C-2.2, C-5.2)"): gettext_noop(
+        "No square is free for a deploy (C-2.2, C-5.2)."
+    ),
+    OVER: gettext_noop("The match is over (C-6.3)."),
+}
+
+
+def card_hint(reason: Msg) -> Msg:
+    """``reason`` (of ``unplayable_cards``) as the sentence on the card: "Needs 3 CP and you have 2 (C-5.2)."."""
+    hint = _HINTS.get(reason.key)
+    if hint is None:  # the reason names a card or a square first: a sentence as it is, "C2" capitalised
+        if reason.key.startswith("%(square)s"):
+            reason = Msg(reason.key, {**reason.params, "square": str(reason.params["square"]).upper()})
+        return msg(gettext_noop("%(reason)s."), reason=nested(reason))
+    return Msg(hint, {k: v for k, v in reason.params.items() if f"%({k})s" in hint})
+
+
+def _reason(g: GameState, a: Action) -> Msg:
     if g.outcome_ is not None:
-        return "the match is over (C-6.3)"
+        return msg(OVER)
     if isinstance(a, Concede):  # always legal while the match runs
-        return "the match is over (C-6.3)"
+        return msg(OVER)
     cur = g.current_players()
     if a.player not in cur:
-        return f"player {a.player} is not to act now: player {cur[0]} acts ({g.situation()})"
+        return msg(
+            gettext_noop("player %(player)s is not to act now: player %(current)s acts (%(situation)s)"),
+            player=a.player,
+            current=cur[0],
+            situation=nested(situation(g)),
+        )
     dec = g.decision
     if dec is not None:
         wanted = ANSWER_OF_DECISION.get(dec["kind"])
         if not isinstance(a, wanted or ()):
-            return f"player {a.player} must first answer the pending '{dec['kind']}' choice"
+            return msg(
+                gettext_noop("player %(player)s must first answer the pending '%(choice)s' choice"),
+                player=a.player,
+                choice=term(dec["kind"]),
+            )
         if isinstance(a, ChooseCard):
             zone = dec["zone"]
             if a.card not in g.sides[a.player].zone(zone):
-                return f"{g.card_name(a.card)} is not in your {zone} zone, where the '{dec['kind']}' choice is made"
-            return f"choose another copy of {g.card_name(a.card)}: copies are interchangeable"
+                return msg(
+                    gettext_noop(
+                        "%(card)s is not in your %(zone)s zone, where the '%(choice)s' choice is made"
+                    ),
+                    card=_card(g, a.card),
+                    zone=term(zone),
+                    choice=term(dec["kind"]),
+                )
+            return msg(
+                gettext_noop("choose another copy of %(card)s: copies are interchangeable"),
+                card=_card(g, a.card),
+            )
         if isinstance(a, ChooseTarget):
-            return f"{g.card_name(a.target)} is not a legal target: choose one of {_names(g, dec['options'])}"
+            return msg(
+                gettext_noop("%(card)s is not a legal target: choose one of %(options)s"),
+                card=_card(g, a.target),
+                options=listing([_card(g, i) for i in dec["options"]]),
+            )
         if isinstance(a, ChooseSquare):
-            squares = ", ".join(square_name(s) for s in dec["options"])
-            return f"{square_name(a.square)} is not a legal square: choose one of {squares}"
+            return msg(
+                gettext_noop("%(square)s is not a legal square: choose one of %(options)s"),
+                square=square_name(a.square),
+                options=listing([square_name(s) for s in dec["options"]]),
+            )
         if isinstance(a, ChooseTrigger):
-            return f"no triggered ability number {a.index}: choose one of {dec['options']}"
+            return msg(
+                gettext_noop("no triggered ability number %(number)s: choose one of %(options)s"),
+                number=a.index,
+                options=str(dec["options"]),
+            )
     step = g.step.value
     allowed = STEP_ACTIONS.get(step, ())
     if not isinstance(a, allowed):
-        return f"a {a.kind} is only possible {ACTION_PLACE.get(type(a), 'elsewhere')}; now: {g.situation()}"
+        return msg(
+            gettext_noop("a %(action)s is only possible %(place)s; now: %(situation)s"),
+            action=term(a.kind),
+            place=nested(Msg(ACTION_PLACE.get(type(a), gettext_noop("elsewhere")))),
+            situation=nested(situation(g)),
+        )
     if isinstance(a, ChooseCommander):
-        return f"{a.name!r} is not a Legendary unit of your deck (C-4.1)"
+        return msg(gettext_noop("%(name)s is not a Legendary unit of your deck (C-4.1)"), name=repr(a.name))
     if isinstance(a, Mulligan):
-        return f"no more mulligans: {g.sides[a.player].mulligans} taken, the limit is reached (C-4.4)"
+        return msg(
+            gettext_noop("no more mulligans: %(count)s taken, the limit is reached (C-4.4)"),
+            count=g.sides[a.player].mulligans,
+        )
     if isinstance(a, Deploy | PlayEvent):
         return _card_play_reason(g, a)
     if isinstance(a, Move):
@@ -166,131 +275,197 @@ def _reason(g: GameState, a: Action) -> str:
     if isinstance(a, Reinforce):
         side = g.sides[a.player]
         if side.cp < 1:
-            return f"Reinforce costs 1 CP and you have {side.cp} (C-5.2)"
-        return "your deck is empty, so there is nothing to draw (C-5.2 Decision)"
+            return msg(gettext_noop("Reinforce costs 1 CP and you have %(have)s (C-5.2)"), have=side.cp)
+        return msg(gettext_noop("your deck is empty, so there is nothing to draw (C-5.2 Decision)"))
     if isinstance(a, Activate):
         return _activate_reason(g, a)
     if isinstance(a, Attack):
         return _attack_reason(g, a)
-    return f"it is not among the legal actions now ({g.situation()})"
+    return msg(NOT_LISTED, situation=nested(situation(g)))
 
 
-def _names(g: GameState, ids: list[int]) -> str:
-    return ", ".join(g.card_name(i) for i in ids)
+def _card(g: GameState, c: int) -> dict[str, str]:
+    return card(g.card_name(c))
 
 
-def _card_play_reason(g: GameState, a: Deploy | PlayEvent) -> str:
+def _squares(squares: list[int]) -> dict[str, Any]:
+    return listing([square_name(s) for s in squares])
+
+
+def _card_play_reason(g: GameState, a: Deploy | PlayEvent) -> Msg:
     side = g.sides[a.player]
     d = g.defs.get(a.card)
     if d is None:
-        return f"there is no card #{a.card} in this match"
+        return msg(gettext_noop("there is no card #%(number)s in this match"), number=a.card)
+    name = card(d.name)
     if a.card == side.commander and not side.revealed:
-        return "your Commander is played only after it is revealed (C-4.5)"
+        return msg(gettext_noop("your Commander is played only after it is revealed (C-4.5)"))
     if a.card not in side.hand and a.card != side.commander:
-        return f"{d.name} is not in your hand or Commander zone"
+        return msg(gettext_noop("%(card)s is not in your hand or Commander zone"), card=name)
     if isinstance(a, Deploy) and d.type != "unit":
-        return f"{d.name} is an event: play it, do not deploy it (C-1.3)"
+        return msg(gettext_noop("%(card)s is an event: play it, do not deploy it (C-1.3)"), card=name)
     if isinstance(a, PlayEvent):
         if d.type != "event":
-            return f"{d.name} is a unit: deploy it to a square (C-5.2)"
+            return msg(gettext_noop("%(card)s is a unit: deploy it to a square (C-5.2)"), card=name)
         wanted = "defensive" if g.step.value == "defending" else ("planning", "ongoing")
         if d.event_type not in wanted:
-            return f"{d.name} is a {d.event_type} event, not playable in the {g.phase_name()} phase (C-1.3)"
+            return msg(
+                gettext_noop("%(card)s is a %(type)s event, not playable in the %(phase)s phase (C-1.3)"),
+                card=name,
+                type=term(str(d.event_type)),
+                phase=term(g.phase_name()),
+            )
     if d.command_cost > side.cp:
-        return f"{d.name} needs {d.command_cost} CP and you have {side.cp} (C-5.2)"
+        return msg(
+            gettext_noop("%(card)s needs %(cost)s CP and you have %(have)s (C-5.2)"),
+            card=name,
+            cost=d.command_cost,
+            have=side.cp,
+        )
     if d.energy_cost > len(side.energy):
-        return f"{d.name} needs {d.energy_cost} Energy and you have {len(side.energy)} (C-5.3)"
+        return msg(
+            gettext_noop("%(card)s needs %(cost)s Energy and you have %(have)s (C-5.3)"),
+            card=name,
+            cost=d.energy_cost,
+            have=len(side.energy),
+        )
     if isinstance(a, Deploy):
         squares = board.deploy_squares(g)
         if not 0 <= a.square < len(g.board):
-            return f"square {a.square} is not on the board (a1–f6, C-2.1)"
+            return msg(NOT_ON_BOARD, number=a.square)
         if not squares:
-            return "no square is free for a deploy (C-2.2, C-5.2)"
+            return msg(gettext_noop("no square is free for a deploy (C-2.2, C-5.2)"))
         if g.board[a.square] is not None:
-            return f"{square_name(a.square)} is occupied (C-5.2)"
-        where = "a start square c3, d3, c4 or d4 (C-2.2)" if not g.units else "adjacent to a unit (C-5.2)"
-        return f"{square_name(a.square)} is not {where}; free squares: {_squares(squares)}"
+            return msg(OCCUPIED, square=square_name(a.square))
+        if not g.units:
+            key = gettext_noop(
+                "%(square)s is not a start square c3, d3, c4 or d4 (C-2.2); free squares: %(free)s"
+            )
+        else:
+            key = gettext_noop("%(square)s is not adjacent to a unit (C-5.2); free squares: %(free)s")
+        return msg(key, square=square_name(a.square), free=_squares(squares))
     if d.event_type == "ongoing":
         if a.target is None or a.target not in g.units:
-            return f"{d.name} is an Ongoing event: attach it to a unit on the battlefield (C-1.3)"
-        return f"{d.name} attaches only to your own units (C-1.3, RulesConfig.ongoing_attach_any_unit)"
+            return msg(
+                gettext_noop("%(card)s is an Ongoing event: attach it to a unit on the battlefield (C-1.3)"),
+                card=name,
+            )
+        return msg(
+            gettext_noop(
+                "%(card)s attaches only to your own units (C-1.3, RulesConfig.ongoing_attach_any_unit)"
+            ),
+            card=name,
+        )
     if a.target is not None:
-        return f"{d.name} is not an Ongoing event: it takes no unit to attach to (C-1.3)"
-    return f"{d.name} cannot be played now ({g.situation()})"
-
-
-def _squares(squares: list[int]) -> str:
-    return ", ".join(square_name(s) for s in squares)
-
-
-def _move_reason(g: GameState, a: Move) -> str:
-    side = g.sides[a.player]
-    if side.cp < 1:
-        return f"a move costs 1 CP and you have {side.cp} (C-5.2)"
-    u = g.units.get(a.unit)
-    if u is None:
-        return f"{g.card_name(a.unit)} is not on the battlefield"
-    if u.owner != a.player:
-        return f"{g.card_name(a.unit)} is not your unit"
-    squares = board.move_squares(g, a.unit)
-    if not squares:
-        return f"{g.card_name(a.unit)} has no legal square to move to (C-5.2)"
-    if not 0 <= a.square < len(g.board):
-        return f"square {a.square} is not on the board (a1–f6, C-2.1)"
-    if g.board[a.square] is not None:
-        return f"{square_name(a.square)} is occupied (C-5.2)"
-    return (
-        f"{square_name(a.square)} is not adjacent to another card (C-5.2); "
-        f"{g.card_name(a.unit)} may move to {_squares(squares)}"
+        return msg(
+            gettext_noop("%(card)s is not an Ongoing event: it takes no unit to attach to (C-1.3)"), card=name
+        )
+    return msg(
+        gettext_noop("%(card)s cannot be played now (%(situation)s)"),
+        card=name,
+        situation=nested(situation(g)),
     )
 
 
-def _activate_reason(g: GameState, a: Activate) -> str:
+def _move_reason(g: GameState, a: Move) -> Msg:
+    side = g.sides[a.player]
+    if side.cp < 1:
+        return msg(gettext_noop("a move costs 1 CP and you have %(have)s (C-5.2)"), have=side.cp)
+    u = g.units.get(a.unit)
+    if u is None:
+        return msg(NOT_ON_BATTLEFIELD, card=_card(g, a.unit))
+    if u.owner != a.player:
+        return msg(NOT_YOUR_UNIT, card=_card(g, a.unit))
+    squares = board.move_squares(g, a.unit)
+    if not squares:
+        return msg(gettext_noop("%(card)s has no legal square to move to (C-5.2)"), card=_card(g, a.unit))
+    if not 0 <= a.square < len(g.board):
+        return msg(NOT_ON_BOARD, number=a.square)
+    if g.board[a.square] is not None:
+        return msg(OCCUPIED, square=square_name(a.square))
+    return msg(
+        gettext_noop("%(square)s is not adjacent to another card (C-5.2); %(card)s may move to %(free)s"),
+        square=square_name(a.square),
+        card=_card(g, a.unit),
+        free=_squares(squares),
+    )
+
+
+def _activate_reason(g: GameState, a: Activate) -> Msg:
     u = g.units.get(a.card)
     if u is None:
-        return f"{g.card_name(a.card)} is not on the battlefield"
+        return msg(NOT_ON_BATTLEFIELD, card=_card(g, a.card))
     if u.owner != a.player:
-        return f"{g.card_name(a.card)} is not your unit"
+        return msg(NOT_YOUR_UNIT, card=_card(g, a.card))
     d = g.defs[a.card]
+    name = card(d.name)
     if not 0 <= a.ability < len(d.abilities):
-        return f"{d.name} has no ability number {a.ability + 1}"
+        return msg(gettext_noop("%(card)s has no ability number %(number)s"), card=name, number=a.ability + 1)
     ab = d.abilities[a.ability]
+    number = a.ability + 1
     timing = "defending_activated" if g.step.value == "defending" else "planning_activated"
     if ab["trigger"] != timing:
-        return (
-            f"ability {a.ability + 1} of {d.name} is not usable in the {g.phase_name()} phase (C-5.2, C-5.5)"
+        return msg(
+            gettext_noop(
+                "ability %(number)s of %(card)s is not usable in the %(phase)s phase (C-5.2, C-5.5)"
+            ),
+            number=number,
+            card=name,
+            phase=term(g.phase_name()),
         )
     if not continuous.ability_condition_holds(g, a.card, ab):
-        return f"ability {a.ability + 1} of {d.name} is usable only while Formation {ab['x']} holds (C-7.6)"
+        return msg(
+            gettext_noop("ability %(number)s of %(card)s is usable only while Formation %(x)s holds (C-7.6)"),
+            number=number,
+            card=name,
+            x=ab["x"],
+        )
     limit = 1 if ab.get("once_per_turn", True) else g.config.activation_limit_per_turn
     if g.used.get((a.card, a.ability), 0) >= limit:
-        return f"ability {a.ability + 1} of {d.name} was already used {limit} time(s) this turn"
+        return msg(
+            gettext_noop("ability %(number)s of %(card)s was already used %(limit)s time(s) this turn"),
+            number=number,
+            card=name,
+            limit=limit,
+        )
     cost = ab.get("cost") or {}
     side = g.sides[a.player]
     if side.cp < cost.get("cp", 0):
-        return f"it costs {cost['cp']} CP and you have {side.cp}"
+        return msg(gettext_noop("it costs %(cost)s CP and you have %(have)s"), cost=cost["cp"], have=side.cp)
     if len(side.energy) < cost.get("energy", 0):
-        return f"it costs {cost['energy']} Energy and you have {len(side.energy)}"
-    return f"it is not among the legal actions now ({g.situation()})"
+        return msg(
+            gettext_noop("it costs %(cost)s Energy and you have %(have)s"),
+            cost=cost["energy"],
+            have=len(side.energy),
+        )
+    return msg(NOT_LISTED, situation=nested(situation(g)))
 
 
-def _attack_reason(g: GameState, a: Attack) -> str:
+def _attack_reason(g: GameState, a: Attack) -> Msg:
     u = g.units.get(a.unit)
     if u is None:
-        return f"{g.card_name(a.unit)} is not on the battlefield"
+        return msg(NOT_ON_BATTLEFIELD, card=_card(g, a.unit))
     if u.owner != a.player:
-        return f"{g.card_name(a.unit)} is not your unit"
+        return msg(NOT_YOUR_UNIT, card=_card(g, a.unit))
     if u.attacked:
-        return f"{g.card_name(a.unit)} has already attacked this turn (C-5.6)"
-    if a.direction not in combat.arrows_of(g, a.unit):
-        arrows = ", ".join(combat.arrows_of(g, a.unit)) or "none"
-        return f"{g.card_name(a.unit)} has no arrow {a.direction} (its arrows: {arrows}, C-1.2)"
+        return msg(gettext_noop("%(card)s has already attacked this turn (C-5.6)"), card=_card(g, a.unit))
+    arrows = combat.arrows_of(g, a.unit)
+    if a.direction not in arrows:
+        return msg(
+            gettext_noop("%(card)s has no arrow %(direction)s (its arrows: %(arrows)s, C-1.2)"),
+            card=_card(g, a.unit),
+            direction=term(a.direction),
+            arrows=listing([term(x) for x in arrows]) if arrows else term("none"),
+        )
     if a.target not in g.units:
-        return f"{g.card_name(a.target)} is not on the battlefield"
+        return msg(NOT_ON_BATTLEFIELD, card=_card(g, a.target))
     if g.units[a.target].owner == a.player and g.config.only_enemy_targets:
-        return "only enemy units may be attacked (C-5.6 Decision)"
-    reach = "along the line of" if continuous.has_range(g, a.unit) else "on the square next to it at"
-    return f"{g.card_name(a.target)} is not {reach} arrow {a.direction} (C-5.6, C-7.1)"
+        return msg(gettext_noop("only enemy units may be attacked (C-5.6 Decision)"))
+    if continuous.has_range(g, a.unit):
+        key = gettext_noop("%(target)s is not along the line of arrow %(direction)s (C-5.6, C-7.1)")
+    else:
+        key = gettext_noop("%(target)s is not on the square next to it at arrow %(direction)s (C-5.6, C-7.1)")
+    return msg(key, target=_card(g, a.target), direction=term(a.direction))
 
 
 # ---------------------------------------------------------------------------------------------- legal actions

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from .messages import Msg, gettext_noop
 from .steps import Step
 
 if TYPE_CHECKING:
@@ -30,6 +31,19 @@ class Outcome:
 
     def to_json(self) -> dict[str, Any]:
         return {"winner": self.winner, "reason": self.reason.value}
+
+    def message(self) -> Msg:
+        """Why the match ended, in words (C-6)."""
+        return Msg(REASON_TEXT[self.reason])
+
+
+# Why a match ended, as players read it (C-6).
+REASON_TEXT: dict[Reason, str] = {
+    Reason.SIX_DEFEATED: gettext_noop("six cards in the Defeated zone (C-6.1)"),
+    Reason.NO_UNITS: gettext_noop("no unit on the battlefield (C-6.2)"),
+    Reason.TURN_LIMIT: gettext_noop("turn limit reached: fewer Defeated cards wins (C-6.5)"),
+    Reason.CONCESSION: gettext_noop("concession (C-6.4)"),
+}
 
 
 def no_unit_loss(st: GameState) -> bool:

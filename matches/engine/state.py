@@ -25,6 +25,7 @@ from .board import NEIGHBOURS_KING, NEIGHBOURS_ORTHO, NSQ, Side, Unit
 from .cards import CardDef
 from .config import RulesConfig
 from .information import action_is_secret, determinize
+from .messages import Msg
 from .pending import Decision, DecisionKind, Op, Resolution, Trigger
 from .results import Outcome
 from .steps import PHASE_OF, Step
@@ -237,12 +238,20 @@ class GameState:
         return legal[0]
 
     def explain_illegal(self, action: Action) -> str:
-        """Why ``action`` is not legal now (phase, turn, missing CP or Energy, no legal square …)."""
+        """Why ``action`` is not legal now (phase, turn, missing CP or Energy, no legal square …), in English."""
+        return legality.explain(self, action).english()
+
+    def explain_message(self, action: Action) -> Msg:
+        """``explain_illegal`` as a message (docs/commandeer-engine.md, "Messages")."""
         return legality.explain(self, action)
 
     def unplayable_cards(self, player: int) -> dict[int, str]:
         """Why each card of ``player``'s hand (and Commander) cannot be played now, by card id (see
-        ``legality.unplayable_cards``): the same reasons ``explain_illegal`` gives."""
+        ``legality.unplayable_cards``): the same reasons ``explain_illegal`` gives, in English."""
+        return {c: m.english() for c, m in legality.unplayable_cards(self, player).items()}
+
+    def unplayable_messages(self, player: int) -> dict[int, Msg]:
+        """``unplayable_cards`` as messages."""
         return legality.unplayable_cards(self, player)
 
     def determinize(self, player: int, rng: Random, *, opponent_deck_known: bool = True) -> GameState:
@@ -251,15 +260,8 @@ class GameState:
         return determinize(self, player, rng, opponent_deck_known=opponent_deck_known)
 
     def situation(self) -> str:
-        """The current situation in words (for messages)."""
-        if self.outcome_ is not None:
-            return "the match is over (C-6.3)"
-        cur = self.current_players()[0]
-        if self.choice is not None:
-            return f"player {cur} must answer a '{self.choice.kind.value}' choice"
-        if self.step is Step.COMMANDER or self.step is Step.MULLIGAN:
-            return f"set-up ({self.step.value}), player {cur} decides"
-        return f"turn {self.turn}, {self.phase_name()} phase of player {self.active}, player {cur} acts"
+        """The current situation in English (for error messages; ``legality.situation``: the message)."""
+        return legality.situation(self).english()
 
     def is_legendary_unit(self, c: int) -> bool:
         """Whether card ``c`` is a Legendary unit (a Commander candidate, C-4.1)."""

@@ -5,12 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import combat, continuous
-from .actions import (
-    describe_action,
-    square_name,
-)
+from .actions import describe_action, resolve_label, secret_message, square_name
 from .board import Unit
 from .information import action_is_secret, decision_view
+from .messages import Msg, gettext_noop
 from .steps import PHASE_OF, Step
 
 if TYPE_CHECKING:
@@ -118,18 +116,21 @@ def board_order(st: GameState) -> list[int]:
 
 def log_view(st: GameState, player: int | None, start: int = 0) -> list[dict[str, Any]]:
     """The event log from ``start`` as ``player`` may see it: drawn and bottomed cards only to their owner.
+    Each entry's ``text`` is its ``message`` (JSON of a ``Msg``) in English.
 
     A state loaded from a snapshot saved with ``to_dict(log=False)`` only holds the entries made since.
     """
     out = []
     for e in st.log[max(0, start - st.log_start) :]:
         if e["action"] is None:
+            setup = Msg(gettext_noop("Match set-up"))
             out.append(
                 {
                     "n": e["n"],
                     "player": None,
                     "action": None,
-                    "text": "Match set-up",
+                    "text": setup.english(),
+                    "message": setup.to_json(),
                     "events": events_view(st, e["events"], player),
                 }
             )
@@ -137,21 +138,26 @@ def log_view(st: GameState, player: int | None, start: int = 0) -> list[dict[str
         own = e["player"] == player
         if not own and action_is_secret(e["action"], e["decision"]):
             action: dict[str, Any] = {"type": e["action"].kind, "player": e["player"]}
-            text = (
-                f"Player {e['player'] + 1} puts a card on the bottom of the deck"
-                if e["decision"] == "bottom"
-                else f"Player {e['player'] + 1} decides about a Commander"
-            )
+            what = secret_message(e["action"], sentence=False)
         else:
             action = e["action"].to_json()
             ctx: dict[str, Any] = {"kind": e["decision"]} if e["decision"] else {}
             if "for" in e:
                 ctx["for"] = e["for"]
-            text = describe_action(e["action"], st.card_name, ctx or None, e.get("phase"))
+            what = describe_action(e["action"], st.card_name, ctx or None, e.get("phase"))
             if "label" in e:
-                text = f"Resolve {e['label']} next"
+                what = resolve_label(e["label"])
         events = events_view(st, e["events"], player)
-        out.append({"n": e["n"], "player": e["player"], "action": action, "text": text, "events": events})
+        out.append(
+            {
+                "n": e["n"],
+                "player": e["player"],
+                "action": action,
+                "text": what.english(),
+                "message": what.to_json(),
+                "events": events,
+            }
+        )
     return out
 
 

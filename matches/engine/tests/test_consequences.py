@@ -45,6 +45,10 @@ def test_deploying_damage_and_defeat_reach_both_players_and_spectators_c_7_2() -
         assert caused[0]["text"] == "Ram's Deploying ability: deal 1000 damage to each adjacent enemy unit."
         assert caused[1] == {
             "text": "Dummy takes 1000 damage from Ram.",
+            "message": {
+                "key": "%(card)s takes %(amount)s damage from %(source)s.",
+                "params": {"card": {"card": "Dummy"}, "amount": 1000, "source": {"card": "Ram"}},
+            },
             "kind": "damage",
             "square": [2, 2],
             "amount": 1000,
@@ -85,6 +89,10 @@ def test_attack_damage_and_turn_start_cp_are_consequences_c_5_7_c_5_1() -> None:
     caused = consequences(g, 1, before)
     assert caused[0] == {
         "text": "Weakling takes 50000 damage.",
+        "message": {
+            "key": "%(card)s takes %(amount)s damage.",
+            "params": {"card": {"card": "Weakling"}, "amount": 50000},
+        },
         "kind": "damage",
         "square": [3, 2],
         "amount": 50000,
