@@ -99,5 +99,7 @@ def test_a_query_of_too_many_words_is_a_400_naming_the_limit(small_set):
 
     response = APIClient().get("/api/cards/", {"q": " or ".join(["a"] * (MAX_TERMS + 1))})
     assert response.status_code == 400
-    assert response.json()["code"] == "invalid_query" and f"more than {MAX_TERMS}" in response.json()["message"]
+    assert (
+        response.json()["code"] == "invalid_query" and f"more than {MAX_TERMS}" in response.json()["message"]
+    )
     assert APIClient().get("/api/cards/", {"q": " or ".join(["a"] * MAX_TERMS)}).status_code == 200
