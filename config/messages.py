@@ -1,4 +1,4 @@
-"""Compile the translation catalogues (`make messages`): every <app>/locale/**/*.po and config/locale.
+"""Compile the translation catalogues (`make messages`): every locale/**/*.po under the apps and config.
 
 With GNU gettext's msgfmt on the PATH (CI installs Debian's `gettext`), Django's `compilemessages` does it
 and checks each file's placeholders (msgfmt --check-format). Without it, so that `make run` works on a
@@ -19,7 +19,8 @@ APPS = ("config", "cards", "decks", "matches", "boardgame", "frontend")
 
 def po_files() -> list[Path]:
     """The project's catalogues (never the virtualenv's)."""
-    return sorted(path for app in APPS for path in (ROOT / app / "locale").glob("*/LC_MESSAGES/*.po"))
+    # An app's own locale folder and those of packages inside it (the engines': matches/engine/locale).
+    return sorted(path for app in APPS for path in (ROOT / app).rglob("locale/*/LC_MESSAGES/*.po"))
 
 
 def compile_with_polib(paths: list[Path]) -> None:
