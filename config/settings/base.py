@@ -338,7 +338,7 @@ TEMPLATES[0]["OPTIONS"]["context_processors"] += [  # type: ignore[index]
     "frontend.language.context",  # the switcher's languages, the JS catalogue's URL
 ]
 
-# --- Input bounds and the API contract (issue 11) ---------------------------------------------------------
+# --- Input bounds and the API contract --------------------------------------------------------------------
 # One JSON parser with size and depth bounds and no unstorable characters; JSON only, so a form-encoded body
 # is a 415 (config/parsers.py). Paths and query strings are checked, and /api/ errors kept JSON, by
 # config/middleware.py. The schema documents every error answer (config/schema.py); Swagger UI and ReDoc

@@ -1,4 +1,4 @@
-"""The AI levels (issue 13): legal on every decision, blind to what their player cannot see (C-8), a
+"""The AI levels: legal on every decision, blind to what their player cannot see (C-8), a
 canonical determinization, the simulation mode, and the search beating the random bot.
 
 Strength and time targets are measured by ``bench/ai_strength.py``, never here; every search below runs
