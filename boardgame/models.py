@@ -26,7 +26,8 @@ from boardgame.data_format import (
     WESTEROS_EFFECT_TYPES,
     outline_problem,
 )
-from boardgame.validation import setup_field_errors, track_table_errors, westeros_card_errors
+from boardgame.track_validation import track_table_errors
+from boardgame.validation import setup_field_errors, westeros_card_errors
 
 ID_HELP = "Stable snake_case id used by the rules engine and the JSON files, e.g. kings_landing."
 ORDER_HELP = "Export order (lower first); rows with equal values are ordered by id."

@@ -29,7 +29,6 @@ from boardgame.data_format import (
     INFLUENCE_TRACKS,
     KIND_ORDER,
     PLAYER_COUNT_KEYS,
-    TRACK_TABLE_KEYS,
     TRACK_TO_TOKEN,
     UNIT_DOMAINS,
     WESTEROS_CARD_KEYS,
@@ -42,6 +41,7 @@ from boardgame.data_format import (
     keys_problem,
     outline_problem,
 )
+from boardgame.track_validation import tracks_errors
 from cards.data_translations import translation_errors  # the one "translations" check of every data file
 
 
@@ -197,118 +197,6 @@ def map_counts(areas: list[dict[str, Any]], edges: int) -> dict[str, int]:
         "supply_icons_total": sum(a["supply"] for a in areas),
         "crown_icons_total": sum(a["crowns"] for a in areas),
     }
-
-
-def track_table_errors(key: str, data: Any) -> list[str]:
-    """Check one table of the tracks section (W-1.6, W-1.10, W-12, W-13, W-16, W-18)."""
-    errors: list[str] = []
-    try:
-        if key == "supply_track":
-            levels = data["levels"]
-            if [lv["level"] for lv in levels] != list(range(len(levels))) or not levels:
-                errors.append("supply_track: levels are numbered 0, 1, 2... without gaps (W-12)")
-            prev: list[int] | None = None
-            for lv in levels:
-                arm = lv["armies"]
-                if not (isinstance(arm, list) and all(is_int(x) and x >= 2 for x in arm)):
-                    errors.append(f"supply_track: level {lv['level']}: armies are sizes of at least 2")
-                    continue
-                if arm != sorted(arm, reverse=True):
-                    errors.append(f"supply_track: level {lv['level']}: list the largest army first")
-                if prev is not None and not (len(arm) >= len(prev) and sum(arm) >= sum(prev)):
-                    errors.append(
-                        f"supply_track: level {lv['level']} allows less than the level below (W-12)"
-                    )
-                prev = arm
-        elif key == "order_tokens":
-            tokens = data["tokens"]
-            ids = [t["id"] for t in tokens]
-            if len(set(ids)) != len(ids):
-                errors.append("order_tokens: token ids must be unique")
-            for t in tokens:
-                if t["type"] not in ("march", "defense", "support", "raid", "consolidate_power"):
-                    errors.append(f"order_tokens: {t['id']}: unknown type {t['type']!r}")
-                if not (is_int(t["count"]) and t["count"] >= 1) or not isinstance(t["special"], bool):
-                    errors.append(f"order_tokens: {t['id']}: count is a positive integer, special true/false")
-                if not (t["strength_modifier"] is None or is_int(t["strength_modifier"])):
-                    errors.append(f"order_tokens: {t['id']}: strength_modifier is an integer or null")
-            if sum(t["count"] for t in tokens) != 15:
-                errors.append("order_tokens: a house owns 15 order tokens (W-1.6)")
-            special = {t["id"] for t in tokens if t["special"]}
-            if set(data.get("special_effects", {})) != special:
-                errors.append(
-                    "order_tokens: special_effects must describe every special order and nothing else"
-                )
-        elif key == "special_orders_by_kings_court":
-            for n in ("3", "4", "5", "6"):
-                row = data[n]
-                if not (isinstance(row, list) and len(row) == int(n) and all(is_nat(x) for x in row)):
-                    errors.append(f"special_orders_by_kings_court: {n} players need {n} non-negative numbers")
-                elif row != sorted(row, reverse=True):
-                    errors.append(
-                        f"special_orders_by_kings_court: {n} players: numbers never rise down the track"
-                    )
-        elif key == "unit_types":
-            unit_ids = {u["id"] for u in data}
-            if unit_ids != set(UNIT_DOMAINS):
-                errors.append(f"unit_types: the unit types are {', '.join(sorted(UNIT_DOMAINS))} (W-1.3)")
-            for u in data:
-                if not (is_nat(u["combat_strength"]) and is_nat(u["muster_cost"])):
-                    errors.append(
-                        f"unit_types: {u['id']}: strength and muster cost are non-negative integers"
-                    )
-        elif key == "unit_limits_per_house":
-            if set(data) != set(UNIT_DOMAINS) or not all(is_nat(v) for v in data.values()):
-                errors.append("unit_limits_per_house: one non-negative limit per unit type (W-1.3)")
-        elif key == "mustering_points":
-            if set(data) != {"stronghold", "castle", "none"} or not all(is_nat(v) for v in data.values()):
-                errors.append("mustering_points: points for stronghold, castle and none (W-13)")
-        elif key == "power_tokens":
-            if not (is_nat(data["per_house"]) and is_nat(data["available_at_start"])):
-                errors.append("power_tokens: per_house and available_at_start are non-negative integers")
-            elif data["available_at_start"] > data["per_house"]:
-                errors.append("power_tokens: a house cannot start with more power than it owns (W-1.7)")
-        elif key == "influence_tracks":
-            if [t["id"] for t in data] != list(INFLUENCE_TRACKS):
-                errors.append("influence_tracks: iron_throne, fiefdoms, kings_court in this order (W-1.8)")
-            if [t["dominance_token"] for t in data] != list(DOMINANCE_TOKENS):
-                errors.append(
-                    "influence_tracks: dominance tokens iron_throne, valyrian_steel_blade, messenger_raven"
-                )
-        elif key == "wildling_track":
-            pos = data["positions"]
-            if not (isinstance(pos, list) and pos == sorted(pos) and all(is_nat(p) for p in pos)):
-                errors.append("wildling_track: positions are rising non-negative integers")
-            elif data["start"] not in pos or data["attack_at"] != pos[-1]:
-                errors.append("wildling_track: start is a position and attack_at is the last one (W-16)")
-        elif key == "rounds":
-            if not (is_int(data["max"]) and data["max"] >= 1):
-                errors.append("rounds: max is a positive integer")
-        elif key == "victory":
-            if not (is_int(data["castles_to_win"]) and data["castles_to_win"] >= 1):
-                errors.append("victory: castles_to_win is a positive integer (W-18)")
-        else:
-            errors.append(f"unknown track table {key!r}; known: {', '.join(TRACK_TABLE_KEYS)}")
-    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
-        errors.append(f"{key}: malformed table ({type(exc).__name__}: {exc})")
-    return errors
-
-
-def tracks_errors(t: Any) -> tuple[list[str], dict[str, Any]]:
-    """Check the tracks section; returns (errors, the tables that passed, by key)."""
-    if not isinstance(t, dict):
-        return ["tracks: expected an object"], {}
-    errors: list[str] = []
-    good: dict[str, Any] = {}
-    for key in TRACK_TABLE_KEYS:
-        if key not in t:
-            errors.append(f"tracks: missing table {key}")
-            continue
-        table_errors = track_table_errors(key, t[key])
-        errors += [f"tracks: {e}" for e in table_errors]
-        if not table_errors:
-            good[key] = t[key]
-    return errors, good
 
 
 def setup_field_errors(
