@@ -35,8 +35,8 @@ from frontend import preferences
 from matches import selectors, sockets
 from matches.chat import PRIVATE_PREFIX
 from matches.models import ChatMute, Match, Seat
-from matches.services import match_group
 from matches.services.chat import chat_group
+from matches.services.notify import match_group
 
 LOCAL_POLL_SECONDS = 1.0
 
