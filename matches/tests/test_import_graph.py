@@ -56,7 +56,10 @@ def _imports_at_module_level(path: Path, name: str, known: set[str]) -> set[str]
                     module = node.module or ""
                 for alias in node.names:  # `from pkg import submodule` imports the submodule
                     add(f"{module}.{alias.name}" if f"{module}.{alias.name}" in known else module)
-            elif isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            elif isinstance(node, ast.If) and ast.unparse(node.test) in (
+                "TYPE_CHECKING",
+                "typing.TYPE_CHECKING",
+            ):
                 visit(node.orelse)  # only the type checker runs the body
             elif isinstance(node, ast.If | ast.Try):
                 visit(node.body)
