@@ -242,6 +242,31 @@ class EngineGame(GameAdapter):
 
 
 _REGISTRY: dict[str, GameAdapter] = {}
+
+
+class LegalActions:
+    """Each seat's legal actions at one state version, computed at most once (docs/style.md 3).
+
+    A submit asks the same question of the same state several times — not-your-turn and membership before
+    the move, the automatic-pass check and the answer's snapshot after it — and legal move generation is
+    the costly part of a move; one instance per submit answers them all from one computation per seat.
+    """
+
+    def __init__(self, game: GameAdapter) -> None:
+        self.game = game
+        self._version: int | None = None
+        self._by_seat: dict[Player, list[Any]] = {}
+
+    def of(self, state: Any, version: int, player: Player) -> list[Any]:
+        """``player``'s legal actions in ``state``, which is the match at ``version`` (a new version forgets
+        the old answers: states change in place)."""
+        if version != self._version:
+            self._version, self._by_seat = version, {}
+        if player not in self._by_seat:
+            self._by_seat[player] = self.game.legal_actions(state, player)
+        return self._by_seat[player]
+
+
 _loaded = False
 
 

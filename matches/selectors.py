@@ -329,9 +329,12 @@ def match_log(
     return [_log_entry(e, you) for e in entries]
 
 
-def legal_actions_for(match: Match, you: Seat | None, state: Any = None) -> list[dict[str, Any]]:
+def legal_actions_for(
+    match: Match, you: Seat | None, state: Any = None, actions: list[Any] | None = None
+) -> list[dict[str, Any]]:
     """The caller's legal actions with plain-word descriptions: their decision, or what they may do out of
-    turn (a Westeros house taking its Ready back); empty when they have nothing to do."""
+    turn (a Westeros house taking its Ready back); empty when they have nothing to do. `actions`: the
+    engine's legal actions for `you` in `state`, when the caller computed them already (a submit)."""
     if you is None or match.status != MatchStatus.ACTIVE or match.started_at is None:
         return []
     game = get_game(match.kind)
@@ -346,7 +349,7 @@ def legal_actions_for(match: Match, you: Seat | None, state: Any = None) -> list
             "action": game.action_to_json(a),
             "description": describe_action(game, state, a, you.position, seats),
         }
-        for a in game.legal_actions(state, you.position)
+        for a in (game.legal_actions(state, you.position) if actions is None else actions)
     ]
 
 
@@ -359,6 +362,7 @@ def match_snapshot(
     state: Any = None,
     new_entries: list[ActionLog] | None = None,
     user: Any = None,
+    actions: list[Any] | None = None,
 ) -> dict[str, Any]:
     """Everything one viewer's page shows: seats/clocks, their own view, their legal actions, the log.
 
@@ -368,6 +372,7 @@ def match_snapshot(
     new log entries already (the submit path, whose match has its seats attached) passes them and
     nothing is read at all. `chat` lists the chat channels this viewer may read and write (`user`: the
     signed-in caller without a seat, who may write in the spectator chat; seated callers need not pass it).
+    `actions`: the viewer's engine legal actions in `state`, when the caller holds them (a submit).
     """
     if state is None and match.started_at is not None:
         # First the state: reading it may bring `match` (and its seats) up to a version committed since
@@ -385,7 +390,7 @@ def match_snapshot(
     data["chat"] = chat.chat_state(match=match, you=you, user=user, state=state)
     data["current_players"] = [] if match.status != MatchStatus.ACTIVE else game.current_players(state)
     data["view"] = game.player_view(state, you.position if you else None)
-    data["legal_actions"] = legal_actions_for(match, you, state)
+    data["legal_actions"] = legal_actions_for(match, you, state, actions)
     if new_entries is not None:
         data["log"] = [_log_entry(e, you) for e in new_entries][-log_tail:]
     elif log_since is not None and log_since >= match.state_version:
@@ -410,7 +415,11 @@ def submit_snapshot(result: Any, *, you: Seat) -> dict[str, Any]:
     Its log is the new entries (`log_since` = the version the action was made at).
     """
     entries = result.entries or [result.entry]  # the action and the automatic passes that followed it
+    active = result.status == MatchStatus.ACTIVE and result.legal is not None
+    # The legal actions the submit computed for this state (its automatic-pass check asks the same).
+    actions = result.legal.of(result.state, result.state_version, you.position) if active else None
     return match_snapshot(
+        actions=actions,
         match=result.match,
         you=you,
         log_since=entries[0].version - 1,

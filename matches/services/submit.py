@@ -22,7 +22,7 @@ from config import sql
 from config.errors import ApplicationError
 from matches import storage
 from matches.clocks import SeatClock, TimeControl
-from matches.games import GameAdapter, get_game
+from matches.games import GameAdapter, LegalActions, get_game
 from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus, Seat
 from matches.selectors import consequences_for, describe_action
 from matches.services.notify import after_change_on_commit
@@ -63,6 +63,7 @@ class SubmitResult:
     state: Any = field(default=None, compare=False, repr=False)
     entry: ActionLog | None = field(default=None, compare=False, repr=False)
     entries: list[ActionLog] = field(default_factory=list, compare=False, repr=False)  # with automatic passes
+    legal: LegalActions | None = field(default=None, compare=False, repr=False)  # at `state`, for the answer
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -189,7 +190,9 @@ def _action_submit(
     state = storage.load_state(match, game)
     # A seat that owes no decision may still have an out-of-turn action (a Westeros house taking its
     # Ready back, W-5.1): `legal_actions` says so; without one, it is not the seat's turn.
-    if seat.position not in game.current_players(state) and not game.legal_actions(state, seat.position):
+    legal = LegalActions(game)
+    actions = legal.of(state, match.state_version, seat.position)
+    if seat.position not in game.current_players(state) and not actions:
         raise ApplicationError(
             "not_your_turn",
             "It is not your turn to act.",
@@ -202,8 +205,7 @@ def _action_submit(
         raise ApplicationError(
             "illegal_action", f"Malformed action: {exc}", extra={"action": action_json}
         ) from None
-    legal = game.legal_actions(state, seat.position)
-    if action not in legal:
+    if action not in actions:
         raise ApplicationError(
             "illegal_action",
             game.illegal_reason(state, seat.position, action),
@@ -212,7 +214,9 @@ def _action_submit(
     seat.consecutive_timeouts = 0
     seat.has_moved = True
     writes = sql.Writes()
-    result = advance(loaded, game, state, seat, action, source=ActionLog.Source.PLAYER, writes=writes)
+    result = advance(
+        loaded, game, state, seat, action, source=ActionLog.Source.PLAYER, writes=writes, legal=legal
+    )
     if key:
         writes.insert(
             IdempotencyRecord(user=user, match=match, key=key, request_hash=digest, response=result.to_json())
@@ -243,6 +247,7 @@ def advance(
     now: datetime | None = None,
     after_commit: bool = True,
     writes: sql.Writes | None = None,
+    legal: LegalActions | None = None,
 ) -> SubmitResult:
     """Apply a checked action for `seat`, append the log, move the clocks, finish if terminal, save.
 
@@ -251,14 +256,16 @@ def advance(
     leaves the cache update and the broadcast to the caller (a run of timeout defaults is broadcast
     once, see `clock_enforce`). The automatic passes the action leads to (`auto_pass_action`) follow
     at once, each with its own log row, so a correspondence player need not open the page to pass.
+    `legal` carries the legal actions already computed (the result keeps it for the answer's snapshot).
     """
     now = now or timezone.now()
+    legal = legal or LegalActions(game)
     match, seats = loaded.match, loaded.seats
     timed_out = source == ActionLog.Source.TIMEOUT
     batch = writes if writes is not None else sql.Writes()
     out_of_turn = seat.position not in game.current_players(state)  # a finished decision taken back (W-5.1)
     state, entry = _apply_logged(match, seats, game, state, seat, action, source, batch)
-    auto = _auto_passes(match, seats, game, state, batch)
+    auto = _auto_passes(match, seats, game, state, batch, legal)
     state = auto.state
     entries = [entry, *auto.entries]
     match.state = game.dump(state)
@@ -289,6 +296,7 @@ def advance(
         state=state,
         entry=entries[-1],
         entries=entries,
+        legal=legal,
     )
 
 
@@ -332,19 +340,22 @@ def _apply_logged(
 AUTO_PASS_LIMIT = 8  # at most this many automatic passes follow one action (a turn has four phases)
 
 
-def auto_pass_action(game: GameAdapter, state: Any, seat: Seat) -> Any | None:
+def auto_pass_action(
+    game: GameAdapter, state: Any, seat: Seat, *, version: int = -1, legal: LegalActions | None = None
+) -> Any | None:
     """The phase's Pass when it is the ONLY legal action of a human seat that wants automatic passes, else None.
 
     A seat with anything else to do (a Defensive event, an attack, a card to choose) is never passed for.
+    `legal` (with the state's `version`) reuses legal actions computed for this state.
     """
     if not game.auto_pass or seat.is_ai or not seat.auto_pass or game.is_terminal(state):
         return None
     if seat.position not in game.current_players(state):
         return None
-    legal = game.legal_actions(state, seat.position)
-    if len(legal) != 1 or game.action_to_json(legal[0]).get("type") != "pass":
+    actions = (legal or LegalActions(game)).of(state, version, seat.position)
+    if len(actions) != 1 or game.action_to_json(actions[0]).get("type") != "pass":
         return None
-    return legal[0]
+    return actions[0]
 
 
 @dataclass
@@ -354,12 +365,20 @@ class _AutoPasses:
 
 
 def _auto_passes(
-    match: Match, seats: list[Seat], game: GameAdapter, state: Any, batch: sql.Writes
+    match: Match, seats: list[Seat], game: GameAdapter, state: Any, batch: sql.Writes, legal: LegalActions
 ) -> _AutoPasses:
     """Apply the automatic passes now due (logged with source `auto`, not as the player's choice)."""
     entries: list[ActionLog] = []
     for _ in range(AUTO_PASS_LIMIT):
-        found = next(((s, a) for s in seats if (a := auto_pass_action(game, state, s)) is not None), None)
+        version = match.state_version
+        found = next(
+            (
+                (s, a)
+                for s in seats
+                if (a := auto_pass_action(game, state, s, version=version, legal=legal)) is not None
+            ),
+            None,
+        )
         if found is None:
             break
         passer, action = found
