@@ -109,11 +109,11 @@ class MatchCreateThrottle(UserRateThrottle):
 class MatchListCreateApi(APIView):
     """List public matches and your own; create a match (optionally against the AI, started at once)."""
 
-    class MatchListFilterSerializer(serializers.Serializer):
+    class MatchListFilterSerializer(serializers.Serializer[Any]):
         status = serializers.ChoiceField(choices=MatchStatus.choices, required=False)
         kind = serializers.CharField(required=False, allow_blank=True, max_length=30)
 
-    class MatchCreateInputSerializer(serializers.Serializer):
+    class MatchCreateInputSerializer(serializers.Serializer[Any]):
         kind = serializers.CharField(default="commandeer")
         deck_id = serializers.IntegerField(required=False, allow_null=True)
         starter_deck_id = serializers.IntegerField(
@@ -252,7 +252,7 @@ class MatchJoinApi(MatchApiView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    class MatchJoinInputSerializer(serializers.Serializer):
+    class MatchJoinInputSerializer(serializers.Serializer[Any]):
         deck_id = serializers.IntegerField(required=False, allow_null=True)
         invite_token = serializers.CharField(required=False, default="", allow_blank=True)
         house = serializers.CharField(
@@ -292,7 +292,7 @@ class MatchHouseApi(MatchApiView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    class HouseInputSerializer(serializers.Serializer):
+    class HouseInputSerializer(serializers.Serializer[Any]):
         house = serializers.CharField(max_length=20, help_text="A free house of this player count")
 
     @extend_schema(
@@ -311,7 +311,7 @@ class MatchKickApi(MatchApiView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    class KickInputSerializer(serializers.Serializer):
+    class KickInputSerializer(serializers.Serializer[Any]):
         position = serializers.IntegerField(min_value=0, max_value=5, help_text="The seat to free")
 
     @extend_schema(
@@ -330,7 +330,7 @@ class MatchFillAiApi(MatchApiView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    class FillInputSerializer(serializers.Serializer):
+    class FillInputSerializer(serializers.Serializer[Any]):
         ai_agent = serializers.ChoiceField(
             choices=level_choices(), default=DEFAULT_AGENT, help_text="The AI level: easy, normal or hard"
         )
@@ -394,7 +394,7 @@ class MatchStartApi(MatchApiView):
 def _version_param(request: Request, name: str) -> int | None:
     """A state-version query parameter (0 or more); absent or empty: None; anything else: a 400 naming it."""
     raw = request.query_params.get(name)
-    if raw in (None, ""):
+    if raw is None or raw == "":
         return None
     value = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else -1
     if value < 0:
@@ -447,7 +447,7 @@ class MatchActionSubmitApi(MatchApiView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    class ActionSubmitInputSerializer(serializers.Serializer):
+    class ActionSubmitInputSerializer(serializers.Serializer[Any]):
         action = api_types.ObjectField(help_text="One of the legal actions' `action` objects (not null)")
         state_version = serializers.IntegerField(min_value=0)
         idempotency_key = serializers.CharField(required=False, max_length=100, allow_blank=True)
@@ -498,12 +498,12 @@ class MatchSeatPreferencesApi(MatchApiView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    class SeatPreferencesInputSerializer(serializers.Serializer):
+    class SeatPreferencesInputSerializer(serializers.Serializer[Any]):
         auto_pass = serializers.BooleanField(
             help_text="Pass at once when the phase's Pass is your only legal action (default on)"
         )
 
-    class SeatPreferencesOutSerializer(serializers.Serializer):
+    class SeatPreferencesOutSerializer(serializers.Serializer[Any]):
         position = serializers.IntegerField(min_value=0)
         auto_pass = serializers.BooleanField()
 

@@ -173,7 +173,8 @@ class Match(models.Model):
         """The start snapshot: loaded, else this process's copy, else one query (never changes after start)."""
         loaded = self.__dict__
         if "state_base" in loaded:
-            return loaded["state_base"]
+            base: dict[str, Any] | None = loaded["state_base"]
+            return base
         if self.pk is None:
             return None
         seed = loaded.get("seed")
@@ -183,7 +184,8 @@ class Match(models.Model):
         if row is None or row[1] is None:
             return None
         remember_base(self.pk, row[0], row[1])
-        return row[1]
+        stored: dict[str, Any] = row[1]
+        return stored
 
 
 class Seat(models.Model):
@@ -293,7 +295,7 @@ class ActionLog(models.Model):
     def save(self, *args: object, **kwargs: object) -> None:
         if self.pk is not None:
             raise ValueError("The action log is append-only.")
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
+        super().save(*args, **kwargs)
 
 
 class IdempotencyRecord(models.Model):

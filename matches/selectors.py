@@ -46,7 +46,7 @@ def match_list(*, user: Any, status_filter: str | None = None, kind: str | None 
     )
 
 
-def _seats_prefetch() -> Prefetch:
+def _seats_prefetch() -> Prefetch[str, QuerySet[Seat], str]:
     """Seats with their users, without the frozen deck snapshots (server only, and large)."""
     return Prefetch("seats", queryset=Seat.objects.select_related("user").defer("deck_snapshot"))
 
@@ -111,7 +111,9 @@ def _creator_name(match: Match, seats: list[Seat]) -> str:
     if not match.created_by_id:
         return ""
     seat = next((s for s in seats if s.user_id == match.created_by_id), None)
-    return seat.user.get_username() if seat is not None else match.created_by.get_username()
+    if seat is not None and seat.user is not None:
+        return seat.user.get_username()
+    return match.created_by.get_username() if match.created_by is not None else ""
 
 
 def seats_summary(match: Match, *, you: Seat | None, now: Any = None) -> list[dict[str, Any]]:

@@ -29,8 +29,8 @@ def replay_url(match: Match) -> str:
     return reverse(name, args=[match.pk])
 
 
-def _ms(a: datetime, b: datetime) -> int:
-    return max(0, int((b - a).total_seconds() * 1000))
+def _ms(a: datetime, b: datetime | None) -> int:
+    return 0 if b is None else max(0, int((b - a).total_seconds() * 1000))
 
 
 def compute_summary(match: Match) -> dict[str, Any]:

@@ -184,7 +184,7 @@ def stalled_ai_seats(
 ) -> list[tuple[int, datetime]]:
     """(match id, since when its AI seat must act) of `stalled_ai_match_ids`: the pair names one wait."""
     now = now or timezone.now()
-    return list(
+    rows = (
         Seat.objects.filter(
             _not_backing_off(now, slack_s=after_s),
             match__status=MatchStatus.ACTIVE,
@@ -194,3 +194,4 @@ def stalled_ai_seats(
         .order_by("match_id", "clock_started_at")
         .values_list("match_id", "clock_started_at")[:limit]
     )
+    return [(match_id, since) for match_id, since in rows if since is not None]  # never None: filtered
