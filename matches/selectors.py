@@ -96,7 +96,7 @@ def describe_action(
 
 def consequences_for(game: Any, state: Any, basis: Any, seats: Any) -> dict[str, list[dict[str, Any]]]:
     """What the action just applied to `state` caused, per viewer ({"0": [...], ..., "spectator": [...]}),
-    each list as that viewer may see it (`GameAdapter.consequences`), with the seated names."""
+    each list as that viewer may see it (`AnyGame.consequences`), with the seated names."""
 
     def items(viewer: int | None) -> list[dict[str, Any]]:
         return [{**c, "text": _named(str(c["text"]), seats)} for c in game.consequences(state, viewer, basis)]

@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from config.errors import ApplicationError
+from matches.games import Result
 from matches.models import Match, MatchStatus, PlayerRating, RatingChange, Seat
 from matches.services import ratings
 from matches.services.lobby import match_concede, match_create, match_join, match_start
@@ -167,7 +168,7 @@ def test_a_match_without_a_time_control_or_with_an_ai_seat_is_not_rated(
     Seat.objects.filter(match=other, user=bob).update(user=None, ai_agent="normal")
     loaded = Match.objects.get(pk=other.pk)
     seats = list(loaded.seats.all())
-    finish(loaded, seats, {"winner": 1, "reason": "concede"}, timezone.now())
+    finish(loaded, seats, Result(winner=1, reason="concede"), timezone.now())
     assert not RatingChange.objects.exists()
 
 

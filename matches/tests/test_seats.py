@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from matches import selectors
 from matches.agents import TAKEOVER_AGENT
-from matches.games import get_game
+from matches.games import Result, get_game
 from matches.models import Match, MatchStatus, Seat
 from matches.my_games import my_games
 from matches.services import submit
@@ -316,8 +316,8 @@ def test_a_westeros_result_names_the_winning_house_and_who_played_it_w_18(alice:
     assert (
         selectors.result_line(match, seats) == f"{mine.house.title()} (alice, AI, left) won (seven castles)"
     )
-    assert "(AI, hard) lost on time" in submit.lost_on_time({"winner": 0}, ai)["text"]
-    submit.finish(match, seats, {"winner": ai.position, "reason": "seven_castles"}, timezone.now())
+    assert "(AI, hard) lost on time" in submit.lost_on_time(0, ai).text
+    submit.finish(match, seats, Result(winner=ai.position, reason="seven_castles"), timezone.now())
     assert match.result["winner_name"] == f"{ai.house.title()} (AI, hard)"
     games = my_games(user=alice)
     listed = next(g for g in games.your_turn + games.running if g.id == match.pk)
