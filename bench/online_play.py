@@ -270,23 +270,26 @@ def play_until(base: str, a: dict[str, Any], b: dict[str, Any], kind: str, max_a
 
 
 def in_process(kind: str, actions: int, seed_: int = 1) -> dict[str, Any]:
-    """Per-submit cost inside the process (no HTTP): ms and SQL queries of `services.action_submit`."""
+    """Per-submit cost inside the process (no HTTP): ms and SQL queries of `action_submit`."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
     from rest_framework.authtoken.models import Token
 
-    from matches import selectors, services
+    from matches import selectors
+    from matches.services.lobby import match_create, match_join, match_start
+    from matches.services.notify import notify_match_changed
+    from matches.services.submit import action_submit
 
     rng = random.Random(seed_)
     broadcast: list[float] = []  # after-commit broadcast: outside a server each call opens an event loop
-    notify = services.notify_match_changed
+    notify = notify_match_changed
 
     def timed_notify(match_id: int, version: int) -> None:
         t = time.perf_counter()
         notify(match_id, version)
         broadcast.append(time.perf_counter() - t)
 
-    services.notify_match_changed = timed_notify  # type: ignore[assignment]
+    notify_match_changed = timed_notify  # type: ignore[assignment]
     times: list[float] = []
     cpu: list[float] = []  # this thread's CPU time: what a loaded machine disturbs least
     queries: list[int] = []
@@ -295,10 +298,10 @@ def in_process(kind: str, actions: int, seed_: int = 1) -> dict[str, Any]:
         a, b = seed(1, kind)[0]
         users = [Token.objects.get(key=x["token"]).user for x in (a, b)]
         body: dict[str, Any] = {"turn_limit": 30} if kind == "commandeer" else {"target": 10**6}
-        m = services.match_create(user=users[0], kind=kind, deck_id=a["deck_id"], rules_config=body,
+        m = match_create(user=users[0], kind=kind, deck_id=a["deck_id"], rules_config=body,
                                   time_control={"initial_s": 600, "increment_s": 10})  # fmt: skip
-        services.match_join(match_id=m.pk, user=users[1], deck_id=b["deck_id"])
-        services.match_start(match_id=m.pk, user=users[0])
+        match_join(match_id=m.pk, user=users[1], deck_id=b["deck_id"])
+        match_start(match_id=m.pk, user=users[0])
         while len(times) < actions:
             match, _ = selectors.match_get_for_viewer(match_id=m.pk, user=users[0])
             if match.status != "active":
@@ -309,14 +312,14 @@ def in_process(kind: str, actions: int, seed_: int = 1) -> dict[str, Any]:
             choice = rng.choice(snap["legal_actions"])["action"]
             with CaptureQueriesContext(connection) as ctx:
                 t0, c0 = time.perf_counter(), time.thread_time()
-                services.action_submit(match_id=m.pk, user=mover, action_json=choice,
+                action_submit(match_id=m.pk, user=mover, action_json=choice,
                                        state_version=snap["state_version"], idempotency_key=uuid.uuid4().hex)  # fmt: skip
                 times.append(time.perf_counter() - t0)
                 cpu.append(time.thread_time() - c0)
             queries.append(sum(1 for q in ctx.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")))
             row = type(match).objects.filter(pk=m.pk).values_list("state", flat=True).get()
             stored.append(len(json.dumps(row)))
-    services.notify_match_changed = notify  # type: ignore[assignment]
+    notify_match_changed = notify  # type: ignore[assignment]
     return {
         "submits": len(times),
         "broadcast_ms_p50": round(1000 * percentile(broadcast, 50), 2),

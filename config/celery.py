@@ -24,7 +24,7 @@ def _own_database_pools(**_: Any) -> None:
     do not survive fork (Django keeps pools on the backend class), so a shared one would hang."""
     from django.db.backends.postgresql.base import DatabaseWrapper
 
-    DatabaseWrapper._connection_pools.clear()
+    DatabaseWrapper._connection_pools.clear()  # type: ignore[attr-defined]  # private: not in the stubs
 
 
 @worker_process_init.connect

@@ -9,7 +9,11 @@ and `boardgame.engine.agents`); this module only names, scales and builds them.
 from __future__ import annotations
 
 from random import Random
+from types import ModuleType
 from typing import Any
+
+from boardgame.engine import agents as westeros_agents
+from matches.engine import agents as commandeer_agents
 
 LEVELS = ("easy", "normal", "hard")  # offered in the lobby, in this order
 LEVEL_DESCRIPTIONS = {
@@ -34,14 +38,12 @@ GAME_KINDS = ("commandeer", "westeros")
 AI_BUDGET_SCALE_BOUNDS = (0.01, 10.0)  # settings.AI_BUDGET_SCALE is clamped into this range
 
 
-def _engine_module(kind: str) -> Any:
+def _engine_module(kind: str) -> ModuleType:
     if kind == "commandeer":
-        from matches.engine import agents
-    elif kind == "westeros":
-        from boardgame.engine import agents
-    else:
-        raise ValueError(f"no AI agents for game kind {kind!r}; choose one of {', '.join(GAME_KINDS)}")
-    return agents
+        return commandeer_agents
+    if kind == "westeros":
+        return westeros_agents
+    raise ValueError(f"no AI agents for game kind {kind!r}; choose one of {', '.join(GAME_KINDS)}")
 
 
 def _engine_agents(kind: str) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -35,8 +36,8 @@ from frontend import preferences
 from matches import selectors, sockets
 from matches.chat import PRIVATE_PREFIX
 from matches.models import ChatMute, Match, Seat
-from matches.services import match_group
 from matches.services.chat import chat_group
+from matches.services.notify import match_group
 
 LOCAL_POLL_SECONDS = 1.0
 
@@ -108,6 +109,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     _closing = False
     _leased = False  # holds a lease of the user's socket caps (released on disconnect)
     _joined = False  # is in the match's channel-layer group
+    _chat_channels: set[str]  # the chat channels whose groups this socket joined (set on joining)
+    _sent_key: tuple[object, ...] | None  # what the last frame showed (a frame that repeats it is not sent)
     clock = staticmethod(time.monotonic)  # injected time of the frame rate limit (tests replace it)
     wall_clock = staticmethod(time.time)  # injected time of the socket leases (compared across processes)
 
@@ -190,9 +193,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         groups += [chat_group(self.match_id, c) for c in getattr(self, "_chat_channels", set())]
         self._joined, self._chat_channels = False, set()
         for group in groups:
-            await sockets.retrying(
-                f"leaving {group}", lambda g=group: self.channel_layer.group_discard(g, self.channel_name)
-            )
+            await sockets.retrying(f"leaving {group}", functools.partial(self._discard, group))
         if self._leased:
             self._leased = False
             await sockets.retrying(
@@ -282,6 +283,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return
         await self._send_snapshot(snapshot, force=force)
 
+    async def _discard(self, group: str) -> None:
+        await self.channel_layer.group_discard(group, self.channel_name)
+
     async def _join_chat_channels(self, channels: set[str]) -> None:
         """Be in the channel-layer group of exactly the chat channels this viewer may read now (from their
         latest snapshot): a private channel's messages never reach another socket (matches.chat)."""
@@ -312,7 +316,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _send_snapshot(self, snapshot: dict[str, Any], *, force: bool = True) -> None:
         chat_state = snapshot.get("chat") or {}
         await self._join_chat_channels({c["id"] for c in chat_state.get("channels", [])})
-        key = (
+        key: tuple[object, ...] = (
             snapshot["state_version"],
             snapshot["status"],
             tuple((s["name"], s.get("house")) for s in snapshot["seats"]),

@@ -1,30 +1,111 @@
-"""Game-kind registry: one online-play layer for every game, each game plugged in through an adapter.
+"""Game-kind registry: one online-play layer for every game, each game plugged in through one interface.
 
 The services, consumers, tasks and pages never name a game. They ask `get_game(match.kind)` for a
-`GameAdapter`, which wraps one pure engine (Commandeer, Westeros) behind a small interface:
-build a state, list legal actions, apply one, and give each player their own view. Engines are pure
-Python; adapters are the only place where a game meets Django (decks, users).
+`GameKind[S, A]` — generic in the engine's state type `S` and action type `A` — which wraps one pure engine
+(Commandeer, Westeros) behind a small interface: build a state, list legal actions, apply one, give each
+player their own view, and say how a finished game ended (`Result`). Engines are pure Python; the game
+kinds are the only place where a game meets Django (decks, users).
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+import json
 import os
 import random
+import re
 from abc import ABC, abstractmethod
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
-from typing import Any
+from typing import Any, Generic, TypeAlias, TypeVar
 
+from boardgame import dataset as board_dataset
+from boardgame.engine import GameData, WesterosState, houses_in_play, load_default_game_data, new_game
+from boardgame.engine import RulesConfig as WesterosRules
+from boardgame.engine import action_from_json as westeros_action_from_json
+from boardgame.engine.actions import ORDER_LABELS, order_label
+from boardgame.engine.actions import Action as WesterosAction
+from boardgame.engine.actions import secret_message as westeros_secret_message
+from boardgame.engine.config import check_field
+from boardgame.engine.views import log_view
+from cards.services import card_to_dict
 from config.errors import ApplicationError
+from decks import selectors as deck_selectors
+from matches.agents import AGENT_NAMES, DEFAULT_AGENT, make_agent
+from matches.engine import GameState, RulesConfig, build_deck, card_from_dict, load_card_file, new_match
+from matches.engine import action_from_json as commandeer_action_from_json
+from matches.engine.actions import (
+    Action,
+    Attack,
+    Concede,
+    Keep,
+    Pass,
+    action_sentence,
+    secret_message,
+    timeout_message,
+    timeout_secret,
+)
+from matches.engine.board import ROTATE
+from matches.engine.cards import CardDef, factions_of
+from matches.engine.consequences import consequences as commandeer_consequences
+from matches.engine.consequences import squares_before
+from matches.engine.decks import SAMPLE_CARDS
+from matches.engine.messages import Msg, term
+from matches.interface import Game
 
 Player = int  # a seat position: 0, 1, ...
-JSON = dict[str, Any]
+JSON = dict[str, Any]  # a JSON object (stored snapshots, views, API bodies): values of any JSON type
+S = TypeVar("S")  # a game's engine state
+A = TypeVar("A")  # a game's engine action
+ES = TypeVar("ES", bound="Game[Any, Any]")  # the state of an engine that implements `matches.interface.Game`
+EA = TypeVar("EA")
 
 
-class GameAdapter(ABC):
-    """What the online-play layer needs from a game (docs/style.md 2: one interface for both games)."""
+@dataclass(frozen=True)
+class Result:
+    """How a match ended: made by the game (`GameKind.outcome`) or the play layer (concession, time,
+    abort), passed through `finish`, the ratings and the summary; stored as `Match.result` (JSON) only at
+    the storage edge (`to_json`/`from_json`), whose keys stay those of the API's `ResultOut`."""
+
+    winner: Player | None
+    reason: str
+    text: str | None = None  # the end in plain words ("six cards in the Defeated zone (C-6.1)")
+    loser: Player | None = None  # the seat that lost on time
+    rules_reason: str | None = None  # a loss on time: what the rules called the end the default left
+    winner_name: str | None = None  # the winning seat's title, set by `finish`
+    unrated: JSON | None = None  # why a rated match did not count: {"code", "text", ...} (services.ratings)
+
+    def to_json(self) -> JSON:
+        """The stored form: `winner` and `reason` always, the other keys only when set."""
+        out: JSON = {"winner": self.winner, "reason": self.reason}
+        for key in ("text", "loser", "rules_reason", "winner_name", "unrated"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+    @classmethod
+    def from_json(cls, data: JSON | None) -> Result | None:
+        """A stored result (None: the match has not ended)."""
+        if not data:
+            return None
+        winner, loser = data.get("winner"), data.get("loser")
+        return cls(
+            winner=winner if isinstance(winner, int) else None,
+            reason=str(data.get("reason") or ""),
+            text=None if data.get("text") is None else str(data["text"]),
+            loser=loser if isinstance(loser, int) else None,
+            rules_reason=data.get("rules_reason"),
+            winner_name=data.get("winner_name"),
+            unrated=data.get("unrated"),
+        )
+
+
+class GameKind(ABC, Generic[S, A]):
+    """What the online-play layer needs from a game (docs/style.md 2: one interface for both games), generic
+    in the engine's state `S` and action `A`."""
 
     kind: str = ""
     label: str = ""
@@ -62,42 +143,42 @@ class GameAdapter(ABC):
         return {}
 
     @abstractmethod
-    def new_state(self, *, decks: list[JSON], seed: int, config: JSON) -> Any:
+    def new_state(self, *, decks: list[JSON], seed: int, config: JSON) -> S:
         """A fresh engine state for a started match."""
 
     @abstractmethod
-    def load(self, data: JSON) -> Any:
+    def load(self, data: JSON) -> S:
         """Engine state from its stored JSON snapshot."""
 
     @abstractmethod
-    def dump(self, state: Any) -> JSON:
+    def dump(self, state: S) -> JSON:
         """JSON snapshot of an engine state (stored in Match.state)."""
 
-    def clone(self, state: Any) -> Any:
+    def clone(self, state: S) -> S:
         """An independent copy of a state (the cache hands out copies to code that applies actions)."""
         return self.load(self.dump(state))
 
     # ---- turn and rules ---------------------------------------------------------------------
     @abstractmethod
-    def current_players(self, state: Any) -> list[Player]:
+    def current_players(self, state: S) -> list[Player]:
         """Seats that must act now (more than one for simultaneous steps)."""
 
     @abstractmethod
-    def legal_actions(self, state: Any, player: Player) -> list[Any]:
+    def legal_actions(self, state: S, player: Player) -> list[A]:
         """The single source of truth for what `player` may do now (docs/style.md 3)."""
 
     @abstractmethod
-    def action_to_json(self, action: Any) -> JSON: ...
+    def action_to_json(self, action: A) -> JSON: ...
 
     @abstractmethod
-    def action_from_json(self, data: Any) -> Any:
+    def action_from_json(self, data: object) -> A:
         """Parse an action; raise ValueError/KeyError/TypeError on malformed input."""
 
     @abstractmethod
-    def describe(self, state: Any, action: Any, viewer: Player | None) -> str:
+    def describe(self, state: S, action: A, viewer: Player | None) -> str:
         """The action in plain words, as `viewer` may read it (None = spectator) — hidden parts stay hidden."""
 
-    def describe_timeout(self, state: Any, action: Any, viewer: Player | None, seat: Player) -> str:
+    def describe_timeout(self, state: S, action: A, viewer: Player | None, seat: Player) -> str:
         """The log line of the default taken because `seat`'s clock ran out, as `viewer` may read it.
 
         Every viewer reads that the time ran out (clocks are public); the default itself only as far as
@@ -105,11 +186,11 @@ class GameAdapter(ABC):
         """
         return f"Player {seat + 1}'s time ran out — automatic choice: {self.describe(state, action, viewer)}"
 
-    def consequences_basis(self, state: Any) -> Any:
+    def consequences_basis(self, state: S) -> object:
         """What `consequences` needs from the state BEFORE the action (taken just before it is applied)."""
         return None
 
-    def consequences(self, state: Any, viewer: Player | None, basis: Any = None) -> list[JSON]:
+    def consequences(self, state: S, viewer: Player | None, basis: object = None) -> list[JSON]:
         """What the action just applied to `state` caused, as `viewer` may see it (None = spectator);
         `basis` is `consequences_basis` of the state before it.
 
@@ -119,63 +200,64 @@ class GameAdapter(ABC):
         """
         return []
 
-    def timeout_loss(self, state: Any, outcome: JSON, seat: Player) -> bool:
+    def timeout_loss(self, state: S, outcome: Result, seat: Player) -> bool:
         """Whether the end `outcome`, reached by a timeout default of `seat`, is `seat` losing on time
         (its engine reason only says what the default left behind). Default: never."""
         return False
 
     @abstractmethod
-    def apply(self, state: Any, action: Any) -> Any:
+    def apply(self, state: S, action: A) -> S:
         """Apply a legal action; return the new state (may be the same object, mutated)."""
 
-    def illegal_reason(self, state: Any, player: Player, action: Any) -> str:
+    def illegal_reason(self, state: S, player: Player, action: A) -> str:
         """Why `action` is not legal now, in the engine's words when it can say."""
         return f"{self.action_to_json(action)} is not a legal action for player {player} now."
 
     @abstractmethod
-    def is_terminal(self, state: Any) -> bool: ...
+    def is_terminal(self, state: S) -> bool: ...
 
     @abstractmethod
-    def outcome(self, state: Any) -> JSON:
-        """`{"winner": seat|None, "reason": str}` of a terminal state."""
+    def outcome(self, state: S) -> Result:
+        """How a terminal state ended (winner seat or None, the engine's reason, in words)."""
 
-    def summary_facts(self, state: Any) -> JSON:
+    def summary_facts(self, state: S) -> JSON:
         """Public facts of a state for the end-of-game summary (`matches.summary`): `turns` (the turn or
         round number), `turns_label`, `by_round` (track the seats' facts round by round) and `seats`:
         {seat: {fact: value}} — nothing hidden (no hand, no deck order)."""
         return {"turns": 0, "turns_label": "turns", "by_round": False, "seats": {}}
 
-    def standing(self, state: Any) -> list[list[Player]] | None:
+    def standing(self, state: S) -> list[list[Player]] | None:
         """The final standing of an ended game, best first, seats sharing a place grouped (ratings of 3+
         player games); None: the result's winner says it all (two players)."""
         return None
 
     @abstractmethod
-    def player_view(self, state: Any, player: Player | None) -> JSON:
+    def player_view(self, state: S, player: Player | None) -> JSON:
         """What `player` may see (None = spectator: no hand, no deck order) (docs/style.md 7)."""
 
-    def timeout_action(self, state: Any, player: Player) -> Any:
+    def timeout_action(self, state: S, player: Player) -> A:
         """The documented default taken for a player whose clock ran out: deterministic, always legal."""
         return self.legal_actions(state, player)[0]
 
-    def decision_step(self, state: Any) -> Any:
+    @abstractmethod
+    def decision_step(self, state: S) -> Hashable:
         """The open decision step, as the engine names it (`decision_step()` of the game interface): a
-        timeout takes defaults until it changes. The default: every action closes its own step."""
-        return state.decision_step()
+        timeout takes defaults until it changes."""
 
+    # An AI instance is the engine's own agent class (no common base across engines): `Any`.
     def make_ai(self, agent: str, rng: random.Random) -> Any | None:
         """A fresh AI player `agent` choosing with `rng`, which may keep a plan between decisions of its seat
         (None: this game has no agents; `ai_action` picks with the rng)."""
         return None
 
     def ai_action(
-        self, state: Any, player: Player, *, rng: random.Random, agent: str, instance: Any | None = None
-    ) -> Any:
+        self, state: S, player: Player, *, rng: random.Random, agent: str, instance: Any | None = None
+    ) -> A:
         """The AI seat's move, by `instance` (from `make_ai`) when given; the default picks among legal
         actions with the seeded rng."""
         return rng.choice(self.legal_actions(state, player))
 
-    def action_is_secret(self, state: Any, action: Any) -> bool:
+    def action_is_secret(self, state: S, action: A) -> bool:
         """True when the raw action must not be shown to the other players (e.g. a mulligan's bottom card)."""
         return False
 
@@ -193,62 +275,91 @@ class GameAdapter(ABC):
         return ()
 
 
-class EngineGame(GameAdapter):
-    """An adapter over an engine that implements the game interface (`matches.interface.Game`).
+class EngineGame(GameKind[ES, EA]):
+    """A game kind over an engine that implements the game interface (`matches.interface.Game`).
 
     The rules questions — which actions are secret, the default on timeout, why an action is illegal,
-    the open decision step, the AI's move — are the engine's; the adapter only maps a seat to the
+    the open decision step, the AI's move — are the engine's; the game kind only maps a seat to the
     engine's player (`engine_player`) and back.
     """
 
-    def engine_player(self, state: Any, player: Player) -> Any:
+    def engine_player(self, state: ES, player: Player) -> object:
         """The engine's name of seat `player` (Commandeer: the seat number itself)."""
         return player
 
-    def clone(self, state: Any) -> Any:
+    def clone(self, state: ES) -> ES:
         return state.clone()
 
-    def action_to_json(self, action: Any) -> JSON:
-        return dict(action.to_json())
-
-    def apply(self, state: Any, action: Any) -> Any:
+    def apply(self, state: ES, action: EA) -> ES:
         state.apply(action)
         return state
 
-    def is_terminal(self, state: Any) -> bool:
-        return bool(state.is_terminal())
+    def is_terminal(self, state: ES) -> bool:
+        return state.is_terminal()
 
-    def action_is_secret(self, state: Any, action: Any) -> bool:
-        return bool(state.secret_action(action))
+    def action_is_secret(self, state: ES, action: EA) -> bool:
+        return state.secret_action(action)
 
-    def illegal_reason(self, state: Any, player: Player, action: Any) -> str:
-        reason = str(state.explain_illegal(action))
-        return reason or f"{action.to_json()} is not among your legal actions now."
+    def illegal_reason(self, state: ES, player: Player, action: EA) -> str:
+        reason = state.explain_illegal(action)
+        return reason or f"{self.action_to_json(action)} is not among your legal actions now."
 
-    def timeout_action(self, state: Any, player: Player) -> Any:
+    def decision_step(self, state: ES) -> Hashable:
+        return state.decision_step()
+
+    def timeout_action(self, state: ES, player: Player) -> EA:
         """The engine's documented default for the seat (`timeout_action` of the game interface)."""
-        return state.timeout_action(self.engine_player(state, player))
+        action: EA = state.timeout_action(self.engine_player(state, player))
+        return action
 
     def make_ai(self, agent: str, rng: random.Random) -> Any:
-        from matches.agents import AGENT_NAMES, DEFAULT_AGENT, make_agent
-
         return make_agent(self.kind, agent if agent in AGENT_NAMES else DEFAULT_AGENT, rng)
 
     def ai_action(
-        self, state: Any, player: Player, *, rng: random.Random, agent: str, instance: Any | None = None
-    ) -> Any:
+        self, state: ES, player: Player, *, rng: random.Random, agent: str, instance: Any | None = None
+    ) -> EA:
         chooser = instance if instance is not None else self.make_ai(agent, rng)
-        return chooser.choose(state, self.engine_player(state, player))
+        action: EA = chooser.choose(state, self.engine_player(state, player))
+        return action
 
 
-_REGISTRY: dict[str, GameAdapter] = {}
+# The registry's games: the kind comes from a database row, so its state and action types are known only
+# at run time — the one place where a game's `S` and `A` are `Any`.
+AnyGame: TypeAlias = "GameKind[Any, Any]"
+
+_REGISTRY: dict[str, AnyGame] = {}
+
+
+class LegalActions(Generic[S, A]):
+    """Each seat's legal actions at one state version, computed at most once (docs/style.md 3).
+
+    A submit asks the same question of the same state several times — not-your-turn and membership before
+    the move, the automatic-pass check and the answer's snapshot after it — and legal move generation is
+    the costly part of a move; one instance per submit answers them all from one computation per seat.
+    """
+
+    def __init__(self, game: GameKind[S, A]) -> None:
+        self.game = game
+        self._version: int | None = None
+        self._by_seat: dict[Player, list[A]] = {}
+
+    def of(self, state: S, version: int, player: Player) -> list[A]:
+        """``player``'s legal actions in ``state``, which is the match at ``version`` (a new version forgets
+        the old answers: states change in place)."""
+        if version != self._version:
+            self._version, self._by_seat = version, {}
+        if player not in self._by_seat:
+            self._by_seat[player] = self.game.legal_actions(state, player)
+        return self._by_seat[player]
+
+
 _loaded = False
 
 
-def register(adapter: GameAdapter) -> GameAdapter:
+def register(game: GameKind[S, A]) -> GameKind[S, A]:
     """Make a game kind playable online."""
-    _REGISTRY[adapter.kind] = adapter
-    return adapter
+    _REGISTRY[game.kind] = game
+    return game
 
 
 def _load_modules() -> None:
@@ -266,8 +377,8 @@ def _load_modules() -> None:
         importlib.import_module(name)
 
 
-def get_game(kind: str) -> GameAdapter:
-    """The adapter of a game kind, or a clear 400 naming the kinds on offer."""
+def get_game(kind: str) -> AnyGame:
+    """The game of a kind, or a clear 400 naming the kinds on offer."""
     _load_modules()
     try:
         return _REGISTRY[kind]
@@ -286,7 +397,7 @@ def game_kinds() -> list[str]:
 # ---- Commandeer TCG ---------------------------------------------------------------------------------
 
 
-class CommandeerGame(EngineGame):
+class CommandeerGame(EngineGame[GameState, Action]):
     """Commandeer TCG (matches.engine): decks from the deck builder, validated again at match start (C-3)."""
 
     kind = "commandeer"
@@ -296,10 +407,8 @@ class CommandeerGame(EngineGame):
     auto_pass = True
 
     # -- decks (the only place that meets the decks/cards apps, through their selectors/services)
-    def _deck(self, *, user: Any, deck_id: int | None, with_cards: bool = False) -> Any:
+    def _deck(self, *, user: Any, deck_id: int | None, with_cards: bool = False) -> deck_selectors.PlayDeck:
         """The seat's deck checked by the one validator (C-3); with its card JSON when `with_cards` (start)."""
-        from decks import selectors as deck_selectors
-
         if deck_id is None:
             raise ApplicationError("invalid_deck", "Choose a deck to take a seat in a Commandeer match.")
         try:
@@ -335,31 +444,20 @@ class CommandeerGame(EngineGame):
             cards.extend([card] * count)
         return {"cards": cards, "commander": deck.commander, "deck_id": deck.pk, "name": deck.name}
 
-    def _catalog(self) -> dict[str, Any]:
+    def _catalog(self) -> dict[str, CardDef]:
         """Card definitions for AI decks: the card database, or the sample set when it is empty."""
-        import json
-
-        from cards.services import card_to_dict
-        from decks.selectors import card_queryset
-        from matches.engine import card_from_dict, load_card_file
-
-        rows = [card_to_dict(c) for c in card_queryset()]
+        rows = [card_to_dict(c) for c in deck_selectors.card_queryset()]
         if rows:
-            out = {}
+            out: dict[str, CardDef] = {}
             for row in rows:
                 try:
                     out[row["name"]] = card_from_dict(row)
                 except (ValueError, KeyError, TypeError):
                     continue
             return out
-        from matches.engine.decks import SAMPLE_CARDS
-
         return load_card_file(json.loads(SAMPLE_CARDS.read_text()))
 
     def ai_deck_snapshot(self, *, rng: random.Random, opponent: JSON | None) -> JSON:
-        from matches.engine import build_deck
-        from matches.engine.cards import factions_of
-
         catalog = self._catalog()
         factions = sorted(factions_of(catalog))
         rng.shuffle(factions)
@@ -373,56 +471,44 @@ class CommandeerGame(EngineGame):
 
     # -- state
     def check_config(self, config: JSON) -> JSON:
-        from matches.engine import RulesConfig
-
         return RulesConfig.from_dict(dict(config)).to_dict() if config else {}
 
     def config_classes(self) -> tuple[type, ...]:
-        from matches.engine import RulesConfig
-
         return (RulesConfig,)
 
-    def new_state(self, *, decks: list[JSON], seed: int, config: JSON) -> Any:
-        from matches.engine import RulesConfig, new_match
-
+    def new_state(self, *, decks: list[JSON], seed: int, config: JSON) -> GameState:
         engine_decks = [{"cards": d["cards"], "commander": d.get("commander")} for d in decks]
         try:
             return new_match(*engine_decks, seed=seed, config=RulesConfig.from_dict(config or None))
         except ValueError as exc:
             raise ApplicationError("invalid_deck", f"The engine refused a deck: {exc}") from None
 
-    def load(self, data: JSON) -> Any:
-        from matches.engine import GameState
-
+    def load(self, data: JSON) -> GameState:
         return GameState.from_dict(data)
 
-    def dump(self, state: Any) -> JSON:
+    def dump(self, state: GameState) -> JSON:
         return state.to_dict(log=False)  # the action log holds the history; keeps snapshots small
 
     # -- rules
-    def current_players(self, state: Any) -> list[Player]:
+    def current_players(self, state: GameState) -> list[Player]:
         return list(state.current_players())
 
-    def legal_actions(self, state: Any, player: Player) -> list[Any]:
+    def legal_actions(self, state: GameState, player: Player) -> list[Action]:
         """The engine's legal actions without Concede (conceding has its own endpoint, C-6.4)."""
-        from matches.engine.actions import Concede
-
         return [a for a in state.legal_actions(player) if not isinstance(a, Concede)]
 
-    def action_from_json(self, data: Any) -> Any:
-        from matches.engine import action_from_json
+    def action_from_json(self, data: object) -> Action:
+        return commandeer_action_from_json(data)
 
-        return action_from_json(data)
+    def action_to_json(self, action: Action) -> JSON:
+        return dict(action.to_json())
 
-    def describe(self, state: Any, action: Any, viewer: Player | None) -> str:
+    def describe(self, state: GameState, action: Action, viewer: Player | None) -> str:
         return self._describe_message(state, action, viewer).english()
 
-    def _describe_message(self, state: Any, action: Any, viewer: Player | None) -> Any:
+    def _describe_message(self, state: GameState, action: Action, viewer: Player | None) -> Msg:
         """The action as a sentence naming its player, as `viewer` may read it (C-8): a secret choice
         only as "a choice was made"; an attack's direction as this viewer sees the board (C-2.1)."""
-        from matches.engine.actions import Attack, action_sentence, secret_message
-        from matches.engine.messages import Msg, term
-
         if viewer != action.player and self.action_is_secret(state, action):
             return secret_message(action, sentence=True)
         what = action.message(state)
@@ -432,12 +518,9 @@ class CommandeerGame(EngineGame):
             )
         return action_sentence(action, what)
 
-    def describe_timeout(self, state: Any, action: Any, viewer: Player | None, seat: Player) -> str:
+    def describe_timeout(self, state: GameState, action: Action, viewer: Player | None, seat: Player) -> str:
         """The default named as the documented one ("Player 2's time ran out — automatic pass: …";
         `timeout_action`: keep the hand, no Commander, end the phase, else the first legal choice)."""
-        from matches.engine.actions import Attack, Keep, Pass, timeout_message, timeout_secret
-        from matches.engine.messages import Msg, term
-
         if (
             not isinstance(action, Pass | Keep)
             and viewer != action.player
@@ -451,30 +534,27 @@ class CommandeerGame(EngineGame):
             )
         return timeout_message(action, what, state.phase_name(), state.decision, state.card_name).english()
 
-    def consequences_basis(self, state: Any) -> Any:
-        from matches.engine.consequences import squares_before
-
+    def consequences_basis(self, state: GameState) -> dict[int, str]:
         return squares_before(state)
 
-    def consequences(self, state: Any, viewer: Player | None, basis: Any = None) -> list[JSON]:
+    def consequences(self, state: GameState, viewer: Player | None, basis: object = None) -> list[JSON]:
         """The engine's events of the entry just logged, as `viewer` may see them (the engine's own
         per-viewer filter, as in `log_view`: drawn and bottomed cards only to their owner, C-8)."""
-        from matches.engine.consequences import consequences
-
         # The engine's `message` (key + parameters) stays out of the API until pages render it per viewer.
-        return [{k: v for k, v in c.items() if k != "message"} for c in consequences(state, viewer, basis)]
+        found = commandeer_consequences(state, viewer, basis if isinstance(basis, dict) else None)
+        return [{k: v for k, v in c.items() if k != "message"} for c in found]
 
-    def timeout_loss(self, state: Any, outcome: JSON, seat: Player) -> bool:
+    def timeout_loss(self, state: GameState, outcome: Result, seat: Player) -> bool:
         """C-5.4/C-5.10 (C-6.2): the automatic pass of a seat without a unit loses — on time."""
-        return outcome.get("reason") == "no_units" and outcome.get("winner") not in (None, seat)
+        return outcome.reason == "no_units" and outcome.winner not in (None, seat)
 
-    def outcome(self, state: Any) -> JSON:
+    def outcome(self, state: GameState) -> Result:
         out = state.outcome()
         if out is None:
-            return {"winner": None, "reason": "unknown", "text": "unknown"}
-        return {"winner": out.winner, "reason": out.reason.value, "text": out.message().english()}
+            return Result(winner=None, reason="unknown", text="unknown")
+        return Result(winner=out.winner, reason=out.reason.value, text=out.message().english())
 
-    def summary_facts(self, state: Any) -> JSON:
+    def summary_facts(self, state: GameState) -> JSON:
         """Turns played and each side's cards in the Defeated zone (C-6.1: six lose the match)."""
         return {
             "turns": state.turn,
@@ -483,7 +563,7 @@ class CommandeerGame(EngineGame):
             "seats": {p: {"defeated": len(side.defeated)} for p, side in enumerate(state.sides)},
         }
 
-    def player_view(self, state: Any, player: Player | None) -> JSON:
+    def player_view(self, state: GameState, player: Player | None) -> JSON:
         """The engine's view plus the public card facts of every card named in it (for the page)."""
         view = state.player_view(player)
         names: set[str] = set()
@@ -509,7 +589,7 @@ class CommandeerGame(EngineGame):
         return view
 
 
-def _unplayable(state: Any, player: Player) -> dict[str, str]:
+def _unplayable(state: GameState, player: Player) -> dict[str, str]:
     """Why each card of the viewer's hand (and their Commander) cannot be played now, by card id, in the
     engine's own words (``GameState.unplayable_messages``, the reasons ``explain_illegal`` gives), as sentences
     shown on the card itself: "Needs 3 CP and you have 2 (C-5.2)." rather than repeating its name."""
@@ -518,12 +598,10 @@ def _unplayable(state: Any, player: Player) -> dict[str, str]:
     return {str(cid): card_hint(m).english() for cid, m in state.unplayable_messages(player).items()}
 
 
-def _seen_direction(state: Any, direction: str, viewer: Player | None) -> str:
+def _seen_direction(state: GameState, direction: str, viewer: Player | None) -> str:
     """An engine direction as `viewer` sees the board: squares and arrows are named from the first
     player's seat (C-2.1, C-1.2); the other player's board is drawn turned 180° (own side at the
     bottom), so N/S and E/W swap for them. Spectators see the first player's orientation."""
-    from matches.engine.board import ROTATE
-
     if viewer is None or viewer == state.first:
         return direction
     return ROTATE.get(direction, direction)
@@ -551,13 +629,9 @@ def _card_facts(d: Any, local: dict[str, Any] | None = None) -> JSON:
     return facts
 
 
-def _printed_names(state: Any, text: str) -> str:
+def _printed_names(state: WesterosState, text: str) -> str:
     """An engine event's words as a player reads them: area and order-token ids ("the_shivering_sea",
     "march_plus_one") become their printed names (W-1.6), as the action descriptions already say them."""
-    import re
-
-    from boardgame.engine.actions import ORDER_LABELS, order_label
-
     areas = state.data.areas
 
     def printed(m: re.Match[str]) -> str:
@@ -595,15 +669,13 @@ class WesterosSeating:
 
 @functools.cache
 def _houses_in_play(count: int) -> tuple[str, ...]:
-    from boardgame.engine import houses_in_play, load_default_game_data
-
     return tuple(houses_in_play(load_default_game_data(), count))
 
 
-class WesterosGame(EngineGame):
+class WesterosGame(EngineGame[WesterosState, WesterosAction]):
     """Westeros (boardgame.engine): 3–6 houses; which house each seat plays is fixed at the start.
 
-    rules_config: `{"player_count": 3..6, "house": "random"|<house id>, ...engine RulesConfig fields}`.
+    rules_config: `{"player_count": 3..6, "house": "random"|<house id>, ...engine WesterosRules fields}`.
     `house` is the creator's (seat 0) choice: a house of that player count, the others follow in set-up
     order (W-1.1); "random" draws every seat's house with the match seed. The map and cards are copied
     from the curated database at the start (an admin edit changes the next game, never a running one).
@@ -629,15 +701,10 @@ class WesterosGame(EngineGame):
         return list(_houses_in_play(count))
 
     def config_classes(self) -> tuple[type, ...]:
-        from boardgame.engine import RulesConfig
-
-        return (WesterosSeating, RulesConfig)
+        return (WesterosSeating, WesterosRules)
 
     def check_config(self, config: JSON) -> JSON:
-        """The seating keys (WesterosSeating) and the engine's RulesConfig, each checked strictly."""
-        from boardgame.engine import RulesConfig
-        from boardgame.engine.config import check_field
-
+        """The seating keys (WesterosSeating) and the engine's WesterosRules, each checked strictly."""
         if not isinstance(config, dict):
             raise ValueError("rules_config must be an object")
         config = dict(config)
@@ -657,14 +724,10 @@ class WesterosGame(EngineGame):
             if house not in allowed:
                 raise ValueError(f"house must be one of {', '.join(allowed)} in a {count}-player game")
             out["house"] = house
-        return {**out, **(RulesConfig.from_dict(config).to_dict() if config else {})}
+        return {**out, **(WesterosRules.from_dict(config).to_dict() if config else {})}
 
-    def _game_data(self) -> Any:
-        from boardgame.engine import GameData, load_default_game_data
-
+    def _game_data(self) -> GameData:
         try:
-            from boardgame import dataset as board_dataset
-
             data = board_dataset.game_data_export()
             if data.get("map") and data["map"].get("areas"):
                 return GameData.from_dict(data)
@@ -683,9 +746,7 @@ class WesterosGame(EngineGame):
             return [house, *(h for h in houses if h != house)]
         return list(houses)
 
-    def new_state(self, *, decks: list[JSON], seed: int, config: JSON) -> Any:
-        from boardgame.engine import RulesConfig, houses_in_play, new_game
-
+    def new_state(self, *, decks: list[JSON], seed: int, config: JSON) -> WesterosState:
         seating = ("player_count", "house", "seating", "seat_houses")  # the play layer's keys
         engine_config = {k: v for k, v in (config or {}).items() if k not in seating}
         data = self._game_data()
@@ -695,64 +756,61 @@ class WesterosGame(EngineGame):
             data,
             player_count=count,
             seed=seed,
-            config=RulesConfig.from_dict(engine_config) if engine_config else None,
+            config=WesterosRules.from_dict(engine_config) if engine_config else None,
             seat_houses=list((config or {}).get("seat_houses") or [])  # fixed by the lobby at the start
             or self.seat_order(houses, house=(config or {}).get("house", ""), seed=seed),
         )
 
-    def load(self, data: JSON) -> Any:
-        from boardgame.engine import WesterosState
-
+    def load(self, data: JSON) -> WesterosState:
         return WesterosState.from_dict(data)  # the snapshot holds which house each seat plays
 
-    def dump(self, state: Any) -> JSON:
+    def dump(self, state: WesterosState) -> JSON:
         return dict(state.to_dict())
 
     @staticmethod
-    def _houses(state: Any) -> list[str]:
+    def _houses(state: WesterosState) -> list[str]:
         """Seat i plays `_houses(state)[i]` (the engine's `players()`, fixed for the game)."""
         return list(state.players())
 
-    def engine_player(self, state: Any, player: Player) -> str:
+    def engine_player(self, state: WesterosState, player: Player) -> str:
         """The house seat `player` plays."""
         return self._houses(state)[player]
 
-    def _seat(self, state: Any, house: str) -> Player:
+    def _seat(self, state: WesterosState, house: str) -> Player:
         return self._houses(state).index(house)
 
-    def current_players(self, state: Any) -> list[Player]:
+    def current_players(self, state: WesterosState) -> list[Player]:
         return [self._seat(state, h) for h in state.current_players()]
 
-    def legal_actions(self, state: Any, player: Player) -> list[Any]:
+    def legal_actions(self, state: WesterosState, player: Player) -> list[WesterosAction]:
         """What the seat's house may do now: its decision, or (out of turn) taking its Ready back while
         other houses still place orders (W-5.1)."""
         return list(state.legal_actions(self.engine_player(state, player)))
 
-    def action_from_json(self, data: Any) -> Any:
-        from boardgame.engine import action_from_json
-
+    def action_from_json(self, data: object) -> WesterosAction:
         if not isinstance(data, dict):
             raise ValueError("an action must be a JSON object")
-        return action_from_json(data)
+        return westeros_action_from_json(data)
 
-    def describe(self, state: Any, action: Any, viewer: Player | None) -> str:
-        from boardgame.engine.actions import secret_message
+    def action_to_json(self, action: WesterosAction) -> JSON:
+        return dict(action.to_json())
 
+    def describe(self, state: WesterosState, action: WesterosAction, viewer: Player | None) -> str:
         if self.action_is_secret(state, action) and (
             viewer is None or self.engine_player(state, viewer) != action.player
         ):
-            return secret_message(action).english()
+            return westeros_secret_message(action).english()
         text = action.describe(state)  # the action's message (`Action.message`) in English
         return text if text.endswith(".") else text + "."
 
-    def outcome(self, state: Any) -> JSON:
+    def outcome(self, state: WesterosState) -> Result:
         out = state.outcome()
         if out is None:
-            return {"winner": None, "reason": "unknown"}
+            return Result(winner=None, reason="unknown")
         winner = self._seat(state, out.winner) if out.winner in self._houses(state) else None
-        return {"winner": winner, "reason": str(out.reason.value), "text": out.message().english()}
+        return Result(winner=winner, reason=str(out.reason.value), text=out.message().english())
 
-    def summary_facts(self, state: Any) -> JSON:
+    def summary_facts(self, state: WesterosState) -> JSON:
         """The round, and each house's castles/strongholds (W-18) and supply position (W-12) — public."""
         return {
             "turns": state.round,
@@ -764,18 +822,16 @@ class WesterosGame(EngineGame):
             },
         }
 
-    def standing(self, state: Any) -> list[list[Player]] | None:
+    def standing(self, state: WesterosState) -> list[list[Player]] | None:
         """Every seat by its house's final standing (W-18: the winner, then W-18.2's order and tie-breaks)."""
         return [[self._seat(state, house)] for house in state.final_standing()]
 
-    def consequences_basis(self, state: Any) -> Any:
+    def consequences_basis(self, state: WesterosState) -> int:
         return state.log_length  # the engine's event log: what this action adds to it is what it caused
 
-    def consequences(self, state: Any, viewer: Player | None, basis: Any = None) -> list[JSON]:
+    def consequences(self, state: WesterosState, viewer: Player | None, basis: object = None) -> list[JSON]:
         """The engine's events made by the action, as the seat's house may read them (`log_view`: private
         events only to their addressees, W-20); each is plain text, kind "event"."""
-        from boardgame.engine.views import log_view
-
         if not isinstance(basis, int):
             return []
         house = self.engine_player(state, viewer) if viewer is not None else None
@@ -789,7 +845,7 @@ class WesterosGame(EngineGame):
             for e in log_view(state, house, basis)
         ]
 
-    def player_view(self, state: Any, player: Player | None) -> JSON:
+    def player_view(self, state: WesterosState, player: Player | None) -> JSON:
         """The engine's view for the seat's house (with castles, control, combat strength: W-8, W-9.3, W-18)."""
         house = self.engine_player(state, player) if player is not None else None
         view = dict(state.player_view(house))

@@ -174,7 +174,8 @@ class Match(models.Model):
         """The start snapshot: loaded, else this process's copy, else one query (never changes after start)."""
         loaded = self.__dict__
         if "state_base" in loaded:
-            return loaded["state_base"]
+            base: dict[str, Any] | None = loaded["state_base"]
+            return base
         if self.pk is None:
             return None
         seed = loaded.get("seed")
@@ -184,7 +185,8 @@ class Match(models.Model):
         if row is None or row[1] is None:
             return None
         remember_base(self.pk, row[0], row[1])
-        return row[1]
+        stored: dict[str, Any] = row[1]
+        return stored
 
 
 class Seat(models.Model):
@@ -294,7 +296,7 @@ class ActionLog(models.Model):
     def save(self, *args: object, **kwargs: object) -> None:
         if self.pk is not None:
             raise ValueError("The action log is append-only.")
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
+        super().save(*args, **kwargs)
 
 
 class IdempotencyRecord(models.Model):
@@ -382,5 +384,74 @@ class YourTurnEmail(models.Model):
         return f"your-turn e-mail #{self.match_id} seat {self.position} ({self.deadline:%Y-%m-%d %H:%M})"
 
 
-# Ratings and end-of-game summaries (their own module, registered with this app's models).
-from matches.rating_models import MatchSummary, PlayerRating, RatingChange  # noqa: E402, F401
+# Ratings of rated matches (Glicko-2 per Commandeer player, OpenSkill per Westeros player) and the cached
+# end-of-game summary of a finished match. The writes are `matches.services.ratings`; the reads
+# `matches.players` and `matches.summary`.
+
+
+class PlayerRating(models.Model):
+    """One player's rating in one game kind (only rated games count; see `services.ratings`).
+
+    Glicko-2 kinds use `rating`, `deviation`, `volatility`; OpenSkill kinds `mu`, `sigma`, and `rating` is
+    the displayed ordinal. `rating` is always the number shown and sorted on.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    kind = models.CharField(max_length=30, help_text="Game kind (matches.games registry)")
+    rating = models.FloatField(help_text="The displayed rating (Glicko-2 rating, or OpenSkill ordinal)")
+    deviation = models.FloatField(default=0.0, help_text="Glicko-2 rating deviation (RD)")
+    volatility = models.FloatField(default=0.0, help_text="Glicko-2 volatility")
+    mu = models.FloatField(default=0.0, help_text="OpenSkill mu")
+    sigma = models.FloatField(default=0.0, help_text="OpenSkill sigma")
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "kind"], name="playerrating_one_per_kind")]
+        indexes = [models.Index(fields=["kind", "-rating"], name="playerrating_board")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind} {self.rating:.0f}"
+
+
+class RatingChange(models.Model):
+    """What one rated match did to one player's rating: written once, in the transaction that ends the match."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    kind = models.CharField(max_length=30)
+    position = models.PositiveSmallIntegerField(help_text="The user's seat")
+    place = models.PositiveSmallIntegerField(
+        help_text="Final standing: 1 = first (equal places share a number)"
+    )
+    score = models.FloatField(
+        help_text="1 win, 0.5 draw, 0 loss (Glicko-2); share of opponents beaten (OpenSkill)"
+    )
+    before = models.FloatField()
+    after = models.FloatField()
+    deviation_after = models.FloatField(default=0.0, help_text="RD (Glicko-2) or sigma (OpenSkill) after")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["match", "user"], name="ratingchange_once_per_match")]
+        indexes = [models.Index(fields=["user", "kind", "-created_at"], name="ratingchange_history")]
+
+    def __str__(self) -> str:
+        return f"#{self.match_id} {self.user_id}: {self.before:.0f} -> {self.after:.0f}"
+
+
+class MatchSummary(models.Model):
+    """The end-of-game summary of a finished match, computed once from its log (`matches.summary`)."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="game_summary")
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"summary of #{self.match_id}"

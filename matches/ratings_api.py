@@ -6,6 +6,8 @@ here (`matches/tests/test_ratings_api.py` checks the answers' keys against them)
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.pagination import PageNumberPagination
@@ -18,7 +20,7 @@ from matches.api_types import ObjectField, ResultOut
 from matches.apis import MatchApiView, errors
 
 
-class RatingOut(serializers.Serializer):
+class RatingOut(serializers.Serializer[Any]):
     """A rating as shown: Glicko-2 (Commandeer) or the OpenSkill ordinal (Westeros)."""
 
     kind = serializers.CharField()
@@ -32,7 +34,7 @@ class RatingOut(serializers.Serializer):
     draws = serializers.IntegerField(min_value=0)
 
 
-class HistoryPointOut(serializers.Serializer):
+class HistoryPointOut(serializers.Serializer[Any]):
     match = serializers.IntegerField(
         allow_null=True, help_text="Null: a private match the viewer may not open (the rating point stays)"
     )
@@ -41,11 +43,11 @@ class HistoryPointOut(serializers.Serializer):
     at = serializers.DateTimeField(allow_null=True, help_text="Null with `match`")
 
 
-class KindRecordOut(serializers.Serializer):
+class KindRecordOut(serializers.Serializer[Any]):
     """One game kind on a profile: every finished game's result, and the rating of rated ones."""
 
     kind = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label
     games = serializers.IntegerField(min_value=0, help_text="Finished games, rated or not")
     wins = serializers.IntegerField(min_value=0)
     losses = serializers.IntegerField(min_value=0)
@@ -54,15 +56,15 @@ class KindRecordOut(serializers.Serializer):
     history = HistoryPointOut(many=True, help_text="The latest rating changes, oldest first")
 
 
-class OpponentOut(serializers.Serializer):
+class OpponentOut(serializers.Serializer[Any]):
     name = serializers.CharField()
     username = serializers.CharField(allow_null=True, help_text="Null for an AI seat")
 
 
-class RecentGameOut(serializers.Serializer):
+class RecentGameOut(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     kind = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label
     finished_at = serializers.DateTimeField(allow_null=True)
     outcome = serializers.ChoiceField(
         choices=["win", "loss", "draw", "aborted"],
@@ -81,7 +83,7 @@ class RecentGameOut(serializers.Serializer):
     replay_url = serializers.CharField()
 
 
-class PublicDeckOut(serializers.Serializer):
+class PublicDeckOut(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     faction = serializers.CharField()
@@ -89,7 +91,7 @@ class PublicDeckOut(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
-class ProfileOut(serializers.Serializer):
+class ProfileOut(serializers.Serializer[Any]):
     """A player's public record (no e-mail, no running game)."""
 
     username = serializers.CharField()
@@ -107,7 +109,7 @@ class LeaderboardRowOut(RatingOut):
     username = serializers.CharField()
 
 
-class LeaderboardPageOut(serializers.Serializer):
+class LeaderboardPageOut(serializers.Serializer[Any]):
     count = serializers.IntegerField(min_value=0)
     next = serializers.CharField(allow_null=True)
     previous = serializers.CharField(allow_null=True)
@@ -117,7 +119,7 @@ class LeaderboardPageOut(serializers.Serializer):
         ref_name = "LeaderboardPage"
 
 
-class SummaryPlayerOut(serializers.Serializer):
+class SummaryPlayerOut(serializers.Serializer[Any]):
     position = serializers.IntegerField(min_value=0)
     name = serializers.CharField()
     username = serializers.CharField(allow_null=True)
@@ -130,12 +132,12 @@ class SummaryPlayerOut(serializers.Serializer):
     facts = ObjectField(help_text='Commandeer: {"defeated"}; Westeros: {"house", "castles", "supply"}')
 
 
-class SummaryRoundOut(serializers.Serializer):
+class SummaryRoundOut(serializers.Serializer[Any]):
     round = serializers.JSONField(help_text='The round number at its start, or "final"')
     seats = ObjectField(help_text='{seat: {"house", "castles", "supply"}}')
 
 
-class SummaryRatingOut(serializers.Serializer):
+class SummaryRatingOut(serializers.Serializer[Any]):
     position = serializers.IntegerField(min_value=0)
     username = serializers.CharField()
     place = serializers.IntegerField(min_value=1)
@@ -145,7 +147,7 @@ class SummaryRatingOut(serializers.Serializer):
     system = serializers.CharField(allow_null=True)
 
 
-class SummaryOut(serializers.Serializer):
+class SummaryOut(serializers.Serializer[Any]):
     """The end-of-game summary of an ended match (the same public facts for every viewer)."""
 
     version = serializers.IntegerField()

@@ -46,7 +46,7 @@ def match_list(*, user: Any, status_filter: str | None = None, kind: str | None 
     )
 
 
-def _seats_prefetch() -> Prefetch:
+def _seats_prefetch() -> Prefetch[str, QuerySet[Seat], str]:
     """Seats with their users, without the frozen deck snapshots (server only, and large)."""
     return Prefetch("seats", queryset=Seat.objects.select_related("user").defer("deck_snapshot"))
 
@@ -96,7 +96,7 @@ def describe_action(
 
 def consequences_for(game: Any, state: Any, basis: Any, seats: Any) -> dict[str, list[dict[str, Any]]]:
     """What the action just applied to `state` caused, per viewer ({"0": [...], ..., "spectator": [...]}),
-    each list as that viewer may see it (`GameAdapter.consequences`), with the seated names."""
+    each list as that viewer may see it (`AnyGame.consequences`), with the seated names."""
 
     def items(viewer: int | None) -> list[dict[str, Any]]:
         return [{**c, "text": _named(str(c["text"]), seats)} for c in game.consequences(state, viewer, basis)]
@@ -111,7 +111,9 @@ def _creator_name(match: Match, seats: list[Seat]) -> str:
     if not match.created_by_id:
         return ""
     seat = next((s for s in seats if s.user_id == match.created_by_id), None)
-    return seat.user.get_username() if seat is not None else match.created_by.get_username()
+    if seat is not None and seat.user is not None:
+        return seat.user.get_username()
+    return match.created_by.get_username() if match.created_by is not None else ""
 
 
 def seats_summary(match: Match, *, you: Seat | None, now: Any = None) -> list[dict[str, Any]]:
@@ -329,9 +331,12 @@ def match_log(
     return [_log_entry(e, you) for e in entries]
 
 
-def legal_actions_for(match: Match, you: Seat | None, state: Any = None) -> list[dict[str, Any]]:
+def legal_actions_for(
+    match: Match, you: Seat | None, state: Any = None, actions: list[Any] | None = None
+) -> list[dict[str, Any]]:
     """The caller's legal actions with plain-word descriptions: their decision, or what they may do out of
-    turn (a Westeros house taking its Ready back); empty when they have nothing to do."""
+    turn (a Westeros house taking its Ready back); empty when they have nothing to do. `actions`: the
+    engine's legal actions for `you` in `state`, when the caller computed them already (a submit)."""
     if you is None or match.status != MatchStatus.ACTIVE or match.started_at is None:
         return []
     game = get_game(match.kind)
@@ -346,7 +351,7 @@ def legal_actions_for(match: Match, you: Seat | None, state: Any = None) -> list
             "action": game.action_to_json(a),
             "description": describe_action(game, state, a, you.position, seats),
         }
-        for a in game.legal_actions(state, you.position)
+        for a in (game.legal_actions(state, you.position) if actions is None else actions)
     ]
 
 
@@ -359,6 +364,7 @@ def match_snapshot(
     state: Any = None,
     new_entries: list[ActionLog] | None = None,
     user: Any = None,
+    actions: list[Any] | None = None,
 ) -> dict[str, Any]:
     """Everything one viewer's page shows: seats/clocks, their own view, their legal actions, the log.
 
@@ -368,6 +374,7 @@ def match_snapshot(
     new log entries already (the submit path, whose match has its seats attached) passes them and
     nothing is read at all. `chat` lists the chat channels this viewer may read and write (`user`: the
     signed-in caller without a seat, who may write in the spectator chat; seated callers need not pass it).
+    `actions`: the viewer's engine legal actions in `state`, when the caller holds them (a submit).
     """
     if state is None and match.started_at is not None:
         # First the state: reading it may bring `match` (and its seats) up to a version committed since
@@ -385,7 +392,7 @@ def match_snapshot(
     data["chat"] = chat.chat_state(match=match, you=you, user=user, state=state)
     data["current_players"] = [] if match.status != MatchStatus.ACTIVE else game.current_players(state)
     data["view"] = game.player_view(state, you.position if you else None)
-    data["legal_actions"] = legal_actions_for(match, you, state)
+    data["legal_actions"] = legal_actions_for(match, you, state, actions)
     if new_entries is not None:
         data["log"] = [_log_entry(e, you) for e in new_entries][-log_tail:]
     elif log_since is not None and log_since >= match.state_version:
@@ -410,7 +417,11 @@ def submit_snapshot(result: Any, *, you: Seat) -> dict[str, Any]:
     Its log is the new entries (`log_since` = the version the action was made at).
     """
     entries = result.entries or [result.entry]  # the action and the automatic passes that followed it
+    active = result.status == MatchStatus.ACTIVE and result.legal is not None
+    # The legal actions the submit computed for this state (its automatic-pass check asks the same).
+    actions = result.legal.of(result.state, result.state_version, you.position) if active else None
     return match_snapshot(
+        actions=actions,
         match=result.match,
         you=you,
         log_since=entries[0].version - 1,

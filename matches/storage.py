@@ -23,7 +23,7 @@ from config import sql
 from config.errors import ApplicationError
 from config.lru import LruCache
 from matches import queries
-from matches.games import JSON, GameAdapter, get_game
+from matches.games import JSON, AnyGame, get_game
 from matches.models import Match, MatchStatus, Seat
 
 # Columns a write path never needs: the snapshot (read through the cache) and its start part.
@@ -151,7 +151,7 @@ def clear_state_cache() -> None:
     _STATE_CACHE.clear()
 
 
-def parse_state(match_id: int, game: GameAdapter, data: Callable[[], JSON]) -> Any:
+def parse_state(match_id: int, game: AnyGame, data: Callable[[], JSON]) -> Any:
     """`game.load` of a stored snapshot, or a clear 410 (`StateUnloadable`) when today's engine refuses it."""
     try:
         return game.load(data())
@@ -161,7 +161,7 @@ def parse_state(match_id: int, game: GameAdapter, data: Callable[[], JSON]) -> A
         raise StateUnloadable(match_id, exc) from None
 
 
-def load_state(match: Match, game: GameAdapter | None = None) -> Any:
+def load_state(match: Match, game: AnyGame | None = None) -> Any:
     """The match's engine state, parsed once per (match, version, seed) in this process.
 
     The state is always the one `match.state_version` names. A `match` read without its snapshot may be
@@ -180,7 +180,7 @@ def load_state(match: Match, game: GameAdapter | None = None) -> Any:
     return game.clone(state)
 
 
-def _read_state(match: Match, game: GameAdapter) -> Any:
+def _read_state(match: Match, game: AnyGame) -> Any:
     """Parse and cache the snapshot `match.state_version` names (see `load_state`)."""
     if "state" in match.__dict__:  # read with the row (or just computed): the state this version names
         state = parse_state(match.pk, game, lambda: match.state)
@@ -220,12 +220,12 @@ def stored_state(match: Match) -> Any:
     return game.dump(load_state(match, game))
 
 
-def remember_state(game: GameAdapter, match: Match, state: Any) -> None:
+def remember_state(game: AnyGame, match: Match, state: Any) -> None:
     """Put a freshly computed state in the cache now (a clone: the caller may keep mutating its own)."""
     _cache_put(state_key(match), game.clone(state))
 
 
-def remember_on_commit(match: Match, game: GameAdapter, state: Any) -> None:
+def remember_on_commit(match: Match, game: AnyGame, state: Any) -> None:
     """Put the state in the cache once the transaction that saved it commits."""
     key = state_key(match)
     transaction.on_commit(lambda: _cache_put(key, game.clone(state)))

@@ -17,7 +17,7 @@ from rest_framework import status
 
 from config.errors import ApplicationError
 from matches import selectors
-from matches.games import get_game
+from matches.games import AnyGame, Result, get_game
 from matches.models import Match, MatchStatus, MatchSummary, RatingChange, Seat
 from matches.services.ratings import rating_system
 
@@ -29,8 +29,8 @@ def replay_url(match: Match) -> str:
     return reverse(name, args=[match.pk])
 
 
-def _ms(a: datetime, b: datetime) -> int:
-    return max(0, int((b - a).total_seconds() * 1000))
+def _ms(a: datetime, b: datetime | None) -> int:
+    return 0 if b is None else max(0, int((b - a).total_seconds() * 1000))
 
 
 def compute_summary(match: Match) -> dict[str, Any]:
@@ -68,10 +68,11 @@ def compute_summary(match: Match) -> dict[str, Any]:
     for p, since in waiting.items():  # a clock still running at the end (time forfeit, concession)
         if end is not None:
             used[p] = used.get(p, 0) + _ms(since, end)
-    result = match.result or {}
-    reason = str(result.get("reason", ""))
+    result = match.result or {}  # the stored JSON, shown as it is
+    ended = Result.from_json(match.result)  # read typed at the storage edge
+    reason = ended.reason if ended else ""
     final = _json_keys(facts.get("seats", {}))
-    places = _places(game, final_state, [s.position for s in seats], result)
+    places = _places(game, final_state, [s.position for s in seats], ended)
     players = [
         {
             "position": s.position,
@@ -92,7 +93,7 @@ def compute_summary(match: Match) -> dict[str, Any]:
         "status": match.status,
         "rated": match.rated,
         "result": result,
-        "winner": result.get("winner"),
+        "winner": ended.winner if ended else None,
         "reason": reason,
         "reason_text": selectors.reason_text(result),
         "turns": facts.get("turns", 0),
@@ -107,16 +108,16 @@ def compute_summary(match: Match) -> dict[str, Any]:
     }
 
 
-def _places(game: Any, state: Any, positions: list[int], result: dict[str, Any]) -> dict[int, int]:
+def _places(game: AnyGame, state: Any, positions: list[int], result: Result | None) -> dict[int, int]:
     """Each seat's final place (1 = first): the game's standing (3+ seats, W-18), else the winner first;
     a seat that forfeited on time (`loser`) is last. An aborted match has no places."""
-    if result.get("reason") in ("aborted", "cancelled", "internal_error"):
+    if result is not None and result.reason in ("aborted", "cancelled", "internal_error"):
         return {}
     standing = game.standing(state) if len(positions) > 2 and state is not None else None
-    winner = result.get("winner")
+    winner = result.winner if result else None
     if standing is None:
         standing = [[winner], [p for p in positions if p != winner]] if winner in positions else [positions]
-    loser = result.get("loser")
+    loser = result.loser if result else None
     groups = [[p for p in g if p != loser] for g in standing]
     groups = [g for g in groups if g] + ([[loser]] if loser in positions else [])
     out: dict[int, int] = {}

@@ -19,7 +19,9 @@ from django.conf import settings
 from django.core.cache import cache
 
 from config.celery import app
-from matches import services
+from matches.services.ai_seats import ai_action_submit, hand_over_timed_out_seats
+from matches.services.failures import TASK_MAX_FAILURES, task_backoff_s, task_failed
+from matches.services.timeouts import clock_enforce, expired_match_ids, stalled_ai_seats
 
 log = logging.getLogger(__name__)
 
@@ -55,11 +57,11 @@ def enforce_deadline(match_id: int) -> list[str]:
 
     In games of 3+ seats a house that keeps timing out is first handed to the AI (`seats`), so the
     others can finish; every other expired seat gets its game's documented timeout default. A failure
-    is recorded (`services.task_failed`) and retried by the sweep after its back-off, never at once.
+    is recorded (`task_failed`) and retried by the sweep after its back-off, never at once.
     """
     try:
-        handed = services.hand_over_timed_out_seats(match_id=match_id)
-        return [f"ai:{p}" for p in handed] + services.clock_enforce(match_id=match_id)
+        handed = hand_over_timed_out_seats(match_id=match_id)
+        return [f"ai:{p}" for p in handed] + clock_enforce(match_id=match_id)
     except SoftTimeLimitExceeded as exc:  # out of time: this match backs off, and a sweep stops here
         _record_failure("clock", match_id, exc)
         raise
@@ -78,13 +80,13 @@ def enforce_deadline(match_id: int) -> list[str]:
 def sweep_deadlines() -> int:
     """Periodic safety net: enforce every passed stored deadline; wake AI seats whose task was lost.
 
-    Matches backing off a failed task are left out (`services.expired_match_ids`/`stalled_ai_match_ids`).
+    Matches backing off a failed task are left out (`expired_match_ids`/`stalled_ai_match_ids`).
     """
     done = 0
-    for match_id in services.expired_match_ids():
+    for match_id in expired_match_ids():
         if enforce_deadline(match_id):
             done += 1
-    for match_id, since in services.stalled_ai_seats():
+    for match_id, since in stalled_ai_seats():
         # A searching AI may wait behind others on the `ai` queue for a while: one wake-up per wait and
         # hard time limit, not one a second (each would think the same move again, then be dropped).
         if cache.add(f"ai-wake:{match_id}:{since.isoformat()}", 1, timeout=AI_TIME_LIMIT_S):
@@ -159,7 +161,7 @@ def visibility_timeout_problem() -> str | None:
     bind=True,
     acks_late=True,
     ignore_result=True,
-    max_retries=services.TASK_MAX_FAILURES,
+    max_retries=TASK_MAX_FAILURES,
     soft_time_limit=AI_SOFT_TIME_LIMIT_S,
     time_limit=AI_TIME_LIMIT_S,
 )
@@ -169,9 +171,9 @@ def ai_move(self: Task, match_id: int, version: int | None) -> int:
     worker away from the other matches.
 
     A search that raises or runs into the soft time limit is replaced by the greedy move for that decision
-    (`services.ai_action_submit`); the hard limit kills the task (`acks_late`: redelivered, idempotent).
+    (`ai_action_submit`); the hard limit kills the task (`acks_late`: redelivered, idempotent).
     When a move still raises, the failure is recorded and the task retries after a growing back-off
-    (`services.task_backoff_s`); the TASK_MAX_FAILURES-th failure in a row aborts the match instead.
+    (`task_backoff_s`); the TASK_MAX_FAILURES-th failure in a row aborts the match instead.
     """
     moves = 0
     expected: int | None = version
@@ -181,7 +183,7 @@ def ai_move(self: Task, match_id: int, version: int | None) -> int:
             if moves >= AI_MAX_ACTIONS_PER_TASK or (moves and time.monotonic() - started >= AI_TASK_SLICE_S):
                 ai_move.delay(match_id, expected)  # the rest in a task of its own, behind the others
                 break
-            result = services.ai_action_submit(match_id=match_id, expected_version=expected)
+            result = ai_action_submit(match_id=match_id, expected_version=expected)
             if result is None:
                 break
             moves += 1
@@ -198,7 +200,7 @@ def _record_failure(what: str, match_id: int, exc: Exception) -> int | None:
     """Log a task failure once (with its trace) and count it on the match; the back-off, or None: stop."""
     log.warning("%s task failed for match %s", what, match_id, exc_info=exc)
     try:
-        return services.task_failed(match_id=match_id, error=exc)
+        return task_failed(match_id=match_id, error=exc)
     except Exception:  # the database itself failing: let the sweep or the retry find the match later
         log.exception("could not record the %s task failure of match %s", what, match_id)
-        return services.task_backoff_s(services.TASK_MAX_FAILURES)
+        return task_backoff_s(TASK_MAX_FAILURES)

@@ -194,20 +194,21 @@ def two_players(db: Any) -> tuple[Any, Any]:
 
 
 def _started_after_both_moved(alice: Any, bob: Any) -> Any:
-    from matches import services
     from matches.models import Match
+    from matches.services.lobby import match_create, match_join, match_start
+    from matches.services.submit import action_submit
 
-    match = services.match_create(
+    match = match_create(
         user=alice,
         kind="counting",
         time_control={"initial_s": 60, "increment_s": 0},
         rules_config={"target": 99},
     )
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
+    match_join(match_id=match.pk, user=bob)
+    match_start(match_id=match.pk, user=alice)
     for _ in range(2):
         match = Match.objects.get(pk=match.pk)
-        services.action_submit(
+        action_submit(
             match_id=match.pk,
             user=alice if match.state["turn"] == 0 else bob,
             action_json={"type": "add", "n": 1},
@@ -255,18 +256,19 @@ def test_a_passed_deadline_whose_timer_expired_is_enforced_once_by_two_overlappi
 def test_a_deadline_out_of_time_backs_off_its_match_and_stops_the_sweep(two_players: tuple[Any, Any]) -> None:
     from celery.exceptions import SoftTimeLimitExceeded
 
-    from matches import services, tasks
+    from matches import tasks
     from matches.models import Match, Seat
+    from matches.services.timeouts import expired_match_ids
 
     match = _started_after_both_moved(*two_players)
     Seat.objects.filter(match=match, deadline__isnull=False).update(
         deadline=timezone.now() - timedelta(seconds=1)
     )
-    with mock.patch.object(services, "clock_enforce", side_effect=SoftTimeLimitExceeded()):
+    with mock.patch.object(tasks, "clock_enforce", side_effect=SoftTimeLimitExceeded()):
         with pytest.raises(SoftTimeLimitExceeded):
             tasks.sweep_deadlines()
     assert Match.objects.get(pk=match.pk).task_retry_at is not None  # backing off: the next sweeps skip it
-    assert services.expired_match_ids() == []
+    assert expired_match_ids() == []
 
 
 # ---- production needs Redis ----------------------------------------------------------------------------

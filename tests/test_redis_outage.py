@@ -49,12 +49,12 @@ def test_creating_a_match_without_redis_is_503_with_retry_after(alice: Any) -> N
 
 @override_settings(CACHES=CLOSED, CHAT_RATE="10/min", CHAT_BURST_RATE="3/5s")
 def test_a_chat_post_without_redis_is_503_with_retry_after(alice: Any) -> None:
-    from matches import services
     from matches.models import ChatMessage
+    from matches.services.lobby import match_create, match_join
 
     bob = User.objects.create_user("bob", password="bob-pass-123")
-    match = services.match_create(user=alice, kind="counting", spectator_chat=True)
-    services.match_join(match_id=match.pk, user=bob)
+    match = match_create(user=alice, kind="counting", spectator_chat=True)
+    match_join(match_id=match.pk, user=bob)
     client = APIClient()
     client.force_authenticate(alice)
     response = client.post(f"/api/matches/{match.pk}/chat/?channel=table", {"body": "hi"}, format="json")

@@ -82,7 +82,7 @@ def world(cards, django_user_model) -> dict[str, Any]:  # noqa: F811
     """A user with a token, two decks (private and public), a waiting and a running match."""
     from rest_framework.test import APIClient
 
-    from matches import services as match_services
+    from matches.services.lobby import match_create, match_join, match_start
 
     user = django_user_model.objects.create_user("fuzz", password="pw-fuzz-12345")
     rival = django_user_model.objects.create_user("rival", password="pw-rival-12345")
@@ -94,10 +94,10 @@ def world(cards, django_user_model) -> dict[str, Any]:  # noqa: F811
     rival_client = APIClient()
     rival_client.force_authenticate(rival)
     rival_deck = rival_client.post("/api/decks/", legal_payload("Rival deck"), format="json").json()
-    match_services.match_create(user=user, kind="commandeer", deck_id=deck["id"])  # one waiting
-    running = match_services.match_create(user=user, kind="commandeer", deck_id=deck["id"])
-    match_services.match_join(match_id=running.pk, user=rival, deck_id=rival_deck["id"])
-    match_services.match_start(match_id=running.pk, user=user)
+    match_create(user=user, kind="commandeer", deck_id=deck["id"])  # one waiting
+    running = match_create(user=user, kind="commandeer", deck_id=deck["id"])
+    match_join(match_id=running.pk, user=rival, deck_id=rival_deck["id"])
+    match_start(match_id=running.pk, user=user)
     return {
         "headers": {"Authorization": f"Token {token.key}"},
         "path": {

@@ -4,9 +4,10 @@ import os
 import socket
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
-from kombu import Queue
+from kombu.entity import Queue
 from redis.asyncio.retry import Retry as AsyncRedisRetry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -90,7 +91,7 @@ ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
-TEMPLATES = [
+TEMPLATES: list[dict[str, Any]] = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [],
@@ -232,7 +233,7 @@ CELERY_TASK_ACKS_LATE = True
 # AI moves have a queue of their own, so a backlog of deadline timers never starves the AI (a soak of `make
 # run` queued 32,000 timers beside 20,000 AI moves) and a long AI move never delays a deadline. A worker
 # started without -Q consumes both; larger set-ups run `-Q ai` and `-Q celery` workers apart.
-CELERY_TASK_QUEUES = (Queue("celery"), Queue("ai"))
+CELERY_TASK_QUEUES = (Queue("celery"), Queue("ai"))  # type: ignore[no-untyped-call]  # kombu is untyped here
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = {"matches.tasks.ai_move": {"queue": "ai"}}
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -258,7 +259,7 @@ if REDIS_URL:
 else:
     CELERY_BEAT_SCHEDULER = "celery.beat:PersistentScheduler"
 
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "config.authentication.TokenAuthentication",
@@ -333,7 +334,7 @@ MIDDLEWARE.insert(
 MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.common.CommonMiddleware"), "frontend.language.LanguageMiddleware"
 )
-TEMPLATES[0]["OPTIONS"]["context_processors"] += [  # type: ignore[index]
+TEMPLATES[0]["OPTIONS"]["context_processors"] += [
     "django.template.context_processors.i18n",
     "frontend.language.context",  # the switcher's languages, the JS catalogue's URL
 ]
@@ -465,7 +466,7 @@ for _key in ("SWAGGER_UI_DIST", "SWAGGER_UI_FAVICON_HREF", "REDOC_DIST"):
     SPECTACULAR_SETTINGS.setdefault(_key, "SIDECAR")
 
 # --- Abuse bounds of online play (matches/apis.py, matches/services/lobby.py) ----------------------------
-MATCHES_CREATE_RATE = os.environ.get("MATCHES_CREATE_RATE", "30/min")  # match creations per user
+MATCHES_CREATE_RATE: str | None = os.environ.get("MATCHES_CREATE_RATE", "30/min")  # match creations per user
 MATCHES_MAX_OPEN_PER_USER = int(os.environ.get("MATCHES_MAX_OPEN_PER_USER", "20"))  # waiting or running
 
 

@@ -18,9 +18,10 @@ from rest_framework.test import APIClient
 import matches.tests.fakegame  # noqa: F401  (registers kind "counting")
 from frontend import preferences
 from frontend.models import UserSettings
-from matches import services
 from matches.models import Match, MatchStatus, Seat
 from matches.my_games import my_games
+from matches.services.lobby import match_concede, match_create, match_join, match_start
+from matches.services.submit import action_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -207,10 +208,10 @@ def test_an_expired_unsubscribe_link_is_refused(user: Any, monkeypatch: Any) -> 
 
 def _match(creator: Any, other: Any, *, start: bool = True, per_move_s: int | None = None) -> Match:
     tc = {"per_move_s": per_move_s} if per_move_s else {"initial_s": 600, "increment_s": 5}
-    match = services.match_create(user=creator, kind="counting", time_control=tc)
-    services.match_join(match_id=match.pk, user=other)
+    match = match_create(user=creator, kind="counting", time_control=tc)
+    match_join(match_id=match.pk, user=other)
     if start:
-        services.match_start(match_id=match.pk, user=creator)
+        match_start(match_id=match.pk, user=creator)
     return match
 
 
@@ -219,7 +220,7 @@ def _to_move(match: Match, user: Any) -> Match:
     seat = Seat.objects.get(match=match, clock_started_at__isnull=False)
     if seat.user != user:
         match.refresh_from_db()
-        services.action_submit(
+        action_submit(
             match_id=match.pk,
             user=seat.user,
             action_json={"type": "add", "n": 1},
@@ -234,9 +235,9 @@ def test_my_games_lists_the_ones_waiting_for_me_first_soonest_deadline_first(use
     later = _to_move(_match(user, rival, per_move_s=86400), user)
     soon = _to_move(_match(user, rival, per_move_s=3600), user)
     theirs = _to_move(_match(rival, user), rival)
-    open_table = services.match_create(user=user, kind="counting")
+    open_table = match_create(user=user, kind="counting")
     finished = _match(user, third)
-    services.match_concede(match_id=finished.pk, user=user)
+    match_concede(match_id=finished.pk, user=user)
     other_people = _match(rival, third)  # not mine
 
     def waiting(m: Match) -> Seat:
@@ -272,7 +273,7 @@ def test_a_finished_match_leaves_the_waiting_list(user: Any) -> None:
     rival = User.objects.create_user("rival", password="pw-rival-12345")
     match = _to_move(_match(user, rival, per_move_s=86400), user)
     assert [g.id for g in my_games(user=user).your_turn] == [match.pk]
-    services.match_concede(match_id=match.pk, user=rival)
+    match_concede(match_id=match.pk, user=rival)
     games = my_games(user=user, now=timezone.now() + timedelta(seconds=1))
     assert games.your_turn == [] and games.finished[0].outcome == "won"
     assert Match.objects.get(pk=match.pk).status == MatchStatus.FINISHED

@@ -23,7 +23,7 @@ from config.lru import LruCache
 from matches import storage
 from matches.agents import FALLBACK_AGENT, TAKEOVER_AGENT, level_budget_s, max_budget_factor
 from matches.clocks import TIMEOUTS_TO_FORFEIT
-from matches.games import get_game
+from matches.games import LegalActions, get_game
 from matches.models import ActionLog, MatchStatus, Seat
 from matches.services.failures import task_succeeded
 from matches.services.notify import after_change_on_commit
@@ -163,13 +163,16 @@ def _apply(match_id: int, choice: AiChoice) -> SubmitResult | None:
     moved_on = match.state_version != choice.version
     if moved_on and not overtaken_only_by_simultaneous_moves(match, seat, choice.version):
         return None  # the agent is not put back: its plan assumed this move was played
-    if choice.action not in game.legal_actions(state, seat.position):  # the same check as for players
+    legal = LegalActions(game)
+    if choice.action not in legal.of(
+        state, match.state_version, seat.position
+    ):  # the same check as for players
         if moved_on:
             return None
         raise ApplicationError("illegal_action", game.illegal_reason(state, seat.position, choice.action))
     seat.has_moved = True
     seat.consecutive_timeouts = 0
-    result = advance(loaded, game, state, seat, choice.action, source=ActionLog.Source.AI)
+    result = advance(loaded, game, state, seat, choice.action, source=ActionLog.Source.AI, legal=legal)
     task_succeeded(match)
     if result.status != MatchStatus.ACTIVE:
         forget_agents(match_id)

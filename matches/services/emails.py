@@ -104,7 +104,7 @@ def waiting_seats(*, now: datetime) -> list[Seat]:
     seats = [s for s in seats if _is_correspondence(s.match)]
     if not seats:
         return []
-    user_ids = {s.user_id for s in seats}
+    user_ids = {s.user_id for s in seats if s.user_id is not None}
     skip = preferences.email_off_user_ids(user_ids) | preferences.present_user_ids(user_ids, now=now)
     return [s for s in seats if s.user_id not in skip]
 
@@ -114,8 +114,8 @@ def describe(seat: Seat, *, now: datetime) -> YourTurn:
     match = seat.match
     others = Seat.objects.filter(match_id=match.pk).exclude(pk=seat.pk).select_related("user")
     site = settings.SITE_URL
+    assert seat.deadline is not None and seat.user is not None and seat.user_id is not None
     token = preferences.unsubscribe_token(seat.user_id)
-    assert seat.deadline is not None and seat.user is not None
     # The last move in the words this player may read (the log's per-viewer descriptions).
     last = (
         ActionLog.objects.filter(match_id=match.pk)

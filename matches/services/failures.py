@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches import storage
+from matches.games import Result
 from matches.models import Match, MatchStatus
 from matches.services.notify import after_change_on_commit
 from matches.services.submit import finish
@@ -53,7 +54,7 @@ def task_failed(*, match_id: int, error: BaseException, now: datetime | None = N
     finish(
         match,
         seats,
-        {"winner": None, "reason": "internal_error", "text": INTERNAL_ERROR_TEXT},
+        Result(winner=None, reason="internal_error", text=INTERNAL_ERROR_TEXT),
         now,
         aborted=True,
     )

@@ -20,7 +20,7 @@ from config.errors import ApplicationError
 from matches import storage
 from matches.agents import AGENT_NAMES, DEFAULT_AGENT
 from matches.clocks import SeatClock, TimeControl
-from matches.games import GameAdapter, get_game
+from matches.games import AnyGame, Result, get_game
 from matches.models import IdempotencyRecord, Match, MatchStatus, Seat, new_seed, remember_base
 from matches.services.ai_seats import hand_seat_to_ai
 from matches.services.notify import after_change_on_commit, notify_on_commit
@@ -259,7 +259,7 @@ def match_start(*, match_id: int, user: Any) -> Match:
     return match
 
 
-def _start(match: Match, game: GameAdapter, *, user: Any) -> None:
+def _start(match: Match, game: AnyGame, *, user: Any) -> None:
     seats = list(Seat.objects.filter(match=match).select_related("user").order_by("position"))
     needed = game.seat_count(match.rules_config)
     if len(seats) < needed:
@@ -319,7 +319,7 @@ def match_concede(*, match_id: int, user: Any) -> Match:
     finish(
         match,
         seats,
-        {"winner": others[0], "reason": "concede", "text": f"{seat.display_name} conceded."},
+        Result(winner=others[0], reason="concede", text=f"{seat.display_name} conceded."),
         timezone.now(),
     )
     match.save()

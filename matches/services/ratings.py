@@ -29,7 +29,7 @@ at the end: `{"code", "text", ...}`) and shown with the match, its summary and t
 
 Westeros (3–6 houses) uses OpenSkill's Plackett–Luce model (the `openskill` package): the houses are
 ranked by the game's final standing (the winner first, then W-18.2's order and tie-breaks: castles,
-land areas, supply, Iron Throne — `GameAdapter.standing`); a player who left the table to the AI, or
+land areas, supply, Iron Throne — `AnyGame.standing`); a player who left the table to the AI, or
 who forfeited on time, shares the last place. The shown rating is the conservative ordinal
 `1500 + 24·(mu − 3·sigma)` (24 = 200/sigma₀): a new player shows 1500 and climbs as sigma shrinks.
 A rating whose sigma is above `PROVISIONAL_SIGMA` is provisional.
@@ -54,7 +54,7 @@ from openskill.models import PlackettLuce
 
 from config.errors import ApplicationError
 from matches import storage
-from matches.games import get_game
+from matches.games import Result, get_game
 from matches.models import ActionLog, Match, MatchStatus, PlayerRating, RatingChange, Seat
 
 log = logging.getLogger(__name__)
@@ -153,11 +153,11 @@ def final_places(match: Match, seats: list[Seat], standing: list[list[int]] | No
     """Every seat's place: the game's standing (best first, groups share a place), else the result's winner
     (the others share second; no winner: all share first). Seats that left to the AI and the result's
     `loser` (a forfeit on time) share the last place."""
-    result = match.result or {}
+    result = Result.from_json(match.result)  # the stored result, read at the storage edge
     positions = [s.position for s in seats]
-    out = {result.get("loser")} | {s.position for s in seats if s.is_ai}
+    out = {result.loser if result else None} | {s.position for s in seats if s.is_ai}
     if standing is None:
-        winner = result.get("winner")
+        winner = result.winner if result else None
         standing = [[winner], [p for p in positions if p != winner]] if winner in positions else [positions]
     groups = [[p for p in g if p not in out] for g in standing]
     groups = [g for g in groups if g]

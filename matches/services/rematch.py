@@ -101,6 +101,7 @@ def _make_rematch(match: Match, seats: list[Seat]) -> Match:
     config = {k: v for k, v in (match.rules_config or {}).items() if k != "seat_houses"}
     has_houses = bool(game.houses(config))
     creator = next((s.user for s in players if s.user_id == match.created_by_id), players[0].user)
+    assert creator is not None  # the players of a rematch are the human seats
     new = Match.objects.create(
         kind=match.kind,
         created_by=creator,

@@ -1,6 +1,6 @@
 """Seats and houses at an unstarted table, and leaving a running one.
 
-A game whose seats pick a side (Westeros: a house, W-1.1; `GameAdapter.houses`) is seated in one of three
+A game whose seats pick a side (Westeros: a house, W-1.1; `AnyGame.houses`) is seated in one of three
 modes, chosen by the creator (`rules_config["seating"]`):
 
 - "choose" (default): every player picks a free house when joining (none named: the first free one in
@@ -32,7 +32,7 @@ from rest_framework import status
 from config.errors import ApplicationError
 from matches import storage
 from matches.agents import LEVELS, TAKEOVER_AGENT
-from matches.games import GameAdapter, get_game
+from matches.games import AnyGame, get_game
 from matches.models import Match, MatchStatus, Seat
 from matches.services.ai_seats import hand_seat_to_ai
 from matches.services.notify import notify_on_commit
@@ -69,7 +69,7 @@ def _taken(seats: list[Seat], *, but: Seat | None = None) -> set[str]:
     return {s.house for s in seats if s.house and (but is None or s.pk != but.pk)}
 
 
-def _check_house(game: GameAdapter, match: Match, seats: list[Seat], house: str, *, seat: Seat | None) -> str:
+def _check_house(game: AnyGame, match: Match, seats: list[Seat], house: str, *, seat: Seat | None) -> str:
     """`house` if it is in this player count's set-up and free (W-1.1), else a 400 naming the choices."""
     houses = game.houses(match.rules_config)
     count = game.seat_count(match.rules_config)
@@ -239,7 +239,7 @@ def match_fill_ai(*, match_id: int, user: Any, agent: str) -> list[Seat]:
     return made
 
 
-def assign_houses(match: Match, game: GameAdapter, seats: list[Seat]) -> None:
+def assign_houses(match: Match, game: AnyGame, seats: list[Seat]) -> None:
     """Fix every seat's house at the start (W-1.1) and hand them to the engine in `rules_config`.
 
     random: a seeded draw for every seat; choose/draft: the picks, and the houses left drawn with the

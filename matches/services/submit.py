@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -22,11 +22,14 @@ from config import sql
 from config.errors import ApplicationError
 from matches import storage
 from matches.clocks import SeatClock, TimeControl
-from matches.games import GameAdapter, get_game
+from matches.games import AnyGame, GameKind, LegalActions, Player, Result, get_game
 from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus, Seat
 from matches.selectors import consequences_for, describe_action
 from matches.services.notify import after_change_on_commit
 from matches.services.ratings import rate_finished_match
+
+S = TypeVar("S")  # the engine state of the game being played
+A = TypeVar("A")  # its action
 
 
 def not_participant(match_id: int) -> ApplicationError:
@@ -63,6 +66,7 @@ class SubmitResult:
     state: Any = field(default=None, compare=False, repr=False)
     entry: ActionLog | None = field(default=None, compare=False, repr=False)
     entries: list[ActionLog] = field(default_factory=list, compare=False, repr=False)  # with automatic passes
+    legal: LegalActions[Any, Any] | None = field(default=None, compare=False, repr=False)  # at `state`
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -189,7 +193,9 @@ def _action_submit(
     state = storage.load_state(match, game)
     # A seat that owes no decision may still have an out-of-turn action (a Westeros house taking its
     # Ready back, W-5.1): `legal_actions` says so; without one, it is not the seat's turn.
-    if seat.position not in game.current_players(state) and not game.legal_actions(state, seat.position):
+    legal = LegalActions(game)
+    actions = legal.of(state, match.state_version, seat.position)
+    if seat.position not in game.current_players(state) and not actions:
         raise ApplicationError(
             "not_your_turn",
             "It is not your turn to act.",
@@ -202,8 +208,7 @@ def _action_submit(
         raise ApplicationError(
             "illegal_action", f"Malformed action: {exc}", extra={"action": action_json}
         ) from None
-    legal = game.legal_actions(state, seat.position)
-    if action not in legal:
+    if action not in actions:
         raise ApplicationError(
             "illegal_action",
             game.illegal_reason(state, seat.position, action),
@@ -212,7 +217,9 @@ def _action_submit(
     seat.consecutive_timeouts = 0
     seat.has_moved = True
     writes = sql.Writes()
-    result = advance(loaded, game, state, seat, action, source=ActionLog.Source.PLAYER, writes=writes)
+    result = advance(
+        loaded, game, state, seat, action, source=ActionLog.Source.PLAYER, writes=writes, legal=legal
+    )
     if key:
         writes.insert(
             IdempotencyRecord(user=user, match=match, key=key, request_hash=digest, response=result.to_json())
@@ -234,15 +241,16 @@ def _names_the_key_constraint(exc: IntegrityError) -> bool:
 
 def advance(
     loaded: storage.LoadedMatch,
-    game: GameAdapter,
-    state: Any,
+    game: GameKind[S, A],
+    state: S,
     seat: Seat,
-    action: Any,
+    action: A,
     *,
     source: str,
     now: datetime | None = None,
     after_commit: bool = True,
     writes: sql.Writes | None = None,
+    legal: LegalActions[S, A] | None = None,
 ) -> SubmitResult:
     """Apply a checked action for `seat`, append the log, move the clocks, finish if terminal, save.
 
@@ -251,14 +259,16 @@ def advance(
     leaves the cache update and the broadcast to the caller (a run of timeout defaults is broadcast
     once, see `clock_enforce`). The automatic passes the action leads to (`auto_pass_action`) follow
     at once, each with its own log row, so a correspondence player need not open the page to pass.
+    `legal` carries the legal actions already computed (the result keeps it for the answer's snapshot).
     """
     now = now or timezone.now()
+    legal = legal or LegalActions(game)
     match, seats = loaded.match, loaded.seats
     timed_out = source == ActionLog.Source.TIMEOUT
     batch = writes if writes is not None else sql.Writes()
     out_of_turn = seat.position not in game.current_players(state)  # a finished decision taken back (W-5.1)
     state, entry = _apply_logged(match, seats, game, state, seat, action, source, batch)
-    auto = _auto_passes(match, seats, game, state, batch)
+    auto = _auto_passes(match, seats, game, state, batch, legal)
     state = auto.state
     entries = [entry, *auto.entries]
     match.state = game.dump(state)
@@ -266,7 +276,7 @@ def advance(
     if game.is_terminal(state):
         outcome = game.outcome(state)
         if timed_out and game.timeout_loss(state, outcome, seat.position):
-            outcome = lost_on_time(outcome, seat)
+            outcome = lost_on_time(outcome.winner, seat, rules_reason=outcome.reason)
         finish(match, seats, outcome, now, state=state)
     else:
         move_clocks(match, game, seats, state, now, taken_back=seat.position if out_of_turn else None)
@@ -289,13 +299,14 @@ def advance(
         state=state,
         entry=entries[-1],
         entries=entries,
+        legal=legal,
     )
 
 
 def _apply_logged(
-    match: Match, seats: list[Seat], game: GameAdapter, state: Any, seat: Seat, action: Any, source: str,
+    match: Match, seats: list[Seat], game: GameKind[S, A], state: S, seat: Seat, action: A, source: str,
     batch: sql.Writes,
-) -> tuple[Any, ActionLog]:  # fmt: skip
+) -> tuple[S, ActionLog]:  # fmt: skip
     """Apply one checked action and add its log row (plain words and consequences per viewer) to `batch`;
     the new state."""
     timed_out = source == ActionLog.Source.TIMEOUT
@@ -332,34 +343,50 @@ def _apply_logged(
 AUTO_PASS_LIMIT = 8  # at most this many automatic passes follow one action (a turn has four phases)
 
 
-def auto_pass_action(game: GameAdapter, state: Any, seat: Seat) -> Any | None:
+def auto_pass_action(
+    game: GameKind[S, A], state: S, seat: Seat, *, version: int = -1, legal: LegalActions[S, A] | None = None
+) -> A | None:
     """The phase's Pass when it is the ONLY legal action of a human seat that wants automatic passes, else None.
 
     A seat with anything else to do (a Defensive event, an attack, a card to choose) is never passed for.
+    `legal` (with the state's `version`) reuses legal actions computed for this state.
     """
     if not game.auto_pass or seat.is_ai or not seat.auto_pass or game.is_terminal(state):
         return None
     if seat.position not in game.current_players(state):
         return None
-    legal = game.legal_actions(state, seat.position)
-    if len(legal) != 1 or game.action_to_json(legal[0]).get("type") != "pass":
+    actions = (legal or LegalActions(game)).of(state, version, seat.position)
+    if len(actions) != 1 or game.action_to_json(actions[0]).get("type") != "pass":
         return None
-    return legal[0]
+    return actions[0]
 
 
 @dataclass
-class _AutoPasses:
-    state: Any
+class _AutoPasses(Generic[S]):
+    state: S
     entries: list[ActionLog]
 
 
 def _auto_passes(
-    match: Match, seats: list[Seat], game: GameAdapter, state: Any, batch: sql.Writes
-) -> _AutoPasses:
+    match: Match,
+    seats: list[Seat],
+    game: GameKind[S, A],
+    state: S,
+    batch: sql.Writes,
+    legal: LegalActions[S, A],
+) -> _AutoPasses[S]:
     """Apply the automatic passes now due (logged with source `auto`, not as the player's choice)."""
     entries: list[ActionLog] = []
     for _ in range(AUTO_PASS_LIMIT):
-        found = next(((s, a) for s in seats if (a := auto_pass_action(game, state, s)) is not None), None)
+        version = match.state_version
+        found = next(
+            (
+                (s, a)
+                for s in seats
+                if (a := auto_pass_action(game, state, s, version=version, legal=legal)) is not None
+            ),
+            None,
+        )
         if found is None:
             break
         passer, action = found
@@ -368,14 +395,12 @@ def _auto_passes(
     return _AutoPasses(state, entries)
 
 
-def lost_on_time(outcome: dict[str, Any], seat: Seat, *, detail: str = "") -> dict[str, Any]:
+def lost_on_time(winner: Player | None, seat: Seat, *, detail: str = "", rules_reason: str = "") -> Result:
     """The result of `seat` losing on time: reason "timeout", whatever the game's rules called the end
-    its timeout default left behind (kept as `rules_reason`)."""
+    its timeout default left behind (`rules_reason`, kept apart)."""
     text = f"{seat.title} lost on time" + (f" ({detail})" if detail else "")
-    out = {"winner": outcome.get("winner"), "reason": "timeout", "text": text, "loser": seat.position}
-    if outcome.get("reason") not in (None, "timeout"):
-        out["rules_reason"] = outcome["reason"]
-    return out
+    kept = rules_reason if rules_reason not in ("", "timeout") else None
+    return Result(winner=winner, reason="timeout", text=text, loser=seat.position, rules_reason=kept)
 
 
 def load_clock(seat: Seat) -> SeatClock:
@@ -391,7 +416,7 @@ def store_clock(seat: Seat, clock: SeatClock) -> None:
 
 def move_clocks(
     match: Match,
-    game: GameAdapter,
+    game: AnyGame,
     seats: list[Seat],
     state: Any,
     now: datetime,
@@ -415,21 +440,19 @@ def move_clocks(
 def finish(
     match: Match,
     seats: list[Seat],
-    result: dict[str, Any],
+    result: Result,
     now: datetime,
     *,
     aborted: bool = False,
-    state: Any = None,
+    state: object = None,
 ) -> None:
     """End the match (every way a match ends comes here): status, result, clocks stopped — and, for a
     finished rated match, the ratings, in the same transaction (`services.ratings`)."""
     match.status = MatchStatus.ABORTED if aborted else MatchStatus.FINISHED
-    winner = result.get("winner")
     names = {s.position: s.title for s in seats}  # Westeros: the house first (Seat.title)
-    result = {**result}
-    if winner is not None and "winner_name" not in result:
-        result["winner_name"] = names.get(winner, "")
-    match.result = result
+    if result.winner is not None and result.winner_name is None:
+        result = replace(result, winner_name=names.get(result.winner, ""))
+    match.result = result.to_json()  # the storage edge: Match.result is JSON
     match.finished_at = now
     for s in seats:
         s.clock_started_at = None

@@ -17,7 +17,7 @@ from django.utils import timezone
 from config.errors import ApplicationError
 from matches import storage
 from matches.clocks import TIMEOUTS_TO_FORFEIT, TimeControl
-from matches.games import GameAdapter, get_game
+from matches.games import AnyGame, Result, get_game
 from matches.models import ActionLog, MatchStatus, Seat
 from matches.services.ai_seats import hand_seat_to_ai
 from matches.services.failures import task_succeeded
@@ -59,11 +59,7 @@ def clock_enforce(*, match_id: int, now: datetime | None = None) -> list[str]:
             finish(
                 match,
                 seats,
-                {
-                    "winner": None,
-                    "reason": "aborted",
-                    "text": f"{seat.display_name} never made a first move.",
-                },
+                Result(winner=None, reason="aborted", text=f"{seat.display_name} never made a first move."),
                 now,
                 aborted=True,
             )
@@ -76,9 +72,9 @@ def clock_enforce(*, match_id: int, now: datetime | None = None) -> list[str]:
         seat.consecutive_timeouts += 1
         if seat.consecutive_timeouts >= TIMEOUTS_TO_FORFEIT:
             others = [s.position for s in seats if s.position != seat.position]
-            outcome = {"winner": others[0] if len(others) == 1 else None}
+            winner = others[0] if len(others) == 1 else None
             detail = f"out of time {TIMEOUTS_TO_FORFEIT} turns in a row"
-            finish(match, seats, lost_on_time(outcome, seat, detail=detail), now)
+            finish(match, seats, lost_on_time(winner, seat, detail=detail), now)
             match.save()
             for s in seats:
                 s.save()
@@ -111,7 +107,7 @@ def _hand_over_absent_seat(loaded: storage.LoadedMatch, seat: Seat) -> bool:
     return True
 
 
-def timeout_step(game: GameAdapter, state: Any) -> Any:
+def timeout_step(game: AnyGame, state: Any) -> Any:
     """The decision step a timeout completes: the engine's `decision_step()` (through the adapter).
 
     Westeros names the round and the pending kind (Planning asks every house for an order per area,
@@ -120,7 +116,7 @@ def timeout_step(game: GameAdapter, state: Any) -> Any:
     return game.decision_step(state)
 
 
-def _timeout_defaults(loaded: storage.LoadedMatch, game: GameAdapter, seat: Seat, now: datetime) -> int:
+def _timeout_defaults(loaded: storage.LoadedMatch, game: AnyGame, seat: Seat, now: datetime) -> int:
     """Take the game's timeout default for `seat` until it owes nothing more in this step; returns how many.
 
     Each default goes through the same check as a player's move (`legal_actions`) and is logged with
@@ -184,7 +180,7 @@ def stalled_ai_seats(
 ) -> list[tuple[int, datetime]]:
     """(match id, since when its AI seat must act) of `stalled_ai_match_ids`: the pair names one wait."""
     now = now or timezone.now()
-    return list(
+    rows = (
         Seat.objects.filter(
             _not_backing_off(now, slack_s=after_s),
             match__status=MatchStatus.ACTIVE,
@@ -194,3 +190,4 @@ def stalled_ai_seats(
         .order_by("match_id", "clock_started_at")
         .values_list("match_id", "clock_started_at")[:limit]
     )
+    return [(match_id, since) for match_id, since in rows if since is not None]  # never None: filtered

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 import matches.tests.fakegame  # noqa: F401  (registers kind "counting")
-from matches import services
 from matches.models import Match
+from matches.services.lobby import match_create, match_join, match_start
 
 
 @pytest.fixture
@@ -38,11 +38,9 @@ def carol(make_user: Any) -> Any:
 @pytest.fixture
 def started(alice: Any, bob: Any) -> Match:
     """A started public counting match, alice in seat 0 and bob in seat 1."""
-    match = services.match_create(
-        user=alice, kind="counting", time_control={"initial_s": 60, "increment_s": 5}
-    )
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="counting", time_control={"initial_s": 60, "increment_s": 5})
+    match_join(match_id=match.pk, user=bob)
+    match_start(match_id=match.pk, user=alice)
     match.refresh_from_db()
     return match
 

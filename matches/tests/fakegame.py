@@ -10,14 +10,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from matches.games import GameAdapter, Player, register
+from matches.games import GameKind, Player, Result, register
 
 
 class IllegalCountingAction(ValueError):
     """An action the counting game does not allow now."""
 
 
-class CountingGame(GameAdapter):
+class CountingGame(GameKind[dict[str, Any], dict[str, Any]]):
     kind = "counting"
     label = "Counting (test game)"
 
@@ -86,8 +86,8 @@ class CountingGame(GameAdapter):
     def is_terminal(self, state: dict[str, Any]) -> bool:
         return state["winner"] is not None
 
-    def outcome(self, state: dict[str, Any]) -> dict[str, Any]:
-        return {"winner": state["winner"], "reason": "reached the target"}
+    def outcome(self, state: dict[str, Any]) -> Result:
+        return Result(winner=state["winner"], reason="reached the target")
 
     def player_view(self, state: dict[str, Any], player: Player | None) -> dict[str, Any]:
         view: dict[str, Any] = {

@@ -12,8 +12,8 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from config.errors import ApplicationError
-from matches import services
 from matches.models import Match, MatchStatus
+from matches.services.lobby import match_create, match_leave
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +44,7 @@ def test_match_creation_is_throttled_per_user(alice: Any, bob: Any) -> None:
 @override_settings(MATCHES_MAX_OPEN_PER_USER=3)
 def test_a_user_has_a_bounded_number_of_open_matches(alice: Any, bob: Any) -> None:
     for target in (10, 11, 12):
-        services.match_create(user=alice, kind="counting", rules_config={"target": target})
+        match_create(user=alice, kind="counting", rules_config={"target": target})
     r = client_for(alice).post("/api/matches/", {"kind": "counting", "is_public": False}, format="json")
     assert r.status_code == 409, r.content
     body = r.json()
@@ -52,19 +52,19 @@ def test_a_user_has_a_bounded_number_of_open_matches(alice: Any, bob: Any) -> No
     assert body["extra"] == {"open_matches": 3, "limit": 3}
     assert Match.objects.filter(created_by=alice).count() == 3
     # joining another's match counts too
-    theirs = services.match_create(user=bob, kind="counting")
+    theirs = match_create(user=bob, kind="counting")
     r = client_for(alice).post(f"/api/matches/{theirs.pk}/join/", {}, format="json")
     assert (r.status_code, r.json()["code"]) == (409, "too_many_open_matches")
     # a finished or cancelled match frees a place
-    services.match_leave(match_id=Match.objects.filter(created_by=alice).first().pk, user=alice)
+    match_leave(match_id=Match.objects.filter(created_by=alice).first().pk, user=alice)
     assert client_for(alice).post(f"/api/matches/{theirs.pk}/join/", {}, format="json").status_code == 200
 
 
 @override_settings(MATCHES_MAX_OPEN_PER_USER=1)
 def test_the_open_match_limit_holds_in_the_service(alice: Any) -> None:
-    services.match_create(user=alice, kind="counting")
+    match_create(user=alice, kind="counting")
     with pytest.raises(ApplicationError) as info:
-        services.match_create(user=alice, kind="counting", rules_config={"target": 7})
+        match_create(user=alice, kind="counting", rules_config={"target": 7})
     assert info.value.code == "too_many_open_matches" and info.value.status_code == 409
 
 
@@ -123,7 +123,7 @@ def test_an_idempotency_key_reused_with_another_body_on_create_is_a_409_and_crea
 def test_a_cancelled_match_is_not_handed_back_to_a_new_create(alice: Any) -> None:
     c = client_for(alice)
     first = c.post("/api/matches/", {"kind": "counting"}, format="json").json()
-    services.match_leave(match_id=first["id"], user=alice)
+    match_leave(match_id=first["id"], user=alice)
     again = c.post("/api/matches/", {"kind": "counting"}, format="json")
     assert again.status_code == 201 and again.json()["id"] != first["id"]
     assert Match.objects.get(pk=first["id"]).status == MatchStatus.ABORTED

@@ -13,10 +13,13 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.db import connection
 from django.db.models import F
 
-from matches import agents, services, tasks
+from matches import agents, tasks
 from matches.games import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
 from matches.services import ai_seats
+from matches.services.ai_seats import ai_action_submit
+from matches.services.lobby import match_create
+from matches.services.submit import action_submit
 from matches.tests.fakegame import CountingGame
 
 pytestmark = pytest.mark.django_db
@@ -87,12 +90,10 @@ class Levels:
 def ai_to_move(alice: Any, *, agent: str = "hard", both_ai: bool = False) -> Match:
     """A counting match against the `agent` AI where the AI must move now (no AI task has run)."""
     with mock.patch.object(tasks.ai_move, "delay"):
-        match = services.match_create(user=alice, kind="counting", vs_ai=True, ai_agent=agent)
+        match = match_create(user=alice, kind="counting", vs_ai=True, ai_agent=agent)
         match.refresh_from_db()
         if match.state["turn"] == 0:
-            services.action_submit(
-                match_id=match.pk, user=alice, action_json={"type": "add", "n": 1}, state_version=0
-            )
+            action_submit(match_id=match.pk, user=alice, action_json={"type": "add", "n": 1}, state_version=0)
     if both_ai:
         Seat.objects.filter(match=match, position=0).update(ai_agent=agent)
     return Match.objects.get(pk=match.pk)
@@ -123,7 +124,7 @@ def test_the_ai_thinks_before_it_locks_the_match_and_the_move_is_stored(alice: A
     match = ai_to_move(alice)
     outside = len(connection.atomic_blocks)  # the test's transaction
     with Levels() as levels:
-        result = services.ai_action_submit(match_id=match.pk)
+        result = ai_action_submit(match_id=match.pk)
     assert result is not None and result.state_version == match.state_version + 1
     assert levels.instances[0].calls == [
         outside
@@ -147,7 +148,7 @@ def test_a_move_thought_on_a_state_that_changed_meanwhile_is_dropped_and_thought
         Levels() as levels,
         mock.patch.object(levels, "make_ai", lambda g, a, r: _made(levels, Interfering(r))),
     ):
-        result = services.ai_action_submit(match_id=match.pk)
+        result = ai_action_submit(match_id=match.pk)
     assert result is not None and result.state_version == match.state_version + 2
     assert len(levels.instances) == 2  # the first agent's plan assumed its dropped move: a fresh one
     assert ActionLog.objects.filter(match=match, version=match.state_version + 1).count() == 0
@@ -160,7 +161,7 @@ def test_a_move_in_a_simultaneous_step_stands_when_only_others_moved_meanwhile_w
     thinks does not change the AI's decision: its move is applied, not thought again (which a quick player
     could otherwise make happen until the AI's clock ran out)."""
     with mock.patch.object(tasks.ai_move, "delay"):
-        match = services.match_create(
+        match = match_create(
             user=alice, kind="westeros", vs_ai=True, ai_agent="greedy", rules_config={"player_count": 3}
         )
     game = get_game("westeros")
@@ -174,7 +175,7 @@ def test_a_move_in_a_simultaneous_step_stands_when_only_others_moved_meanwhile_w
         thought_on.append(position)
         if len(thought_on) == 1:  # alice places an order while the AI thinks
             m = Match.objects.get(pk=match.pk)
-            services.action_submit(
+            action_submit(
                 match_id=m.pk,
                 user=alice,
                 action_json=game.action_to_json(place),
@@ -184,7 +185,7 @@ def test_a_move_in_a_simultaneous_step_stands_when_only_others_moved_meanwhile_w
 
     version = Match.objects.get(pk=match.pk).state_version
     with mock.patch.object(type(game), "ai_action", interfering):
-        result = services.ai_action_submit(match_id=match.pk)
+        result = ai_action_submit(match_id=match.pk)
     assert result is not None and result.state_version == version + 2
     assert thought_on == [1]  # thought once: the move stood
     log = list(ActionLog.objects.filter(match=match, version__gt=version).values_list("seat", "source"))
@@ -195,13 +196,13 @@ def test_a_move_in_a_simultaneous_step_is_dropped_when_its_own_seat_moved_meanwh
     """Two AI tasks thinking for one house: the move of the second was thought before the first's was applied,
     so it is dropped (and thought again), not applied on top of it."""
     with mock.patch.object(tasks.ai_move, "delay"):
-        match = services.match_create(
+        match = match_create(
             user=alice, kind="westeros", vs_ai=True, ai_agent="greedy", rules_config={"player_count": 3}
         )
     version = Match.objects.get(pk=match.pk).state_version
     choice = ai_seats._think(match.pk, None)
     assert choice is not None and choice.position == 1
-    assert services.ai_action_submit(match_id=match.pk) is not None  # the other task's move for house 1
+    assert ai_action_submit(match_id=match.pk) is not None  # the other task's move for house 1
     assert ai_seats._apply(match.pk, choice) is None
     assert list(
         ActionLog.objects.filter(match=match, version__gt=version).values_list("seat", flat=True)
@@ -220,7 +221,7 @@ def test_a_seat_keeps_its_agent_between_decisions_and_the_match_end_forgets_it(
 
     def move() -> Any:
         with django_capture_on_commit_callbacks(execute=True):
-            return services.ai_action_submit(match_id=match.pk)
+            return ai_action_submit(match_id=match.pk)
 
     with Levels() as levels:
         assert move() is not None
@@ -241,7 +242,7 @@ def test_a_failing_or_overlong_search_falls_back_to_the_greedy_move(
 ) -> None:
     match = ai_to_move(alice)
     with Levels(error=error) as levels:
-        result = services.ai_action_submit(match_id=match.pk)
+        result = ai_action_submit(match_id=match.pk)
     assert result is not None and levels.fallbacks == 1
     assert "playing the greedy move instead" in caplog.text
     match.refresh_from_db()
@@ -256,7 +257,7 @@ def test_an_illegal_search_answer_falls_back_to_the_greedy_move(alice: Any) -> N
             return {"type": "add", "n": 7}
 
     with Levels() as levels, mock.patch.object(levels, "make_ai", lambda g, a, r: Cheater(r)):
-        result = services.ai_action_submit(match_id=match.pk)
+        result = ai_action_submit(match_id=match.pk)
     assert result is not None and levels.fallbacks == 1
     entry = ActionLog.objects.get(match=match, version=result.state_version)
     assert entry.action != {"type": "add", "n": 7}
@@ -322,7 +323,7 @@ def test_an_agent_is_out_of_the_cache_while_it_thinks_so_no_two_threads_share_it
     with Levels() as levels, mock.patch.object(levels, "make_ai", lambda g, a, r: _made(levels, Watching(r))):
         for _ in range(4):
             with django_capture_on_commit_callbacks(execute=True):
-                assert services.ai_action_submit(match_id=match.pk) is not None
+                assert ai_action_submit(match_id=match.pk) is not None
     assert seen == [False] * 4 and len(levels.instances) == 2  # taken out, put back after each stored move
 
 

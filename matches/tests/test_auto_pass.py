@@ -14,9 +14,12 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from matches import selectors, services
+from matches import selectors
 from matches.games import get_game
 from matches.models import ActionLog, Match, Seat
+from matches.services.lobby import match_create, match_join, match_start
+from matches.services.submit import action_submit
+from matches.storage import load_state
 from matches.tests.commandeer_fixtures import legal_deck
 
 pytestmark = pytest.mark.django_db
@@ -25,11 +28,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def cmd_match(alice: Any, bob: Any) -> Match:
     da, db = legal_deck(alice, "stonehold"), legal_deck(bob, "tidewardens")
-    match = services.match_create(
-        user=alice, kind="commandeer", deck_id=da.pk, rules_config={"turn_limit": 4}
-    )
-    services.match_join(match_id=match.pk, user=bob, deck_id=db.pk)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="commandeer", deck_id=da.pk, rules_config={"turn_limit": 4})
+    match_join(match_id=match.pk, user=bob, deck_id=db.pk)
+    match_start(match_id=match.pk, user=alice)
     return match
 
 
@@ -43,9 +44,9 @@ def _play(match: Match, users: dict[int, Any], n: int, seed: int) -> None:
             return
         mover = users[selectors.match_snapshot(match=m, you=None)["current_players"][0]]
         m, you = selectors.match_get_for_viewer(match_id=match.pk, user=mover)
-        state = services.load_state(m, game)
+        state = load_state(m, game)
         action = game.ai_action(state, you.position, rng=rng, agent="greedy")
-        services.action_submit(
+        action_submit(
             match_id=m.pk, user=mover, action_json=game.action_to_json(action), state_version=m.state_version
         )
 
@@ -136,9 +137,9 @@ def test_unplayable_hand_cards_say_why_and_playable_ones_do_not(
                     assert f"you have {cp} " in text
         other = selectors.match_snapshot(match=m, you=selectors.viewer_seat(m, users[1 - you.position]))
         assert "unplayable" not in other["view"] or other["view"]["unplayable"] == {}
-        state = services.load_state(m, game)
+        state = load_state(m, game)
         action = game.ai_action(state, you.position, rng=rng, agent="greedy")
-        services.action_submit(
+        action_submit(
             match_id=m.pk, user=mover, action_json=game.action_to_json(action), state_version=m.state_version
         )
     assert seen > 0

@@ -10,9 +10,9 @@ from django.core.cache import cache
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from matches import services
 from matches.models import ChatMessage, Match
 from matches.services import chat as chat_service
+from matches.services.lobby import match_concede, match_create, match_create_with_ai, match_join, match_start
 
 pytestmark = pytest.mark.django_db
 
@@ -52,18 +52,18 @@ def channel_ids(user: Any, match: Match) -> list[str]:
 @pytest.fixture
 def table(alice: Any, bob: Any) -> Match:
     """A started public counting match (two seats) whose creator allowed spectator chat."""
-    match = services.match_create(user=alice, kind="counting", spectator_chat=True)
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="counting", spectator_chat=True)
+    match_join(match_id=match.pk, user=bob)
+    match_start(match_id=match.pk, user=alice)
     return Match.objects.get(pk=match.pk)
 
 
 @pytest.fixture
 def westeros(alice: Any, bob: Any, carol: Any) -> Match:
-    match = services.match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_join(match_id=match.pk, user=carol)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
+    match_join(match_id=match.pk, user=bob)
+    match_join(match_id=match.pk, user=carol)
+    match_start(match_id=match.pk, user=alice)
     return Match.objects.get(pk=match.pk)
 
 
@@ -94,7 +94,7 @@ def test_spectators_write_their_own_channel_which_players_do_not_see_while_the_g
 
 
 def test_without_the_creators_permission_there_is_no_spectator_channel(alice: Any, make_user: Any) -> None:
-    match = services.match_create(user=alice, kind="counting")
+    match = match_create(user=alice, kind="counting")
     viewer = make_user("viewer")
     assert channel_ids(viewer, match) == ["table"]
     answer = post(viewer, match, "hi", "spectators")
@@ -127,7 +127,7 @@ def test_a_westeros_pair_of_houses_has_a_private_channel_only_they_read(
 
 def test_private_channels_stay_private_after_the_game(westeros: Match, alice: Any, carol: Any) -> None:
     post(alice, westeros, "secret pact", WX_PRIVATE)
-    services.match_concede(match_id=westeros.pk, user=carol)
+    match_concede(match_id=westeros.pk, user=carol)
     Match.objects.filter(pk=westeros.pk).update(status="finished")
     answer = client_for(carol).get(chat_url(westeros, WX_PRIVATE))
     assert answer.status_code == 403
@@ -135,11 +135,9 @@ def test_private_channels_stay_private_after_the_game(westeros: Match, alice: An
 
 
 def test_an_ai_house_has_no_private_channel(alice: Any, bob: Any) -> None:
-    match = services.match_create_with_ai(
-        user=alice, kind="westeros", ai_seats=1, rules_config={"player_count": 3}
-    )
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create_with_ai(user=alice, kind="westeros", ai_seats=1, rules_config={"player_count": 3})
+    match_join(match_id=match.pk, user=bob)
+    match_start(match_id=match.pk, user=alice)
     match = Match.objects.get(pk=match.pk)
     ids = channel_ids(alice, match)  # one private channel: with bob's house, none with the AI's
     assert len(ids) == 2 and ids[0] == "table" and ids[1].startswith("private:") and "stark" in ids[1]
@@ -205,8 +203,8 @@ def test_a_burst_of_messages_is_throttled_with_a_plain_message(table: Match, ali
 def test_the_per_user_rate_covers_every_match(alice: Any, bob: Any, make_user: Any) -> None:
     matches = []
     for i in range(2):
-        m = services.match_create(user=alice, kind="counting")
-        services.match_join(match_id=m.pk, user=make_user(f"opp{i}"))
+        m = match_create(user=alice, kind="counting")
+        match_join(match_id=m.pk, user=make_user(f"opp{i}"))
         matches.append(m)
     codes = [post(alice, matches[i % 2], f"m{i}").status_code for i in range(5)]
     assert codes == [201, 201, 201, 201, 429]
@@ -310,7 +308,7 @@ def test_the_chat_endpoints_and_their_limits_are_in_the_schema(alice: Any) -> No
 
 
 def test_a_called_off_match_closes_its_chat(alice: Any) -> None:
-    match = services.match_create(user=alice, kind="counting")
+    match = match_create(user=alice, kind="counting")
     Match.objects.filter(pk=match.pk).update(status="aborted")
     answer = post(alice, match, "anyone?")
     assert answer.status_code == 409 and answer.json()["code"] == "chat_closed"
@@ -342,9 +340,9 @@ def test_the_throttled_answer_says_how_long_to_wait(table: Match, alice: Any) ->
 
 
 def test_players_chat_in_the_waiting_room_before_the_start(alice: Any, bob: Any) -> None:
-    match = services.match_create(user=alice, kind="counting")
+    match = match_create(user=alice, kind="counting")
     assert post(alice, match, "anyone for a game?").status_code == 201
-    services.match_join(match_id=match.pk, user=bob)
+    match_join(match_id=match.pk, user=bob)
     assert client_for(bob).get(chat_url(match)).json()["messages"][0]["body"] == "anyone for a game?"
     assert [
         c["write"] for c in client_for(bob).get(f"/api/matches/{match.pk}/state/").json()["chat"]["channels"]
@@ -358,7 +356,7 @@ def test_a_huge_message_is_refused_with_the_same_bound_in_words(table: Match, al
 
 def test_a_house_handed_to_the_ai_loses_its_private_channels(westeros: Match, alice: Any, bob: Any) -> None:
     post(alice, westeros, "before you go", WX_PRIVATE)
-    services.match_concede(match_id=westeros.pk, user=bob)  # the AI plays Lannister from now on
+    match_concede(match_id=westeros.pk, user=bob)  # the AI plays Lannister from now on
     assert Match.objects.get(pk=westeros.pk).seats.get(user=bob).is_ai
     assert channel_ids(alice, westeros) == ["table", "private:baratheon-stark"]
     assert channel_ids(bob, westeros) == ["table"]

@@ -9,9 +9,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from config.errors import ApplicationError
-from matches import services
 from matches.games import get_game
 from matches.models import ActionLog, Match, MatchStatus
+from matches.services.lobby import match_create, match_join, match_start
 from matches.tests.commandeer_fixtures import illegal_deck, legal_deck
 
 pytestmark = pytest.mark.django_db
@@ -28,9 +28,9 @@ def client_for(user: Any) -> APIClient:
 @pytest.fixture
 def cmd_match(alice: Any, bob: Any) -> Match:
     da, db = legal_deck(alice, "stonehold"), legal_deck(bob, "tidewardens")
-    match = services.match_create(user=alice, kind="commandeer", deck_id=da.pk, rules_config=FAST)
-    services.match_join(match_id=match.pk, user=bob, deck_id=db.pk)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="commandeer", deck_id=da.pk, rules_config=FAST)
+    match_join(match_id=match.pk, user=bob, deck_id=db.pk)
+    match_start(match_id=match.pk, user=alice)
     match.refresh_from_db()
     return match
 
@@ -38,7 +38,7 @@ def cmd_match(alice: Any, bob: Any) -> Match:
 def test_an_illegal_deck_is_refused_with_rule_numbers_c_3_1(alice: Any) -> None:
     deck = illegal_deck(alice, "stonehold")
     with pytest.raises(ApplicationError) as exc:
-        services.match_create(user=alice, kind="commandeer", deck_id=deck.pk)
+        match_create(user=alice, kind="commandeer", deck_id=deck.pk)
     assert exc.value.code == "invalid_deck" and "C-3.1" in exc.value.extra["rules"]
 
 
@@ -47,8 +47,8 @@ def test_a_deck_made_illegal_after_joining_is_refused_at_start_c_3(alice: Any, b
     from decks.selectors import deck_get_writable
 
     da, db = legal_deck(alice, "stonehold"), legal_deck(bob, "veilborn")
-    match = services.match_create(user=alice, kind="commandeer", deck_id=da.pk)
-    services.match_join(match_id=match.pk, user=bob, deck_id=db.pk)
+    match = match_create(user=alice, kind="commandeer", deck_id=da.pk)
+    match_join(match_id=match.pk, user=bob, deck_id=db.pk)
     deck_services.deck_update(deck=deck_get_writable(user=bob, deck_id=db.pk), cards=[])
     r = client_for(alice).post(f"/api/matches/{match.pk}/start/")
     assert r.status_code == 400 and r.json()["code"] == "invalid_deck"
@@ -60,14 +60,14 @@ def test_a_deck_made_illegal_after_joining_is_refused_at_start_c_3(alice: Any, b
 def test_someone_elses_private_deck_cannot_be_played(alice: Any, bob: Any) -> None:
     deck = legal_deck(alice, "stonehold")
     with pytest.raises(ApplicationError) as exc:
-        services.match_create(user=bob, kind="commandeer", deck_id=deck.pk)
+        match_create(user=bob, kind="commandeer", deck_id=deck.pk)
     assert exc.value.code == "invalid_deck"
 
 
 def test_bad_rules_config_is_a_clear_400(alice: Any) -> None:
     deck = legal_deck(alice, "stonehold")
     with pytest.raises(ApplicationError) as exc:
-        services.match_create(user=alice, kind="commandeer", deck_id=deck.pk, rules_config={"turn_limt": 3})
+        match_create(user=alice, kind="commandeer", deck_id=deck.pk, rules_config={"turn_limt": 3})
     assert exc.value.code == "invalid_rules_config" and "turn_limt" in exc.value.message
 
 

@@ -15,9 +15,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from config.lru import LruCache
-from matches import queries, selectors, services, storage
+from matches import queries, selectors, storage
 from matches.games import get_game
 from matches.models import Match
+from matches.services.submit import action_submit
 from matches.tests.conftest import mover
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.django_db
 def _commit_next_version(match: Match, alice: Any, bob: Any) -> dict[str, Any]:
     """Another player's move, committed as another process would; the stored state it leads to."""
     me, _ = mover(match, alice, bob)
-    services.action_submit(
+    action_submit(
         match_id=match.pk,
         user=me,
         action_json={"type": "add", "n": 1},

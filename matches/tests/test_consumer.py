@@ -11,8 +11,9 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from config.routing import websocket_urlpatterns
-from matches import services
 from matches.models import Match
+from matches.services.lobby import match_create
+from matches.services.submit import action_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,9 +28,7 @@ async def connect(match_id: int, user: Any) -> WebsocketCommunicator:
 
 def _submit(match_id: int, user: Any, action: dict) -> None:
     match = Match.objects.get(pk=match_id)
-    services.action_submit(
-        match_id=match_id, user=user, action_json=action, state_version=match.state_version
-    )
+    action_submit(match_id=match_id, user=user, action_json=action, state_version=match.state_version)
 
 
 def _turn_user(match_id: int, alice: Any, bob: Any) -> Any:
@@ -81,7 +80,7 @@ async def _test_reconnect_resyncs_to_the_current_state(started: Match, alice: An
 
 @async_to_sync
 async def _test_outsiders_cannot_watch_a_private_match(alice: Any, carol: Any) -> None:
-    match = await sync_to_async(services.match_create)(user=alice, kind="counting", is_public=False)
+    match = await sync_to_async(match_create)(user=alice, kind="counting", is_public=False)
     comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/matches/{match.pk}/")
     comm.scope["user"] = carol
     connected, _ = await comm.connect()

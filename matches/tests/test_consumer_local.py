@@ -12,8 +12,9 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.test import override_settings
 
-from matches import consumers, services
+from matches import consumers
 from matches.models import Match
+from matches.services import notify
 from matches.tests.test_consumer import _submit, _turn_user, connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,7 +38,7 @@ async def _watch_a_change_whose_broadcast_never_arrives(started: Match, alice: A
 def test_a_change_from_another_process_reaches_the_page_with_the_in_memory_layer(
     started: Match, alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(services, "notify_match_changed", lambda match_id, version: None)
+    monkeypatch.setattr(notify, "notify_match_changed", lambda match_id, version: None)
     with override_settings(CHANNEL_LAYERS=IN_MEMORY):
         from channels.layers import channel_layers
 

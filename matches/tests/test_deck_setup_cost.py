@@ -18,8 +18,8 @@ from cards.services import card_to_dict
 from config.errors import ApplicationError
 from decks import selectors as deck_selectors
 from decks.models import Deck, DeckCard, Visibility
-from matches import services
 from matches.games import get_game
+from matches.services.lobby import match_create, match_join, match_start
 from matches.tests.commandeer_fixtures import legal_deck, load_cards
 
 pytestmark = pytest.mark.django_db
@@ -79,10 +79,10 @@ def test_seat_deck_check_and_snapshot_read_the_deck_in_one_query_each(alice: Any
 def test_match_start_reads_each_seat_deck_once(alice: Any, bob: Any) -> None:
     """C-3: start validates both decks again and snapshots them — one deck query per seat."""
     da, db = legal_deck(alice, "stonehold"), legal_deck(bob, "tidewardens")
-    match = services.match_create(user=alice, kind="commandeer", deck_id=da.pk)
-    services.match_join(match_id=match.pk, user=bob, deck_id=db.pk)
+    match = match_create(user=alice, kind="commandeer", deck_id=da.pk)
+    match_join(match_id=match.pk, user=bob, deck_id=db.pk)
     with CaptureQueriesContext(connection) as ctx:
-        services.match_start(match_id=match.pk, user=alice)
+        match_start(match_id=match.pk, user=alice)
     deck_reads = [q for q in _sql(ctx) if "decks_deck" in q and q.lstrip().upper().startswith("SELECT")]
     assert len(deck_reads) == 2, deck_reads
 

@@ -14,8 +14,12 @@ from django.test import RequestFactory
 from django.utils import timezone
 
 from config.celery import app
-from matches import selectors, services, tasks
+from matches import selectors, tasks
 from matches.models import Match, MatchStatus, Seat
+from matches.services.failures import TASK_BACKOFF_S, TASK_MAX_FAILURES, task_failed
+from matches.services.lobby import match_create
+from matches.services.submit import action_submit
+from matches.services.timeouts import stalled_ai_match_ids
 from matches.tests.fakegame import CountingGame
 
 pytestmark = pytest.mark.django_db
@@ -35,12 +39,10 @@ def eager_retries() -> Any:
 
 def ai_to_move(alice: Any) -> Match:
     """A started counting match against the AI, where the AI must move now (no task has run: no hooks)."""
-    match = services.match_create(user=alice, kind="counting", vs_ai=True)
+    match = match_create(user=alice, kind="counting", vs_ai=True)
     match.refresh_from_db()
     if match.state["turn"] == 0:
-        services.action_submit(
-            match_id=match.pk, user=alice, action_json={"type": "add", "n": 1}, state_version=0
-        )
+        action_submit(match_id=match.pk, user=alice, action_json={"type": "add", "n": 1}, state_version=0)
         match.refresh_from_db()
     assert match.state["turn"] == 1
     return match
@@ -65,7 +67,7 @@ def test_an_ai_whose_engine_raises_is_retried_then_the_match_is_aborted(alice: A
         for _ in range(30):  # a second of sweeps each: none wakes the AI of a stopped match again
             tasks.sweep_deadlines()
     # each failure: the seat's level raised, then its greedy fallback raised too (the engine itself fails)
-    assert boom.calls == 2 * services.TASK_MAX_FAILURES
+    assert boom.calls == 2 * TASK_MAX_FAILURES
     match.refresh_from_db()
     assert match.status == MatchStatus.ABORTED
     assert match.result["reason"] == "internal_error" and match.result["winner"] is None
@@ -99,7 +101,7 @@ def test_the_ai_retries_with_a_growing_back_off(alice: Any) -> None:
         mock.patch.object(tasks.ai_move, "retry", spy),
     ):
         tasks.ai_move.delay(match.pk, None)
-    assert countdowns == list(services.TASK_BACKOFF_S[: services.TASK_MAX_FAILURES - 1])
+    assert countdowns == list(TASK_BACKOFF_S[: TASK_MAX_FAILURES - 1])
     assert countdowns == sorted(countdowns) and countdowns[0] < countdowns[-1]
 
 
@@ -109,16 +111,16 @@ def test_the_sweep_leaves_a_failing_ai_alone_while_it_backs_off(alice: Any) -> N
     Seat.objects.filter(match=match, position=1).update(
         clock_started_at=timezone.now() - timedelta(seconds=10)
     )
-    assert services.stalled_ai_match_ids() == [match.pk]
-    assert services.task_failed(match_id=match.pk, error=RuntimeError("x")) == services.TASK_BACKOFF_S[0]
-    assert services.stalled_ai_match_ids() == []
-    later = timezone.now() + timedelta(seconds=services.TASK_BACKOFF_S[0] + 6)
-    assert services.stalled_ai_match_ids(now=later) == [match.pk]  # the safety net still works after it
+    assert stalled_ai_match_ids() == [match.pk]
+    assert task_failed(match_id=match.pk, error=RuntimeError("x")) == TASK_BACKOFF_S[0]
+    assert stalled_ai_match_ids() == []
+    later = timezone.now() + timedelta(seconds=TASK_BACKOFF_S[0] + 6)
+    assert stalled_ai_match_ids(now=later) == [match.pk]  # the safety net still works after it
 
 
 def test_a_successful_move_clears_the_failure_count(alice: Any) -> None:
     match = ai_to_move(alice)
-    services.task_failed(match_id=match.pk, error=RuntimeError("once"))
+    task_failed(match_id=match.pk, error=RuntimeError("once"))
     tasks.ai_move.delay(match.pk, None)
     match.refresh_from_db()
     assert match.task_failures == 0 and match.task_retry_at is None and match.status == MatchStatus.ACTIVE
@@ -138,16 +140,16 @@ def test_a_clock_task_that_raises_backs_off_then_aborts(started: Match) -> None:
         for _ in range(20):  # the back-off passes each time (simulated): one more try per sweep
             Match.objects.filter(pk=started.pk).update(task_retry_at=timezone.now() - timedelta(seconds=1))
             tasks.sweep_deadlines()
-    assert boom.calls == services.TASK_MAX_FAILURES
+    assert boom.calls == TASK_MAX_FAILURES
     started.refresh_from_db()
     assert started.status == MatchStatus.ABORTED and started.result["reason"] == "internal_error"
 
 
 def test_staff_find_the_aborted_matches_in_the_admin(alice: Any, make_user: Any) -> None:
     match = ai_to_move(alice)
-    other = services.match_create(user=alice, kind="counting")
-    for _ in range(services.TASK_MAX_FAILURES):
-        services.task_failed(match_id=match.pk, error=RuntimeError("boom"))
+    other = match_create(user=alice, kind="counting")
+    for _ in range(TASK_MAX_FAILURES):
+        task_failed(match_id=match.pk, error=RuntimeError("boom"))
     admin = site._registry[Match]
     staff = make_user("staff")
     staff.is_staff = staff.is_superuser = True

@@ -18,9 +18,10 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from config.routing import websocket_urlpatterns
-from matches import services
 from matches.games import get_game
 from matches.models import Match, MatchStatus
+from matches.services.lobby import match_create, match_join, match_start
+from matches.services.submit import action_submit
 from matches.tests.commandeer_fixtures import legal_deck
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -67,11 +68,9 @@ def once_held(states: dict[int, dict[str, Any]], viewer: int | None, version: in
 
 def _setup(alice: Any, bob: Any) -> int:
     da, db = legal_deck(alice, "veilborn"), legal_deck(bob, "tidewardens")
-    match = services.match_create(
-        user=alice, kind="commandeer", deck_id=da.pk, rules_config={"turn_limit": 3}
-    )
-    services.match_join(match_id=match.pk, user=bob, deck_id=db.pk)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="commandeer", deck_id=da.pk, rules_config={"turn_limit": 3})
+    match_join(match_id=match.pk, user=bob, deck_id=db.pk)
+    match_start(match_id=match.pk, user=alice)
     return match.pk
 
 
@@ -86,7 +85,7 @@ def _greedy_move(
     state = game.load(match.state)
     player = game.current_players(state)[0]
     action = game.ai_action(state, player, rng=rng, agent="greedy")
-    services.action_submit(
+    action_submit(
         match_id=match_id, user=users[player], action_json=action.to_json(), state_version=match.state_version
     )
     after = Match.objects.get(pk=match_id)

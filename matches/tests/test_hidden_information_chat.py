@@ -18,9 +18,9 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from config.routing import websocket_urlpatterns
-from matches import services
 from matches.models import ChatMessage, ChatMute, Match
 from matches.services import chat as chat_service
+from matches.services.lobby import match_create, match_join, match_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,10 +44,10 @@ def _fresh_throttles_and_one_process_layer() -> Any:
 
 @pytest.fixture
 def westeros(alice: Any, bob: Any, carol: Any) -> Match:
-    match = services.match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_join(match_id=match.pk, user=carol)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
+    match_join(match_id=match.pk, user=bob)
+    match_join(match_id=match.pk, user=carol)
+    match_start(match_id=match.pk, user=alice)
     return Match.objects.get(pk=match.pk)
 
 

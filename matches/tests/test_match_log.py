@@ -10,11 +10,15 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from matches import selectors, services
+from matches import selectors
 from matches.clocks import TIMEOUTS_TO_FORFEIT
 from matches.engine.actions import Attack, Deploy
 from matches.games import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
+from matches.services.lobby import match_create, match_join, match_start
+from matches.services.submit import action_submit
+from matches.services.timeouts import clock_enforce
+from matches.storage import load_state
 from matches.tests.commandeer_fixtures import legal_deck
 from matches.tests.rigging import DEPLOYER, rig_deploying_position
 
@@ -30,22 +34,20 @@ def client_for(user: Any | None) -> APIClient:
 
 def _match(alice: Any, bob: Any, **extra: Any) -> Match:
     da, db = legal_deck(alice, "stonehold"), legal_deck(bob, "tidewardens")
-    match = services.match_create(user=alice, kind="commandeer", deck_id=da.pk, **extra)
-    services.match_join(match_id=match.pk, user=bob, deck_id=db.pk)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="commandeer", deck_id=da.pk, **extra)
+    match_join(match_id=match.pk, user=bob, deck_id=db.pk)
+    match_start(match_id=match.pk, user=alice)
     return Match.objects.get(pk=match.pk)
 
 
 def _deploy_ram(match: Match, alice: Any) -> dict[str, Any]:
     game = get_game("commandeer")
-    state = services.load_state(match, game)
+    state = load_state(match, game)
     ram = next(
         a for a in game.legal_actions(state, 0) if isinstance(a, Deploy) and a.to_json()["square"] == "c4"
     )
     assert state.card_name(ram.card) == DEPLOYER
-    services.action_submit(
-        match_id=match.pk, user=alice, action_json=ram.to_json(), state_version=match.state_version
-    )
+    action_submit(match_id=match.pk, user=alice, action_json=ram.to_json(), state_version=match.state_version)
     return ram.to_json()
 
 
@@ -88,12 +90,12 @@ def test_consequences_use_the_seated_names(alice: Any, bob: Any) -> None:
 def test_a_draw_is_named_only_to_its_owner_c_8(alice: Any, bob: Any) -> None:
     match = rig_deploying_position(_match(alice, bob), own_unit=True)
     game = get_game("commandeer")
-    state = services.load_state(match, game)
+    state = load_state(match, game)
     reinforce = next(a for a in game.legal_actions(state, 0) if a.to_json()["type"] == "reinforce")
-    services.action_submit(
+    action_submit(
         match_id=match.pk, user=alice, action_json=reinforce.to_json(), state_version=match.state_version
     )
-    after = services.load_state(Match.objects.get(pk=match.pk), game)
+    after = load_state(Match.objects.get(pk=match.pk), game)
     drawn = [c for c in after.sides[0].hand][-2:]
     names = {after.card_name(c) for c in drawn}
     entry = ActionLog.objects.get(match=match, version=match.state_version + 1)
@@ -108,7 +110,7 @@ def test_a_draw_is_named_only_to_its_owner_c_8(alice: Any, bob: Any) -> None:
 def test_directions_are_named_as_each_player_sees_the_board_c_2_1(alice: Any, bob: Any) -> None:
     game = get_game("commandeer")
     match = rig_deploying_position(_match(alice, bob), own_unit=True)
-    state = services.load_state(match, game)
+    state = load_state(match, game)
     data = state.to_dict(log=False)
     data["step"] = "combat"
     # seat 0 (first player) attacks north from d3 to d4 on its own board
@@ -132,7 +134,7 @@ def _expire(match: Match, position: int, **fields: Any) -> None:
 def test_a_timeout_is_logged_as_one_for_every_viewer(alice: Any, bob: Any) -> None:
     match = rig_deploying_position(_match(alice, bob), own_unit=True)
     _expire(match, 0)
-    done = services.clock_enforce(match_id=match.pk)  # the timeout, then any automatic passes it led to
+    done = clock_enforce(match_id=match.pk)  # the timeout, then any automatic passes it led to
     assert len(done) == 1 and done[0].startswith("timeout:0@")
     assert int(done[0].split("@")[1]) >= match.state_version + 1
     entry = ActionLog.objects.get(match=match, version=match.state_version + 1)
@@ -147,7 +149,7 @@ def test_a_loss_left_by_an_automatic_pass_is_a_loss_on_time_not_c_6_2(alice: Any
         _match(alice, bob)
     )  # seat 0 has no unit: passing its Planning loses (C-5.4)
     _expire(match, 0)
-    services.clock_enforce(match_id=match.pk)
+    clock_enforce(match_id=match.pk)
     match = Match.objects.get(pk=match.pk)
     assert match.status == MatchStatus.FINISHED
     assert match.result["reason"] == "timeout" and match.result["winner"] == 1
@@ -159,7 +161,7 @@ def test_a_loss_left_by_an_automatic_pass_is_a_loss_on_time_not_c_6_2(alice: Any
 def test_three_timeouts_in_a_row_lose_on_time(alice: Any, bob: Any) -> None:
     match = rig_deploying_position(_match(alice, bob), own_unit=True)
     _expire(match, 0, consecutive_timeouts=TIMEOUTS_TO_FORFEIT - 1)
-    assert services.clock_enforce(match_id=match.pk) == ["forfeit:0"]
+    assert clock_enforce(match_id=match.pk) == ["forfeit:0"]
     result = Match.objects.get(pk=match.pk).result
     assert result["reason"] == "timeout" and result["winner"] == 1
     assert result["text"] == f"alice lost on time (out of time {TIMEOUTS_TO_FORFEIT} turns in a row)"
@@ -168,9 +170,9 @@ def test_three_timeouts_in_a_row_lose_on_time(alice: Any, bob: Any) -> None:
 def test_a_player_move_that_loses_is_not_called_a_timeout(alice: Any, bob: Any) -> None:
     match = rig_deploying_position(_match(alice, bob))
     game = get_game("commandeer")
-    state = services.load_state(match, game)
+    state = load_state(match, game)
     pass_ = next(a for a in game.legal_actions(state, 0) if a.to_json()["type"] == "pass")
-    services.action_submit(
+    action_submit(
         match_id=match.pk, user=alice, action_json=pass_.to_json(), state_version=match.state_version
     )
     result = Match.objects.get(pk=match.pk).result
@@ -181,13 +183,11 @@ def test_westeros_consequences_keep_a_private_event_to_its_house_w_20(
     alice: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        match = services.match_create(
-            user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3}
-        )
+        match = match_create(user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3})
     you = Seat.objects.get(match=match, position=0)
     snap = selectors.match_snapshot(match=Match.objects.get(pk=match.pk), you=you)
     place = next(a for a in snap["legal_actions"] if a["action"]["type"] == "place_order")
-    services.action_submit(
+    action_submit(
         match_id=match.pk, user=alice, action_json=place["action"], state_version=snap["state_version"]
     )
     entry = ActionLog.objects.filter(match=match, source="player").last()
@@ -211,7 +211,7 @@ def test_state_log_and_replay_match_their_documented_shapes_after_a_loss_on_time
     match = rig_deploying_position(_match(alice, bob), own_unit=True)
     _deploy_ram(match, alice)
     _expire(match, 0, consecutive_timeouts=TIMEOUTS_TO_FORFEIT - 1)
-    assert services.clock_enforce(match_id=match.pk) == ["forfeit:0"]
+    assert clock_enforce(match_id=match.pk) == ["forfeit:0"]
     base = f"/api/matches/{match.pk}"
     for user in (alice, bob, None):
         c = client_for(user)
@@ -233,7 +233,7 @@ def test_the_second_players_attack_buttons_name_directions_as_their_board_shows_
 
     game = get_game("commandeer")
     match = rig_deploying_position(_match(alice, bob))
-    data = services.load_state(match, game).to_dict(log=False)
+    data = load_state(match, game).to_dict(log=False)
     deck = data["players"][0]["deck"]
     around = ["b2", "c2", "d2", "b3", "d3", "b4", "c4", "d4"]  # every neighbour of bob's unit on c3
     units = [u for u in deck if data["cards"][u["card"]]["type"] == "unit"][: len(around)]
@@ -253,9 +253,9 @@ def test_the_second_players_attack_buttons_name_directions_as_their_board_shows_
 def test_a_timed_out_commander_choice_stays_secret_from_the_other_player_c_4_1(alice: Any, bob: Any) -> None:
     match = _match(alice, bob)  # set-up: the Commander choice (C-4.1) is secret until revealed
     game = get_game("commandeer")
-    seat = game.current_players(services.load_state(match, game))[0]
+    seat = game.current_players(load_state(match, game))[0]
     _expire(match, seat, has_moved=True)
-    services.clock_enforce(match_id=match.pk)
+    clock_enforce(match_id=match.pk)
     entry = ActionLog.objects.get(match=match, version=1)
     name = ["alice", "bob"][seat]
     assert entry.source == ActionLog.Source.TIMEOUT

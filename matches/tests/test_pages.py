@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from matches import services
 from matches.models import Match
+from matches.services.lobby import match_create
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ def test_match_page_for_players_and_spectators(started: Match, alice: Any, carol
 
 
 def test_private_match_page_is_403_for_outsiders_but_open_through_the_invite(alice: Any, carol: Any) -> None:
-    match = services.match_create(user=alice, kind="counting", is_public=False)
+    match = match_create(user=alice, kind="counting", is_public=False)
     refused = login(carol).get(f"/play/{match.pk}/")  # signed in, not seated: told why, not "not found"
     assert refused.status_code == 403 and b"This match is private." in refused.content
     r = login(carol).get(f"/play/join/{match.invite_token}/")
@@ -47,7 +47,7 @@ def test_replay_page_renders(started: Match) -> None:
 
 
 def test_a_started_westeros_match_opens_the_westeros_table(alice: Any) -> None:
-    match = services.match_create(user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3})
+    match = match_create(user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3})
     r = login(alice).get(f"/play/{match.pk}/")
     assert r.status_code == 302 and r["Location"] == f"/westeros/games/{match.pk}/"
     assert login(alice).get(r["Location"]).status_code == 200  # the frontend's table reads this match

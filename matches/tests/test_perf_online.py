@@ -15,10 +15,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from matches import selectors, services, storage
+from matches import selectors, storage
 from matches.engine import GameState, new_match
 from matches.games import get_game
 from matches.models import _BASES, FROM_BASE, ActionLog, Match, join_snapshot, split_snapshot
+from matches.services.lobby import match_create, match_join, match_start
+from matches.services.submit import action_submit
+from matches.storage import load_state
 from matches.tests.commandeer_fixtures import legal_deck
 
 pytestmark = pytest.mark.django_db
@@ -44,11 +47,9 @@ def _stored(match_id: int) -> Any:
 @pytest.fixture
 def cmd_match(alice: Any, bob: Any) -> Match:
     da, db = legal_deck(alice, "stonehold"), legal_deck(bob, "tidewardens")
-    match = services.match_create(
-        user=alice, kind="commandeer", deck_id=da.pk, rules_config={"turn_limit": 6}
-    )
-    services.match_join(match_id=match.pk, user=bob, deck_id=db.pk)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="commandeer", deck_id=da.pk, rules_config={"turn_limit": 6})
+    match_join(match_id=match.pk, user=bob, deck_id=db.pk)
+    match_start(match_id=match.pk, user=alice)
     return match
 
 
@@ -67,10 +68,10 @@ def _play(
         choice = rng.choice(snap["legal_actions"])["action"]
         if greedy:  # longer, realistic matches: random play often loses all units early (C-6.2)
             game = get_game(m.kind)
-            state = services.load_state(m, game)
+            state = load_state(m, game)
             choice = game.action_to_json(game.ai_action(state, you.position, rng=rng, agent="greedy"))
         with CaptureQueriesContext(connection) as ctx:
-            done = services.action_submit(
+            done = action_submit(
                 match_id=match.pk,
                 user=mover,
                 action_json=choice,
@@ -105,7 +106,7 @@ def test_on_postgresql_a_submit_is_one_locking_read_and_one_write(
     match, you = selectors.match_get_for_viewer(match_id=cmd_match.pk, user=mover)
     snap = selectors.match_snapshot(match=match, you=you)
     with CaptureQueriesContext(connection) as ctx:
-        services.action_submit(
+        action_submit(
             match_id=cmd_match.pk,
             user=mover,
             action_json=snap["legal_actions"][0]["action"],
@@ -177,7 +178,7 @@ def test_readers_see_the_full_snapshot_equal_to_the_engine_state(
     assert FROM_BASE in stored and "cards" in stored[FROM_BASE] and "cards" not in stored
     match = Match.objects.get(pk=cmd_match.pk)
     game = get_game("commandeer")
-    live = services.load_state(match, game)
+    live = load_state(match, game)
     assert match.state == json.loads(json.dumps(game.dump(live)))
     assert game.player_view(game.load(match.state), 0) == game.player_view(live, 0)
 
@@ -187,11 +188,11 @@ def test_a_cold_process_rebuilds_the_state_from_the_database(cmd_match: Match, a
     users = {0: alice, 1: bob}
     _play(cmd_match, users, 5, random.Random(1))
     game = get_game("commandeer")
-    before = game.player_view(services.load_state(Match.objects.get(pk=cmd_match.pk), game), None)
+    before = game.player_view(load_state(Match.objects.get(pk=cmd_match.pk), game), None)
     storage.clear_state_cache()
     _BASES.clear()
     match, _ = selectors.match_get_for_viewer(match_id=cmd_match.pk, user=alice)
-    assert game.player_view(services.load_state(match, game), None) == before
+    assert game.player_view(load_state(match, game), None) == before
     storage.clear_state_cache()
     _BASES.clear()
     assert len(_play(cmd_match, users, 3, random.Random(2))) == 3
@@ -208,14 +209,14 @@ def test_stale_and_replayed_submits_still_hold_after_the_fast_path(
     m, you = selectors.match_get_for_viewer(match_id=cmd_match.pk, user=mover)
     snap = selectors.match_snapshot(match=m, you=you)
     action = snap["legal_actions"][0]["action"]
-    first = services.action_submit(
+    first = action_submit(
         match_id=m.pk,
         user=mover,
         action_json=action,
         state_version=snap["state_version"],
         idempotency_key="k1",
     )
-    again = services.action_submit(
+    again = action_submit(
         match_id=m.pk,
         user=mover,
         action_json=action,
@@ -224,9 +225,7 @@ def test_stale_and_replayed_submits_still_hold_after_the_fast_path(
     )
     assert again.replayed and again.state_version == first.state_version
     with pytest.raises(ApplicationError) as exc:
-        services.action_submit(
-            match_id=m.pk, user=mover, action_json=action, state_version=snap["state_version"]
-        )
+        action_submit(match_id=m.pk, user=mover, action_json=action, state_version=snap["state_version"])
     assert exc.value.code in ("stale_state", "not_your_turn") and exc.value.status_code == 409
     assert Match.objects.get(pk=m.pk).state_version == first.state_version  # nothing applied twice
 

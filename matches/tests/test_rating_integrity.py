@@ -9,11 +9,12 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from matches import services
 from matches.models import Match, MatchStatus, PlayerRating, RatingChange
 from matches.ratings_api import ProfileOut
 from matches.services import ratings
+from matches.services.lobby import match_concede, match_create, match_join, match_start
 from matches.services.rematch import match_rematch
+from matches.services.submit import action_submit
 from matches.tests.conftest import mover
 from matches.tests.test_api_contract import conforms
 
@@ -36,18 +37,16 @@ def client_for(user: Any | None) -> APIClient:
 
 
 def _rated_match(alice: Any, bob: Any, *, is_public: bool = True) -> Match:
-    match = services.match_create(
-        user=alice, kind="counting", rated=True, time_control=TC, is_public=is_public
-    )
-    services.match_join(match_id=match.pk, user=bob, invite_token=match.invite_token)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="counting", rated=True, time_control=TC, is_public=is_public)
+    match_join(match_id=match.pk, user=bob, invite_token=match.invite_token)
+    match_start(match_id=match.pk, user=alice)
     match.refresh_from_db()
     return match
 
 
 def _move(match: Match, alice: Any, bob: Any, n: int = 1) -> None:
     me, _ = mover(match, alice, bob)
-    services.action_submit(
+    action_submit(
         match_id=match.pk, user=me, action_json={"type": "add", "n": n}, state_version=match.state_version
     )
     match.refresh_from_db()
@@ -69,7 +68,7 @@ def _rating(user: Any) -> float | None:
 def test_the_concede_and_rematch_farming_loop_no_longer_moves_a_rating(alice: Any, bob: Any) -> None:
     match = _rated_match(alice, bob)
     for _ in range(8):
-        services.match_concede(match_id=match.pk, user=bob)  # before any move
+        match_concede(match_id=match.pk, user=bob)  # before any move
         match.refresh_from_db()
         assert match.status == MatchStatus.ABORTED and match.result["winner"] is None
         assert match.result["reason"] == "aborted" and not match.rated
@@ -85,7 +84,7 @@ def test_the_concede_and_rematch_farming_loop_no_longer_moves_a_rating(alice: An
 def test_a_concession_after_one_player_moved_is_aborted_too(alice: Any, bob: Any) -> None:
     match = _rated_match(alice, bob)
     _move(match, alice, bob)  # only the first mover has moved
-    services.match_concede(match_id=match.pk, user=alice)
+    match_concede(match_id=match.pk, user=alice)
     match.refresh_from_db()
     assert match.status == MatchStatus.ABORTED and not RatingChange.objects.exists()
     text = client_for(alice).get(f"/api/matches/{match.pk}/").json()
@@ -98,7 +97,7 @@ def test_a_game_with_one_move_each_counts(alice: Any, bob: Any) -> None:
     _move(match, alice, bob)
     _move(match, alice, bob)
     loser, _ = mover(match, alice, bob)
-    services.match_concede(match_id=match.pk, user=loser)
+    match_concede(match_id=match.pk, user=loser)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED and match.rated and "unrated" not in match.result
     assert RatingChange.objects.filter(match=match).count() == 2
@@ -109,7 +108,7 @@ def test_an_aborted_game_shows_as_aborted_on_the_profile_and_is_not_a_rated_game
     alice: Any, bob: Any
 ) -> None:
     match = _rated_match(alice, bob)
-    services.match_concede(match_id=match.pk, user=bob)
+    match_concede(match_id=match.pk, user=bob)
     profile = client_for(None).get("/api/players/bob/").json()
     assert conforms(profile, ProfileOut()) == []
     (game,) = profile["recent_games"]

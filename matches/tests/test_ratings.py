@@ -10,10 +10,14 @@ import pytest
 from django.utils import timezone
 
 from config.errors import ApplicationError
-from matches import services
+from matches.games import Result
 from matches.models import Match, MatchStatus, PlayerRating, RatingChange, Seat
 from matches.services import ratings
-from matches.services.submit import finish
+from matches.services.lobby import match_concede, match_create, match_join, match_start
+from matches.services.rematch import match_rematch
+from matches.services.seating import match_fill_ai
+from matches.services.submit import action_submit, finish
+from matches.services.timeouts import clock_enforce
 from matches.tests.conftest import mover
 
 pytestmark = pytest.mark.django_db
@@ -26,11 +30,11 @@ def counting_rated(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _rated_match(alice: Any, bob: Any, **create: Any) -> Match:
-    match = services.match_create(
+    match = match_create(
         user=alice, kind="counting", rated=True, time_control={"initial_s": 60, "increment_s": 5}, **create
     )
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
+    match_join(match_id=match.pk, user=bob)
+    match_start(match_id=match.pk, user=alice)
     match.refresh_from_db()
     return match
 
@@ -101,7 +105,7 @@ def _one_move_each(match: Match, alice: Any, bob: Any) -> None:
     """Each player makes a move of their own (a rated result counts only then)."""
     for _ in range(2):
         me, _ = mover(match, alice, bob)
-        services.action_submit(
+        action_submit(
             match_id=match.pk, user=me, action_json={"type": "add", "n": 1}, state_version=match.state_version
         )
         match.refresh_from_db()
@@ -110,7 +114,7 @@ def _one_move_each(match: Match, alice: Any, bob: Any) -> None:
 def test_a_finished_rated_match_changes_both_ratings_once(alice: Any, bob: Any, counting_rated: None) -> None:
     match = _rated_match(alice, bob)
     _one_move_each(match, alice, bob)
-    services.match_concede(match_id=match.pk, user=bob)
+    match_concede(match_id=match.pk, user=bob)
     a, b = _rating(alice), _rating(bob)
     assert a.rating > 1500 > b.rating and (a.games, a.wins, b.games, b.losses) == (1, 1, 1, 1)
     changes = {c.user_id: c for c in RatingChange.objects.filter(match=match)}
@@ -128,7 +132,7 @@ def test_a_rated_match_played_to_its_end_is_rated_in_the_submit(
     match = _rated_match(alice, bob)
     while match.status == MatchStatus.ACTIVE:
         me, _ = mover(match, alice, bob)
-        services.action_submit(
+        action_submit(
             match_id=match.pk, user=me, action_json={"type": "add", "n": 2}, state_version=match.state_version
         )
         match.refresh_from_db()
@@ -138,17 +142,17 @@ def test_a_rated_match_played_to_its_end_is_rated_in_the_submit(
 
 
 def test_an_unrated_match_changes_no_rating(alice: Any, bob: Any, counting_rated: None) -> None:
-    match = services.match_create(user=alice, kind="counting")
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
-    services.match_concede(match_id=match.pk, user=bob)
+    match = match_create(user=alice, kind="counting")
+    match_join(match_id=match.pk, user=bob)
+    match_start(match_id=match.pk, user=alice)
+    match_concede(match_id=match.pk, user=bob)
     assert not PlayerRating.objects.exists() and not RatingChange.objects.exists()
 
 
 def test_an_aborted_match_never_counts(alice: Any, bob: Any, counting_rated: None) -> None:
     match = _rated_match(alice, bob)
     now = timezone.now() + timedelta(hours=1)  # nobody moved: the first timeout aborts
-    services.clock_enforce(match_id=match.pk, now=now)
+    clock_enforce(match_id=match.pk, now=now)
     match.refresh_from_db()
     assert match.status == MatchStatus.ABORTED
     assert not RatingChange.objects.exists()
@@ -159,12 +163,12 @@ def test_a_match_without_a_time_control_or_with_an_ai_seat_is_not_rated(
 ) -> None:
     match = _rated_match(alice, bob)
     Match.objects.filter(pk=match.pk).update(time_control={})
-    services.match_concede(match_id=match.pk, user=bob)
+    match_concede(match_id=match.pk, user=bob)
     other = _rated_match(bob, alice)
     Seat.objects.filter(match=other, user=bob).update(user=None, ai_agent="normal")
     loaded = Match.objects.get(pk=other.pk)
     seats = list(loaded.seats.all())
-    finish(loaded, seats, {"winner": 1, "reason": "concede"}, timezone.now())
+    finish(loaded, seats, Result(winner=1, reason="concede"), timezone.now())
     assert not RatingChange.objects.exists()
 
 
@@ -172,25 +176,25 @@ def test_creating_a_rated_match_against_the_ai_is_refused_with_a_message(
     alice: Any, counting_rated: None
 ) -> None:
     with pytest.raises(ApplicationError) as err:
-        services.match_create(user=alice, kind="counting", rated=True, vs_ai=True)
+        match_create(user=alice, kind="counting", rated=True, vs_ai=True)
     assert err.value.code == "not_rateable" and "AI" in err.value.message
 
 
 def test_a_kind_without_ratings_cannot_be_created_rated(alice: Any) -> None:
     with pytest.raises(ApplicationError) as err:
-        services.match_create(user=alice, kind="counting", rated=True)
+        match_create(user=alice, kind="counting", rated=True)
     assert err.value.code == "not_rateable"
 
 
 def test_a_rated_match_takes_no_ai_seat_and_its_rematch_is_rated_too(
     alice: Any, bob: Any, carol: Any, counting_rated: None
 ) -> None:
-    waiting = services.match_create(user=carol, kind="counting", rated=True)
+    waiting = match_create(user=carol, kind="counting", rated=True)
     with pytest.raises(ApplicationError) as err:
-        services.match_fill_ai(match_id=waiting.pk, user=carol, agent="easy")
+        match_fill_ai(match_id=waiting.pk, user=carol, agent="easy")
     assert err.value.code == "not_rateable" and not Seat.objects.filter(match=waiting, user=None).exists()
     match = _rated_match(alice, bob)
-    services.match_concede(match_id=match.pk, user=bob)
-    services.match_rematch(match_id=match.pk, user=alice)
-    again, _offer = services.match_rematch(match_id=match.pk, user=bob)
+    match_concede(match_id=match.pk, user=bob)
+    match_rematch(match_id=match.pk, user=alice)
+    again, _offer = match_rematch(match_id=match.pk, user=bob)
     assert again is not None and again.rated

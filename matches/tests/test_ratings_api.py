@@ -9,10 +9,12 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from matches import services, storage
+from matches import storage
 from matches.games import get_game
 from matches.models import Match, MatchStatus, MatchSummary, PlayerRating, RatingChange
 from matches.ratings_api import LeaderboardPageOut, ProfileOut, SummaryOut
+from matches.services.lobby import match_concede, match_create, match_join, match_start
+from matches.services.submit import action_submit
 from matches.tests.commandeer_fixtures import legal_deck
 from matches.tests.test_api_contract import conforms
 
@@ -39,7 +41,7 @@ def play(match: Match, users: dict[int, Any], *, actions: int, agent: str = "ran
         state = storage.load_state(match, game)
         seat = game.current_players(state)[0]
         action = game.ai_action(state, seat, rng=rng, agent=agent)
-        services.action_submit(
+        action_submit(
             match_id=match.pk,
             user=users[seat],
             action_json=game.action_to_json(action),
@@ -53,7 +55,7 @@ def play(match: Match, users: dict[int, Any], *, actions: int, agent: str = "ran
 def rated_commandeer(alice: Any, bob: Any) -> Match:
     """A rated Commandeer match, played for a while, then bob concedes (C-6.4)."""
     da, db = legal_deck(alice, "stonehold"), legal_deck(bob, "tidewardens")
-    match = services.match_create(
+    match = match_create(
         user=alice,
         kind="commandeer",
         deck_id=da.pk,
@@ -61,11 +63,11 @@ def rated_commandeer(alice: Any, bob: Any) -> Match:
         rated=True,
         time_control={"initial_s": 600},
     )
-    services.match_join(match_id=match.pk, user=bob, deck_id=db.pk)
-    services.match_start(match_id=match.pk, user=alice)
+    match_join(match_id=match.pk, user=bob, deck_id=db.pk)
+    match_start(match_id=match.pk, user=alice)
     play(match, {0: alice, 1: bob}, actions=80, agent="greedy")
     if match.status == MatchStatus.ACTIVE:
-        services.match_concede(match_id=match.pk, user=bob)
+        match_concede(match_id=match.pk, user=bob)
     match.refresh_from_db()
     return match
 
@@ -118,9 +120,9 @@ def test_a_finished_rated_commandeer_match_has_a_summary_and_shows_on_both_profi
 def test_the_summary_of_a_running_match_is_refused_with_409(
     rated_commandeer: Match, alice: Any, bob: Any
 ) -> None:
-    running = services.match_create(user=alice, kind="counting")
-    services.match_join(match_id=running.pk, user=bob)
-    services.match_start(match_id=running.pk, user=alice)
+    running = match_create(user=alice, kind="counting")
+    match_join(match_id=running.pk, user=bob)
+    match_start(match_id=running.pk, user=alice)
     answer = client_for(alice).get(f"/api/matches/{running.pk}/summary/")
     assert answer.status_code == 409 and answer.json()["code"] == "not_finished"
 
@@ -146,13 +148,13 @@ def test_an_unknown_player_is_a_404_naming_them() -> None:
 
 
 def test_running_and_private_games_stay_off_a_profile_for_others(alice: Any, bob: Any, carol: Any) -> None:
-    private = services.match_create(user=alice, kind="counting", is_public=False)
-    services.match_join(match_id=private.pk, user=bob, invite_token=private.invite_token)
-    services.match_start(match_id=private.pk, user=alice)
-    services.match_concede(match_id=private.pk, user=bob)
-    running = services.match_create(user=alice, kind="counting")
-    services.match_join(match_id=running.pk, user=carol)
-    services.match_start(match_id=running.pk, user=alice)
+    private = match_create(user=alice, kind="counting", is_public=False)
+    match_join(match_id=private.pk, user=bob, invite_token=private.invite_token)
+    match_start(match_id=private.pk, user=alice)
+    match_concede(match_id=private.pk, user=bob)
+    running = match_create(user=alice, kind="counting")
+    match_join(match_id=running.pk, user=carol)
+    match_start(match_id=running.pk, user=alice)
     seen_by_carol = client_for(carol).get("/api/players/alice/").json()
     assert seen_by_carol["recent_games"] == []
     seen_by_bob = client_for(bob).get("/api/players/alice/").json()
@@ -246,12 +248,12 @@ def test_the_create_api_refuses_a_rated_match_against_the_ai_with_a_message(alic
 def test_a_finished_rated_westeros_game_ranks_every_house_and_tracks_castles_and_supply_w_18(
     alice: Any, bob: Any, carol: Any
 ) -> None:
-    match = services.match_create(
+    match = match_create(
         user=alice, kind="westeros", rated=True, rules_config={"player_count": 3, "max_rounds": 2}
     )
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_join(match_id=match.pk, user=carol)
-    services.match_start(match_id=match.pk, user=alice)
+    match_join(match_id=match.pk, user=bob)
+    match_join(match_id=match.pk, user=carol)
+    match_start(match_id=match.pk, user=alice)
     match = play(match, {0: alice, 1: bob, 2: carol}, actions=3000, agent="random", seed=3)
     assert match.status == MatchStatus.FINISHED
     game = get_game("westeros")

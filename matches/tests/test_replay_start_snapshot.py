@@ -10,10 +10,15 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from matches import selectors, services
+from matches import selectors
 from matches.clocks import TIMEOUTS_TO_FORFEIT
 from matches.games import get_game
 from matches.models import Match, MatchStatus, Seat
+from matches.services.ai_seats import ai_action_submit
+from matches.services.lobby import match_create_with_ai
+from matches.services.submit import action_submit
+from matches.services.timeouts import clock_enforce
+from matches.storage import load_state
 
 pytestmark = pytest.mark.django_db
 
@@ -25,17 +30,17 @@ def _play(match: Match, alice: Any, actions: int) -> dict[int, Any]:
     rng = random.Random(7)
     for _ in range(actions):
         row = Match.objects.get(pk=match.pk)
-        state = services.load_state(row, game)
+        state = load_state(row, game)
         if 0 in game.current_players(state):
             action = game.ai_action(state, 0, rng=rng, agent="greedy")
-            services.action_submit(
+            action_submit(
                 match_id=match.pk,
                 user=alice,
                 action_json=game.action_to_json(action),
                 state_version=row.state_version,
             )
         else:
-            assert services.ai_action_submit(match_id=match.pk) is not None
+            assert ai_action_submit(match_id=match.pk) is not None
         row = Match.objects.get(pk=match.pk)
         recorded[row.state_version] = row.state
     return recorded
@@ -46,15 +51,13 @@ def test_replay_uses_the_start_snapshot_not_the_edited_curated_map(alice: Any) -
     from boardgame.models import Area
 
     board_dataset.westeros_load_bundled()
-    match = services.match_create_with_ai(
-        user=alice, kind="westeros", ai_seats=2, rules_config={"player_count": 3}
-    )
+    match = match_create_with_ai(user=alice, kind="westeros", ai_seats=2, rules_config={"player_count": 3})
     recorded = _play(match, alice, 25)
     past = timezone.now() - timedelta(seconds=1)  # finish it: alice times out for the third time in a row
     Seat.objects.filter(match=match, position=0).update(
         has_moved=True, consecutive_timeouts=TIMEOUTS_TO_FORFEIT - 1, deadline=past, clock_started_at=past
     )
-    services.clock_enforce(match_id=match.pk)
+    clock_enforce(match_id=match.pk)
     match = Match.objects.get(pk=match.pk)
     assert match.status == MatchStatus.FINISHED and match.state_version == 25
 

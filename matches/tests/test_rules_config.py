@@ -166,10 +166,10 @@ def test_time_control_from_json_refuses_floats_and_overflow() -> None:
 def test_a_westeros_seating_check_refuses_1e400_in_the_service_too(alice: Any) -> None:
     """The service checks as strictly as the API (an overflow is a clear error, not a 500)."""
     from config.errors import ApplicationError
-    from matches import services
+    from matches.services.lobby import match_create
 
     with pytest.raises(ApplicationError) as info:
-        services.match_create(user=alice, kind="westeros", rules_config={"player_count": float("inf")})
+        match_create(user=alice, kind="westeros", rules_config={"player_count": float("inf")})
     assert info.value.code == "invalid_rules_config" and "player_count" in info.value.message
 
 
@@ -283,13 +283,13 @@ def test_open_matches_stored_with_refused_settings_are_aborted_by_the_migration(
 
     from django.apps import apps
 
-    from matches import services
+    from matches.services.lobby import match_create
 
     migration = importlib.import_module("matches.migrations.0005_abort_matches_with_bad_settings")
-    bad = services.match_create(user=alice, kind="counting")
+    bad = match_create(user=alice, kind="counting")
     Match.objects.filter(pk=bad.pk).update(kind="commandeer", rules_config={"board_layout": ["x"] * 36})
-    good = services.match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
-    done = services.match_create(user=alice, kind="westeros", rules_config={"player_count": 4})
+    good = match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
+    done = match_create(user=alice, kind="westeros", rules_config={"player_count": 4})
     Match.objects.filter(pk=done.pk).update(status="finished", rules_config={"castles_to_win": -1})
     migration.abort_bad_settings(apps, None)
     bad.refresh_from_db()

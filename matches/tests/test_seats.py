@@ -9,10 +9,15 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from matches import selectors, services
-from matches.games import get_game
+from matches import selectors
+from matches.agents import TAKEOVER_AGENT
+from matches.games import Result, get_game
 from matches.models import Match, MatchStatus, Seat
 from matches.my_games import my_games
+from matches.services import submit
+from matches.services.lobby import match_concede, match_create, match_join, match_start
+from matches.services.rematch import match_rematch
+from matches.services.seating import match_fill_ai, match_pick_house
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +31,7 @@ def client_for(user: Any | None) -> APIClient:
 
 
 def westeros_table(user: Any, **config: Any) -> Match:
-    return services.match_create(
+    return match_create(
         user=user,
         kind="westeros",
         rules_config={"player_count": 3, **config},
@@ -52,8 +57,8 @@ def test_a_joiner_picks_a_free_house_and_the_engine_seats_it_w_1_1(alice: Any, b
     assert r.status_code == 200, r.json()
     assert {s["name"]: s["house"] for s in r.json()["seats"]} == {"alice": "lannister", "bob": "baratheon"}
     assert r.json()["seating"]["free"] == ["stark"]
-    services.match_join(match_id=match.pk, user=carol)  # no house named: the first free one
-    services.match_start(match_id=match.pk, user=alice)
+    match_join(match_id=match.pk, user=carol)  # no house named: the first free one
+    match_start(match_id=match.pk, user=alice)
     assert engine_houses(match) == ["lannister", "baratheon", "stark"]
 
 
@@ -75,7 +80,7 @@ def test_a_taken_house_or_one_outside_the_player_count_is_a_400_naming_the_choic
 
 def test_a_player_may_change_house_until_the_start_in_choose_mode(alice: Any, bob: Any) -> None:
     match = westeros_table(alice)
-    services.match_join(match_id=match.pk, user=bob, house="baratheon")
+    match_join(match_id=match.pk, user=bob, house="baratheon")
     r = client_for(bob).post(f"/api/matches/{match.pk}/house/", {"house": "lannister"}, format="json")
     assert r.status_code == 200 and houses_of(match)[1] == "lannister"
     taken = client_for(bob).post(f"/api/matches/{match.pk}/house/", {"house": "stark"}, format="json")
@@ -88,10 +93,10 @@ def test_random_seating_draws_every_house_at_the_start_with_the_match_seed(
     match = westeros_table(alice, seating="random")
     refused = client_for(bob).post(f"/api/matches/{match.pk}/join/", {"house": "stark"}, format="json")
     assert refused.status_code == 400 and "random" in refused.json()["message"]
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_join(match_id=match.pk, user=carol)
+    match_join(match_id=match.pk, user=bob)
+    match_join(match_id=match.pk, user=carol)
     assert set(houses_of(match).values()) == {""}
-    services.match_start(match_id=match.pk, user=alice)
+    match_start(match_id=match.pk, user=alice)
     drawn = engine_houses(match)
     assert sorted(drawn) == ["baratheon", "lannister", "stark"]
     assert list(houses_of(match).values()) == drawn
@@ -99,8 +104,8 @@ def test_random_seating_draws_every_house_at_the_start_with_the_match_seed(
 
 def test_a_draft_goes_in_join_order_and_picks_are_final(alice: Any, bob: Any, carol: Any) -> None:
     match = westeros_table(alice, seating="draft")
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_join(match_id=match.pk, user=carol)
+    match_join(match_id=match.pk, user=bob)
+    match_join(match_id=match.pk, user=carol)
     early = client_for(carol).post(f"/api/matches/{match.pk}/house/", {"house": "stark"}, format="json")
     assert (
         early.status_code == 409
@@ -108,15 +113,15 @@ def test_a_draft_goes_in_join_order_and_picks_are_final(alice: Any, bob: Any, ca
         and "alice" in early.json()["message"]
     )
     assert client_for(bob).get(f"/api/matches/{match.pk}/").json()["seating"]["picking"] == 0
-    services.match_pick_house(match_id=match.pk, user=alice, house="baratheon")
+    match_pick_house(match_id=match.pk, user=alice, house="baratheon")
     assert client_for(bob).get(f"/api/matches/{match.pk}/").json()["seating"]["picking"] == 1
-    services.match_pick_house(match_id=match.pk, user=bob, house="stark")
+    match_pick_house(match_id=match.pk, user=bob, house="stark")
     again = client_for(bob).post(f"/api/matches/{match.pk}/house/", {"house": "lannister"}, format="json")
     assert again.status_code == 409 and again.json()["code"] == "already_picked"
     held = client_for(alice).post(f"/api/matches/{match.pk}/start/")
     assert held.status_code == 409 and "carol" in held.json()["message"]
-    services.match_pick_house(match_id=match.pk, user=carol, house="lannister")
-    services.match_start(match_id=match.pk, user=alice)
+    match_pick_house(match_id=match.pk, user=carol, house="lannister")
+    match_start(match_id=match.pk, user=alice)
     assert engine_houses(match) == ["baratheon", "stark", "lannister"]
 
 
@@ -125,8 +130,8 @@ def test_only_the_creator_kicks_before_the_start_and_the_kicked_player_sees_why(
     alice: Any, bob: Any, carol: Any
 ) -> None:
     match = westeros_table(alice)
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_join(match_id=match.pk, user=carol)
+    match_join(match_id=match.pk, user=bob)
+    match_join(match_id=match.pk, user=carol)
     assert (
         client_for(bob).post(f"/api/matches/{match.pk}/kick/", {"position": 2}, format="json").status_code
         == 403
@@ -137,15 +142,15 @@ def test_only_the_creator_kicks_before_the_start_and_the_kicked_player_sees_why(
     assert seen["seating"]["kicked"] == ["bob"] and seen["you"] is None
     back = client_for(bob).post(f"/api/matches/{match.pk}/join/", {}, format="json")
     assert back.status_code == 403 and back.json()["code"] == "kicked"
-    services.match_fill_ai(match_id=match.pk, user=alice, agent="easy")
-    services.match_start(match_id=match.pk, user=alice)
+    match_fill_ai(match_id=match.pk, user=alice, agent="easy")
+    match_start(match_id=match.pk, user=alice)
     late = client_for(alice).post(f"/api/matches/{match.pk}/kick/", {"position": 2}, format="json")
     assert late.status_code == 409
 
 
 def test_the_creator_fills_the_empty_seats_with_ai_houses_of_a_level_and_starts(alice: Any, bob: Any) -> None:
     match = westeros_table(alice, house="stark", player_count=4)
-    services.match_join(match_id=match.pk, user=bob, house="greyjoy")
+    match_join(match_id=match.pk, user=bob, house="greyjoy")
     assert (
         client_for(bob)
         .post(f"/api/matches/{match.pk}/fill-ai/", {"ai_agent": "hard"}, format="json")
@@ -165,7 +170,7 @@ def test_the_creator_fills_the_empty_seats_with_ai_houses_of_a_level_and_starts(
     ]
     full = client_for(alice).post(f"/api/matches/{match.pk}/fill-ai/", {"ai_agent": "easy"}, format="json")
     assert full.status_code == 409
-    services.match_start(match_id=match.pk, user=alice)
+    match_start(match_id=match.pk, user=alice)
     assert engine_houses(match) == ["stark", "greyjoy", "lannister", "baratheon"]
 
 
@@ -174,13 +179,13 @@ def test_a_player_who_leaves_a_running_westeros_game_is_replaced_by_the_ai_under
     alice: Any, bob: Any, carol: Any
 ) -> None:
     match = westeros_table(alice)
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_join(match_id=match.pk, user=carol)
-    services.match_start(match_id=match.pk, user=alice)
+    match_join(match_id=match.pk, user=bob)
+    match_join(match_id=match.pk, user=carol)
+    match_start(match_id=match.pk, user=alice)
     r = client_for(bob).post(f"/api/matches/{match.pk}/leave/")
     assert r.status_code == 204
     seat = Seat.objects.get(match=match, position=1)
-    assert seat.is_ai and seat.ai_agent == services.TAKEOVER_AGENT and seat.user == bob
+    assert seat.is_ai and seat.ai_agent == TAKEOVER_AGENT and seat.user == bob
     state = client_for(carol).get(f"/api/matches/{match.pk}/state/").json()
     assert state["seats"][1]["name"] == "bob (AI, left)" and state["seats"][1]["left"] is True
     assert state["status"] == MatchStatus.ACTIVE  # the game goes on
@@ -205,7 +210,7 @@ def test_a_rematch_is_offered_then_accepted_with_the_seats_swapped_and_the_setti
 ) -> None:
     early = client_for(alice).post(f"/api/matches/{started.pk}/rematch/")
     assert early.status_code == 409 and early.json()["code"] == "not_finished"
-    services.match_concede(match_id=started.pk, user=bob)
+    match_concede(match_id=started.pk, user=bob)
     assert client_for(carol).post(f"/api/matches/{started.pk}/rematch/").status_code == 403
     offer = client_for(alice).post(f"/api/matches/{started.pk}/rematch/")
     assert offer.status_code == 200 and offer.json()["match"] is None
@@ -236,8 +241,8 @@ def test_a_rematch_is_offered_then_accepted_with_the_seats_swapped_and_the_setti
 
 
 def test_against_the_ai_one_call_makes_the_rematch_at_once_with_the_same_level(alice: Any) -> None:
-    match = services.match_create(user=alice, kind="counting", vs_ai=True, ai_agent="easy")
-    services.match_concede(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="counting", vs_ai=True, ai_agent="easy")
+    match_concede(match_id=match.pk, user=alice)
     r = client_for(alice).post(f"/api/matches/{match.pk}/rematch/")
     assert r.status_code == 201
     new = Match.objects.get(rematch_of=match)
@@ -248,12 +253,12 @@ def test_against_the_ai_one_call_makes_the_rematch_at_once_with_the_same_level(a
 
 def test_a_westeros_rematch_gives_every_player_the_next_seats_house(alice: Any, bob: Any) -> None:
     match = westeros_table(alice, house="stark")
-    services.match_join(match_id=match.pk, user=bob, house="baratheon")
-    services.match_fill_ai(match_id=match.pk, user=alice, agent="easy")
-    services.match_start(match_id=match.pk, user=alice)
+    match_join(match_id=match.pk, user=bob, house="baratheon")
+    match_fill_ai(match_id=match.pk, user=alice, agent="easy")
+    match_start(match_id=match.pk, user=alice)
     Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED, finished_at=timezone.now())
-    services.match_rematch(match_id=match.pk, user=alice)
-    new, _ = services.match_rematch(match_id=match.pk, user=bob)
+    match_rematch(match_id=match.pk, user=alice)
+    new, _ = match_rematch(match_id=match.pk, user=bob)
     assert new is not None
     assert engine_houses(new) == ["baratheon", "lannister", "stark"]  # alice had stark; now bob's baratheon
     seats = list(Seat.objects.filter(match=new).order_by("position"))
@@ -262,8 +267,8 @@ def test_a_westeros_rematch_gives_every_player_the_next_seats_house(alice: Any, 
 
 # ---- lobby fixes ----------------------------------------------------------------------------------------------
 def test_results_read_in_plain_words_not_slugs(alice: Any, bob: Any) -> None:
-    match = services.match_create(user=alice, kind="counting")
-    services.match_join(match_id=match.pk, user=bob)
+    match = match_create(user=alice, kind="counting")
+    match_join(match_id=match.pk, user=bob)
     seats = list(Seat.objects.filter(match=match).select_related("user"))
     match.result = {
         "winner": 0,
@@ -297,7 +302,7 @@ def test_a_finished_westeros_table_says_why_in_the_summarys_words_w_18(alice: An
 
 def test_a_westeros_result_names_the_winning_house_and_who_played_it_w_18(alice: Any) -> None:
     """At a table of AI houses every AI seat is "AI (hard)": the result line names the house first."""
-    match = services.match_create(
+    match = match_create(
         user=alice, kind="westeros", vs_ai=True, ai_agent="hard", rules_config={"player_count": 3}
     )
     seats = list(Seat.objects.filter(match=match).select_related("user").order_by("position"))
@@ -311,8 +316,8 @@ def test_a_westeros_result_names_the_winning_house_and_who_played_it_w_18(alice:
     assert (
         selectors.result_line(match, seats) == f"{mine.house.title()} (alice, AI, left) won (seven castles)"
     )
-    assert "(AI, hard) lost on time" in services.submit.lost_on_time({"winner": 0}, ai)["text"]
-    services.submit.finish(match, seats, {"winner": ai.position, "reason": "seven_castles"}, timezone.now())
+    assert "(AI, hard) lost on time" in submit.lost_on_time(0, ai).text
+    submit.finish(match, seats, Result(winner=ai.position, reason="seven_castles"), timezone.now())
     assert match.result["winner_name"] == f"{ai.house.title()} (AI, hard)"
     games = my_games(user=alice)
     listed = next(g for g in games.your_turn + games.running if g.id == match.pk)
@@ -394,13 +399,13 @@ def test_a_house_switch_and_a_rematch_offer_change_what_the_socket_pushes(alice:
     from matches.consumers import _change_key
 
     match = westeros_table(alice)
-    services.match_join(match_id=match.pk, user=bob, house="baratheon")
+    match_join(match_id=match.pk, user=bob, house="baratheon")
     before = _change_key(match.pk)
-    services.match_pick_house(match_id=match.pk, user=bob, house="lannister")  # same names, same version
+    match_pick_house(match_id=match.pk, user=bob, house="lannister")  # same names, same version
     assert _change_key(match.pk) != before
     Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED)
     before = _change_key(match.pk)
-    services.match_rematch(match_id=match.pk, user=alice)
+    match_rematch(match_id=match.pk, user=alice)
     assert _change_key(match.pk) != before
 
 

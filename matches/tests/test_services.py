@@ -9,8 +9,11 @@ import pytest
 from django.utils import timezone
 
 from config.errors import ApplicationError
-from matches import services
 from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus, Seat
+from matches.services.lobby import match_concede, match_create, match_join, match_leave, match_start
+from matches.services.submit import action_submit
+from matches.services.timeouts import clock_enforce, expired_match_ids
+from matches.storage import load_state
 from matches.tests.conftest import mover
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 def submit(match: Match, user: Any, action: dict, key: str | None = None, version: int | None = None) -> Any:
     match.refresh_from_db()
-    return services.action_submit(
+    return action_submit(
         match_id=match.pk,
         user=user,
         action_json=action,
@@ -43,23 +46,23 @@ def test_create_join_start_seats_players_and_starts_clocks(started: Match) -> No
 
 
 def test_start_needs_every_seat(alice: Any) -> None:
-    match = services.match_create(user=alice, kind="counting")
-    assert error_of(services.match_start, match_id=match.pk, user=alice).code == "seats_open"
+    match = match_create(user=alice, kind="counting")
+    assert error_of(match_start, match_id=match.pk, user=alice).code == "seats_open"
 
 
 def test_private_match_needs_the_invite_token(alice: Any, bob: Any) -> None:
-    match = services.match_create(user=alice, kind="counting", is_public=False)
-    assert error_of(services.match_join, match_id=match.pk, user=bob).status_code == 403
-    services.match_join(match_id=match.pk, user=bob, invite_token=match.invite_token)
+    match = match_create(user=alice, kind="counting", is_public=False)
+    assert error_of(match_join, match_id=match.pk, user=bob).status_code == 403
+    match_join(match_id=match.pk, user=bob, invite_token=match.invite_token)
     assert match.seats.count() == 2
 
 
 def test_third_player_cannot_join_a_full_match(started: Match, carol: Any) -> None:
-    assert error_of(services.match_join, match_id=started.pk, user=carol).code == "match_started"
+    assert error_of(match_join, match_id=started.pk, user=carol).code == "match_started"
 
 
 def test_unknown_game_kind_is_a_clear_400(alice: Any) -> None:
-    err = error_of(services.match_create, user=alice, kind="chess")
+    err = error_of(match_create, user=alice, kind="chess")
     assert (err.code, err.status_code) == ("unknown_game", 400)
 
 
@@ -105,7 +108,7 @@ def test_illegal_action_gives_the_engine_reason_and_changes_nothing(
 def test_non_participant_cannot_act(started: Match, carol: Any) -> None:
     err = error_of(submit, started, carol, {"type": "add", "n": 1})
     assert (err.code, err.status_code) == ("not_participant", 403)
-    assert error_of(services.match_concede, match_id=started.pk, user=carol).status_code == 403
+    assert error_of(match_concede, match_id=started.pk, user=carol).status_code == 403
 
 
 def test_retried_submission_applies_once_and_returns_the_first_result(
@@ -144,18 +147,18 @@ def test_reaching_the_end_finishes_and_refuses_further_actions(started: Match, a
 
 
 def test_concede_gives_the_win_to_the_opponent_c_6_4(started: Match, alice: Any) -> None:
-    services.match_concede(match_id=started.pk, user=alice)
+    match_concede(match_id=started.pk, user=alice)
     started.refresh_from_db()
     assert started.status == MatchStatus.FINISHED
     assert started.result["winner"] == 1 and started.result["reason"] == "concede"
 
 
 def test_leave_before_start_frees_the_seat_and_creator_leaving_cancels(alice: Any, bob: Any) -> None:
-    match = services.match_create(user=alice, kind="counting")
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_leave(match_id=match.pk, user=bob)
+    match = match_create(user=alice, kind="counting")
+    match_join(match_id=match.pk, user=bob)
+    match_leave(match_id=match.pk, user=bob)
     assert match.seats.count() == 1
-    services.match_leave(match_id=match.pk, user=alice)
+    match_leave(match_id=match.pk, user=alice)
     match.refresh_from_db()
     assert match.status == MatchStatus.ABORTED
 
@@ -167,11 +170,11 @@ def expire(match: Match) -> Any:
 
 
 def test_nothing_happens_before_the_deadline(started: Match) -> None:
-    assert services.clock_enforce(match_id=started.pk, now=timezone.now()) == []
+    assert clock_enforce(match_id=started.pk, now=timezone.now()) == []
 
 
 def test_a_first_move_that_never_comes_aborts_the_match_without_result(started: Match) -> None:
-    done = services.clock_enforce(match_id=started.pk, now=expire(started))
+    done = clock_enforce(match_id=started.pk, now=expire(started))
     started.refresh_from_db()
     assert done == [f"abort:{started.state['turn']}"]
     assert started.status == MatchStatus.ABORTED and started.result["winner"] is None
@@ -183,7 +186,7 @@ def test_timeout_takes_the_default_action_and_passes_the_turn(started: Match, al
         submit(started, me, {"type": "add", "n": 1})
     started.refresh_from_db()
     turn = started.state["turn"]
-    done = services.clock_enforce(match_id=started.pk, now=expire(started))
+    done = clock_enforce(match_id=started.pk, now=expire(started))
     started.refresh_from_db()
     assert done == [f"timeout:{turn}@3"]
     assert started.state["total"] == 3 and started.state["turn"] == 1 - turn
@@ -191,13 +194,13 @@ def test_timeout_takes_the_default_action_and_passes_the_turn(started: Match, al
     assert entry.source == "timeout" and entry.seat == turn
     assert Seat.objects.get(match=started, position=turn).consecutive_timeouts == 1
     # enforcing again is a no-op: the deadline moved on (idempotent task)
-    assert services.clock_enforce(match_id=started.pk, now=expire(started) - timedelta(seconds=1)) == []
+    assert clock_enforce(match_id=started.pk, now=expire(started) - timedelta(seconds=1)) == []
 
 
 def test_three_timeouts_in_a_row_forfeit(alice: Any, bob: Any) -> None:
-    match = services.match_create(user=alice, kind="counting", rules_config={"target": 100})
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="counting", rules_config={"target": 100})
+    match_join(match_id=match.pk, user=bob)
+    match_start(match_id=match.pk, user=alice)
     for _ in range(2):
         me, _ = mover(match, alice, bob)
         submit(match, me, {"type": "add", "n": 1})
@@ -205,7 +208,7 @@ def test_three_timeouts_in_a_row_forfeit(alice: Any, bob: Any) -> None:
     sleeper = match.state["turn"]
     done: list[str] = []
     for _ in range(3):
-        done += services.clock_enforce(match_id=match.pk, now=expire(match))
+        done += clock_enforce(match_id=match.pk, now=expire(match))
         match.refresh_from_db()
         if match.status != MatchStatus.ACTIVE:
             break
@@ -221,7 +224,7 @@ def test_a_real_move_resets_the_timeout_count(started: Match, alice: Any, bob: A
         submit(started, me, {"type": "add", "n": 1})
     started.refresh_from_db()
     sleeper = started.state["turn"]
-    services.clock_enforce(match_id=started.pk, now=expire(started))
+    clock_enforce(match_id=started.pk, now=expire(started))
     me, _ = mover(started, alice, bob)
     submit(started, me, {"type": "add", "n": 1})
     me, _ = mover(started, alice, bob)
@@ -230,8 +233,8 @@ def test_a_real_move_resets_the_timeout_count(started: Match, alice: Any, bob: A
 
 
 def test_sweep_finds_matches_with_passed_deadlines(started: Match) -> None:
-    assert services.expired_match_ids(now=timezone.now()) == []
-    assert services.expired_match_ids(now=expire(started)) == [started.pk]
+    assert expired_match_ids(now=timezone.now()) == []
+    assert expired_match_ids(now=expire(started)) == [started.pk]
 
 
 # ---- AI -------------------------------------------------------------------------------------------
@@ -239,7 +242,7 @@ def test_vs_ai_starts_at_once_and_the_ai_answers_each_move(
     alice: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        match = services.match_create(user=alice, kind="counting", vs_ai=True, is_public=False)
+        match = match_create(user=alice, kind="counting", vs_ai=True, is_public=False)
     match.refresh_from_db()
     assert match.status == MatchStatus.ACTIVE and not match.is_public
     assert match.state["turn"] == 0  # if the AI went first it has already moved
@@ -259,8 +262,8 @@ def test_the_state_cache_hands_out_private_copies(started: Match) -> None:
     from matches.games import get_game
 
     game = get_game("counting")
-    first = services.load_state(started, game)
+    first = load_state(started, game)
     first["total"] = 99
     first["hands"][0].clear()
-    again = services.load_state(started, game)
+    again = load_state(started, game)
     assert again["total"] == 0 and again["hands"][0] == started.state["hands"][0]

@@ -15,8 +15,10 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from config.authentication import TokenAuthentication
-from matches import queries, services
+from matches import queries
 from matches.models import Match, Seat
+from matches.services.lobby import match_concede, match_create, match_create_with_ai
+from matches.services.submit import action_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -60,15 +62,15 @@ def test_a_started_match_with_its_seats_and_users_equals_the_orm(started: Match)
 
 
 def test_ai_seats_without_user_and_a_finished_match_with_a_result(alice: Any) -> None:
-    match = services.match_create_with_ai(user=alice, kind="counting", ai_seats=1)
-    services.match_concede(match_id=match.pk, user=alice)
+    match = match_create_with_ai(user=alice, kind="counting", ai_seats=1)
+    match_concede(match_id=match.pk, user=alice)
     _, got = _assert_same_as_orm(match.pk)
     assert got[1].user is None and got[1].display_name == "AI (normal)"
     assert Match.objects.get(pk=match.pk).result is not None
 
 
 def test_a_match_without_seats_and_a_missing_match(alice: Any) -> None:
-    match = services.match_create(user=alice, kind="counting")
+    match = match_create(user=alice, kind="counting")
     Seat.objects.filter(match=match).delete()
     found = queries.match_with_seats(match.pk)
     assert found is not None and found[0].pk == match.pk and found[1] == []
@@ -189,7 +191,7 @@ def test_log_entries_equal_the_orm_for_every_window(started: Match, alice: Any, 
 
     for _ in range(6):
         me, _ = mover(started, alice, bob)
-        services.action_submit(
+        action_submit(
             match_id=started.pk,
             user=me,
             action_json={"type": "add", "n": 1},

@@ -10,8 +10,10 @@ import pytest
 from django.utils import timezone
 
 from config.celery import app
-from matches import services, tasks
+from matches import tasks
 from matches.models import Match, MatchStatus, Seat
+from matches.services.lobby import match_create, match_join, match_start
+from matches.services.submit import action_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -26,13 +28,11 @@ def test_the_sweep_runs_every_second_under_beat() -> None:
 def test_near_deadlines_get_an_eta_task_at_the_deadline(
     alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    match = services.match_create(
-        user=alice, kind="counting", time_control={"initial_s": 60, "increment_s": 0}
-    )
-    services.match_join(match_id=match.pk, user=bob)
+    match = match_create(user=alice, kind="counting", time_control={"initial_s": 60, "increment_s": 0})
+    match_join(match_id=match.pk, user=bob)
     with mock.patch.object(tasks.enforce_deadline, "apply_async") as armed:
         with django_capture_on_commit_callbacks(execute=True):
-            services.match_start(match_id=match.pk, user=alice)
+            match_start(match_id=match.pk, user=alice)
     deadline = Seat.objects.get(match=match, deadline__isnull=False).deadline
     armed.assert_called_once_with(args=[match.pk], eta=deadline, expires=deadline + GRACE)
 
@@ -41,11 +41,11 @@ def test_far_deadlines_rest_on_the_stored_deadline_and_the_sweep(
     alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     """24 h per move: no far-future eta task (Redis visibility timeout would redeliver it)."""
-    match = services.match_create(user=alice, kind="counting", time_control={"per_move_s": 86400})
-    services.match_join(match_id=match.pk, user=bob)
+    match = match_create(user=alice, kind="counting", time_control={"per_move_s": 86400})
+    match_join(match_id=match.pk, user=bob)
     with mock.patch.object(tasks.enforce_deadline, "apply_async") as armed:
         with django_capture_on_commit_callbacks(execute=True):
-            services.match_start(match_id=match.pk, user=alice)
+            match_start(match_id=match.pk, user=alice)
     armed.assert_not_called()
     seat = Seat.objects.get(match=match, deadline__isnull=False)
     assert seat.deadline - timezone.now() > timedelta(hours=23)
@@ -67,13 +67,11 @@ def test_eta_task_is_a_no_op_before_the_deadline(started: Match) -> None:
 
 
 def test_sweep_wakes_an_ai_seat_whose_task_was_lost(alice: Any) -> None:
-    match = services.match_create(user=alice, kind="counting", vs_ai=True)  # on-commit hooks do not run here
+    match = match_create(user=alice, kind="counting", vs_ai=True)  # on-commit hooks do not run here
     match.refresh_from_db()
     ai = Seat.objects.get(match=match, position=1)
     if match.state["turn"] == 0:
-        services.action_submit(
-            match_id=match.pk, user=alice, action_json={"type": "add", "n": 1}, state_version=0
-        )
+        action_submit(match_id=match.pk, user=alice, action_json={"type": "add", "n": 1}, state_version=0)
     Seat.objects.filter(pk=ai.pk).update(clock_started_at=timezone.now() - timedelta(seconds=10))
     before = Match.objects.get(pk=match.pk).state_version
     tasks.sweep_deadlines()
@@ -92,12 +90,12 @@ def test_an_action_arms_a_timer_only_for_a_deadline_it_set(
     from matches.tests.commandeer_fixtures import legal_deck
 
     da, db = legal_deck(alice, "stonehold"), legal_deck(bob, "tidewardens")
-    match = services.match_create(
+    match = match_create(
         user=alice, kind="commandeer", deck_id=da.pk, time_control={"initial_s": 120, "increment_s": 0}
     )
-    services.match_join(match_id=match.pk, user=bob, deck_id=db.pk)
+    match_join(match_id=match.pk, user=bob, deck_id=db.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        services.match_start(match_id=match.pk, user=alice)
+        match_start(match_id=match.pk, user=alice)
     users, rng = {0: alice, 1: bob}, random.Random(2)
     kept = passed = 0
     for _ in range(60):
@@ -109,7 +107,7 @@ def test_an_action_arms_a_timer_only_for_a_deadline_it_set(
         snap = selectors.match_snapshot(match=m, you=you)
         with mock.patch.object(tasks.enforce_deadline, "apply_async") as armed:
             with django_capture_on_commit_callbacks(execute=True):
-                result = services.action_submit(
+                result = action_submit(
                     match_id=match.pk,
                     user=users[who],
                     action_json=rng.choice(snap["legal_actions"])["action"],

@@ -10,27 +10,30 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from matches import services, tasks
+from matches import tasks
+from matches.agents import TAKEOVER_AGENT
 from matches.clocks import TIMEOUTS_TO_FORFEIT
 from matches.games import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
 from matches.services import timeouts
+from matches.services.ai_seats import ai_action_submit
+from matches.services.lobby import match_create, match_create_with_ai, match_join, match_start
+from matches.services.timeouts import clock_enforce, timeout_step
+from matches.storage import load_state
 
 pytestmark = pytest.mark.django_db
 
 
 def _westeros_with_two_ai(alice: Any) -> Match:
     """A 3-house match (alice + 2 AI houses) in Planning, the AI houses' orders already placed."""
-    match = services.match_create_with_ai(
-        user=alice, kind="westeros", ai_seats=2, rules_config={"player_count": 3}
-    )
+    match = match_create_with_ai(user=alice, kind="westeros", ai_seats=2, rules_config={"player_count": 3})
     game = get_game("westeros")
     while True:
-        state = services.load_state(Match.objects.get(pk=match.pk), game)
+        state = load_state(Match.objects.get(pk=match.pk), game)
         assert state.pending.kind == "orders"
         if game.current_players(state) == [0]:
             return Match.objects.get(pk=match.pk)
-        assert services.ai_action_submit(match_id=match.pk) is not None
+        assert ai_action_submit(match_id=match.pk) is not None
 
 
 def _expire(match: Match, position: int, **fields: Any) -> None:
@@ -44,9 +47,7 @@ def test_one_timeout_places_every_order_of_a_silent_house_and_the_step_moves_on_
     match = _westeros_with_two_ai(alice)
     game = get_game("westeros")
     before = match.state_version
-    areas_owed = {
-        a.area for a in game.legal_actions(services.load_state(match, game), 0) if a.kind == "place_order"
-    }
+    areas_owed = {a.area for a in game.legal_actions(load_state(match, game), 0) if a.kind == "place_order"}
     _expire(match, 0, has_moved=True)
     broadcasts: list[int] = []
     real = timeouts.after_change_on_commit
@@ -56,7 +57,7 @@ def test_one_timeout_places_every_order_of_a_silent_house_and_the_step_moves_on_
         lambda m, **kw: (broadcasts.append(m.state_version), real(m, **kw)),
     )
 
-    done = services.clock_enforce(match_id=match.pk)
+    done = clock_enforce(match_id=match.pk)
 
     match = Match.objects.get(pk=match.pk)
     entries = list(ActionLog.objects.filter(match=match, version__gt=before).order_by("version"))
@@ -67,7 +68,7 @@ def test_one_timeout_places_every_order_of_a_silent_house_and_the_step_moves_on_
     assert {e.source for e in entries} == {"timeout"} and {e.seat for e in entries} == {0}
     assert {e.action["area"] for e in entries if e.action.get("type") == "place_order"} == areas_owed
     assert len(entries) >= len(areas_owed) >= 2
-    state = services.load_state(match, game)
+    state = load_state(match, game)
     assert state.pending is None or state.pending.kind != "orders"  # Planning is over
     seat = Seat.objects.get(match=match, position=0)
     assert seat.consecutive_timeouts == 1  # once per timeout, not per action
@@ -79,7 +80,7 @@ def test_a_timeout_applies_at_most_the_safety_cap(alice: Any, monkeypatch: pytes
     monkeypatch.setattr(timeouts, "TIMEOUT_MAX_ACTIONS", 2)
     _expire(match, 0, has_moved=True)
     before = match.state_version
-    services.clock_enforce(match_id=match.pk)
+    clock_enforce(match_id=match.pk)
     match = Match.objects.get(pk=match.pk)
     assert match.state_version == before + 2
     assert Seat.objects.get(match=match, position=0).deadline is not None  # still owes orders: a grace clock
@@ -98,19 +99,19 @@ def test_the_third_timeout_in_a_row_still_hands_a_house_to_the_ai(
 def test_a_commandeer_like_game_keeps_one_default_per_timeout(started: Match) -> None:
     game = get_game("counting")
     turn = started.state["turn"]
-    step = services.timeout_step(game, services.load_state(started, game))
+    step = timeout_step(game, load_state(started, game))
     _expire(started, turn, has_moved=True)
-    done = services.clock_enforce(match_id=started.pk)
+    done = clock_enforce(match_id=started.pk)
     assert done == [f"timeout:{turn}@1"]
     after = Match.objects.get(pk=started.pk)
-    assert services.timeout_step(game, services.load_state(after, game)) != step  # one default, a new step
+    assert timeout_step(game, load_state(after, game)) != step  # one default, a new step
     assert ActionLog.objects.filter(match=started).count() == 1
 
 
 def test_three_timeouts_in_a_row_still_forfeit_a_two_seat_game(started: Match) -> None:
     turn = started.state["turn"]
     _expire(started, turn, has_moved=True, consecutive_timeouts=TIMEOUTS_TO_FORFEIT - 1)
-    assert services.clock_enforce(match_id=started.pk) == [f"forfeit:{turn}"]
+    assert clock_enforce(match_id=started.pk) == [f"forfeit:{turn}"]
     assert Match.objects.get(pk=started.pk).result["winner"] == 1 - turn
 
 
@@ -118,31 +119,29 @@ def test_three_timeouts_in_a_row_still_forfeit_a_two_seat_game(started: Match) -
 def test_a_house_that_never_moved_is_handed_to_the_ai_and_the_others_play_on(
     alice: Any, bob: Any, carol: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    match = services.match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
+    match = match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
     for user in (bob, carol):
-        services.match_join(match_id=match.pk, user=user)
-    services.match_start(match_id=match.pk, user=alice)
+        match_join(match_id=match.pk, user=user)
+    match_start(match_id=match.pk, user=alice)
     _expire(match, 1)  # bob never moved
     with django_capture_on_commit_callbacks(execute=True):
-        done = services.clock_enforce(match_id=match.pk)
+        done = clock_enforce(match_id=match.pk)
     assert done == ["ai:1"]
     match = Match.objects.get(pk=match.pk)
     assert match.status == MatchStatus.ACTIVE and match.result is None
-    assert Seat.objects.get(match=match, position=1).ai_agent == services.TAKEOVER_AGENT
+    assert Seat.objects.get(match=match, position=1).ai_agent == TAKEOVER_AGENT
     assert ActionLog.objects.filter(match=match, seat=1, source="ai").exists()  # the AI placed bob's orders
 
 
 def test_a_never_moved_seat_with_no_other_person_left_still_aborts(alice: Any) -> None:
-    match = services.match_create_with_ai(
-        user=alice, kind="westeros", ai_seats=2, rules_config={"player_count": 3}
-    )
+    match = match_create_with_ai(user=alice, kind="westeros", ai_seats=2, rules_config={"player_count": 3})
     _expire(match, 0)
-    assert services.clock_enforce(match_id=match.pk) == ["abort:0"]
+    assert clock_enforce(match_id=match.pk) == ["abort:0"]
     assert Match.objects.get(pk=match.pk).status == MatchStatus.ABORTED
 
 
 def test_a_two_seat_game_still_aborts_when_the_first_move_never_comes(started: Match) -> None:
     turn = started.state["turn"]
     _expire(started, turn)
-    assert services.clock_enforce(match_id=started.pk) == [f"abort:{turn}"]
+    assert clock_enforce(match_id=started.pk) == [f"abort:{turn}"]
     assert Match.objects.get(pk=started.pk).status == MatchStatus.ABORTED

@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from matches import services, storage
+from matches import storage
 from matches.models import Match
+from matches.services.lobby import match_concede, match_create, match_join, match_start
+from matches.storage import StateUnloadable, load_state
 from matches.tests.commandeer_fixtures import legal_deck
 
 pytestmark = pytest.mark.django_db
@@ -28,10 +30,10 @@ def _client(user: Any) -> APIClient:
 def unloadable(alice: Any, bob: Any) -> Match:
     """A finished Commandeer match whose stored snapshots name a rules setting that no longer exists."""
     da, db = legal_deck(alice, "stonehold"), legal_deck(bob, "tidewardens")
-    match = services.match_create(user=alice, kind="commandeer", deck_id=da.pk)
-    services.match_join(match_id=match.pk, user=bob, deck_id=db.pk)
-    services.match_start(match_id=match.pk, user=alice)
-    services.match_concede(match_id=match.pk, user=bob)
+    match = match_create(user=alice, kind="commandeer", deck_id=da.pk)
+    match_join(match_id=match.pk, user=bob, deck_id=db.pk)
+    match_start(match_id=match.pk, user=alice)
+    match_concede(match_id=match.pk, user=bob)
     row = Match.objects.get(pk=match.pk)
     bad = {**row.state, "config": {"retired_rule": True}}
     Match.objects.filter(pk=match.pk).update(state=bad, state_base=bad)
@@ -40,8 +42,8 @@ def unloadable(alice: Any, bob: Any) -> Match:
 
 
 def test_loading_an_unloadable_state_raises_a_410_naming_the_problem(unloadable: Match) -> None:
-    with pytest.raises(services.StateUnloadable) as caught:
-        services.load_state(unloadable)
+    with pytest.raises(StateUnloadable) as caught:
+        load_state(unloadable)
     assert caught.value.status_code == 410 and caught.value.code == "state_unloadable"
     assert "stored state cannot be loaded" in caught.value.message and "retired_rule" in caught.value.message
 

@@ -7,10 +7,12 @@ from typing import Any
 
 import pytest
 
-from matches import services
+from matches.agents import TAKEOVER_AGENT
 from matches.games import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
 from matches.selectors import match_snapshot
+from matches.services.lobby import match_concede, match_create
+from matches.services.submit import action_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -19,9 +21,7 @@ def test_a_three_player_match_vs_ai_runs_through_the_same_services(
     alice: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        match = services.match_create(
-            user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3}
-        )
+        match = match_create(user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3})
     match.refresh_from_db()
     assert match.status == MatchStatus.ACTIVE and match.seats.count() == 3
     game = get_game("westeros")
@@ -35,7 +35,7 @@ def test_a_three_player_match_vs_ai_runs_through_the_same_services(
         if not snap["legal_actions"]:
             break  # the AI seats still owe a decision (they run in on-commit tasks here)
         with django_capture_on_commit_callbacks(execute=True):
-            services.action_submit(
+            action_submit(
                 match_id=match.pk,
                 user=alice,
                 action_json=snap["legal_actions"][0]["action"],
@@ -52,13 +52,11 @@ def test_orders_placed_face_down_are_hidden_from_the_other_houses_w_20(
     alice: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        match = services.match_create(
-            user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3}
-        )
+        match = match_create(user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3})
     you = Seat.objects.get(match=match, position=0)
     snap = match_snapshot(match=Match.objects.get(pk=match.pk), you=you)
     place = next(a for a in snap["legal_actions"] if a["action"]["type"] == "place_order")
-    services.action_submit(
+    action_submit(
         match_id=match.pk, user=alice, action_json=place["action"], state_version=snap["state_version"]
     )
     entry = ActionLog.objects.filter(match=match, source="player").last()
@@ -73,16 +71,16 @@ def test_orders_placed_face_down_are_hidden_from_the_other_houses_w_20(
 
 
 def test_conceding_in_a_three_player_match_hands_the_seat_to_an_ai(alice: Any) -> None:
-    match = services.match_create(user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3})
-    services.match_concede(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3})
+    match_concede(match_id=match.pk, user=alice)
     match.refresh_from_db()
     assert match.status == MatchStatus.ACTIVE
-    assert Seat.objects.get(match=match, position=0).ai_agent == services.TAKEOVER_AGENT
+    assert Seat.objects.get(match=match, position=0).ai_agent == TAKEOVER_AGENT
 
 
 def test_player_count_outside_3_to_6_is_refused_w_1_1(alice: Any) -> None:
     from config.errors import ApplicationError
 
     with pytest.raises(ApplicationError) as exc:
-        services.match_create(user=alice, kind="westeros", rules_config={"player_count": 7})
+        match_create(user=alice, kind="westeros", rules_config={"player_count": 7})
     assert exc.value.code == "invalid_rules_config"

@@ -11,10 +11,13 @@ import pytest
 from django.utils import timezone
 
 from boardgame.engine.timeouts import TIMEOUT_DEFAULTS
-from matches import services, tasks
+from matches import tasks
+from matches.agents import TAKEOVER_AGENT
 from matches.clocks import TIMEOUTS_TO_FORFEIT, SeatClock, TimeControl
 from matches.games import WesterosGame, get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
+from matches.services.ai_seats import hand_over_timed_out_seats
+from matches.services.lobby import match_create, match_create_with_ai, match_join, match_start
 
 pytestmark = pytest.mark.django_db
 
@@ -62,36 +65,28 @@ def test_a_random_draw_is_a_seeded_permutation_of_the_houses_in_play() -> None:
 
 def test_a_house_not_in_a_game_of_that_size_is_refused_w_1_1(alice: Any) -> None:
     with pytest.raises(Exception) as info:
-        services.match_create(
-            user=alice, kind="westeros", rules_config={"player_count": 4, "house": "martell"}
-        )
+        match_create(user=alice, kind="westeros", rules_config={"player_count": 4, "house": "martell"})
     assert info.value.code == "invalid_rules_config" and "greyjoy" in info.value.message
 
 
 # ---- AI seats from the lobby ------------------------------------------------------------------------------
 def test_some_ai_houses_leave_seats_open_for_people(alice: Any, bob: Any) -> None:
-    match = services.match_create_with_ai(
-        user=alice, kind="westeros", ai_seats=2, rules_config={"player_count": 4}
-    )
+    match = match_create_with_ai(user=alice, kind="westeros", ai_seats=2, rules_config={"player_count": 4})
     assert match.status == MatchStatus.WAITING
     assert [s.is_ai for s in Seat.objects.filter(match=match).order_by("position")] == [False, True, True]
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
+    match_join(match_id=match.pk, user=bob)
+    match_start(match_id=match.pk, user=alice)
     assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
 
 
 def test_only_ai_opponents_start_at_once(alice: Any) -> None:
-    match = services.match_create_with_ai(
-        user=alice, kind="westeros", ai_seats=2, rules_config={"player_count": 3}
-    )
+    match = match_create_with_ai(user=alice, kind="westeros", ai_seats=2, rules_config={"player_count": 3})
     assert match.status == MatchStatus.ACTIVE and Seat.objects.filter(match=match).count() == 3
 
 
 def test_more_ai_seats_than_fit_are_refused(alice: Any) -> None:
     with pytest.raises(Exception) as info:
-        services.match_create_with_ai(
-            user=alice, kind="westeros", ai_seats=3, rules_config={"player_count": 3}
-        )
+        match_create_with_ai(user=alice, kind="westeros", ai_seats=3, rules_config={"player_count": 3})
     assert info.value.code == "invalid" and Match.objects.count() == 0  # nothing half-created
 
 
@@ -136,10 +131,10 @@ def test_a_timed_out_house_card_is_the_first_legal_one_w_9_4() -> None:
 def test_a_house_timing_out_again_and_again_is_handed_to_the_ai_and_the_game_goes_on(
     alice: Any, bob: Any, carol: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    match = services.match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
+    match = match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
     for user in (bob, carol):
-        services.match_join(match_id=match.pk, user=user)
-    services.match_start(match_id=match.pk, user=alice)
+        match_join(match_id=match.pk, user=user)
+    match_start(match_id=match.pk, user=alice)
     past = timezone.now() - timedelta(seconds=1)
     Seat.objects.filter(match=match, position=1).update(
         has_moved=True, consecutive_timeouts=TIMEOUTS_TO_FORFEIT - 1, deadline=past, clock_started_at=past
@@ -149,18 +144,18 @@ def test_a_house_timing_out_again_and_again_is_handed_to_the_ai_and_the_game_goe
     assert "ai:1" in done
     match.refresh_from_db()
     assert match.status == MatchStatus.ACTIVE  # no forfeit: the others play on
-    assert Seat.objects.get(match=match, position=1).ai_agent == services.TAKEOVER_AGENT
+    assert Seat.objects.get(match=match, position=1).ai_agent == TAKEOVER_AGENT
     assert ActionLog.objects.filter(match=match, seat=1, source="ai").exists()  # the AI moved for it
 
 
 def test_a_first_or_second_timeout_is_not_handed_over(alice: Any, bob: Any, carol: Any) -> None:
-    match = services.match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
+    match = match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
     for user in (bob, carol):
-        services.match_join(match_id=match.pk, user=user)
-    services.match_start(match_id=match.pk, user=alice)
+        match_join(match_id=match.pk, user=user)
+    match_start(match_id=match.pk, user=alice)
     past = timezone.now() - timedelta(seconds=1)
     Seat.objects.filter(match=match, position=2).update(has_moved=True, deadline=past, clock_started_at=past)
-    assert services.hand_over_timed_out_seats(match_id=match.pk) == []
+    assert hand_over_timed_out_seats(match_id=match.pk) == []
     assert not Seat.objects.get(match=match, position=2).is_ai
 
 
@@ -169,7 +164,7 @@ def test_two_seat_games_keep_their_forfeit(started: Match) -> None:
     Seat.objects.filter(match=started, position=0).update(
         has_moved=True, consecutive_timeouts=TIMEOUTS_TO_FORFEIT - 1, deadline=past
     )
-    assert services.hand_over_timed_out_seats(match_id=started.pk) == []
+    assert hand_over_timed_out_seats(match_id=started.pk) == []
 
 
 # ---- per decision + bank clocks --------------------------------------------------------------------------

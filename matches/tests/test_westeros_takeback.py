@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from config.errors import ApplicationError
-from matches import services
 from matches.models import ActionLog, Match, Seat
 from matches.selectors import match_snapshot
+from matches.services.lobby import match_create, match_join, match_start
+from matches.services.submit import action_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -22,11 +23,11 @@ def _snap(match: Match, seat: Seat | None) -> dict[str, Any]:
 
 def _submit(match: Match, user: Any, action: dict[str, Any]) -> None:
     version = Match.objects.get(pk=match.pk).state_version
-    services.action_submit(match_id=match.pk, user=user, action_json=action, state_version=version)
+    action_submit(match_id=match.pk, user=user, action_json=action, state_version=version)
 
 
 def test_a_placed_order_is_taken_back_and_replaced_without_showing_the_token_w_5_1_w_20_1(alice: Any) -> None:
-    match = services.match_create(user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3})
+    match = match_create(user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3})
     you = Seat.objects.get(match=match, position=0)
     snap = _snap(match, you)
     place = next(a["action"] for a in snap["legal_actions"] if a["action"]["type"] == "place_order")
@@ -55,7 +56,7 @@ def test_a_placed_order_is_taken_back_and_replaced_without_showing_the_token_w_5
 
 
 def test_after_ready_the_orders_cannot_be_taken_back_w_5_1(alice: Any) -> None:
-    match = services.match_create(user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3})
+    match = match_create(user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3})
     you = Seat.objects.get(match=match, position=0)
     while True:
         legal = [a["action"] for a in _snap(match, you)["legal_actions"]]
@@ -82,10 +83,10 @@ def _ready(match: Match, user: Any, seat: Seat) -> str:
 def test_a_ready_house_takes_its_ready_back_while_another_still_places_w_5_1(
     alice: Any, bob: Any, carol: Any
 ) -> None:
-    match = services.match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
+    match = match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
     for user in (bob, carol):
-        services.match_join(match_id=match.pk, user=user)
-    services.match_start(match_id=match.pk, user=alice)
+        match_join(match_id=match.pk, user=user)
+    match_start(match_id=match.pk, user=alice)
     you, other = Seat.objects.get(match=match, position=0), Seat.objects.get(match=match, position=1)
     house = _ready(match, alice, you)
     snap = _snap(match, you)
@@ -127,10 +128,10 @@ def test_a_view_overtaken_only_by_others_orders_still_places_an_order_w_3_3(
     """W-3.3: the others' face-down orders cannot change what a house may do, so a submit from a view they
     overtook is applied (no 409 for a click made while an AI house placed an order); a view overtaken by a
     move of one's own, or by a step that is not simultaneous, stays stale."""
-    match = services.match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
+    match = match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
     for user in (bob, carol):
-        services.match_join(match_id=match.pk, user=user)
-    services.match_start(match_id=match.pk, user=alice)
+        match_join(match_id=match.pk, user=user)
+    match_start(match_id=match.pk, user=alice)
     you, other = Seat.objects.get(match=match, position=0), Seat.objects.get(match=match, position=1)
     seen = Match.objects.get(pk=match.pk).state_version
     mine = next(
@@ -138,19 +139,19 @@ def test_a_view_overtaken_only_by_others_orders_still_places_an_order_w_3_3(
     )
     _ready(match, bob, other)  # bob places all his orders and is Ready meanwhile
     assert Match.objects.get(pk=match.pk).state_version > seen + 1
-    services.action_submit(match_id=match.pk, user=alice, action_json=mine, state_version=seen)
+    action_submit(match_id=match.pk, user=alice, action_json=mine, state_version=seen)
     assert _snap(match, you)["view"]["orders"][mine["area"]] == [mine["player"], mine["token"]]
     # Now alice's own move lies after `seen`: that view is stale.
     nxt = next(
         a["action"] for a in _snap(match, you)["legal_actions"] if a["action"]["type"] == "place_order"
     )
     with pytest.raises(ApplicationError) as err:
-        services.action_submit(match_id=match.pk, user=alice, action_json=nxt, state_version=seen)
+        action_submit(match_id=match.pk, user=alice, action_json=nxt, state_version=seen)
     assert err.value.code == "stale_state"
     # A version from the future is stale too.
     version = Match.objects.get(pk=match.pk).state_version
     with pytest.raises(ApplicationError) as err:
-        services.action_submit(match_id=match.pk, user=alice, action_json=nxt, state_version=version + 1)
+        action_submit(match_id=match.pk, user=alice, action_json=nxt, state_version=version + 1)
     assert err.value.code == "stale_state"
 
 
@@ -164,12 +165,10 @@ def test_readying_and_reopening_orders_again_and_again_earns_no_time_w_5_1(
 ) -> None:
     """Each Ready stops the clock and each take-back starts it again, but the decision stays one: its
     increment is added once and its period is not granted afresh (matches.clocks, "taking a decision back")."""
-    match = services.match_create(
-        user=alice, kind="westeros", rules_config={"player_count": 3}, time_control=control
-    )
+    match = match_create(user=alice, kind="westeros", rules_config={"player_count": 3}, time_control=control)
     for user in (bob, carol):
-        services.match_join(match_id=match.pk, user=user)
-    services.match_start(match_id=match.pk, user=alice)
+        match_join(match_id=match.pk, user=user)
+    match_start(match_id=match.pk, user=alice)
     you = Seat.objects.get(match=match, position=0)
     house = _ready(match, alice, you)
     first = Seat.objects.get(pk=you.pk)

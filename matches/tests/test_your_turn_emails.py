@@ -18,9 +18,11 @@ from django.utils import timezone
 
 from frontend import preferences
 from frontend.models import UserSettings
-from matches import services, tasks
+from matches import tasks
 from matches.models import Match, Seat, YourTurnEmail
 from matches.services import emails
+from matches.services.lobby import match_create, match_join, match_start
+from matches.services.submit import action_submit
 from matches.tests.conftest import mover
 
 pytestmark = pytest.mark.django_db
@@ -39,9 +41,9 @@ def corr(alice: Any, bob: Any) -> Match:
     for user in (alice, bob):
         user.email = f"{user.username}@example.com"
         user.save()
-    match = services.match_create(user=alice, kind="counting", time_control={"per_move_s": DAY})
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="counting", time_control={"per_move_s": DAY})
+    match_join(match_id=match.pk, user=bob)
+    match_start(match_id=match.pk, user=alice)
     match.refresh_from_db()
     return match
 
@@ -76,7 +78,7 @@ def test_the_next_deadline_gets_its_own_email(corr: Match, alice: Any, bob: Any)
     first, second = mover(corr, alice, bob)
     assert _run_task() == 1
     corr.refresh_from_db()
-    services.action_submit(
+    action_submit(
         match_id=corr.pk, user=first, action_json={"type": "add", "n": 1}, state_version=corr.state_version
     )
     assert _run_task() == 1

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from boardgame import dataset as board_dataset
-from matches import services as match_services
+from matches.services.lobby import match_create
 from matches.tests.commandeer_fixtures import legal_deck, load_cards
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -62,8 +62,8 @@ def test_main_pages_run_without_a_csp_violation(live_server: Any, strict_page: t
     board_dataset.game_data_import(data=board_dataset.bundled_data())
     user = get_user_model().objects.create_user("alice", password="pw-alice-123")
     deck = legal_deck(user, "stonehold")
-    commandeer = match_services.match_create(user=user, kind="commandeer", deck_id=deck.pk, vs_ai=True)
-    westeros = match_services.match_create(
+    commandeer = match_create(user=user, kind="commandeer", deck_id=deck.pk, vs_ai=True)
+    westeros = match_create(
         user=user, kind="westeros", vs_ai=True, rules_config={"player_count": 3, "house": "stark"}
     )
     url = live_server.url

@@ -100,11 +100,11 @@ def test_game_page_plays_through_the_matches_api_w_5_1_w_20_1(live_server: Any, 
     the AI houses' orders stay face down (W-20.1), and the finished match replays frame by frame."""
     from django.contrib.auth.models import User
 
-    from matches import services as match_services
+    from matches.services.lobby import match_create
 
     _load()
     user = User.objects.create_user("ned", password="pw-ned-12345")
-    match = match_services.match_create(
+    match = match_create(
         user=user, kind="westeros", vs_ai=True, rules_config={"player_count": 3, "house": "stark"}
     )
     page = browser_page

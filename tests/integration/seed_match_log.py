@@ -18,9 +18,9 @@ def main(mode: str) -> None:
     from django.contrib.auth import get_user_model
 
     from decks.models import Deck
-    from matches import services
     from matches.clocks import TIMEOUTS_TO_FORFEIT
     from matches.models import Match, Seat
+    from matches.services.lobby import match_create, match_join, match_start
     from matches.tests.rigging import rig_deploying_position
 
     User = get_user_model()
@@ -29,9 +29,9 @@ def main(mode: str) -> None:
     deck_b = Deck.objects.filter(owner=bob).first()
     assert deck_a is not None and deck_b is not None
     clock = {"initial_s": 600, "increment_s": 10} if mode == "deploy" else {"per_move_s": 5}
-    match = services.match_create(user=alice, kind="commandeer", deck_id=deck_a.pk, time_control=clock)
-    services.match_join(match_id=match.pk, user=bob, deck_id=deck_b.pk)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="commandeer", deck_id=deck_a.pk, time_control=clock)
+    match_join(match_id=match.pk, user=bob, deck_id=deck_b.pk)
+    match_start(match_id=match.pk, user=alice)
     rig_deploying_position(Match.objects.get(pk=match.pk), own_unit=mode != "timeout")
     if mode == "forfeit":
         Seat.objects.filter(match=match, position=0).update(consecutive_timeouts=TIMEOUTS_TO_FORFEIT - 1)

@@ -15,8 +15,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 import matches.tests.slowgame  # noqa: F401  (registers kind "slow-counting" in this process too)
-from matches import services
 from matches.models import ActionLog, Match, MatchStatus
+from matches.services.lobby import match_create
+from matches.services.submit import action_submit
 from tests.integration.conftest import Worker, service_env
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.postgres]
@@ -36,14 +37,12 @@ def test_an_endless_search_is_cut_by_the_soft_time_limit_and_the_greedy_move_is_
     prefork_worker: Worker,
 ) -> None:
     alice = get_user_model().objects.create_user("alice", password="x")
-    match = services.match_create(
+    match = match_create(
         user=alice, kind="slow-counting", vs_ai=True, ai_agent="hard", rules_config={"target": 99}
     )
     match.refresh_from_db()
     if match.state["turn"] == 0:
-        services.action_submit(
-            match_id=match.pk, user=alice, action_json={"type": "add", "n": 1}, state_version=0
-        )
+        action_submit(match_id=match.pk, user=alice, action_json={"type": "add", "n": 1}, state_version=0)
     end = time.monotonic() + 30
     entry = None
     while entry is None and time.monotonic() < end:

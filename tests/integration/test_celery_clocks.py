@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from matches import services
 from matches.models import ActionLog, Match, MatchStatus, Seat
+from matches.services.lobby import match_create, match_join, match_start
+from matches.services.submit import action_submit
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.postgres]
 
@@ -29,17 +30,17 @@ def mover(match: Match, alice: Any, bob: Any) -> Any:
 
 def started_match(alice: Any, bob: Any, *, initial_s: int) -> Match:
     """A started counting match in which both players have moved once (so a timeout is not an abort)."""
-    match = services.match_create(
+    match = match_create(
         user=alice,
         kind="counting",
         time_control={"initial_s": initial_s, "increment_s": 0},
         rules_config={"target": 99},
     )
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
+    match_join(match_id=match.pk, user=bob)
+    match_start(match_id=match.pk, user=alice)
     for _ in range(2):
         match.refresh_from_db()
-        services.action_submit(
+        action_submit(
             match_id=match.pk,
             user=mover(match, alice, bob),
             action_json={"type": "add", "n": 1},
@@ -94,11 +95,9 @@ def test_killing_the_worker_holding_the_timer_still_enforces_the_deadline(worker
 
 def test_a_first_move_that_never_comes_aborts_the_match(worker: Any) -> None:
     alice, bob = users()
-    match = services.match_create(
-        user=alice, kind="counting", time_control={"initial_s": 5, "increment_s": 0}
-    )
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="counting", time_control={"initial_s": 5, "increment_s": 0})
+    match_join(match_id=match.pk, user=bob)
+    match_start(match_id=match.pk, user=alice)
     assert wait_for(lambda: Match.objects.get(pk=match.pk).status == MatchStatus.ABORTED, 10), (
         worker.output()[-3000:]
     )
@@ -110,7 +109,7 @@ AI_BUDGET_S = 3.0
 
 def test_an_ai_seat_moves_within_its_time_budget(worker: Any) -> None:
     alice, _ = users()
-    match = services.match_create(user=alice, kind="counting", vs_ai=True, rules_config={"target": 99})
+    match = match_create(user=alice, kind="counting", vs_ai=True, rules_config={"target": 99})
     match.refresh_from_db()
     if match.state["turn"] == 1:  # the AI opens: wait for its move
         assert wait_for(lambda: Match.objects.get(pk=match.pk).state["turn"] == 0, AI_BUDGET_S + 5)
@@ -118,7 +117,7 @@ def test_an_ai_seat_moves_within_its_time_budget(worker: Any) -> None:
         match.refresh_from_db()
         before = match.state_version
         sent = time.monotonic()
-        services.action_submit(
+        action_submit(
             match_id=match.pk, user=alice, action_json={"type": "add", "n": 1}, state_version=before
         )
         assert wait_for(
@@ -131,7 +130,7 @@ def test_an_ai_seat_moves_within_its_time_budget(worker: Any) -> None:
 def human_to_act(match_id: int) -> bool:
     """The Commandeer match waits for seat 0 (the human) again, or is over."""
     from matches.games import get_game
-    from matches.services import load_state
+    from matches.storage import load_state
 
     match = Match.objects.get(pk=match_id)
     if match.status != MatchStatus.ACTIVE:
@@ -144,12 +143,12 @@ def test_a_commandeer_greedy_ai_answers_within_its_time_budget(worker: Any) -> N
     import random
 
     from matches.games import get_game
-    from matches.services import load_state
+    from matches.storage import load_state
     from matches.tests.commandeer_fixtures import legal_deck
 
     alice, _ = users()
     deck = legal_deck(alice, "stonehold")
-    match = services.match_create(user=alice, kind="commandeer", deck_id=deck.pk, vs_ai=True)
+    match = match_create(user=alice, kind="commandeer", deck_id=deck.pk, vs_ai=True)
     game, rng = get_game("commandeer"), random.Random(3)
     assert wait_for(lambda: human_to_act(match.pk), AI_BUDGET_S + 5), worker.output()[-3000:]
     handovers = 0
@@ -160,7 +159,7 @@ def test_a_commandeer_greedy_ai_answers_within_its_time_budget(worker: Any) -> N
         state = load_state(match, game)
         action = game.ai_action(state, 0, rng=rng, agent="greedy")
         sent = time.monotonic()
-        services.action_submit(
+        action_submit(
             match_id=match.pk, user=alice, action_json=action.to_json(), state_version=match.state_version
         )
         if not human_to_act(match.pk):

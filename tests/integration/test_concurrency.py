@@ -16,8 +16,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection, connections
 
 from config.errors import ApplicationError
-from matches import services
 from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus
+from matches.services.lobby import match_create, match_join, match_start
+from matches.services.submit import action_submit
 
 pytestmark = pytest.mark.postgres
 
@@ -33,9 +34,9 @@ def pg(transactional_db: Any) -> None:
 def started(target: int = 10) -> tuple[Match, Any, Any]:
     User = get_user_model()
     alice, bob = User.objects.create_user("alice"), User.objects.create_user("bob")
-    match = services.match_create(user=alice, kind="counting", rules_config={"target": target})
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="counting", rules_config={"target": target})
+    match_join(match_id=match.pk, user=bob)
+    match_start(match_id=match.pk, user=alice)
     match.refresh_from_db()
     return match, alice, bob
 
@@ -62,7 +63,7 @@ def test_50_concurrent_retries_with_one_idempotency_key_apply_exactly_once(pg: N
     me = alice if match.state["turn"] == 0 else bob
 
     def submit() -> Any:
-        return services.action_submit(
+        return action_submit(
             match_id=match.pk,
             user=me,
             action_json={"type": "add", "n": 1},
@@ -86,7 +87,7 @@ def test_two_players_racing_at_one_version_one_wins_the_other_gets_409(pg: None)
     match, alice, bob = started()
 
     def submit(user: Any) -> Callable[[], Any]:
-        return lambda: services.action_submit(
+        return lambda: action_submit(
             match_id=match.pk, user=user, action_json={"type": "add", "n": 1}, state_version=0
         )
 
@@ -102,7 +103,7 @@ def test_two_tabs_racing_different_actions_one_applies_the_other_is_stale(pg: No
     me = alice if match.state["turn"] == 0 else bob
 
     def submit(n: int) -> Callable[[], Any]:
-        return lambda: services.action_submit(
+        return lambda: action_submit(
             match_id=match.pk, user=me, action_json={"type": "add", "n": n}, state_version=0
         )
 
@@ -123,7 +124,7 @@ def test_hammering_players_leave_a_gap_free_log(pg: None) -> None:
                 if m.status != MatchStatus.ACTIVE:
                     break
                 try:
-                    services.action_submit(
+                    action_submit(
                         match_id=m.pk,
                         user=user,
                         action_json={"type": "add", "n": 1},
@@ -149,11 +150,11 @@ def test_hammering_players_leave_a_gap_free_log(pg: None) -> None:
 def test_ten_simultaneous_creates_of_one_user_make_one_match(pg: None) -> None:
     """A double (or tenfold) click on "Play against the AI" at the same instant: the user's row lock decides
     them one after the other, and all but the first find the match the first made."""
-    from matches import services
+    from matches.services.lobby import match_create_once
 
     alice = get_user_model().objects.create_user("alice")
     settings = {"kind": "counting", "vs_ai": True, "time_control": {"initial_s": 300, "increment_s": 10}}
-    results = run_at_once([lambda: services.match_create_once(user=alice, **settings) for _ in range(10)])
+    results = run_at_once([lambda: match_create_once(user=alice, **settings) for _ in range(10)])
     assert not [r for r in results if isinstance(r, Exception)], results
     assert sorted(created for _, created in results) == [False] * 9 + [True]
     assert len({m.pk for m, _ in results}) == 1 and Match.objects.filter(created_by=alice).count() == 1

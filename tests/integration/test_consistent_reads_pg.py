@@ -12,9 +12,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from matches import selectors, services, storage
+from matches import selectors, storage
 from matches.games import get_game
 from matches.models import Match
+from matches.services.lobby import match_create, match_join, match_start
+from matches.services.submit import action_submit
 from tests.integration.test_concurrency import run_at_once
 
 pytestmark = pytest.mark.postgres
@@ -31,9 +33,9 @@ def pg(transactional_db: Any) -> None:
 def test_a_move_committed_by_another_connection_between_the_two_reads_gives_one_version(pg: None) -> None:
     User = get_user_model()
     alice, bob = User.objects.create_user("alice"), User.objects.create_user("bob")
-    match = services.match_create(user=alice, kind="counting", rules_config={"target": 50})
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
+    match = match_create(user=alice, kind="counting", rules_config={"target": 50})
+    match_join(match_id=match.pk, user=bob)
+    match_start(match_id=match.pk, user=alice)
     game = get_game("counting")
     for _ in range(5):
         storage.clear_state_cache()  # a process that has not seen this match's latest version
@@ -42,7 +44,7 @@ def test_a_move_committed_by_another_connection_between_the_two_reads_gives_one_
         me = alice if row.state["turn"] == 0 else bob
         (result,) = run_at_once(  # another connection (another process) commits N+1 now
             [
-                lambda me=me, row=row: services.action_submit(
+                lambda me=me, row=row: action_submit(
                     match_id=match.pk,
                     user=me,
                     action_json={"type": "add", "n": 1},

@@ -24,11 +24,12 @@ from django.test import override_settings
 import matches.tests.fakegame  # noqa: F401  (registers kind "counting")
 from config.routing import websocket_urlpatterns
 from config.settings.base import redis_channel_layer
-from matches import services, sockets
+from matches import sockets
 from matches.consumers import CLOSE_TOO_MANY_SOCKETS, MatchConsumer
 from matches.models import Match
-from matches.services import match_group
 from matches.services.chat import chat_group
+from matches.services.lobby import match_create, match_join, match_start
+from matches.services.notify import match_group
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -62,9 +63,9 @@ def _user(name: str) -> Any:
 
 
 def _match(owner: Any, other: Any) -> Match:
-    match = services.match_create(user=owner, kind="counting")
-    services.match_join(match_id=match.pk, user=other)
-    services.match_start(match_id=match.pk, user=owner)
+    match = match_create(user=owner, kind="counting")
+    match_join(match_id=match.pk, user=other)
+    match_start(match_id=match.pk, user=owner)
     return match
 
 

@@ -26,12 +26,12 @@ MESSAGE = "This match is open in too many tabs or windows. Close some, then relo
 SEED = """
 import django; django.setup()
 from django.contrib.auth import get_user_model
-from matches import services
+from matches.services.lobby import match_create
 from matches.tests.commandeer_fixtures import legal_deck
 alice = get_user_model().objects.create_user("alice", password="pw-alice-123")
 deck = legal_deck(alice, "stonehold")
-print(services.match_create(user=alice, kind="commandeer", deck_id=deck.pk).pk)
-print(services.match_create(user=alice, kind="westeros", rules_config={"player_count": 3}).pk)
+print(match_create(user=alice, kind="commandeer", deck_id=deck.pk).pk)
+print(match_create(user=alice, kind="westeros", rules_config={"player_count": 3}).pk)
 """
 
 

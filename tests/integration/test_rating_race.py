@@ -12,9 +12,10 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from config.errors import ApplicationError
-from matches import services
 from matches.models import Match, MatchStatus, PlayerRating, RatingChange
 from matches.services import ratings
+from matches.services.lobby import match_concede, match_create, match_join, match_start
+from matches.services.submit import action_submit
 from tests.integration.test_concurrency import run_at_once
 
 pytestmark = pytest.mark.postgres
@@ -35,13 +36,13 @@ def counting_rated(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _rated(a: Any, b: Any) -> Match:
     """A started rated match in which each player has made a move of their own (so its result counts)."""
-    match = services.match_create(user=a, kind="counting", rated=True, rules_config={"target": 10})
-    services.match_join(match_id=match.pk, user=b)
-    services.match_start(match_id=match.pk, user=a)
+    match = match_create(user=a, kind="counting", rated=True, rules_config={"target": 10})
+    match_join(match_id=match.pk, user=b)
+    match_start(match_id=match.pk, user=a)
     for _ in range(2):
         match.refresh_from_db()
         me = a if match.state["turn"] == 0 else b
-        services.action_submit(
+        action_submit(
             match_id=match.pk, user=me, action_json={"type": "add", "n": 1}, state_version=match.state_version
         )
     return match
@@ -55,8 +56,8 @@ def test_two_racing_concessions_finish_the_match_and_change_each_rating_once(
     match = _rated(alice, bob)
     results = run_at_once(
         [
-            lambda: services.match_concede(match_id=match.pk, user=alice),
-            lambda: services.match_concede(match_id=match.pk, user=bob),
+            lambda: match_concede(match_id=match.pk, user=alice),
+            lambda: match_concede(match_id=match.pk, user=bob),
         ]
     )
     errors = [r for r in results if isinstance(r, ApplicationError)]
@@ -76,8 +77,8 @@ def test_a_players_two_matches_finishing_at_once_lose_no_update(pg: None, counti
     first, second = _rated(alice, bob), _rated(alice, carol)
     run_at_once(
         [
-            lambda: services.match_concede(match_id=first.pk, user=bob),
-            lambda: services.match_concede(match_id=second.pk, user=carol),
+            lambda: match_concede(match_id=first.pk, user=bob),
+            lambda: match_concede(match_id=second.pk, user=carol),
         ]
     )
     mine = PlayerRating.objects.get(user=alice, kind="counting")
@@ -96,8 +97,8 @@ def test_two_games_of_one_pair_ending_at_once_count_once_past_the_pairing_limit(
     first, second = _rated(alice, bob), _rated(alice, bob)
     run_at_once(
         [
-            lambda: services.match_concede(match_id=first.pk, user=bob),
-            lambda: services.match_concede(match_id=second.pk, user=bob),
+            lambda: match_concede(match_id=first.pk, user=bob),
+            lambda: match_concede(match_id=second.pk, user=bob),
         ]
     )
     counted = {m for m in RatingChange.objects.values_list("match_id", flat=True)}

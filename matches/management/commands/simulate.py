@@ -103,6 +103,6 @@ def agents_from_registry(kind: str, budget_s: float | None) -> Iterator[None]:
         yield
     finally:
         if before is None:
-            del module.make_agent  # type: ignore[attr-defined]
+            del module.make_agent
         else:
             module.make_agent = before  # type: ignore[attr-defined]
