@@ -272,14 +272,14 @@ def test_a_match_page_and_the_westeros_table_link_their_games_rules() -> None:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    from matches import services
+    from matches.services import lobby
 
     alice = get_user_model().objects.create_user(username="alice-rules", password="x-Password-1")
     client = Client()
     client.force_login(alice)
-    waiting = services.match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
+    waiting = lobby.match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
     html = client.get(f"/play/{waiting.pk}/").content.decode()
     assert '<a href="/rules/westeros/" data-testid="rules-link">' in html
-    started = services.match_create(user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3})
+    started = lobby.match_create(user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3})
     table = client.get(f"/westeros/games/{started.pk}/").content.decode()
     assert '<a href="/rules/westeros/" data-testid="rules-link">' in table

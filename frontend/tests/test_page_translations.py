@@ -27,9 +27,10 @@ from django.utils import translation
 from boardgame import dataset as board_dataset
 from cards.models import Card, Faction
 from decks.models import Deck, Visibility
-from matches import services, storage
+from matches import storage
 from matches.games import game_kinds, get_game
 from matches.models import Match, MatchStatus
+from matches.services import lobby, submit
 from matches.tests.commandeer_fixtures import legal_deck, load_cards
 
 pytestmark = pytest.mark.django_db
@@ -173,9 +174,9 @@ def world(django_capture_on_commit_callbacks: Any) -> dict[str, Any]:
     deck = Deck.objects.create(owner=alice, name="Deck", visibility=Visibility.PUBLIC)
     bobs = Deck.objects.create(owner=bob, name="Deck", visibility=Visibility.PUBLIC)
     board_dataset.game_data_import(data=board_dataset.bundled_data())
-    waiting = services.match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
+    waiting = lobby.match_create(user=alice, kind="westeros", rules_config={"player_count": 3})
     with django_capture_on_commit_callbacks(execute=True):
-        westeros = services.match_create(
+        westeros = lobby.match_create(
             user=alice, kind="westeros", vs_ai=True, rules_config={"player_count": 3}
         )
     return {
@@ -191,7 +192,7 @@ def world(django_capture_on_commit_callbacks: Any) -> dict[str, Any]:
 
 def _rated_commandeer_match(alice: User, bob: User) -> Match:
     """A rated Commandeer match played for a while, then conceded by bob (C-6.4): profile, leaderboard rows."""
-    match = services.match_create(
+    match = lobby.match_create(
         user=alice,
         kind="commandeer",
         deck_id=legal_deck(alice, "stonehold").pk,
@@ -199,8 +200,8 @@ def _rated_commandeer_match(alice: User, bob: User) -> Match:
         rated=True,
         time_control={"initial_s": 600},
     )
-    services.match_join(match_id=match.pk, user=bob, deck_id=legal_deck(bob, "tidewardens").pk)
-    services.match_start(match_id=match.pk, user=alice)
+    lobby.match_join(match_id=match.pk, user=bob, deck_id=legal_deck(bob, "tidewardens").pk)
+    lobby.match_start(match_id=match.pk, user=alice)
     game, rng, users = get_game(match.kind), random.Random(1), {0: alice, 1: bob}
     for _ in range(40):
         match.refresh_from_db()
@@ -209,7 +210,7 @@ def _rated_commandeer_match(alice: User, bob: User) -> Match:
         state = storage.load_state(match, game)
         seat = game.current_players(state)[0]
         action = game.ai_action(state, seat, rng=rng, agent="greedy")
-        services.action_submit(
+        submit.action_submit(
             match_id=match.pk,
             user=users[seat],
             action_json=game.action_to_json(action),
@@ -217,7 +218,7 @@ def _rated_commandeer_match(alice: User, bob: User) -> Match:
         )
     match.refresh_from_db()
     if match.status == MatchStatus.ACTIVE:
-        services.match_concede(match_id=match.pk, user=bob)
+        lobby.match_concede(match_id=match.pk, user=bob)
     match.refresh_from_db()
     return match
 
