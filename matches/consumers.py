@@ -204,7 +204,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
-        """One client frame, checked before anything is parsed (issue 11: a bad frame raised in here).
+        """One client frame, checked before anything is parsed (an unchecked bad frame once raised in here).
 
         Binary: close 1003 (unsupported data). Over MAX_FRAME_CHARS: close 1009 (too big). Not JSON, or
         nested deeper than MAX_FRAME_DEPTH: close 1007 (invalid payload). More than RATE_BURST frames at

@@ -1,4 +1,4 @@
-"""Your-turn e-mails: a correspondence move waits on a player who has been away (issue 14).
+"""Your-turn e-mails: a correspondence move waits on a player who has been away.
 
 `your_turn_emails_send` (run by the periodic task `matches.tasks.send_your_turn_emails`) finds every seat
 whose correspondence clock runs (the engine made it a current player: the seat's stored deadline is set),

@@ -54,7 +54,7 @@ def max_open_matches() -> int:
 def check_open_matches(user: Any) -> None:
     """Refuse a new seat to a user who already sits in the most open matches allowed (409 naming the limit).
 
-    Without a bound one request per match keeps a worker busy for days (issue 11: a 14-day clock each).
+    Without a bound one request per match keeps a worker busy for days (a 14-day clock each).
     """
     limit = max_open_matches()
     count = Seat.objects.filter(  # a game the user left (the AI plays on) is no longer theirs

@@ -170,7 +170,7 @@ def stalled_ai_match_ids(*, now: datetime | None = None, after_s: float = 5.0, l
     """Active matches whose AI seat has had to act for `after_s` seconds (its wake-up task was lost).
 
     A match whose AI task failed is left to that task's own retry until `after_s` past its back-off, so a
-    failing AI is never re-queued every second (issue 11: 294 failures of one match in five minutes).
+    failing AI is never re-queued every second (an unbounded retry once logged 294 failures of one match in five minutes).
     """
     return list(dict.fromkeys(m for m, _ in stalled_ai_seats(now=now, after_s=after_s, limit=limit)))
 
