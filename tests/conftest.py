@@ -2,7 +2,7 @@
 
 There is ONE Playwright instance per test session: Playwright's sync API runs an event loop in the
 test thread, and a second ``sync_playwright()`` while the first is alive fails. Every browser test
-(tests/browser, tests/integration) uses ``chromium_browser``. `make test` runs the browser tests in
+(tests/browser) uses ``chromium_browser``. `make test` runs the browser tests in
 a pytest process of their own, after the others, so that loop never meets the async tests.
 """
 
@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.services import celery_producer, redis_url, shared_db, worker  # noqa: F401  (fixtures)
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

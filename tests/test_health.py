@@ -9,7 +9,7 @@ import pytest
 from django.db import OperationalError
 from django.test import Client, override_settings
 
-from tests.integration.conftest import REDIS_URL, redis_reachable, unavailable
+from tests.services import REDIS_URL, redis_reachable, unavailable
 
 
 def _closed_port_url() -> str:

@@ -1,6 +1,6 @@
 """Running past one machine: one beat (RedBeat's lock), broker timeouts sized to the tasks, timers that expire,
 and production settings that refuse to run without Redis. The real-Redis beat tests are in
-tests/integration/test_beat_lock.py."""
+tests/integration/test_operations_celery.py."""
 
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ SEED_USERS = """
 import django; django.setup()
 from django.core.management import call_command
 call_command("load_westeros", verbosity=0)
-from tests.integration.seed_browser import main
+from tests.browser.seed_browser import main
 main()
 """
 

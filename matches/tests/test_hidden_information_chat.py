@@ -31,7 +31,7 @@ SECRET = "meet me at the Twins, carol must not know"
 @pytest.fixture(autouse=True)
 def _fresh_throttles_and_one_process_layer() -> Any:
     """The in-memory channel layer: these sockets and the posts share one process (the Redis layer is
-    driven end to end by tests/integration/test_chat_browser.py)."""
+    driven end to end by tests/browser/test_chat_browser.py)."""
     cache.clear()
     with override_settings(CHANNEL_LAYERS={"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}):
         from channels.layers import channel_layers

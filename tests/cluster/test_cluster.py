@@ -39,7 +39,7 @@ from typing import Any
 import pytest
 
 from bench.online_play import Client
-from tests.integration.conftest import unavailable
+from tests.services import unavailable
 
 pytestmark = [pytest.mark.cluster, pytest.mark.timeout(600)]
 

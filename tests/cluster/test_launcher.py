@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from deploy.cluster import Cluster, ClusterError, missing_requirements, nginx_binary, render_nginx
-from tests.integration.conftest import unavailable
+from tests.services import unavailable
 
 PG = "postgresql://postgres@127.0.0.1:5432/cluster"
 REDIS = "redis://127.0.0.1:6379/0"

@@ -18,7 +18,7 @@ import matches.tests.slowgame  # noqa: F401  (registers kind "slow-counting" in 
 from matches.models import ActionLog, Match, MatchStatus
 from matches.services.lobby import match_create
 from matches.services.submit import action_submit
-from tests.integration.conftest import Worker, service_env
+from tests.services import Worker, service_env
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.postgres]
 

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.postgres
 
 @pytest.fixture
 def pg(transactional_db: Any) -> None:
-    from tests.integration.conftest import unavailable
+    from tests.services import unavailable
 
     if connection.vendor != "postgresql":
         unavailable("needs PostgreSQL: run with DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test")

@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from tests.integration.conftest import ROOT, service_env, unavailable
 from tests.integration.test_celery_clocks import started_match, timeout_entry, users, wait_for
+from tests.services import ROOT, service_env, unavailable
 
 LOCK_S = 3  # RedBeat's lock timeout in these tests (REDBEAT_LOCK_TIMEOUT_S)
 ACQUIRED = "beat: Acquired lock"

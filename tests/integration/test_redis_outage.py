@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.conftest import daphne, free_port, service_env, unavailable
+from tests.services import daphne, free_port, service_env, unavailable
 
 pytestmark = [pytest.mark.postgres]
 

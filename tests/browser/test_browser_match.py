@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.conftest import ROOT, daphne, redis_reachable
+from tests.services import ROOT, daphne, redis_reachable
 
 pytestmark = pytest.mark.browser
 
@@ -56,7 +56,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         subprocess.run([sys.executable, *args], cwd=ROOT, env=env, check=True, capture_output=True)
 
     run("manage.py", "migrate", "--noinput")
-    run("-m", "tests.integration.seed_browser")
+    run("-m", "tests.browser.seed_browser")
     with daphne(env, tmp) as url:
         yield url
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.conftest import ROOT, daphne, redis_reachable
+from tests.services import ROOT, daphne, redis_reachable
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 

@@ -1,9 +1,9 @@
 """Create a Commandeer match between alice (stonehold) and bob in a rigged position, for the match-log
 browser tests; prints its id. Run with DJANGO_SETTINGS_MODULE and DATABASE_URL set, after seed_browser:
 
-    python -m tests.integration.seed_match_log deploy            # alice to deploy Stonehide Ram next to bob's unit
-    python -m tests.integration.seed_match_log timeout           # the same, no unit of alice's, a 5 s clock
-    python -m tests.integration.seed_match_log forfeit           # alice has a unit, 2 timeouts already, a 5 s clock
+    python -m tests.browser.seed_match_log deploy            # alice to deploy Stonehide Ram next to bob's unit
+    python -m tests.browser.seed_match_log timeout           # the same, no unit of alice's, a 5 s clock
+    python -m tests.browser.seed_match_log forfeit           # alice has a unit, 2 timeouts already, a 5 s clock
 """
 
 from __future__ import annotations

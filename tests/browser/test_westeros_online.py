@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.conftest import ROOT, free_port, redis_reachable, unavailable
+from tests.services import ROOT, free_port, redis_reachable, unavailable
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
@@ -498,7 +498,7 @@ def covering_seed(budget_s: float = 150) -> int:
 
 SEARCH_SCRIPT = """
 import django; django.setup()
-from tests.integration.test_westeros_online import covering_seed
+from tests.browser.test_westeros_online import covering_seed
 print("SEED", covering_seed())
 """
 

@@ -1,6 +1,6 @@
 """Seed a fresh database for the browser tests: sample cards, users alice/bob/carol, one legal deck each.
 
-Run as `python -m tests.integration.seed_browser` with DJANGO_SETTINGS_MODULE and DATABASE_URL set.
+Run as `python -m tests.browser.seed_browser` with DJANGO_SETTINGS_MODULE and DATABASE_URL set.
 """
 
 from __future__ import annotations

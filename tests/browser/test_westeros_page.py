@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.test_westeros_online import (
+from tests.browser.test_westeros_online import (
     Player,
     Stack,
     click_simplest,

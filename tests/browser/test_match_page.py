@@ -17,14 +17,14 @@ from typing import Any
 import pytest
 
 from matches.engine.board import DELTAS, ROTATE  # C-1.2: the engine's own direction table
-from tests.integration.test_browser_match import (  # noqa: F401  (fixtures: the live server, Chromium)
+from tests.browser.test_browser_match import (  # noqa: F401  (fixtures: the live server, Chromium)
     Player,
     browser,
     click_one_move,
     server,
     wait_version,
 )
-from tests.integration.test_match_log_browser import DAMAGE, open_match, site  # noqa: F401  (rigged positions)
+from tests.browser.test_match_log_browser import DAMAGE, open_match, site  # noqa: F401  (rigged positions)
 
 pytestmark = pytest.mark.browser
 

@@ -1,4 +1,5 @@
-"""Fixtures for tests against real services: Redis, a Celery worker subprocess, PostgreSQL, a daphne server.
+"""Real services for the tests: Redis, a Celery worker subprocess, PostgreSQL, a daphne server (the fixtures are
+registered by tests/conftest.py, so tests/integration and tests/browser share them).
 
 They never skip silently in CI: when `CI` is set, an unreachable Redis or a missing PostgreSQL is a failure.
 Locally (no `CI`) they skip with the reason, so the fast suite stays runnable on a bare machine.
@@ -22,7 +23,7 @@ from django.db import connection
 
 import matches.tests.fakegame  # noqa: F401  (registers kind "counting" in this process too)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 REDIS_URL = os.environ.get("CELERY_TEST_REDIS_URL", "redis://127.0.0.1:6379/11")
 EXTRA_GAMES = "matches.tests.fakegame,matches.tests.slowgame"  # test games; Commandeer is built in
 

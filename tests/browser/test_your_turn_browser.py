@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.test_browser_match import Player, browser, server  # noqa: F401 (fixtures)
+from tests.browser.test_browser_match import Player, browser, server  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 

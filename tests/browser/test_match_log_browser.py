@@ -3,7 +3,7 @@ is logged as a timeout, and a match lost that way reads "lost on time" — never
 
 A daphne server and a real Celery worker (embedded beat: the deadline sweep) share a fresh SQLite file
 database and Redis, so a clock that runs out is enforced as in production and pushed to the pages live.
-Positions come from `tests.integration.seed_match_log` (a started match, rigged). Fails (never skips) when
+Positions come from `tests.browser.seed_match_log` (a started match, rigged). Fails (never skips) when
 Chromium is missing; needs Redis (skips locally, fails in CI).
 """
 
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from matches.clocks import TIMEOUTS_TO_FORFEIT
-from tests.integration.conftest import ROOT, Worker, daphne, redis_reachable, unavailable
+from tests.services import ROOT, Worker, daphne, redis_reachable, unavailable
 
 pytestmark = [pytest.mark.browser, pytest.mark.celery_worker]
 
@@ -33,7 +33,7 @@ class Site:
 
     def seed(self, mode: str) -> int:
         out = subprocess.run(
-            [sys.executable, "-m", "tests.integration.seed_match_log", mode],
+            [sys.executable, "-m", "tests.browser.seed_match_log", mode],
             cwd=ROOT, env=self.env, check=True, capture_output=True, text=True,
         )  # fmt: skip
         return int(out.stdout.strip().splitlines()[-1])
@@ -71,7 +71,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         subprocess.run([sys.executable, *args], cwd=ROOT, env=env, check=True, capture_output=True)
 
     run("manage.py", "migrate", "--noinput")
-    run("-m", "tests.integration.seed_browser")
+    run("-m", "tests.browser.seed_browser")
     worker = Worker(env, Path(tmp))
     worker.start()
     with daphne(env, tmp) as url:

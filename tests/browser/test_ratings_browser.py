@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration import test_browser_match as live
+from tests.browser import test_browser_match as live
 
 pytestmark = pytest.mark.browser
 

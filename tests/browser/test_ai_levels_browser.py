@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 
-from tests.integration.test_browser_match import Player, hand_leaks, play_until_over
-from tests.integration.test_westeros_online import Stack, in_browser, open_stack
+from tests.browser.test_browser_match import Player, hand_leaks, play_until_over
+from tests.browser.test_westeros_online import Stack, in_browser, open_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
-SEED = (("-m", "tests.integration.seed_browser"),)  # sample cards, alice/bob/carol with a legal deck each
+SEED = (("-m", "tests.browser.seed_browser"),)  # sample cards, alice/bob/carol with a legal deck each
 
 
 @pytest.fixture(scope="module")
