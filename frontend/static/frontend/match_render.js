@@ -280,6 +280,7 @@ export function renderView(root, view, viewer, names, { over = false } = {}) {
   }
   const step = view.step !== view.phase ? STEPS[view.step] || view.step.replace(/_/g, " ") : "";
   $("phase").textContent = step ? fmt(_("%(phase)s (%(step)s)"), { phase: phaseName(view.phase), step }) : phaseName(view.phase);
+  $("phase").dataset.phase = view.phase; // the engine's name, whatever the language shows
   const orient = orientation(view, viewer);
   const top = 1 - orient.bottom;
   $("side-top").replaceChildren(sidePanel(view, top, names, viewer, orient, ended));

@@ -275,7 +275,11 @@ function renderStatus() {
   document.body.dataset.status = snap.status;
 }
 
-const SHORT = { stark: "STA", lannister: "LAN", baratheon: "BAR", greyjoy: "GRE", tyrell: "TYR", martell: "MAR" };
+// A house's name in three letters (one character in Chinese) where the tracks are narrow.
+const SHORT = {
+  stark: pgettext("house, short", "STA"), lannister: pgettext("house, short", "LAN"), baratheon: pgettext("house, short", "BAR"),
+  greyjoy: pgettext("house, short", "GRE"), tyrell: pgettext("house, short", "TYR"), martell: pgettext("house, short", "MAR"),
+};
 
 function renderTracks() {
   const v = snap.view;
