@@ -18,7 +18,7 @@ const $ = (id) => document.getElementById(id);
 const TRACK_NAMES = { iron_throne: _("Iron Throne"), fiefdoms: _("Fiefdoms"), kings_court: _("King's Court") };
 const DOMINANCE = { iron_throne: _("Iron Throne"), fiefdoms: _("Valyrian Steel Blade"), kings_court: _("Messenger Raven") };
 const PHASES = {
-  setup: _("Set-up"), westeros: _("Westeros Phase"), planning: _("Planning Phase"), action: _("Action Phase"), game_over: _("Game over"),
+  setup: _("Set-up"), westeros: _("Westeros Phase"), planning: pgettext("Westeros", "Planning Phase"), action: _("Action Phase"), game_over: _("Game over"),
 };
 // The steps of a round (W-3.1), a combat and the bids, as the status line names them.
 const STEPS = {
