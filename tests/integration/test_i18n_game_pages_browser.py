@@ -250,6 +250,7 @@ def test_a_commandeer_match_against_the_ai_reads_in_the_language(
     page.click("[data-testid=play-ai]")
     page.wait_for_url(re.compile(r"/play/\d+/$"))
     page.wait_for_selector("[data-testid=board]:visible")
+    page.wait_for_selector("#conn[data-state]")  # the script's word, not the template's first one
     mover, deploys, found, names, shot = Mover(page), {}, {}, set(), False
     for step in range(400):
         if mover.status() in ("finished", "aborted"):
@@ -359,3 +360,31 @@ def test_the_english_words_check_finds_english() -> None:
     assert english_words("计划阶段 Planning", "zh-hans", set()) == ["Planning"]
     assert english_words("โจมตี Blazing Lancer", "th", {"Blazing Lancer"}) == []
     assert json.dumps(english_words("", "th", set())) == "[]"
+
+
+def test_board_names_are_shortened_between_thai_words_never_inside_one(
+    server: str,  # noqa: F811 (the imported fixture)
+    chromium_browser: Any,
+) -> None:
+    """A unit's name on a board square (match_render.js shortName) ends after a whole word (Intl.Segmenter
+    finds Thai words, which have no spaces between them); the full name stays in the square's label."""
+    page = new_player(chromium_browser, server, "carol", "pw-carol-123", "th", SIZES[0])
+    page.goto(f"{server}/play/")
+    result = page.evaluate(
+        """async () => {
+             const { shortName } = await import("/static/frontend/match_render.js");
+             const seg = new Intl.Segmenter("th", { granularity: "word" });
+             const names = ["อัศวินเพลิงผู้พิทักษ์ปราการศิลา", "อัศวินเพลิงผู้พิทักษ์แห่งกระแสน้ำ", "Ignara, the Dawn Pyre of the Cinder Legion"];
+             return names.map((name) => {
+               const short = shortName(name, 16);
+               const ends = new Set([0]);
+               for (const s of seg.segment(name)) ends.add(s.index + s.segment.length);
+               const kept = short.replace(/…$/, "").trimEnd();
+               return { name, short, prefix: name.startsWith(kept), atWordEnd: ends.has(kept.length) };
+             });
+           }"""
+    )
+    for row in result:
+        assert row["prefix"] and row["atWordEnd"], row
+        assert row["short"].endswith("…") and len(row["short"]) <= 17, row
+    page.context.close()
