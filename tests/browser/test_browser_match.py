@@ -124,7 +124,7 @@ def click_one_move(p: Player, deploys: dict[str, int]) -> None:
     if "choose_commander" in types:
         buttons.nth(types.index("choose_commander")).click()
         return
-    phase = page.locator("#phase").inner_text()
+    phase = page.locator("#phase").get_attribute("data-phase") or ""  # the engine's name, in any language
     key = f"{page.locator('#turn').inner_text()}-{phase}"
     units = page.locator(".hand-card.hand-unit.selectable")
     hand = units if units.count() else page.locator(".hand-card.selectable")

@@ -287,7 +287,9 @@ def test_player_two_sees_own_units_at_the_bottom_and_attacks_named_as_drawn(
             time.sleep(0.05)
             continue
         page = mover.page
-        if page.inner_text("#phase").startswith("combat") and checked.get(mover.name or "", 0) < 2:
+        if (page.get_attribute("#phase", "data-phase") or "").startswith("combat") and checked.get(
+            mover.name or "", 0
+        ) < 2:
             version = mover.version()
             try:
                 attacked = _check_attack_named_as_drawn(mover)
@@ -359,7 +361,7 @@ def test_the_decision_and_its_choices_are_on_screen_without_scrolling(
     def planning_with_reinforce() -> bool:
         return (
             v.my_move()
-            and page.inner_text("#phase").startswith("planning")
+            and (page.get_attribute("#phase", "data-phase") or "").startswith("planning")
             and page.locator("#actions [data-type=reinforce]").count() > 0
         )
 

@@ -5,9 +5,10 @@ import { api } from "./js/api.js";
 import { hideCard, loadCardData, showCard } from "./js/card_component.js";
 import { clockText } from "./js/clock.js";
 import { h } from "./js/dom.js";
+import { _, fmt, ngettext } from "./js/i18n.js";
 import { LiveMatch } from "./js/live.js";
 import { logLine } from "./js/match_log.js";
-import { cardOf, dirLabel, k, orientation, outcomeText, renderView, squareName } from "./match_render.js";
+import { cardOf, dirLabel, k, orientation, outcomeText, phaseName, renderView, squareName } from "./match_render.js";
 
 const root = document.getElementById("match-app");
 const matchId = root.dataset.match;
@@ -51,9 +52,11 @@ function labelOf(a) {
   if (act.type === "attack" && match.view) {
     const orient = orientation(match.view, match.you);
     const unit = unitById(act.unit), target = unitById(act.target);
-    return `${unit ? unit.card : "Unit"} attacks ${target ? target.card : "a unit"} (${dirLabel(act.direction, orient)})`;
+    return fmt(_("%(unit)s attacks %(target)s (%(direction)s)"), {
+      unit: unit ? unit.card : _("Unit"), target: target ? target.card : _("a unit"), direction: dirLabel(act.direction, orient),
+    });
   }
-  if (act.type === "pass" && match.view) return `End the ${match.view.phase} phase`;
+  if (act.type === "pass" && match.view) return fmt(_("End the %(phase)s"), { phase: phaseName(match.view.phase) });
   const me = seated() ? names()[match.you] : "";
   let text = a.description.replace(/^[^:]+: /, "");
   if (me && text.startsWith(`${me} `)) text = text.slice(me.length + 1);
@@ -102,64 +105,74 @@ function choose(a) {
 
 // ---- what to do now ---------------------------------------------------------------------------------
 const DECISION_HINTS = {
-  reinforce_energy: "Click a card in your hand (highlighted) to put it into your Energy zone.",
-  pay_energy: "Pay the Energy cost: click a card in your Energy zone (highlighted) to move it to your Retired zone (C-5.3).",
-  discard: "Click a card in your hand (highlighted) to discard it to your Retired zone.",
-  bottom: "Click a card in your hand (highlighted) to put it on the bottom of your deck (C-4.4).",
-  retire_energy: "Click a card in your Energy zone (highlighted) to retire it.",
-  target: "Click the unit to target (highlighted on the board).",
-  move_square: "Click the square to move the unit to (highlighted on the board).",
-  order: "Choose which triggered ability resolves first.",
+  reinforce_energy: _("Click a card in your hand (highlighted) to put it into your Energy zone."),
+  pay_energy: _("Pay the Energy cost: click a card in your Energy zone (highlighted) to move it to your Retired zone (C-5.3)."),
+  discard: _("Click a card in your hand (highlighted) to discard it to your Retired zone."),
+  bottom: _("Click a card in your hand (highlighted) to put it on the bottom of your deck (C-4.4)."),
+  retire_energy: _("Click a card in your Energy zone (highlighted) to retire it."),
+  target: _("Click the unit to target (highlighted on the board)."),
+  move_square: _("Click the square to move the unit to (highlighted on the board)."),
+  order: _("Choose which triggered ability resolves first."),
 };
 
 const DECISION_TITLES = {
-  reinforce_energy: "Reinforce: put a card into Energy",
-  pay_energy: "Pay Energy",
-  discard: "Discard",
-  bottom: "Put a card on the bottom of your deck",
-  retire_energy: "Retire a card from Energy",
-  target: "Choose a target",
-  move_square: "Choose a square",
-  order: "Order triggered abilities",
+  reinforce_energy: _("Reinforce: put a card into Energy"),
+  pay_energy: _("Pay Energy"),
+  discard: _("Discard"),
+  bottom: _("Put a card on the bottom of your deck"),
+  retire_energy: _("Retire a card from Energy"),
+  target: _("Choose a target"),
+  move_square: _("Choose a square"),
+  order: _("Order triggered abilities"),
 };
 
 function promptText(view, mine) {
   const dec = view.decision;
   if (dec) {
-    const n = dec.count && dec.count > 1 ? ` (${dec.count} left)` : "";
     const title = DECISION_TITLES[dec.kind] || dec.kind.replace(/_/g, " ");
-    return mine ? `${title}${n}` : `${names()[dec.player] || "Opponent"} decides: ${title.toLowerCase()}`;
+    if (!mine) return fmt(_("%(player)s decides: %(decision)s"), { player: names()[dec.player] || _("Opponent"), decision: title });
+    return dec.count && dec.count > 1 ? fmt(_("%(decision)s (%(count)s left)"), { decision: title, count: dec.count }) : title;
   }
   if (!mine) return "";
   const legal = match.legal_actions || [];
   const types = new Set(legal.map((a) => a.action.type));
-  if (types.has("choose_commander")) return "Set-up: choose your Commander (C-4.1)";
-  if (types.has("keep")) return "Set-up: keep this hand or take a mulligan (C-4.4)";
+  if (types.has("choose_commander")) return _("Set-up: choose your Commander (C-4.1)");
+  if (types.has("keep")) return _("Set-up: keep this hand or take a mulligan (C-4.4)");
   const cp = view.players[match.you].cp;
-  if (view.step === "planning") return `Your Planning phase — ${cp} CP to spend`;
-  if (view.step === "defending") return "Your Defending phase";
-  if (view.step === "combat") return "Your Combat phase";
-  return `Your move (${view.phase})`;
+  if (view.step === "planning") return fmt(_("Your Planning Phase — %(cp)s CP to spend"), { cp });
+  if (view.step === "defending") return _("Your Defending Phase");
+  if (view.step === "combat") return _("Your Combat Phase");
+  return fmt(_("Your move (%(phase)s)"), { phase: phaseName(view.phase) });
 }
 
 function hintText(view, mine) {
   const dec = view.decision;
-  if (dec && mine) return DECISION_HINTS[dec.kind] || "Choose one of the options below.";
+  if (dec && mine) return DECISION_HINTS[dec.kind] || _("Choose one of the options below.");
   if (!mine) return "";
   const legal = match.legal_actions || [];
   const types = new Set(legal.map((a) => a.action.type));
   if (view.step === "planning") {
+    // Each option is a whole phrase of its own; the list is joined with the language's list format.
     const parts = [];
-    if (types.has("deploy")) parts.push("deploy a unit (click a highlighted card, then a square)");
-    if (types.has("play_event")) parts.push("play an event");
-    if (types.has("move")) parts.push("move a unit (1 CP: click it, then a square)");
-    if (types.has("reinforce")) parts.push("reinforce (1 CP: draw 2, then put 1 into Energy)");
-    if (types.has("activate")) parts.push("use an ability");
-    return parts.length ? `You may ${parts.join(", ")} — or end the phase.` : "Nothing left to do: end the phase.";
+    if (types.has("deploy")) parts.push(_("deploy a unit (click a highlighted card, then a square)"));
+    if (types.has("play_event")) parts.push(_("play an event"));
+    if (types.has("move")) parts.push(_("move a unit (1 CP: click it, then a square)"));
+    if (types.has("reinforce")) parts.push(_("reinforce (1 CP: draw 2, then put 1 into Energy)"));
+    if (types.has("activate")) parts.push(_("use an ability"));
+    return parts.length ? fmt(_("You may %(options)s — or end the phase."), { options: listText(parts) }) : _("Nothing left to do: end the phase.");
   }
-  if (view.step === "defending") return types.has("play_event") || types.has("activate") ? "Play a Defensive event or use an ability, or pass." : "No Defensive event to play: pass.";
-  if (view.step === "combat") return types.has("attack") ? "Click one of your units (highlighted) to attack with it, then confirm — or end combat." : "No attack possible: end combat.";
+  if (view.step === "defending") return types.has("play_event") || types.has("activate") ? _("Play a Defensive event or use an ability, or pass.") : _("No Defensive event to play: pass.");
+  if (view.step === "combat") return types.has("attack") ? _("Click one of your units (highlighted) to attack with it, then confirm — or end combat.") : _("No attack possible: end combat.");
   return "";
+}
+
+/** Phrases as one list in the viewer's language ("a, b or c"; Thai and Chinese join them their own way). */
+function listText(parts) {
+  try {
+    return new Intl.ListFormat(document.documentElement.lang || "en", { type: "disjunction" }).format(parts);
+  } catch (error) {
+    return parts.join(", ");
+  }
 }
 
 function renderActions() {
@@ -171,7 +184,7 @@ function renderActions() {
   if (!match || match.status !== "active" || !match.view || kind !== "commandeer") {
     $("prompt").textContent = "";
     $("hint").textContent = "";
-    if (match && match.status === "active" && !seated()) box.append(h("p", { class: "muted", "data-testid": "spectating" }, "You are watching: hands stay hidden."));
+    if (match && match.status === "active" && !seated()) box.append(h("p", { class: "muted", "data-testid": "spectating" }, _("You are watching: hands stay hidden.")));
     return;
   }
   const view = match.view;
@@ -181,21 +194,21 @@ function renderActions() {
   $("prompt").textContent = promptText(view, mine);
   $("hint").textContent = hintText(view, mine);
   if (!seated()) {
-    box.append(h("p", { class: "muted", "data-testid": "spectating" }, "You are watching: hands stay hidden."));
+    box.append(h("p", { class: "muted", "data-testid": "spectating" }, _("You are watching: hands stay hidden.")));
     return;
   }
   if (!mine) {
-    box.append(h("p", { class: "muted", "data-testid": "no-moves" }, "Waiting for the other player…"));
+    box.append(h("p", { class: "muted", "data-testid": "no-moves" }, _("Waiting for the other player…")));
     return;
   }
   if (confirming) {
     const act = confirming.action;
     for (const t of tokensOf(act)) markToken(t, "picked", true);
     markToken(`c:${act.target}`, "confirm-target", true);
-    sel.append(h("p", { class: "confirm-text", "data-testid": "confirm-text" }, `${labelOf(confirming)}?`),
+    sel.append(h("p", { class: "confirm-text", "data-testid": "confirm-text" }, fmt(_("%(action)s?"), { action: labelOf(confirming) })),
       h("div", { class: "button-row" },
-        h("button", { class: "button button-small", type: "button", "data-testid": "confirm", "aria-keyshortcuts": "Enter", onclick: () => submit(act) }, "Attack", h("kbd", { class: "key" }, "Enter")),
-        h("button", { class: "button button-small button-secondary", type: "button", "data-testid": "cancel", "aria-keyshortcuts": "Escape", onclick: cancel }, "Cancel", h("kbd", { class: "key" }, "Esc"))));
+        h("button", { class: "button button-small", type: "button", "data-testid": "confirm", "aria-keyshortcuts": "Enter", onclick: () => submit(act) }, _("Attack"), h("kbd", { class: "key" }, "Enter")),
+        h("button", { class: "button button-small button-secondary", type: "button", "data-testid": "cancel", "aria-keyshortcuts": "Escape", onclick: cancel }, _("Cancel"), h("kbd", { class: "key" }, "Esc"))));
     return;
   }
   const cands = matching();
@@ -205,17 +218,20 @@ function renderActions() {
   if (picks.length) {
     const picked = picks.map((t) => root.querySelector(`[data-token="${t}"]`)).find((n) => n && n.dataset.name);
     const buttons = h("div", { class: "button-row" }, cands.map((a) => actionButton(a)));
-    sel.append(h("p", {}, picked ? `${picked.dataset.name}: choose` : "Choose", cands.length > 1 ? " a highlighted square or target, or:" : ":"),
-      cands.length > 4 ? h("details", { class: "all-moves" }, h("summary", {}, `choose from a list (${cands.length})`), buttons) : buttons,
-      h("button", { class: "link-button", type: "button", "data-testid": "cancel", onclick: cancel }, "cancel (Esc)"),
-      picked ? h("button", { class: "link-button", type: "button", onclick: () => showCard(picked, cardOf(view, picked.dataset.name), {}, true) }, "read the card") : null);
+    const ask = picked
+      ? fmt(cands.length > 1 ? _("%(card)s: choose a highlighted square or target, or:") : _("%(card)s: choose:"), { card: picked.dataset.name })
+      : cands.length > 1 ? _("Choose a highlighted square or target, or:") : _("Choose:");
+    sel.append(h("p", {}, ask),
+      cands.length > 4 ? h("details", { class: "all-moves" }, h("summary", {}, fmt(_("choose from a list (%(count)s)"), { count: cands.length })), buttons) : buttons,
+      h("button", { class: "link-button", type: "button", "data-testid": "cancel", onclick: cancel }, _("cancel (Esc)")),
+      picked ? h("button", { class: "link-button", type: "button", onclick: () => showCard(picked, cardOf(view, picked.dataset.name), {}, true) }, _("read the card")) : null);
   }
   const plain = legal.filter((a) => tokensOf(a.action).length === 0);
   const pass = plain.find((a) => a.action.type === "pass");
   box.append(h("div", { class: "button-row" }, plain.map((a) => actionButton(a, { primary: a === pass || plain.length === 1, key: a === pass ? "E" : "" }))));
   const withTokens = legal.filter((a) => tokensOf(a.action).length > 0);
   if (withTokens.length) {
-    box.append(h("details", { class: "all-moves" }, h("summary", {}, `All ${withTokens.length} moves as a list`),
+    box.append(h("details", { class: "all-moves" }, h("summary", {}, fmt(ngettext("All %(count)s move as a list", "All %(count)s moves as a list", withTokens.length), { count: withTokens.length })),
       h("div", { class: "button-row" }, withTokens.map((a) => actionButton(a)))));
   }
   rovingFocus();
@@ -350,14 +366,14 @@ function renderClocks() {
       n.classList.toggle("running", s.running);
     }
     return h("div", { class: `clock${s.running ? " running" : ""}${s.is_you ? " mine" : ""}`, "data-testid": `clock-${s.position}` },
-      h("span", {}, s.name), h("b", {}, clockText(ms)), s.consecutive_timeouts ? h("small", {}, ` timeouts: ${s.consecutive_timeouts}`) : null);
+      h("span", {}, s.name), h("b", {}, clockText(ms)), s.consecutive_timeouts ? h("small", {}, " ", fmt(_("timeouts: %(count)s"), { count: s.consecutive_timeouts })) : null);
   }));
 }
 
 function renderWaiting() {
   $("waiting").hidden = false;
   $("table").hidden = true;
-  $("seat-list").replaceChildren(...match.seats.map((s) => h("li", { "data-testid": "seat" }, `Seat ${s.position + 1}: ${s.name}${s.is_you ? " (you)" : ""}`)));
+  $("seat-list").replaceChildren(...match.seats.map((s) => h("li", { "data-testid": "seat" }, fmt(s.is_you ? _("Seat %(seat)s: %(name)s (you)") : _("Seat %(seat)s: %(name)s"), { seat: s.position + 1, name: s.name }))));
   const isSeated = match.you !== null && match.you !== undefined;
   const full = match.seats.length >= match.seats_needed;
   $("start").hidden = !(isSeated && full);
@@ -417,8 +433,8 @@ function render() {
   const current = match.current_players || [];
   const mine = current.includes(viewer);
   $("whose").textContent = match.status === "active"
-    ? (mine ? "Your move" : `Waiting for ${current.map((p) => names()[p]).join(", ")}`)
-    : match.status === "finished" ? "The match is over" : "";
+    ? (mine ? _("Your move") : fmt(_("Waiting for %(players)s"), { players: current.map((p) => names()[p]).join(", ") }))
+    : match.status === "finished" ? _("The match is over") : "";
   $("whose").dataset.mine = mine ? "1" : "0";
   $("concede").hidden = !(match.status === "active" && seated());
   renderLog();
@@ -452,7 +468,7 @@ function animateConsequences(entries, previousView) {
       if (c.kind === "defeat") {
         const old = previousView && (previousView.board || []).find((u) => u.square === sq);
         const ghost = h("div", { class: `unit ghost ${old && old.owner === orientation(match.view, match.you).bottom ? "mine" : "theirs"}`, "aria-hidden": "true", "data-testid": "defeated-ghost" },
-          h("div", { class: "unit-name" }, old ? old.card : "Defeated"), h("div", { class: "unit-stats" }, "defeated"));
+          h("div", { class: "unit-name" }, old ? old.card : _("Defeated")), h("div", { class: "unit-stats" }, _("defeated")));
         cell.append(ghost);
         setTimeout(() => ghost.remove(), 1600);
       }
@@ -546,7 +562,7 @@ $("join-here").addEventListener("submit", (ev) => {
   post(`/api/matches/${matchId}/join/`, { deck_id: deck ? Number(deck) : null }).then(() => live.sync());
 });
 $("concede").addEventListener("click", () => {
-  if (confirm("Concede this match?")) post(`/api/matches/${matchId}/concede/`);
+  if (confirm(_("Concede this match?"))) post(`/api/matches/${matchId}/concede/`);
 });
 $("auto-pass").addEventListener("change", async (ev) => {
   const on = ev.target.checked;

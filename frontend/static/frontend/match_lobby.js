@@ -1,6 +1,7 @@
 // The lobby and invite pages: create a match (or play the AI in one click), join, list matches.
 import { api } from "./js/api.js";
 import { h } from "./js/dom.js";
+import { _, fmt, pgettext } from "./js/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -52,14 +53,17 @@ async function create(form, vsAi, kind = null) {
   }
 }
 
-const KIND_LABELS = { commandeer: "Commandeer", westeros: "Westeros" };
+const KIND_LABELS = { commandeer: "Commandeer", westeros: _("Westeros") }; // Commandeer: the brand, never translated
+const HOUSE_NAMES = {
+  stark: _("Stark"), lannister: _("Lannister"), baratheon: _("Baratheon"), greyjoy: _("Greyjoy"), tyrell: _("Tyrell"), martell: _("Martell"),
+};
 
 function matchItem(m, action) {
   const houses = m.seats.some((s) => s.house); // Westeros: "Stark: alice, Lannister: AI (easy), ..."
-  const seats = m.seats.map((s) => (s.house ? `${s.house[0].toUpperCase()}${s.house.slice(1)}: ${s.name}` : s.name)).join(houses ? ", " : " vs ");
-  const open = m.status === "waiting" ? ` · ${m.seats.length}/${m.seats_needed} seated` : "";
+  const seats = m.seats.map((s) => (s.house ? `${HOUSE_NAMES[s.house] || s.house}: ${s.name}` : s.name)).join(houses ? _(", ") : ` ${_("vs")} `);
+  const open = m.status === "waiting" ? ` · ${fmt(_("%(seated)s/%(needed)s seated"), { seated: m.seats.length, needed: m.seats_needed })}` : "";
   return h("li", { "data-testid": "match-item", "data-match": m.id },
-    h("a", { href: `/play/${m.id}/` }, `#${m.id} ${KIND_LABELS[m.kind] || m.kind}`), ` — ${seats || "empty"}${open} `,
+    h("a", { href: `/play/${m.id}/` }, `#${m.id} ${KIND_LABELS[m.kind] || m.kind}`), ` — ${seats || _("empty")}${open} `,
     // The result in plain words (the server's result_text: who won and why), never a reason slug.
     h("span", { class: "muted", "data-testid": "match-result" }, m.status === "finished" ? (m.result_text || "") : ""),
     " ", action);
@@ -72,14 +76,14 @@ async function lists() {
     try {
       const data = await api(`/api/matches/?status=${status}`);
       const items = (data.results || data).map((m) => matchItem(m, label(m)));
-      box.replaceChildren(...(items.length ? items : [h("li", { class: "muted" }, "None right now.")]));
+      box.replaceChildren(...(items.length ? items : [h("li", { class: "muted" }, _("None right now."))]));
     } catch (err) {
       box.replaceChildren(h("li", { class: "form-error" }, err.message));
     }
   };
-  await fill("open-matches", "waiting", (m) => (m.you === null ? h("a", { class: "button button-small", href: `/play/${m.id}/`, "data-testid": "open-match" }, "Join") : h("span", { class: "muted" }, " (yours)")));
-  await fill("live-matches", "active", (m) => h("a", { class: "button button-small button-secondary", href: `/play/${m.id}/`, "data-testid": "spectate" }, m.you === null ? "Watch" : "Play"));
-  await fill("finished-matches", "finished", (m) => h("a", { class: "button button-small button-secondary", href: `/play/${m.id}/replay/` }, "Replay"));
+  await fill("open-matches", "waiting", (m) => (m.you === null ? h("a", { class: "button button-small", href: `/play/${m.id}/`, "data-testid": "open-match" }, _("Join")) : h("span", { class: "muted" }, ` ${_("(yours)")}`)));
+  await fill("live-matches", "active", (m) => h("a", { class: "button button-small button-secondary", href: `/play/${m.id}/`, "data-testid": "spectate" }, m.you === null ? _("Watch") : pgettext("a match", "Play")));
+  await fill("finished-matches", "finished", (m) => h("a", { class: "button button-small button-secondary", href: `/play/${m.id}/replay/` }, _("Replay")));
 }
 
 /** Show only the fields of the chosen game; offer only the houses of the chosen player count (W-2). */

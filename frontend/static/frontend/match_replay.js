@@ -1,6 +1,7 @@
 // The replay page: frames rebuilt by the server from the match log, stepped through one action at a time.
 import { api } from "./js/api.js";
 import { causedList, logLine } from "./js/match_log.js";
+import { _, fmt } from "./js/i18n.js";
 import { outcomeText, renderView } from "./match_render.js";
 
 const root = document.getElementById("replay-app");
@@ -25,7 +26,7 @@ function show(i) {
   // timeout ends a match outside the engine, after its last action).
   const over = Boolean(data.result) && at === data.frames.length - 1;
   renderView(root, frame.view, data.you, names, { over });
-  $("frame-no").textContent = `Step ${at} of ${data.frames.length - 1}`;
+  $("frame-no").textContent = fmt(_("Step %(step)s of %(count)s"), { step: at, count: data.frames.length - 1 });
   $("frame-text").textContent = frame.text;
   $("frame-caused").replaceChildren(...[causedList(frame, (frame.view && frame.view.catalog) || null)].filter(Boolean));
   document.body.dataset.frame = String(at);
@@ -37,7 +38,7 @@ function show(i) {
     if (current) keepInView($("log"), li);
   }
   const v = frame.view || {};
-  $("whose").textContent = !over && v.current_players && v.current_players.length ? `To act: ${v.current_players.map((p) => names[p]).join(", ")}` : "";
+  $("whose").textContent = !over && v.current_players && v.current_players.length ? fmt(_("To act: %(players)s"), { players: v.current_players.map((p) => names[p]).join(", ") }) : "";
 }
 
 async function load() {

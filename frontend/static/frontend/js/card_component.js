@@ -11,6 +11,7 @@
 import { api, resultsOf } from "./api.js";
 import { cardTile, keywordUrl } from "./cards.js";
 import { h } from "./dom.js";
+import { _, fmt } from "./i18n.js";
 
 let dataPromise = null;
 const cache = { factions: {}, keywords: {} };
@@ -36,7 +37,7 @@ export function keywordRules(card, known = cache.keywords) {
     const info = known[code] || {};
     const name = info.name || code.replace(/_/g, " ");
     return [
-      h("dt", {}, h("a", { href: keywordUrl(code), title: `Cards with ${name}` }, name)),
+      h("dt", {}, h("a", { href: keywordUrl(code), title: fmt(_("Cards with %(keyword)s"), { keyword: name }) }, name)),
       h("dd", {}, info.reminder_text || ""),
     ];
   }));
@@ -115,9 +116,9 @@ export function showCard(anchor, card, opts = {}, pinned = false) {
   if (!card) return;
   const node = popNode();
   const body = cardPanel(card, opts);
-  const close = h("button", { type: "button", class: "card-pop-close", "aria-label": "Close card text", "data-testid": "card-pop-close", onclick: () => hideCard() }, "×");
+  const close = h("button", { type: "button", class: "card-pop-close", "aria-label": _("Close card text"), "data-testid": "card-pop-close", onclick: () => hideCard() }, "×");
   node.replaceChildren(...(pinned ? [close, body] : [body]));
-  node.setAttribute("aria-label", `${card.name || "Card"}: card text`);
+  node.setAttribute("aria-label", fmt(_("%(card)s: card text"), { card: card.name || _("Card") }));
   node.setAttribute("aria-modal", pinned ? "true" : "false");
   node.hidden = false;
   pop = { node, anchor, pinned };

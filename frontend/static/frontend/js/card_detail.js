@@ -2,8 +2,9 @@
 // decks that use the card (most liked first).
 import { api, withQuery } from "./api.js";
 import { h } from "./dom.js";
+import { _, fmt } from "./i18n.js";
 import { loadFactions, loadKeywords } from "./card_search.js";
-import { capitalize, cardTile, cardType, factionOf, keywordsOf } from "./cards.js";
+import { cardTile, cardType, eventTypeName, factionOf, keywordsOf } from "./cards.js";
 
 const root = document.getElementById("card-detail");
 const slug = root.dataset.slug;
@@ -38,24 +39,24 @@ async function main() {
       h(
         "dl",
         { class: "kv" },
-        h("dt", {}, "Faction"), h("dd", {}, h("a", { href: `/cards/?q=${encodeURIComponent("f:" + faction.slug)}` }, faction.name)),
-        h("dt", {}, "Type"), h("dd", {}, type === "unit" ? "Unit" : `${capitalize(card.event_type || "")} event`),
-        h("dt", {}, "Command cost"), h("dd", {}, String(card.command_cost)),
-        h("dt", {}, "Energy cost"), h("dd", {}, String(card.energy_cost)),
-        type === "unit" ? [h("dt", {}, "Power"), h("dd", {}, String(card.power)), h("dt", {}, "Health"), h("dd", {}, String(card.health))] : null,
-        type === "unit" ? [h("dt", {}, "Attack arrows"), h("dd", {}, (card.arrows || []).join(", ") || "none")] : null,
-        card.legendary ? [h("dt", {}, "Legendary"), h("dd", {}, "yes — at most 1 copy (C-3.3)")] : null,
-        card.unique ? [h("dt", {}, "Unique"), h("dd", {}, "yes — at most 1 copy (C-3.3)")] : null
+        h("dt", {}, _("Faction")), h("dd", {}, h("a", { href: `/cards/?q=${encodeURIComponent("f:" + faction.slug)}` }, faction.name)),
+        h("dt", {}, _("Type")), h("dd", {}, type === "unit" ? _("Unit") : eventTypeName(card.event_type)),
+        h("dt", {}, _("Command cost")), h("dd", {}, String(card.command_cost)),
+        h("dt", {}, _("Energy cost")), h("dd", {}, String(card.energy_cost)),
+        type === "unit" ? [h("dt", {}, _("Power")), h("dd", {}, String(card.power)), h("dt", {}, _("Health")), h("dd", {}, String(card.health))] : null,
+        type === "unit" ? [h("dt", {}, _("Attack arrows")), h("dd", {}, (card.arrows || []).join(", ") || _("none"))] : null,
+        card.legendary ? [h("dt", {}, _("Legendary")), h("dd", {}, _("yes — at most 1 copy (C-3.3)"))] : null,
+        card.unique ? [h("dt", {}, _("Unique")), h("dd", {}, _("yes — at most 1 copy (C-3.3)"))] : null
       ),
-      h("h2", { style: { marginTop: "1rem" } }, "Abilities"),
+      h("h2", { style: { marginTop: "1rem" } }, _("Abilities")),
       abilities.length
         ? h("ul", { class: "ability-list", "data-testid": "ability-descriptions" }, abilities.map((line) => h("li", {}, line)))
-        : h("p", { class: "muted" }, "No structured abilities."),
+        : h("p", { class: "muted" }, _("No structured abilities.")),
       keywords.length
-        ? [h("h2", { style: { marginTop: "1rem" } }, "Keywords"),
+        ? [h("h2", { style: { marginTop: "1rem" } }, _("Keywords")),
            h("dl", { class: "kv" }, keywords.map((k) => [h("dt", {}, k.name), h("dd", {}, k.reminder || "")]))]
         : null,
-      card.rules_text ? [h("h2", { style: { marginTop: "1rem" } }, "Rules text"), h("p", { class: "rules-text" }, card.rules_text)] : null,
+      card.rules_text ? [h("h2", { style: { marginTop: "1rem" } }, _("Rules text")), h("p", { class: "rules-text" }, card.rules_text)] : null,
       card.flavor_text ? h("p", { class: "flavor-text" }, card.flavor_text) : null
     )
   );
@@ -80,17 +81,17 @@ async function publicDecks() {
               h(
                 "span",
                 { class: "muted" },
-                `by ${deck.owner}${deck.faction ? ` · ${deck.faction.name}` : ""} · ♥ ${deck.like_count}` + (copies ? ` · ×${copies.count}` : "")
+                fmt(_("by %(player)s"), { player: deck.owner }) + (deck.faction ? ` · ${deck.faction.name}` : "") + ` · ♥ ${deck.like_count}` + (copies ? ` · ×${copies.count}` : "")
               )
             );
           })
-        : [h("li", { class: "muted" }, "No public deck uses this card yet.")])
+        : [h("li", { class: "muted" }, _("No public deck uses this card yet."))])
     );
     if (data.count > decks.length) {
-      box.append(h("li", { class: "muted" }, `… and ${data.count - decks.length} more.`));
+      box.append(h("li", { class: "muted" }, fmt(_("… and %(count)s more."), { count: data.count - decks.length })));
     }
   } catch (error) {
-    box.replaceChildren(h("li", { class: "error-box" }, `Could not load decks: ${error.message}`));
+    box.replaceChildren(h("li", { class: "error-box" }, fmt(_("Could not load decks: %(message)s"), { message: error.message })));
   }
 }
 

@@ -2,6 +2,7 @@
 // browser and the deck builder. Filters are folded into the query as query-language terms.
 import { ApiError, api, localUrl, resultsOf, withQuery } from "./api.js";
 import { cardTile } from "./cards.js";
+import { _, fmt, ngettext } from "./i18n.js";
 
 let factionsPromise = null;
 
@@ -91,7 +92,7 @@ export function createCardSearch(root, options = {}) {
     }
     wasLocked = Boolean(locked);
     factionSelect.disabled = wasLocked;
-    factionSelect.title = wasLocked ? "Untick “Only this deck's faction” to choose another faction" : "";
+    factionSelect.title = wasLocked ? _("Untick “Only this deck's faction” to choose another faction") : "";
   }
 
   function writeUrl() {
@@ -162,15 +163,15 @@ export function createCardSearch(root, options = {}) {
       render(cards, append);
       nextUrl = localUrl(data && data.next);
       const total = data && typeof data.count === "number" ? data.count : shown;
-      meta.textContent = total === 0 ? "No cards match." : `Showing ${shown} of ${total} card${total === 1 ? "" : "s"}.`;
+      meta.textContent = total === 0 ? _("No cards match.") : fmt(ngettext("Showing %(shown)s of %(total)s card.", "Showing %(shown)s of %(total)s cards.", total), { shown, total });
       moreButton.hidden = !nextUrl;
     } catch (error) {
       if (mine !== seq) return;
       lastUrl = null; // a failed search may be tried again
       errorBox.textContent =
         error instanceof ApiError && error.status === 400
-          ? `Query problem: ${error.message}`
-          : `Could not search cards: ${error.message}`;
+          ? fmt(_("Query problem: %(message)s"), { message: error.message })
+          : fmt(_("Could not search cards: %(message)s"), { message: error.message });
       errorBox.hidden = false;
       grid.replaceChildren();
       meta.textContent = "";

@@ -1,6 +1,7 @@
 // Card rendering shared by the card browser, the card page, the deck builder and the match pages
 // (js/card_component.js adds the full text on hover, focus and tap to any node showing a card).
 import { h } from "./dom.js";
+import { _, fmt } from "./i18n.js";
 
 // 3×3 compass of the attack arrows (C-1.2): row by row, the centre is the card itself.
 const COMPASS = [
@@ -38,7 +39,7 @@ export function keywordsOf(card, known = {}) {
 
 export function compass(arrows, { large = false } = {}) {
   const on = new Set(arrows || []);
-  const label = on.size ? `Attack directions: ${[...on].join(", ")}` : "No attack directions";
+  const label = on.size ? fmt(_("Attack directions: %(directions)s"), { directions: [...on].join(", ") }) : _("No attack directions");
   return h(
     "div",
     { class: "compass" + (large ? " compass-large" : ""), role: "img", "aria-label": label, title: label },
@@ -54,8 +55,8 @@ export function costBadges(card) {
   return h(
     "div",
     { class: "card-costs" },
-    h("span", { class: "cost cost-command", title: "Command cost (CP)" }, String(card.command_cost ?? 0)),
-    h("span", { class: "cost cost-energy", title: "Energy cost" }, String(card.energy_cost ?? 0))
+    h("span", { class: "cost cost-command", title: _("Command cost (CP)") }, String(card.command_cost ?? 0)),
+    h("span", { class: "cost cost-energy", title: _("Energy cost") }, String(card.energy_cost ?? 0))
   );
 }
 
@@ -70,9 +71,9 @@ export function cardTile(card, { factions = {}, keywords: knownKeywords = {}, ac
   const type = cardType(card);
   const isUnit = type === "unit";
   const tags = [];
-  tags.push(h("span", { class: "tag" }, isUnit ? "Unit" : `${capitalize(card.event_type || "")} event`.trim()));
-  if (card.legendary) tags.push(h("span", { class: "tag tag-legendary" }, "Legendary"));
-  if (card.unique) tags.push(h("span", { class: "tag tag-unique" }, "Unique"));
+  tags.push(h("span", { class: "tag" }, isUnit ? _("Unit") : eventTypeName(card.event_type)));
+  if (card.legendary) tags.push(h("span", { class: "tag tag-legendary" }, _("Legendary")));
+  if (card.unique) tags.push(h("span", { class: "tag tag-unique" }, _("Unique")));
   // each keyword links to the cards that have it; its rule text is the link's tooltip and accessible description
   const keywords = keywordsOf(card, knownKeywords).map((k) =>
     h("a", { class: "tag tag-keyword", href: keywordUrl(k.code), title: k.reminder || k.name, "aria-description": k.reminder || null }, k.name)
@@ -90,8 +91,8 @@ export function cardTile(card, { factions = {}, keywords: knownKeywords = {}, ac
           h(
             "div",
             { class: "card-stats" },
-            h("div", { class: "stat stat-power" }, h("span", {}, "Power"), h("b", {}, formatStat(card.power))),
-            h("div", { class: "stat stat-health" }, h("span", {}, "Health"), h("b", {}, formatStat(card.health)))
+            h("div", { class: "stat stat-power" }, h("span", {}, _("Power")), h("b", {}, formatStat(card.power))),
+            h("div", { class: "stat stat-health" }, h("span", {}, _("Health")), h("b", {}, formatStat(card.health)))
           ),
           compass(card.arrows, { large })
         )
@@ -106,6 +107,12 @@ export function cardTile(card, { factions = {}, keywords: knownKeywords = {}, ac
 /** The card search for one keyword (C-7): where a keyword's name links to. */
 export function keywordUrl(code) {
   return `/cards/?q=${encodeURIComponent(`kw:${code}`)}`;
+}
+
+/** An event card's type (C-3.2) as the glossary names it: "Planning event", "Defensive event", "Ongoing event". */
+export function eventTypeName(type) {
+  const names = { planning: _("Planning event"), defensive: _("Defensive event"), ongoing: _("Ongoing event") };
+  return names[String(type || "").toLowerCase()] || (type ? fmt(_("%(type)s event"), { type: capitalize(type) }) : _("Event"));
 }
 
 export function capitalize(text) {

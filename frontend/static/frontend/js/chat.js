@@ -6,10 +6,14 @@
 // hid one). Every piece of user text is set with textContent: a message is text, never HTML.
 import { api, ApiError } from "./api.js";
 import { h } from "./dom.js";
+import { _, fmt, formatTime, ngettext } from "./i18n.js";
 
 const root = document.getElementById("chat");
 const OPEN_KEY = "chat:open";
 const PAGE = 50;
+const HOUSE_NAMES = {
+  stark: _("Stark"), lannister: _("Lannister"), baratheon: _("Baratheon"), greyjoy: _("Greyjoy"), tyrell: _("Tyrell"), martell: _("Martell"),
+};
 
 if (root) start(root);
 
@@ -157,7 +161,7 @@ function start(root) {
     const total = [...unread.values()].reduce((a, b) => a + b, 0);
     badge.hidden = total === 0;
     badge.textContent = total ? String(total) : "";
-    badge.setAttribute("aria-label", `${total} unread`);
+    badge.setAttribute("aria-label", fmt(ngettext("%(count)s unread", "%(count)s unread", total), { count: total }));
   }
 
   function tabKeys(event, id) {
@@ -185,16 +189,16 @@ function start(root) {
     const canWrite = Boolean(channel && channel.write);
     input.disabled = send.disabled = !canWrite || sending;
     form.hidden = !channel;
-    input.placeholder = canWrite ? `Message ${channel.label}` : whyReadOnly(channel);
+    input.placeholder = canWrite ? fmt(_("Message %(channel)s"), { channel: channel.label }) : whyReadOnly(channel);
     input.setAttribute("maxlength", String(maxChars));
     updateCount();
   }
 
   function whyReadOnly(channel) {
     if (!channel) return "";
-    if (channel.id === "table") return "Only the players write here";
-    if (channel.id === "spectators") return me ? "Only spectators write here" : "Sign in to chat with the spectators";
-    return "You cannot write here";
+    if (channel.id === "table") return _("Only the players write here");
+    if (channel.id === "spectators") return me ? _("Only spectators write here") : _("Sign in to chat with the spectators");
+    return _("You cannot write here");
   }
 
   // ---- messages --------------------------------------------------------------------------------------------------
@@ -226,7 +230,7 @@ function start(root) {
       }
     } catch (err) {
       if (err instanceof ApiError && err.status === 403) return; // the channel left this viewer's list
-      if (channel === active) showError(err.message || "The chat could not be loaded.");
+      if (channel === active) showError(err.message || _("The chat could not be loaded."));
     }
   }
 
@@ -244,7 +248,7 @@ function start(root) {
         h(
           "li",
           { class: "chat-private-note", dataset: { testid: "chat-private-note" } },
-          `Private: only you and ${channel.label} read this, during the game and after it.`,
+          fmt(_("Private: only you and %(player)s read this, during the game and after it."), { player: channel.label }),
         ),
       );
     }
@@ -253,16 +257,16 @@ function start(root) {
   }
 
   function emptyText() {
-    if (active === "table") return "No messages yet. Say hello to the table.";
-    if (active === "spectators") return "No messages from spectators yet.";
-    return "No messages yet.";
+    if (active === "table") return _("No messages yet. Say hello to the table.");
+    if (active === "spectators") return _("No messages from spectators yet.");
+    return _("No messages yet.");
   }
 
   function renderMessage(m) {
     const mine = me && m.author === me;
     const time = new Date(m.created_at);
     let author;
-    if (mine) author = h("span", { class: "chat-author" }, "You");
+    if (mine) author = h("span", { class: "chat-author" }, _("You"));
     else if (!me) author = h("span", { class: "chat-author" }, m.author); // signed out: nobody to mute for
     else {
       author = h(
@@ -270,8 +274,8 @@ function start(root) {
         {
           type: "button",
           class: "chat-author",
-          title: `Mute ${m.author}`,
-          "aria-label": `${m.author}: options`,
+          title: fmt(_("Mute %(player)s"), { player: m.author }),
+          "aria-label": fmt(_("%(player)s: options"), { player: m.author }),
           dataset: { testid: "chat-author" },
           onclick: (event) => authorMenu(event.currentTarget, m.author),
         },
@@ -292,7 +296,7 @@ function start(root) {
         h(
           "time",
           { datetime: m.created_at, class: "chat-time" },
-          isNaN(time) ? "" : time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }),
+          isNaN(time) ? "" : formatTime(time, { hour: "2-digit", minute: "2-digit" }),
         ),
       ),
       h("p", { class: "chat-text", dataset: { testid: "chat-text" } }, m.body),
@@ -300,9 +304,9 @@ function start(root) {
   }
 
   function roleOf(m) {
-    if (m.seat === null || m.seat === undefined) return "spectator";
+    if (m.seat === null || m.seat === undefined) return _("spectator");
     const house = seatHouse.get(m.seat);
-    return house ? house.charAt(0).toUpperCase() + house.slice(1) : "";
+    return house ? HOUSE_NAMES[house] || house.charAt(0).toUpperCase() + house.slice(1) : "";
   }
 
   function authorMenu(button, author) {
@@ -321,7 +325,7 @@ function start(root) {
           dataset: { testid: "chat-mute" },
           onclick: () => mute(author),
         },
-        `Mute ${author}`,
+        fmt(_("Mute %(player)s"), { player: author }),
       ),
     );
     item.append(menu);
@@ -354,7 +358,7 @@ function start(root) {
     const names = [...muted].sort();
     note.hidden = names.length === 0;
     note.replaceChildren(
-      "Muted: ",
+      _("Muted:"), " ",
       ...names.flatMap((name, i) => [
         i ? ", " : "",
         h("span", { class: "chat-muted-name" }, name),
@@ -365,10 +369,10 @@ function start(root) {
             type: "button",
             class: "chat-link",
             dataset: { testid: "chat-unmute" },
-            "aria-label": `Unmute ${name}`,
+            "aria-label": fmt(_("Unmute %(player)s"), { player: name }),
             onclick: () => unmute(name),
           },
-          "unmute",
+          _("unmute"),
         ),
       ]),
     );
@@ -456,7 +460,7 @@ function start(root) {
       scrollToEnd();
       hideError();
     } catch (err) {
-      showError(err.message || "The message was not sent.");
+      showError(err.message || _("The message was not sent."));
     } finally {
       sending = false;
       renderForm();

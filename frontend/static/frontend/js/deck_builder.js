@@ -2,6 +2,7 @@
 // save it (drafts may be illegal), curves, sample hand, import/export and revisions.
 import { api, debounce, toast, withQuery } from "./api.js";
 import { h } from "./dom.js";
+import { _, fmt, formatDateTime, ngettext } from "./i18n.js";
 import { showCard, withCardText } from "./card_component.js";
 import { createCardSearch, loadFactions } from "./card_search.js";
 import { createDrawOdds, createSampleHand } from "./deck_hand.js";
@@ -38,7 +39,7 @@ let search = null;
 
 function payload() {
   return {
-    name: state.name.trim() || "Untitled deck",
+    name: state.name.trim() || _("Untitled deck"),
     faction: state.faction || null,
     commander: state.commander || null,
     notes: state.notes,
@@ -73,7 +74,7 @@ function applyDeck(deck) {
   meta.visibility.value = state.visibility;
   meta.notes.value = state.notes;
   $("[data-deck-title]").textContent = state.name;
-  document.title = `${state.name} — deck builder · Commandeer & Westeros`;
+  document.title = fmt(_("%(deck)s — deck builder · Commandeer & Westeros"), { deck: state.name });
 }
 
 function total() {
@@ -150,14 +151,14 @@ function changed() {
 
 function renderSaveState() {
   const dirty = isDirty();
-  saveState.textContent = dirty ? "Unsaved changes" : "All changes saved";
+  saveState.textContent = dirty ? _("Unsaved changes") : _("All changes saved");
   saveState.classList.toggle("dirty", dirty);
   const link = $("[data-share-link]");
   if (state.shareId && state.savedVisibility !== "private") {
     const url = `${location.origin}/decks/shared/${state.shareId}/`;
-    link.replaceChildren("Share link: ", h("a", { href: url, "data-testid": "share-url" }, url));
+    link.replaceChildren(_("Share link:"), " ", h("a", { href: url, "data-testid": "share-url" }, url));
   } else {
-    link.textContent = "Make the deck unlisted or public (and save) to get a share link.";
+    link.textContent = _("Make the deck unlisted or public (and save) to get a share link.");
   }
 }
 
@@ -170,11 +171,11 @@ function errorCardNames() {
 function renderDeck() {
   const count = total();
   $("[data-total]").textContent = `${count} / ${minCards}`;
-  $("[data-total-badge]").textContent = `(${count} cards)`;
+  $("[data-total-badge]").textContent = fmt(ngettext("(%(count)s card)", "(%(count)s cards)", count), { count });
   const container = $("[data-decklist]");
   const rows = [...state.rows.values()];
   if (!rows.length) {
-    container.replaceChildren(h("p", { class: "muted" }, "No cards yet. Search below and press “Add”."));
+    container.replaceChildren(h("p", { class: "muted" }, _("No cards yet. Search below and press “Add”.")));
   } else {
     const bad = errorCardNames();
     container.replaceChildren(
@@ -192,18 +193,18 @@ function renderDeck() {
                 "data-testid": "deck-row",
                 "data-card": row.card,
               },
-              h("span", { class: "cost cost-command row-cost", title: "Command cost" }, String(row.command_cost)),
+              h("span", { class: "cost cost-command row-cost", title: _("Command cost") }, String(row.command_cost)),
               h(
                 "span",
                 { class: "row-name", title: row.name },
                 withRowText(h("a", { href: `/cards/${encodeURIComponent(row.card)}/`, target: "_blank", rel: "noopener", "data-testid": "row-name" }, row.name), row),
                 row.legendary ? " ★" : "",
-                state.commander === row.card ? h("span", { class: "tag tag-legendary", style: { marginLeft: ".3rem" } }, "Commander") : null
+                state.commander === row.card ? h("span", { class: "tag tag-legendary", style: { marginLeft: ".3rem" } }, _("Commander")) : null
               ),
-              h("button", { type: "button", class: "qty-btn", "aria-label": `One fewer ${row.name}`, "data-testid": "row-minus", onclick: () => setCount(row.card, row.count - 1) }, "−"),
+              h("button", { type: "button", class: "qty-btn", "aria-label": fmt(_("One fewer %(card)s"), { card: row.name }), "data-testid": "row-minus", onclick: () => setCount(row.card, row.count - 1) }, "−"),
               h("span", { class: "row-count", "data-testid": "row-count" }, String(row.count)),
-              h("button", { type: "button", class: "qty-btn", "aria-label": `One more ${row.name}`, "data-testid": "row-plus", onclick: () => setCount(row.card, row.count + 1) }, "+"),
-              h("button", { type: "button", class: "qty-btn remove", "aria-label": `Remove ${row.name}`, "data-testid": "row-remove", onclick: () => setCount(row.card, 0) }, "×")
+              h("button", { type: "button", class: "qty-btn", "aria-label": fmt(_("One more %(card)s"), { card: row.name }), "data-testid": "row-plus", onclick: () => setCount(row.card, row.count + 1) }, "+"),
+              h("button", { type: "button", class: "qty-btn remove", "aria-label": fmt(_("Remove %(card)s"), { card: row.name }), "data-testid": "row-remove", onclick: () => setCount(row.card, 0) }, "×")
             )
           )
         ),
@@ -217,10 +218,10 @@ function renderDeck() {
 function renderCommanderOptions() {
   const select = meta.commander;
   const legends = [...state.rows.values()].filter((r) => r.card_type === "unit" && r.legendary);
-  const options = [new Option(legends.length ? "— none —" : "— no Legendary unit —", "")];
+  const options = [new Option(legends.length ? _("— none —") : _("— no Legendary unit —"), "")];
   for (const row of legends.sort((a, b) => a.name.localeCompare(b.name))) options.push(new Option(row.name, row.card));
   if (state.commander && !legends.some((r) => r.card === state.commander)) {
-    options.push(new Option(`${state.commander} (not in the deck)`, state.commander));
+    options.push(new Option(fmt(_("%(card)s (not in the deck)"), { card: state.commander }), state.commander));
   }
   select.replaceChildren(...options);
   select.value = state.commander;
@@ -254,18 +255,18 @@ const validateSoon = debounce(validateNow, 250);
 async function save() {
   const button = $("[data-save]");
   button.disabled = true;
-  saveState.textContent = "Saving…";
+  saveState.textContent = _("Saving…");
   try {
     const deck = await api(apiUrl, { method: "PUT", body: payload() });
     applyDeck(deck);
     renderDeck();
     renderLegality(legalityPanel, legality);
-    toast(deck.legality && deck.legality.valid ? "Saved — the deck is legal." : "Saved as a draft.");
+    toast(deck.legality && deck.legality.valid ? _("Saved — the deck is legal.") : _("Saved as a draft."));
     loadRevisions();
     drawHand();
     return true;
   } catch (error) {
-    toast(`Could not save: ${error.message}`, { error: true });
+    toast(fmt(_("Could not save: %(message)s"), { message: error.message }), { error: true });
     return false;
   } finally {
     button.disabled = false;
@@ -299,7 +300,7 @@ async function exportAs(kind) {
     }
     exportOutput.dataset.format = kind;
   } catch (error) {
-    toast(`Could not export: ${error.message}`, { error: true });
+    toast(fmt(_("Could not export: %(message)s"), { message: error.message }), { error: true });
   }
 }
 
@@ -307,10 +308,10 @@ async function copyExport() {
   if (!exportOutput.value) await exportAs("text");
   try {
     await navigator.clipboard.writeText(exportOutput.value);
-    toast("Copied.");
+    toast(_("Copied."));
   } catch {
     exportOutput.select();
-    toast("Select-all done: press Ctrl+C to copy.");
+    toast(_("Select-all done: press Ctrl+C to copy."));
   }
 }
 
@@ -322,7 +323,7 @@ async function importReplace(event) {
   try {
     const result = await api("/api/decks/import/", { method: "POST", body: { data: form.data.value, save: false } });
     if (result.errors && result.errors.length) {
-      errorBox.textContent = importErrorText({ message: "Some lines could not be read; the deck is unchanged.", extra: { errors: result.errors } });
+      errorBox.textContent = importErrorText({ message: _("Some lines could not be read; the deck is unchanged."), extra: { errors: result.errors } });
       errorBox.hidden = false;
       return;
     }
@@ -342,7 +343,7 @@ async function importReplace(event) {
     }
     changed();
     if (search) search.run();
-    toast(`Imported ${total()} cards — save to keep them.`);
+    toast(fmt(ngettext("Imported %(count)s card — save to keep it.", "Imported %(count)s cards — save to keep them.", total()), { count: total() }));
   } catch (error) {
     errorBox.textContent = importErrorText(error);
     errorBox.hidden = false;
@@ -381,12 +382,12 @@ async function loadRevisions() {
     list.replaceChildren(
       ...revisions.map((rev) => {
         const cards = (rev.snapshot.cards || []).reduce((s, c) => s + c.count, 0);
-        const when = new Date(rev.created_at).toLocaleString();
+        const when = formatDateTime(rev.created_at);
         return h(
           "li",
           { "data-testid": "revision" },
-          h("span", {}, h("b", {}, `#${rev.number}`), ` ${rev.note || "saved"} · ${cards} cards · `, h("time", { datetime: rev.created_at }, when)),
-          h("button", { type: "button", class: "button button-small button-secondary", onclick: () => restore(rev.number) }, "Restore")
+          h("span", {}, h("b", {}, `#${rev.number}`), " ", fmt(ngettext("%(note)s · %(count)s card · ", "%(note)s · %(count)s cards · ", cards), { note: rev.note || _("saved"), count: cards }), h("time", { datetime: rev.created_at }, when)),
+          h("button", { type: "button", class: "button button-small button-secondary", onclick: () => restore(rev.number) }, _("Restore"))
         );
       })
     );
@@ -396,7 +397,7 @@ async function loadRevisions() {
 }
 
 async function restore(number) {
-  if (isDirty() && !confirm("Discard your unsaved changes and restore this revision?")) return;
+  if (isDirty() && !confirm(_("Discard your unsaved changes and restore this revision?"))) return;
   try {
     const deck = await api(`${apiUrl}revisions/${number}/restore/`, { method: "POST" });
     applyDeck(deck);
@@ -405,9 +406,9 @@ async function restore(number) {
     renderSaveState();
     if (search) search.run();
     loadRevisions();
-    toast(`Restored revision ${number}.`);
+    toast(fmt(_("Restored revision %(number)s."), { number }));
   } catch (error) {
-    toast(`Could not restore: ${error.message}`, { error: true });
+    toast(fmt(_("Could not restore: %(message)s"), { message: error.message }), { error: true });
   }
 }
 
@@ -419,12 +420,12 @@ function tileActions(card) {
   return h(
     "div",
     { class: "card-actions" },
-    h("span", { class: "in-deck-count" }, count ? `In deck: ${count}` : ""),
-    count ? h("button", { type: "button", class: "qty-btn", "aria-label": `One fewer ${card.name}`, onclick: () => setCount(card.slug, count - 1) }, "−") : null,
+    h("span", { class: "in-deck-count" }, count ? fmt(_("In deck: %(count)s"), { count }) : ""),
+    count ? h("button", { type: "button", class: "qty-btn", "aria-label": fmt(_("One fewer %(card)s"), { card: card.name }), onclick: () => setCount(card.slug, count - 1) }, "−") : null,
     h(
       "button",
-      { type: "button", class: "button button-small", "data-testid": "add-card", "aria-label": `Add ${card.name}`, onclick: () => setCount(card.slug, count + 1, card) },
-      "Add"
+      { type: "button", class: "button button-small", "data-testid": "add-card", "aria-label": fmt(_("Add %(card)s"), { card: card.name }), onclick: () => setCount(card.slug, count + 1, card) },
+      _("Add")
     )
   );
 }
@@ -432,7 +433,7 @@ function tileActions(card) {
 function bindMeta() {
   meta.name.addEventListener("input", () => {
     state.name = meta.name.value;
-    $("[data-deck-title]").textContent = state.name || "Untitled deck";
+    $("[data-deck-title]").textContent = state.name || _("Untitled deck");
     renderSaveState();
   });
   meta.notes.addEventListener("input", () => {
@@ -458,12 +459,12 @@ function bindMeta() {
   $("[data-import]").addEventListener("submit", importReplace);
   $("[data-import-new]").addEventListener("click", importNew);
   $("[data-delete]").addEventListener("click", async () => {
-    if (!confirm(`Delete “${state.name}” for good?`)) return;
+    if (!confirm(fmt(_("Delete “%(deck)s” for good?"), { deck: state.name }))) return;
     try {
       await api(apiUrl, { method: "DELETE" });
       location.assign("/decks/");
     } catch (error) {
-      toast(`Could not delete: ${error.message}`, { error: true });
+      toast(fmt(_("Could not delete: %(message)s"), { message: error.message }), { error: true });
     }
   });
   window.addEventListener("beforeunload", (event) => {
@@ -484,7 +485,7 @@ async function main() {
   try {
     deck = await api(apiUrl);
   } catch (error) {
-    saveState.textContent = `Could not load the deck: ${error.message}`;
+    saveState.textContent = fmt(_("Could not load the deck: %(message)s"), { message: error.message });
     return;
   }
   applyDeck(deck);
@@ -498,7 +499,7 @@ async function main() {
     rowFor: (card) => state.rows.get(card.card) || { name: card.name, card: card.card },
     factions: () => factions,
     maxMulligans: $("[data-sample-hand]").dataset.maxMulligans,
-    staleNote: () => (isDirty() ? "Drawn from the saved deck — save to draw from your changes." : ""),
+    staleNote: () => (isDirty() ? _("Drawn from the saved deck — save to draw from your changes.") : ""),
   });
   drawOdds = createDrawOdds($("[data-draw-odds]"), { apiUrl });
   // Ready once the card search has its factions too (it locks its Faction filter to the deck's then).

@@ -6,6 +6,7 @@
 // Draw odds: exact chances from /api/decks/…/draw-odds/ (hypergeometric over the real deck).
 import { api, withQuery } from "./api.js";
 import { h } from "./dom.js";
+import { _, fmt, formatNumber, ngettext } from "./i18n.js";
 import { handCard } from "./decks.js";
 
 const REINFORCE_DRAW = 2; // C-5.2: Reinforce draws 2
@@ -45,7 +46,7 @@ export function createSampleHand(root, options) {
             type: "button",
             class: "hand-pick" + (isBottom ? " is-bottom" : ""),
             "aria-pressed": isBottom ? "true" : "false",
-            "aria-label": `${isBottom ? "Keep" : "Put on the bottom:"} ${row.name}`,
+            "aria-label": fmt(isBottom ? _("Keep: %(card)s") : _("Put on the bottom: %(card)s"), { card: row.name }),
             "data-testid": "hand-pick",
             disabled: !isBottom && !choosing,
             onclick: () => {
@@ -55,7 +56,7 @@ export function createSampleHand(root, options) {
             },
           },
           tile,
-          isBottom ? h("span", { class: "bottom-tag" }, "Bottom") : null
+          isBottom ? h("span", { class: "bottom-tag" }, _("Bottom")) : null
         );
       }
       return tile;
@@ -63,30 +64,31 @@ export function createSampleHand(root, options) {
     const drawn = extra.map((card) => {
       const tile = handCard(options.rowFor(card), factions);
       tile.classList.add("hand-drawn");
-      tile.title = "Drawn by Reinforce (C-5.2)";
+      tile.title = _("Drawn by Reinforce (C-5.2)");
       return tile;
     });
     container.replaceChildren(...tiles, ...drawn);
     const kept = deal.hand.length - bottomed.size + extra.length;
     const parts = [];
-    if (!deal.hand.length) parts.push("The saved deck has no cards to draw.");
-    else if (deal.mulligans === 0) parts.push(`Opening hand of ${deal.hand.length} (C-4.3).`);
-    else
-      parts.push(
-        `Mulligan ${deal.mulligans} (C-4.4): the hand went back into the deck and ${deal.hand.length} new cards were drawn; ` +
-          (choosing
-            ? `choose ${pendingBottom()} ${bottomed.size ? "more " : ""}to put on the bottom (${deal.bottom} in all).`
-            : `${deal.bottom} went to the bottom.`)
-      );
-    if (extra.length) parts.push(`Reinforced ${extra.length / REINFORCE_DRAW}× (+${extra.length}).`);
-    if (deal.hand.length && !choosing) parts.push(`${kept} card${kept === 1 ? "" : "s"} in hand.`);
-    parts.push(`Seed ${deal.seed}.`);
+    // Whole sentences, each translated as one (word order differs between the languages).
+    if (!deal.hand.length) parts.push(_("The saved deck has no cards to draw."));
+    else if (deal.mulligans === 0) parts.push(fmt(_("Opening hand of %(count)s (C-4.3)."), { count: deal.hand.length }));
+    else {
+      parts.push(fmt(_("Mulligan %(number)s (C-4.4): the hand went back into the deck and %(count)s new cards were drawn."), { number: deal.mulligans, count: deal.hand.length }));
+      const params = { count: pendingBottom(), total: deal.bottom };
+      if (!choosing) parts.push(fmt(_("%(total)s went to the bottom."), params));
+      else if (bottomed.size) parts.push(fmt(_("Choose %(count)s more to put on the bottom (%(total)s in all)."), params));
+      else parts.push(fmt(_("Choose %(count)s to put on the bottom (%(total)s in all)."), params));
+    }
+    if (extra.length) parts.push(fmt(_("Reinforced %(times)s× (+%(count)s)."), { times: extra.length / REINFORCE_DRAW, count: extra.length }));
+    if (deal.hand.length && !choosing) parts.push(fmt(ngettext("%(count)s card in hand.", "%(count)s cards in hand.", kept), { count: kept }));
+    parts.push(fmt(_("Seed %(seed)s."), { seed: deal.seed }));
     const stale = options.staleNote ? options.staleNote() : "";
     if (stale) parts.push(stale);
     note.textContent = parts.join(" ");
     if (mulliganButton) {
       mulliganButton.disabled = deal.mulligans >= maxMulligans;
-      mulliganButton.textContent = deal.mulligans >= maxMulligans ? "No more mulligans" : `Mulligan (${deal.mulligans + 1})`;
+      mulliganButton.textContent = deal.mulligans >= maxMulligans ? _("No more mulligans") : fmt(_("Mulligan (%(number)s)"), { number: deal.mulligans + 1 });
     }
     if (reinforceButton) reinforceButton.disabled = choosing || extra.length + REINFORCE_DRAW > deal.upcoming.length;
     root.dataset.handState = choosing ? "choosing" : "kept";
@@ -122,7 +124,7 @@ function percent(p) {
   if (p >= 1) return "100%";
   if (p >= 0.9995) return ">99.9%"; // not certain: never round a miss chance away
   if (p > 0 && p < 0.0005) return "<0.1%";
-  return `${(p * 100).toFixed(1)}%`;
+  return formatNumber(p, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
 
 function heat(p) {
@@ -163,29 +165,29 @@ export function createDrawOdds(root, options) {
       const data = await api(withQuery(`${options.apiUrl}draw-odds/`, params));
       if (mine !== seq) return;
       const turns = data.cards_seen.length - 1;
-      const head = ["", "Opening", ...Array.from({ length: turns }, (_, i) => `Turn ${i + 1}`)];
+      const head = ["", _("Opening"), ...Array.from({ length: turns }, (unused, i) => fmt(_("Turn %(turn)s"), { turn: i + 1 }))];
       $("[data-odds-table]").replaceChildren(
         data.cards.length
           ? table(
-              "Chance to hold at least one copy",
-              ["Card", ...head.slice(1)],
+              _("Chance to hold at least one copy"),
+              [_("Card"), ...head.slice(1)],
               data.cards.map((row) =>
                 h(
                   "tr",
                   { "data-card": row.card },
-                  h("th", { scope: "row" }, `${row.name} `, h("span", { class: "muted" }, row.commander ? "(Commander)" : `×${row.count}`)),
+                  h("th", { scope: "row" }, `${row.name} `, h("span", { class: "muted" }, row.commander ? _("(Commander)") : `×${row.count}`)),
                   cells(row.probabilities)
                 )
               ),
               "odds-cards"
             )
-          : h("p", { class: "muted" }, "Save some cards to see their odds.")
+          : h("p", { class: "muted" }, _("Save some cards to see their odds."))
       );
       $("[data-odds-units]").replaceChildren(
         data.units_by_cost.length
           ? table(
-              "Chance to hold a unit of Command cost N or less",
-              ["Unit cost", ...head.slice(1)],
+              _("Chance to hold a unit of Command cost N or less"),
+              [_("Unit cost"), ...head.slice(1)],
               data.units_by_cost.map((row) =>
                 h("tr", {}, h("th", { scope: "row" }, `≤ ${row.max_cost} `, h("span", { class: "muted" }, `(${row.copies})`)), cells(row.probabilities))
               ),
@@ -194,13 +196,18 @@ export function createDrawOdds(root, options) {
           : null
       );
       const reinforce = Number(data.reinforces);
-      $("[data-odds-note]").textContent =
-        `Exact odds over the saved deck's ${data.draw_pile} cards. Commandeer has no draw step: you see the opening ` +
-        `${data.opening_hand} (C-4.3) and ${data.reinforce_draw} more per Reinforce (1 CP, C-5.2)` +
-        (reinforce ? `; reinforcing ${reinforce}× a turn you have seen ${data.cards_seen.slice(1).join(", ")} cards by turns 1–${turns}` : "") +
-        (data.first && reinforce > 2 ? " (going first, turn 1 has only 2 CP, C-4.6)" : "") +
-        (Number(data.mulligans) ? `; mulliganing up to ${data.mulligans}× while the hand lacks it (C-4.4)` : "") +
-        ". A Commander waits in its zone and is always at hand (C-4.5).";
+      // One sentence per fact, each translated whole.
+      const note = [
+        fmt(_("Exact odds over the saved deck's %(count)s cards."), { count: data.draw_pile }),
+        fmt(_("Commandeer has no draw step: you see the opening %(hand)s (C-4.3) and %(draw)s more per Reinforce (1 CP, C-5.2)."), { hand: data.opening_hand, draw: data.reinforce_draw }),
+      ];
+      if (reinforce) {
+        note.push(fmt(_("Reinforcing %(times)s× a turn, you have seen %(seen)s cards by turns 1–%(turns)s."), { times: reinforce, seen: data.cards_seen.slice(1).join(", "), turns }));
+      }
+      if (data.first && reinforce > 2) note.push(_("Going first, turn 1 has only 2 CP (C-4.6)."));
+      if (Number(data.mulligans)) note.push(fmt(_("Mulliganing up to %(count)s× while the hand lacks it (C-4.4)."), { count: data.mulligans }));
+      note.push(_("A Commander waits in its zone and is always at hand (C-4.5)."));
+      $("[data-odds-note]").textContent = note.join(" ");
     } catch (error) {
       if (mine !== seq) return;
       $("[data-odds-table]").replaceChildren(h("div", { class: "error-box", role: "alert" }, error.message));

@@ -1,11 +1,13 @@
 // Deck list page: my decks, public decks, create a deck, import a decklist as a new deck.
 import { api, localUrl, resultsOf } from "./api.js";
 import { h } from "./dom.js";
+import { _, pgettext } from "./i18n.js";
 import { loadFactions } from "./card_search.js";
 import { deckTotal, importErrorText, legalityOf } from "./decks.js";
 
 const root = document.getElementById("deck-lists");
 let factions = {};
+const VISIBILITY = { private: _("private"), unlisted: _("unlisted"), public: _("public") };
 
 function factionName(deck) {
   const raw = deck.faction;
@@ -16,17 +18,17 @@ function factionName(deck) {
 function statusBadge(deck) {
   const legality = legalityOf(deck);
   if (!legality) return h("span", { class: "status" }, "");
-  if (!legality.valid) return h("span", { class: "status status-bad", title: (legality.errors || []).map((e) => e.message).join("\n") }, "Draft");
-  return h("span", { class: "status status-ok" }, "Legal");
+  if (!legality.valid) return h("span", { class: "status status-bad", title: (legality.errors || []).map((e) => e.message).join("\n") }, pgettext("deck status", "Draft"));
+  return h("span", { class: "status status-ok" }, pgettext("deck status", "Legal"));
 }
 
 function deckTable(decks, { showOwner = false } = {}) {
-  if (!decks.length) return h("p", { class: "muted" }, showOwner ? "No public decks yet." : "No decks yet — create one or import a list.");
+  if (!decks.length) return h("p", { class: "muted" }, showOwner ? _("No public decks yet.") : _("No decks yet — create one or import a list."));
   return h(
     "table",
     { class: "deck-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Name"), h("th", { class: "hide-narrow" }, "Faction"), h("th", {}, "Cards"),
-      showOwner ? h("th", { class: "hide-narrow" }, "By") : h("th", { class: "hide-narrow" }, "Visibility"), h("th", {}, "Status"))),
+    h("thead", {}, h("tr", {}, h("th", {}, _("Name")), h("th", { class: "hide-narrow" }, _("Faction")), h("th", {}, _("Cards")),
+      showOwner ? h("th", { class: "hide-narrow" }, _("By")) : h("th", { class: "hide-narrow" }, _("Visibility")), h("th", {}, _("Status")))),
     h(
       "tbody",
       {},
@@ -34,10 +36,10 @@ function deckTable(decks, { showOwner = false } = {}) {
         h(
           "tr",
           { "data-deck-id": deck.id },
-          h("td", {}, h("a", { href: `/decks/${deck.id}/` }, deck.name || "(unnamed)")),
+          h("td", {}, h("a", { href: `/decks/${deck.id}/` }, deck.name || _("(unnamed)"))),
           h("td", { class: "hide-narrow" }, factionName(deck)),
           h("td", {}, String(deckTotal(deck))),
-          h("td", { class: "hide-narrow" }, showOwner ? deck.owner || "" : deck.visibility || ""),
+          h("td", { class: "hide-narrow" }, showOwner ? deck.owner || "" : VISIBILITY[deck.visibility] || deck.visibility || ""),
           h("td", {}, statusBadge(deck))
         )
       )

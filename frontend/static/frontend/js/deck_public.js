@@ -3,6 +3,7 @@
 // when signed in. The search lives in the address bar (?q=&faction=&card=&sort=&page=).
 import { api, withQuery } from "./api.js";
 import { h } from "./dom.js";
+import { _, fmt, ngettext } from "./i18n.js";
 import { loadFactions } from "./card_search.js";
 import { bindLikeButton, copyDeck } from "./decks.js";
 
@@ -107,7 +108,7 @@ async function load() {
   if (url === lastUrl) return; // one request per search
   lastUrl = url;
   const mine = ++seq;
-  meta.textContent = "Loading…";
+  meta.textContent = _("Loading…");
   try {
     const data = await api(url);
     if (mine !== seq) return;
@@ -116,10 +117,12 @@ async function load() {
     list.replaceChildren(...decks.map(deckItem));
     const pages = Math.max(1, Math.ceil(data.count / PAGE_SIZE));
     meta.textContent = data.count
-      ? `${data.count} public deck${data.count === 1 ? "" : "s"}${pages > 1 ? ` · page ${page} of ${pages}` : ""}.`
-      : "No public deck matches.";
+      ? (pages > 1
+        ? fmt(ngettext("%(count)s public deck · page %(page)s of %(pages)s.", "%(count)s public decks · page %(page)s of %(pages)s.", data.count), { count: data.count, page, pages })
+        : fmt(ngettext("%(count)s public deck.", "%(count)s public decks.", data.count), { count: data.count }))
+      : _("No public deck matches.");
     $("[data-pager]").hidden = pages <= 1;
-    $("[data-page-label]").textContent = `Page ${page} of ${pages}`;
+    $("[data-page-label]").textContent = fmt(_("Page %(page)s of %(pages)s"), { page, pages });
     $("[data-page-prev]").disabled = page <= 1;
     $("[data-page-next]").disabled = !data.next;
     root.dataset.ready = "true";
@@ -131,7 +134,7 @@ async function load() {
       load();
       return;
     }
-    errorBox.textContent = `Could not load public decks: ${error.message}`;
+    errorBox.textContent = fmt(_("Could not load public decks: %(message)s"), { message: error.message });
     errorBox.hidden = false;
     list.replaceChildren();
     meta.textContent = "";

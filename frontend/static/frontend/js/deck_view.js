@@ -2,6 +2,7 @@
 // C-4.4 mulligans, draw odds, text; like it and copy it to your decks (signed in).
 import { api, withQuery } from "./api.js";
 import { h } from "./dom.js";
+import { _, fmt } from "./i18n.js";
 import { loadFactions } from "./card_search.js";
 import { createDrawOdds, createSampleHand } from "./deck_hand.js";
 import { bindLikeButton, copyDeck, groupRows, renderCharts, renderLegality } from "./decks.js";
@@ -18,7 +19,7 @@ async function main() {
   rows = deck.cards || [];
   renderLegality($("[data-legality]"), deck.legality);
   $("[data-total]").textContent = `${deck.card_count} cards`;
-  $("[data-commander]").textContent = deck.commander ? `Commander: ${deck.commander.name}` : "No Commander chosen.";
+  $("[data-commander]").textContent = deck.commander ? fmt(_("Commander: %(card)s"), { card: deck.commander.name }) : _("No Commander chosen.");
   $("[data-decklist]").replaceChildren(
     ...groupRows(rows).flatMap(([title, list]) => [
       h("h3", { class: "deck-group-title" }, `${title} (${list.reduce((s, r) => s + r.count, 0)})`),

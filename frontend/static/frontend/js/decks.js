@@ -1,6 +1,7 @@
 // Deck helpers shared by the deck pages: legality panel, curves, sample-hand tiles, import errors.
 import { api, toast } from "./api.js";
 import { h } from "./dom.js";
+import { _, fmt, ngettext } from "./i18n.js";
 
 export function legalityOf(deck) {
   return deck && deck.legality ? deck.legality : null;
@@ -19,10 +20,10 @@ export function importErrorText(error) {
 }
 
 export function lineErrorText(e) {
-  const where = e.line ? `Line ${e.line}` : "Deck";
+  const where = e.line ? fmt(_("Line %(line)s"), { line: e.line }) : _("Deck");
   // the server's message already ends with "did you mean …?": add the names only when it does not
   const named = e.suggestions && e.suggestions.length && !/did you mean/i.test(e.message);
-  const hint = named ? ` — did you mean ${e.suggestions.join(", ")}?` : "";
+  const hint = named ? ` ${fmt(_("— did you mean %(names)s?"), { names: e.suggestions.join(", ") })}` : "";
   const quoted = e.text && !e.message.includes(e.text) ? ` (“${e.text}”)` : "";
   return `${where}: ${e.message}${quoted}${hint}`;
 }
@@ -108,14 +109,14 @@ export function splitBar(units, events) {
   return h(
     "figure",
     { style: { margin: 0 } },
-    h("figcaption", { class: "chart-title" }, "Units and events"),
+    h("figcaption", { class: "chart-title" }, _("Units and events")),
     h(
       "div",
-      { class: "split-bar", role: "img", "aria-label": `${units} units, ${events} events` },
+      { class: "split-bar", role: "img", "aria-label": fmt(_("%(units)s units, %(events)s events"), { units, events }) },
       units ? h("div", { class: "split-units", style: { width: pct(units) } }, String(units)) : null,
       events ? h("div", { class: "split-events", style: { width: pct(events) } }, String(events)) : null
     ),
-    h("div", { class: "split-legend" }, `${units} unit${units === 1 ? "" : "s"} · ${events} event${events === 1 ? "" : "s"}`)
+    h("div", { class: "split-legend" }, `${fmt(ngettext("%(count)s unit", "%(count)s units", units), { count: units })} · ${fmt(ngettext("%(count)s event", "%(count)s events", events), { count: events })}`)
   );
 }
 
@@ -123,8 +124,8 @@ export function renderCharts(container, rows) {
   const units = rows.filter((r) => r.card_type === "unit").reduce((s, r) => s + r.count, 0);
   const events = rows.filter((r) => r.card_type !== "unit").reduce((s, r) => s + r.count, 0);
   container.replaceChildren(
-    barChart("Command cost", curveOf(rows, "command_cost")),
-    barChart("Energy cost", curveOf(rows, "energy_cost"), { cls: "bar-energy" }),
+    barChart(_("Command cost"), curveOf(rows, "command_cost")),
+    barChart(_("Energy cost"), curveOf(rows, "energy_cost"), { cls: "bar-energy" }),
     splitBar(units, events)
   );
 }
@@ -138,7 +139,7 @@ export function handCard(row, factions) {
     h(
       "span",
       { class: "hand-stats" },
-      row.command_cost !== undefined ? `${row.command_cost} CP · ${row.energy_cost} E · ${row.card_type === "unit" ? "Unit" : "Event"}` : ""
+      row.command_cost !== undefined ? fmt(_("%(cp)s CP · %(energy)s E · %(type)s"), { cp: row.command_cost, energy: row.energy_cost, type: row.card_type === "unit" ? _("Unit") : _("Event") }) : ""
     )
   );
 }
@@ -147,8 +148,8 @@ export function handCard(row, factions) {
 export function groupRows(rows) {
   const sorted = [...rows].sort((a, b) => a.command_cost - b.command_cost || a.name.localeCompare(b.name));
   return [
-    ["Units", sorted.filter((r) => r.card_type === "unit")],
-    ["Events", sorted.filter((r) => r.card_type !== "unit")],
+    [_("Units"), sorted.filter((r) => r.card_type === "unit")],
+    [_("Events"), sorted.filter((r) => r.card_type !== "unit")],
   ].filter(([, list]) => list.length);
 }
 
@@ -162,7 +163,7 @@ export function bindLikeButton(button, deck) {
   const count = button.querySelector("[data-like-count]");
   const show = (liked, likes) => {
     button.setAttribute("aria-pressed", liked ? "true" : "false");
-    button.setAttribute("aria-label", `${liked ? "Unlike" : "Like"} “${deck.name}” (${likes} like${likes === 1 ? "" : "s"})`);
+    button.setAttribute("aria-label", fmt(liked ? ngettext("Unlike “%(deck)s” (%(count)s like)", "Unlike “%(deck)s” (%(count)s likes)", likes) : ngettext("Like “%(deck)s” (%(count)s like)", "Like “%(deck)s” (%(count)s likes)", likes), { deck: deck.name, count: likes }));
     count.textContent = String(likes);
   };
   show(Boolean(deck.liked), deck.like_count || 0);
@@ -173,7 +174,7 @@ export function bindLikeButton(button, deck) {
       const result = await setLiked(deck.id, want);
       show(result.liked, result.like_count);
     } catch (error) {
-      toast(`Could not ${want ? "like" : "unlike"} the deck: ${error.message}`, { error: true });
+      toast(fmt(want ? _("Could not like the deck: %(message)s") : _("Could not unlike the deck: %(message)s"), { message: error.message }), { error: true });
     } finally {
       button.disabled = false;
     }
@@ -186,6 +187,6 @@ export async function copyDeck(deckApiUrl) {
     const copy = await api(`${deckApiUrl}copy/`, { method: "POST", body: {} });
     location.assign(`/decks/${copy.id}/`);
   } catch (error) {
-    toast(`Could not copy the deck: ${error.message}`, { error: true });
+    toast(fmt(_("Could not copy the deck: %(message)s"), { message: error.message }), { error: true });
   }
 }

@@ -7,6 +7,7 @@
 // player took and what changed in the ratings.
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { _, fmt, language, ngettext } from "./i18n.js";
 
 const ENDED = new Set(["finished", "aborted"]);
 const HOUSE_COLOURS = {
@@ -34,19 +35,27 @@ function clock(ms) {
   return hours ? `${hours}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
 }
 
+const HOUSE_NAMES = {
+  stark: _("Stark"), lannister: _("Lannister"), baratheon: _("Baratheon"), greyjoy: _("Greyjoy"), tyrell: _("Tyrell"), martell: _("Martell"),
+};
+
 function title_(name) {
-  return name ? name.charAt(0).toUpperCase() + name.slice(1) : "";
+  return HOUSE_NAMES[name] || (name ? name.charAt(0).toUpperCase() + name.slice(1) : "");
 }
 
+/** A finishing place: "2nd" in English, "อันดับที่ 2", "第 2 名" (each language its own way). */
 function ordinal(n) {
-  const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
-  return `${n}${tail}`;
+  if (language === "en" || !language) {
+    const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
+    return `${n}${tail}`;
+  }
+  return fmt(_("place %(place)s"), { place: n });
 }
 
 function label(p) {
   // "Lannister (alice)"; an AI seat's house alone ("AI (easy)" stands in the table below, not nested here)
   if (!(p.facts && p.facts.house)) return p.name;
-  return p.username ? `${title_(p.facts.house)} (${p.name})` : title_(p.facts.house);
+  return p.username ? fmt(_("%(house)s (%(player)s)"), { house: title_(p.facts.house), player: p.name }) : title_(p.facts.house);
 }
 
 function playerName(p) {
@@ -56,14 +65,14 @@ function playerName(p) {
 }
 
 function headline(s) {
-  if (s.status === "aborted") return "Match aborted";
+  if (s.status === "aborted") return _("Match aborted");
   const winner = s.players.find((p) => p.position === s.winner);
   const me = s.players.find((p) => p.position === you);
-  if (!winner) return me && me.place ? `No winner — you share ${ordinal(me.place)} place` : "No winner";
-  if (me && winner.position === you) return "You won!";
-  if (me && s.players.length > 2 && me.place) return `You finished ${ordinal(me.place)} — ${label(winner)} wins`;
-  if (me) return `You lost — ${label(winner)} wins`;
-  return `${label(winner)} wins`;
+  if (!winner) return me && me.place ? fmt(_("No winner — you share %(place)s place"), { place: ordinal(me.place) }) : _("No winner");
+  if (me && winner.position === you) return _("You won!");
+  if (me && s.players.length > 2 && me.place) return fmt(_("You finished %(place)s — %(winner)s wins"), { place: ordinal(me.place), winner: label(winner) });
+  if (me) return fmt(_("You lost — %(winner)s wins"), { winner: label(winner) });
+  return fmt(_("%(winner)s wins"), { winner: label(winner) });
 }
 
 function factCells(s, p) {
@@ -72,8 +81,8 @@ function factCells(s, p) {
 }
 
 function factHeads(s) {
-  if (s.kind === "westeros") return [h("th", { scope: "col" }, "Castles"), h("th", { scope: "col" }, "Supply")];
-  return [h("th", { scope: "col", title: "Own cards in the Defeated zone (six lose, C-6.1)" }, "Defeated")];
+  if (s.kind === "westeros") return [h("th", { scope: "col" }, _("Castles")), h("th", { scope: "col" }, _("Supply"))];
+  return [h("th", { scope: "col", title: _("Own cards in the Defeated zone (six lose, C-6.1)") }, _("Defeated"))];
 }
 
 function byPlace(s) {
@@ -83,13 +92,13 @@ function byPlace(s) {
 function playersTable(s) {
   return h("div", { class: "go-table-wrap" },
     h("table", { class: "go-table", "data-testid": "summary-players" },
-      h("caption", { class: "sr-only" }, "Players"),
+      h("caption", { class: "sr-only" }, _("Players")),
       h("thead", {}, h("tr", {}, s.players.length > 2 ? h("th", { scope: "col" }, "#") : null,
-        h("th", { scope: "col" }, "Player"), h("th", { scope: "col", title: "Time spent deciding, as the clock counts it" }, "Time"),
-        h("th", { scope: "col", class: "go-wide" }, "Moves"), factHeads(s))),
+        h("th", { scope: "col" }, _("Player")), h("th", { scope: "col", title: _("Time spent deciding, as the clock counts it") }, _("Time")),
+        h("th", { scope: "col", class: "go-wide" }, _("Moves")), factHeads(s))),
       h("tbody", {}, byPlace(s).map((p) => h("tr", { class: p.position === you ? "go-you" : null },
         s.players.length > 2 ? h("td", {}, p.place ? String(p.place) : "–") : null,
-        h("th", { scope: "row" }, playerName(p), p.position === s.winner ? h("span", { class: "go-crown", title: "Winner" }, " ★") : null),
+        h("th", { scope: "row" }, playerName(p), p.position === s.winner ? h("span", { class: "go-crown", title: _("Winner") }, " ★") : null),
         h("td", { "data-testid": "time-used" }, clock(p.time_used_ms)),
         h("td", { class: "go-wide" }, String(p.moves)),
         factCells(s, p))))));
@@ -99,9 +108,9 @@ function roundsTable(s, fact, label) {
   const cols = s.rounds;
   return h("div", { class: "go-table-wrap" },
     h("table", { class: "go-table go-rounds", "data-testid": `summary-${fact}` },
-      h("caption", {}, `${label} at the start of each round`),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "House"),
-        cols.map((r) => h("th", { scope: "col" }, r.round === "final" ? "End" : `R${r.round}`)))),
+      h("caption", {}, label),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, _("House")),
+        cols.map((r) => h("th", { scope: "col" }, r.round === "final" ? _("End") : fmt(_("R%(round)s"), { round: r.round }))))),
       h("tbody", {}, s.players.map((p) => h("tr", {},
         h("th", { scope: "row" }, h("span", { class: "go-swatch", style: { "--house": HOUSE_COLOURS[p.facts.house] || "#888" } }), title_(p.facts.house)),
         cols.map((r) => {
@@ -122,7 +131,7 @@ function castleChart(s) {
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("class", "go-chart");
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "Castles held by each house, round by round (the table below has the numbers)");
+  svg.setAttribute("aria-label", _("Castles held by each house, round by round (the table below has the numbers)"));
   const seven = document.createElementNS(ns, "line");
   Object.entries({ x1: P, x2: W - P, y1: y(7), y2: y(7), class: "go-seven" }).forEach(([k, v]) => seven.setAttribute(k, v));
   svg.append(seven);
@@ -137,9 +146,9 @@ function castleChart(s) {
 }
 
 function ratingsList(s) {
-  if (!s.ratings.length) return s.rated ? h("p", { class: "muted" }, "This rated match changed no rating (it did not count).") : null;
+  if (!s.ratings.length) return s.rated ? h("p", { class: "muted" }, _("This rated match changed no rating (it did not count).")) : null;
   return h("section", { class: "go-ratings", "data-testid": "summary-ratings" },
-    h("h3", {}, "Ratings"),
+    h("h3", {}, _("Ratings")),
     h("ul", {}, s.ratings.map((r) => h("li", { class: r.position === you ? "go-you" : null },
       h("a", { href: `/players/${encodeURIComponent(r.username)}/` }, r.username), " ",
       `${r.before} → ${r.after} `,
@@ -151,18 +160,18 @@ function render(s) {
   const facts = [
     s.reason_text ? h("p", { class: "go-reason", "data-testid": "summary-reason" }, s.reason_text) : null,
     h("p", { class: "muted", "data-testid": "summary-turns" },
-      `${s.turns} ${s.turns === 1 ? s.turns_label.replace(/s$/, "") : s.turns_label}`,
-      s.duration_ms ? ` · ${clock(s.duration_ms)} in all` : "",
-      s.rated ? " · rated" : " · unrated"),
+      fmt(s.turns_label === "rounds" ? ngettext("%(count)s round", "%(count)s rounds", s.turns) : ngettext("%(count)s turn", "%(count)s turns", s.turns), { count: s.turns }),
+      s.duration_ms ? ` · ${fmt(_("%(time)s in all"), { time: clock(s.duration_ms) })}` : "",
+      ` · ${s.rated ? _("rated") : _("unrated")}`),
   ];
   const westeros = s.kind === "westeros" && s.rounds.length;
   const parts = [
     ...facts,
     playersTable(s),
-    westeros ? h("section", { class: "go-westeros" }, h("h3", {}, "Castles over the rounds"), castleChart(s),
-      roundsTable(s, "castles", "Castles"), roundsTable(s, "supply", "Supply")) : null,
+    westeros ? h("section", { class: "go-westeros" }, h("h3", {}, _("Castles over the rounds")), castleChart(s),
+      roundsTable(s, "castles", _("Castles at the start of each round")), roundsTable(s, "supply", _("Supply at the start of each round"))) : null,
     ratingsList(s),
-    h("p", { class: "go-links" }, h("a", { class: "button button-small button-secondary", href: s.replay_url, "data-testid": "summary-replay" }, "Watch the replay")),
+    h("p", { class: "go-links" }, h("a", { class: "button button-small button-secondary", href: s.replay_url, "data-testid": "summary-replay" }, _("Watch the replay"))),
   ];
   body.replaceChildren(...parts.filter(Boolean));
 }
@@ -172,7 +181,7 @@ async function load(id) {
   loading = api(`/api/matches/${id}/summary/`)
     .then((data) => { summary = data; render(data); return data; })
     .catch((err) => {
-      body.replaceChildren(h("p", { class: "form-error", role: "alert" }, `The summary could not be loaded: ${err.message}`));
+      body.replaceChildren(h("p", { class: "form-error", role: "alert" }, fmt(_("The summary could not be loaded: %(message)s"), { message: err.message })));
       return null;
     })
     .finally(() => { loading = null; });

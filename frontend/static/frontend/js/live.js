@@ -12,6 +12,7 @@
 //                                                  (e.g. {"type": "chat", ...}).
 // `window.liveMatch` is the page's LiveMatch, for an add-on that must send on the socket.
 import { api } from "./api.js";
+import { _, fmt } from "./i18n.js";
 import { acceptSnapshot, newestLogVersion } from "./snapshots.js";
 
 const RETRY_FIRST_MS = 500;
@@ -83,12 +84,12 @@ export class LiveMatch {
       this.fetchRetry = 1000;
     } catch (err) {
       // A short plain message (never a server's error page); retry unless the socket is up.
-      const what = err.status ? `HTTP ${err.status}` : "offline";
+      const what = err.status ? `HTTP ${err.status}` : _("offline");
       if (err.status === 403 || err.status === 404) {
-        this.status("down", `${what}: ${String(err.message).slice(0, 120)}`);
+        this.status("down", fmt(_("%(problem)s: %(message)s"), { problem: what, message: String(err.message).slice(0, 120) }));
         return;
       }
-      this.status("down", `${what}, retrying…`);
+      this.status("down", fmt(_("%(problem)s, retrying…"), { problem: what }));
       this.fetchRetry = Math.min(this.fetchRetry * 2, FETCH_RETRY_MAX_MS);
       if (!this.socketOpen()) setTimeout(() => this.fetchState({ full }), this.fetchRetry);
     }
@@ -104,7 +105,7 @@ export class LiveMatch {
     this.socket = socket;
     socket.onopen = () => {
       this.retry = RETRY_FIRST_MS;
-      this.status("live", "live");
+      this.status("live", _("live"));
     };
     socket.onmessage = (msg) => {
       let data = null;
@@ -121,7 +122,7 @@ export class LiveMatch {
     socket.onclose = (ev) => {
       if (this.closed) return;
       if (NO_ACCESS.has(ev.code)) {
-        this.status("down", "no access to this match");
+        this.status("down", _("no access to this match"));
         this.fetchState();
         return;
       }
@@ -129,7 +130,7 @@ export class LiveMatch {
         this.status("down", (this.statusNode && this.statusNode.dataset.tooManySockets) || String(ev.code));
         return;
       }
-      this.status("down", "reconnecting…");
+      this.status("down", _("reconnecting…"));
       const paused = this.pausedUntil - Date.now();
       if (paused <= 0) this.fetchState();
       setTimeout(() => this.connect(), Math.max(this.retry, paused));

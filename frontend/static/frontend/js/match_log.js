@@ -3,6 +3,7 @@
 // docs/play-layer.md). Shared by the live match page and the replay.
 import { withCardText } from "./card_component.js";
 import { h } from "./dom.js";
+import { _ } from "./i18n.js";
 
 const SIGNED = new Set(["cp", "energy", "modify"]);
 
@@ -24,7 +25,7 @@ export function causedList(entry, catalog = null) {
   // A list by role, not <ul>/<li>: a log line's <li> stays the only <li> of the log (one per entry).
   return h(
     "div",
-    { class: "log-caused", role: "list", "aria-label": "What it caused", "data-testid": "log-consequences" },
+    { class: "log-caused", role: "list", "aria-label": _("What it caused"), "data-testid": "log-consequences" },
     caused.map((c) =>
       h(
         "div",

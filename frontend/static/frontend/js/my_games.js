@@ -3,6 +3,7 @@
 // (GET /api/me/turns/, the header badge's question) and, when that set changed, or at least once a
 // minute, fetches the page again and swaps its lists in place (no reload, no lost scroll position).
 import { api } from "./api.js";
+import { _, fmt } from "./i18n.js";
 
 const CHECK_EVERY_MS = 15000;
 const REFRESH_EVERY_MS = 60000;
@@ -15,9 +16,9 @@ function left(ms) {
   const d = Math.floor(s / 86400);
   const h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60);
-  if (d) return `${d} d ${h} h left`;
-  if (h) return `${h} h ${m} min left`;
-  return `${m}:${String(s % 60).padStart(2, "0")} left`;
+  if (d) return fmt(_("%(days)s d %(hours)s h left"), { days: d, hours: h });
+  if (h) return fmt(_("%(hours)s h %(minutes)s min left"), { hours: h, minutes: m });
+  return fmt(_("%(time)s left"), { time: `${m}:${String(s % 60).padStart(2, "0")}` });
 }
 
 function tick() {
@@ -25,7 +26,7 @@ function tick() {
   for (const node of rows) {
     const ms = Date.parse(node.dataset.deadline) - now;
     if (Number.isNaN(ms)) continue;
-    node.textContent = ms > 0 ? left(ms) : "time is up";
+    node.textContent = ms > 0 ? left(ms) : _("time is up");
     node.classList.toggle("time-left-low", ms < 3600 * 1000);
   }
 }

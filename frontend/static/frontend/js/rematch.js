@@ -5,6 +5,7 @@
 // In a running game of 3+ seats a player may "Leave game": an AI plays their seat on under their name.
 // Page add-on: it only listens to document "match:snapshot" (js/live.js) and calls the JSON API.
 import { api } from "./api.js";
+import { _, fmt } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const box = $("rematch-box");
@@ -34,30 +35,30 @@ function render(m) {
   box.hidden = !(m.status === "finished" && offer && (player || offer.match_id || offer.offered_by.length));
   if (!box.hidden) {
     const asked = offer.offered_by.includes(me);
-    const others = offer.offered_by_names.filter((_, i) => offer.offered_by[i] !== me);
+    const others = offer.offered_by_names.filter((name, i) => offer.offered_by[i] !== me);
     const button = $("rematch-button");
     const link = $("rematch-link");
     link.hidden = !offer.match_id;
     if (offer.match_id) {
       link.href = `/play/${offer.match_id}/`;
-      link.textContent = player ? "Go to the rematch" : "Watch the rematch";
-      $("rematch-text").textContent = "The rematch has started.";
+      link.textContent = player ? _("Go to the rematch") : _("Watch the rematch");
+      $("rematch-text").textContent = _("The rematch has started.");
       button.hidden = true;
       if (player) go(offer.match_id);
     } else if (!player) {
-      $("rematch-text").textContent = `Rematch offered by ${offer.offered_by_names.join(", ")}.`;
+      $("rematch-text").textContent = fmt(_("Rematch offered by %(players)s."), { players: offer.offered_by_names.join(", ") });
       button.hidden = true;
     } else if (asked) {
       const waiting = offer.players.filter((p) => !offer.offered_by.includes(p)).map((p) => (m.seats.find((s) => s.position === p) || {}).name);
-      $("rematch-text").textContent = `Rematch offered — waiting for ${waiting.join(", ")} to accept.`;
+      $("rematch-text").textContent = fmt(_("Rematch offered — waiting for %(players)s to accept."), { players: waiting.join(", ") });
       button.hidden = true;
     } else if (others.length) {
-      $("rematch-text").textContent = `Rematch offered by ${others.join(", ")}.`;
-      button.textContent = "Accept rematch";
+      $("rematch-text").textContent = fmt(_("Rematch offered by %(players)s."), { players: others.join(", ") });
+      button.textContent = _("Accept rematch");
       button.hidden = false;
     } else {
-      $("rematch-text").textContent = "Play again with the same settings, sides swapped.";
-      button.textContent = "Rematch";
+      $("rematch-text").textContent = _("Play again with the same settings, sides swapped.");
+      button.textContent = _("Rematch");
       button.hidden = false;
     }
   }
@@ -87,7 +88,7 @@ if (box && matchId()) {
     }
   });
   $("leave-game")?.addEventListener("click", async () => {
-    if (!confirm("Leave this game? An AI plays your house on under your name; you can still watch.")) return;
+    if (!confirm(_("Leave this game? An AI plays your house on under your name; you can still watch."))) return;
     try {
       await api(`/api/matches/${matchId()}/leave/`, { method: "POST" });
       location.reload();

@@ -5,6 +5,7 @@
 // Page add-on: it only listens to document "match:snapshot" (js/live.js) and calls the JSON API.
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { _, fmt } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("match-app");
@@ -13,12 +14,17 @@ const matchId = root ? root.dataset.match : null;
 const username = root ? root.dataset.user : "";
 let snapshot = null;
 
-const title = (house) => `House ${house[0].toUpperCase()}${house.slice(1)}`;
-const MODES = {
-  choose: "Each player picks a free house and may change it until the start.",
-  random: "Houses are drawn at random when the match starts.",
-  draft: "Draft: players pick in the order they joined; a pick is final. AI houses take what is left.",
+const HOUSE_TITLES = {
+  stark: _("House Stark"), lannister: _("House Lannister"), baratheon: _("House Baratheon"),
+  greyjoy: _("House Greyjoy"), tyrell: _("House Tyrell"), martell: _("House Martell"),
 };
+const title = (house) => HOUSE_TITLES[house] || `${house[0].toUpperCase()}${house.slice(1)}`;
+const MODES = {
+  choose: _("Each player picks a free house and may change it until the start."),
+  random: _("Houses are drawn at random when the match starts."),
+  draft: _("Draft: players pick in the order they joined; a pick is final. AI houses take what is left."),
+};
+const holder = (seat) => (seat.is_you ? fmt(_("%(name)s (you)"), { name: seat.name }) : seat.name);
 
 function showError(err) {
   const node = $("seating-error");
@@ -51,7 +57,7 @@ function joinForm(m, seating, kicked) {
   const offer = seating.mode === "choose" ? seating.free : [];
   if (!select && offer.length) {
     select = h("select", { name: "house", "data-testid": "join-house" });
-    form.prepend(h("label", { "data-testid": "join-house-label" }, "Your house ", select));
+    form.prepend(h("label", { "data-testid": "join-house-label" }, _("Your house"), " ", select));
     form.addEventListener("submit", joinWithHouse, { capture: true });
   }
   if (!select) return;
@@ -82,33 +88,33 @@ function render(m) {
   const full = m.seats.length >= m.seats_needed;
   // Draft: the server names the seat picking now (the first player, in join order, without a house).
   const turn = seating.picking === null || seating.picking === undefined ? null : m.seats.find((s) => s.position === seating.picking) || null;
-  $("seating-mode").textContent = MODES[seating.mode] + (turn ? ` Now picking: ${turn.name}.` : "");
+  $("seating-mode").textContent = MODES[seating.mode] + (turn ? ` ${fmt(_("Now picking: %(name)s."), { name: turn.name })}` : "");
   const canPick = you && seating.mode !== "random" && (seating.mode === "choose" || (!you.house && turn && turn.is_you));
   const unassigned = m.seats.filter((s) => !s.house);
   const rows = seating.houses.map((house) => {
     const seat = m.seats.find((s) => s.house === house);
     const kick = creator && seat && !seat.is_you
       ? h("button", { type: "button", class: "button button-small button-secondary", "data-testid": `kick-${seat.position}`,
-        onclick: () => post("kick", { position: seat.position }) }, seat.is_ai ? "Remove AI" : "Remove player")
+        onclick: () => post("kick", { position: seat.position }) }, seat.is_ai ? _("Remove AI") : _("Remove player"))
       : null;
     const pick = !seat && canPick
       ? h("button", { type: "button", class: "button button-small", "data-testid": `pick-${house}`,
-        onclick: () => post("house", { house }) }, you.house ? "Switch to this house" : "Pick")
+        onclick: () => post("house", { house }) }, you.house ? _("Switch to this house") : _("Pick"))
       : null;
     return h("li", { class: `${seat ? "taken" : "free"}${seat && seat.is_you ? " mine" : ""}`, "data-testid": "seating-house", "data-house": house },
       h("span", { class: "house-name" }, title(house)),
-      h("span", { class: "holder" }, seat ? `${seat.name}${seat.is_you ? " (you)" : ""}` : "free"),
+      h("span", { class: "holder" }, seat ? holder(seat) : _("free")),
       pick, kick);
   });
   // Seated without a house yet (random draw, a draft pick to come): listed with their removal button.
   for (const seat of unassigned) {
     const kick = creator && !seat.is_you
       ? h("button", { type: "button", class: "button button-small button-secondary", "data-testid": `kick-${seat.position}`,
-        onclick: () => post("kick", { position: seat.position }) }, seat.is_ai ? "Remove AI" : "Remove player")
+        onclick: () => post("kick", { position: seat.position }) }, seat.is_ai ? _("Remove AI") : _("Remove player"))
       : null;
     rows.push(h("li", { class: `unassigned${seat.is_you ? " mine" : ""}`, "data-testid": "seating-unassigned" },
-      h("span", { class: "house-name" }, seating.mode === "random" ? "House drawn at start" : "No house yet"),
-      h("span", { class: "holder" }, `${seat.name}${seat.is_you ? " (you)" : ""}`), kick));
+      h("span", { class: "house-name" }, seating.mode === "random" ? _("House drawn at start") : _("No house yet")),
+      h("span", { class: "holder" }, holder(seat)), kick));
   }
   $("seating-houses").replaceChildren(...rows);
   joinForm(m, seating, kicked);

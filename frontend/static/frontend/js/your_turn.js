@@ -14,8 +14,10 @@
 // once a minute while the tab is visible, or at once when another script dispatches "turns:count").
 import { api } from "./api.js";
 import { clockText } from "./clock.js";
+import { _, fmt, ngettext } from "./i18n.js";
 
-export const TITLE_PREFIX = "(●) Your turn — ";
+// The dot marks the title in every language; the words follow the page's language.
+export const TITLE_PREFIX = `(●) ${_("Your turn")} — `;
 const LOW_TIME_MAX_MS = 30000; // warn at 20% of the time per turn, between 5 and 30 seconds
 const LOW_TIME_MIN_MS = 5000;
 const LOW_TIME_FRACTION = 0.2;
@@ -133,7 +135,7 @@ function unlockAudio() {
 // ---------- notifications ----------
 
 function gameName(snapshot) {
-  return baseTitle().split(" · ")[0] || `Match #${snapshot.id}`;
+  return baseTitle().split(" · ")[0] || fmt(_("Match #%(id)s"), { id: snapshot.id });
 }
 
 function notify(snapshot) {
@@ -141,8 +143,8 @@ function notify(snapshot) {
   if (Notification.permission !== "granted" || !document.hidden) return;
   const others = (snapshot.seats || []).filter((s) => !s.is_you).map((s) => s.name);
   try {
-    const note = new Notification(`Your turn — ${gameName(snapshot)}`, {
-      body: others.length ? `${others.join(", ")} ${others.length === 1 ? "is" : "are"} waiting for you.` : "",
+    const note = new Notification(fmt(_("Your turn — %(game)s"), { game: gameName(snapshot) }), {
+      body: others.length ? fmt(ngettext("%(players)s is waiting for you.", "%(players)s are waiting for you.", others.length), { players: others.join(", ") }) : "",
       tag: `match-${snapshot.id}`,
       icon: plainIcon || undefined,
     });
@@ -167,18 +169,18 @@ function offerNotifications() {
   box.id = "yt-offer";
   box.className = "yt-offer";
   box.setAttribute("role", "region");
-  box.setAttribute("aria-label", "Turn notifications");
+  box.setAttribute("aria-label", _("Turn notifications"));
   box.dataset.testid = "notify-offer";
   const text = document.createElement("p");
-  text.textContent = "Get a browser notification when it is your turn and this tab is hidden?";
+  text.textContent = _("Get a browser notification when it is your turn and this tab is hidden?");
   const yes = document.createElement("button");
   yes.type = "button";
   yes.className = "button button-small";
-  yes.textContent = "Turn on notifications";
+  yes.textContent = _("Turn on notifications");
   const no = document.createElement("button");
   no.type = "button";
   no.className = "button button-small button-secondary";
-  no.textContent = "Not now";
+  no.textContent = _("Not now");
   yes.addEventListener("click", async () => {
     box.remove();
     let permission = "denied";
@@ -253,7 +255,7 @@ function checkLowTime() {
     lowShown = false;
     return;
   }
-  node.textContent = `Low time: ${clockText(left)} left`;
+  node.textContent = fmt(_("Low time: %(time)s left"), { time: clockText(left) });
   if (!lowShown) {
     lowShown = true;
     node.hidden = false;
@@ -311,7 +313,7 @@ function showTurns(count) {
     badge.textContent = String(count);
   }
   link.dataset.turns = String(count);
-  if (count) link.setAttribute("aria-label", `My games: ${count} waiting for your move`);
+  if (count) link.setAttribute("aria-label", fmt(ngettext("My games: %(count)s waiting for your move", "My games: %(count)s waiting for your move", count), { count }));
   else link.removeAttribute("aria-label");
 }
 

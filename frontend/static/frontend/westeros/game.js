@@ -4,8 +4,9 @@
 import { api } from "../js/api.js";
 import { clockText } from "../js/clock.js";
 import { h } from "../js/dom.js";
+import { _, fmt, ngettext, pgettext } from "../js/i18n.js";
 import { LiveMatch } from "../js/live.js";
-import { HOUSES, WesterosMap, areaSpeech, humanize, orderLabel } from "./map.js";
+import { HOUSES, WesterosMap, areaSpeech, humanize, orderLabel, unitName } from "./map.js";
 
 const root = document.getElementById("wx-game-app");
 const mapData = JSON.parse(document.getElementById("wx-map-data").textContent);
@@ -14,58 +15,80 @@ const TEXTS = JSON.parse(document.getElementById("wx-card-texts").textContent) |
 const AREAS = Object.fromEntries(mapData.areas.map((a) => [a.id, a]));
 const $ = (id) => document.getElementById(id);
 
-const TRACK_NAMES = { iron_throne: "Iron Throne", fiefdoms: "Fiefdoms", kings_court: "King's Court" };
-const DOMINANCE = { iron_throne: "Iron Throne", fiefdoms: "Valyrian Steel Blade", kings_court: "Messenger Raven" };
-const PHASES = { setup: "Set-up", westeros: "Westeros", planning: "Planning", action: "Action", game_over: "Game over" };
+const TRACK_NAMES = { iron_throne: _("Iron Throne"), fiefdoms: _("Fiefdoms"), kings_court: _("King's Court") };
+const DOMINANCE = { iron_throne: _("Iron Throne"), fiefdoms: _("Valyrian Steel Blade"), kings_court: _("Messenger Raven") };
+const PHASES = {
+  setup: _("Set-up"), westeros: _("Westeros Phase"), planning: pgettext("Westeros", "Planning Phase"), action: _("Action Phase"), game_over: _("Game over"),
+};
+// The steps of a round (W-3.1), a combat and the bids, as the status line names them.
+const STEPS = {
+  advance_round: _("next round"), reveal_westeros: _("Westeros cards revealed"), resolve_westeros: _("Westeros cards resolved"),
+  assign_orders: _("placing orders"), reveal_orders: _("orders revealed"), messenger_raven: _("Messenger Raven"),
+  raids: _("Raid orders"), marches: _("March orders"), consolidate: _("Consolidate Power orders"), cleanup: _("clean-up"),
+  combat: _("combat"), clash_of_kings: _("Clash of Kings"), wildling_attack: _("wildling attack"),
+};
 const PENDING_TEXT = {
-  orders: "Place an order in each of your areas (W-5.1)",
-  raven: "Messenger Raven (W-5.5)",
-  raid: "Resolve a Raid order (W-7.2)",
-  march_select: "Choose a March order to resolve (W-6.2)",
-  march_move: "Move your units (W-7.1)",
-  support: "Declare support (W-9.2)",
-  house_card: "Choose a house card — secret until both have chosen (W-9.4)",
-  consolidate: "Resolve a Consolidate Power order (W-7.5)",
-  muster: "Muster units (W-13)",
-  bid: "Bid power tokens — secret until all have bid",
+  orders: _("Place an order in each of your areas (W-5.1)"),
+  raven: _("Messenger Raven (W-5.5)"),
+  raid: _("Resolve a Raid order (W-7.2)"),
+  march_select: _("Choose a March order to resolve (W-6.2)"),
+  march_move: _("Move your units (W-7.1)"),
+  support: _("Declare support (W-9.2)"),
+  house_card: _("Choose a house card — secret until both have chosen (W-9.4)"),
+  consolidate: _("Resolve a Consolidate Power order (W-7.5)"),
+  muster: _("Muster units (W-13)"),
+  bid: _("Bid power tokens — secret until all have bid"),
 };
 const DECISION_TEXT = {
-  raven_bury: "Where does the top wildling card go?",
-  throne_of_blades: "A Throne of Blades: choose the effect",
-  dark_wings: "Dark Wings, Dark Words: choose the effect",
-  put_to_the_sword: "Put to the Sword: choose the restriction",
-  blade: "Use the Valyrian Steel Blade (+1)?",
-  tyrion: "Tyrion Lannister: cancel the opponent's card?",
-  aeron: "Aeron Damphair: swap your card?",
-  doran: "Doran Martell: choose the track",
-  queen_of_thorns: "Queen of Thorns: remove an adjacent order",
-  casualty: "Choose a casualty",
-  retreat: "Choose where to retreat",
-  robb_retreat: "Robb Stark: choose where the loser retreats",
-  retreat_loss: "Choose a unit to destroy (supply after retreat)",
-  reconcile: "Destroy a unit to fit your supply (W-12.4)",
-  destroy: "Destroy one of your units",
-  cersei: "Cersei Lannister: remove an order",
-  renly: "Renly Baratheon: upgrade a footman",
-  patchface: "Patchface: discard an opponent's card",
-  port_takeover: "Ships in the captured port",
-  muster_done: "Mustering",
-  tie_order: "Break the tie (Iron Throne holder)",
-  wildling_tie: "Name the bidder (Iron Throne holder)",
-  kbw_reward: "A King Beyond the Wall: take position 1 of a track",
-  kbw_track: "A King Beyond the Wall: drop to the bottom of a track",
-  crow_reward: "Crow Killers: replace a footman with a knight",
-  crow_knight: "Crow Killers: replace a knight",
-  discard_card: "Massing on the Milkwater: discard a card",
-  mammoth_reward: "Mammoth Riders: take back a card",
-  preemptive: "Preemptive Raid: choose the penalty",
-  preemptive_track: "Preemptive Raid: choose the track",
-  horde_area: "The Horde Descends: choose the area",
-  horde_reward: "The Horde Descends: muster a unit",
+  raven_bury: _("Where does the top wildling card go?"),
+  throne_of_blades: _("A Throne of Blades: choose the effect"),
+  dark_wings: _("Dark Wings, Dark Words: choose the effect"),
+  put_to_the_sword: _("Put to the Sword: choose the restriction"),
+  blade: _("Use the Valyrian Steel Blade (+1)?"),
+  tyrion: _("Tyrion Lannister: cancel the opponent's card?"),
+  aeron: _("Aeron Damphair: swap your card?"),
+  doran: _("Doran Martell: choose the track"),
+  queen_of_thorns: _("Queen of Thorns: remove an adjacent order"),
+  casualty: _("Choose a casualty"),
+  retreat: _("Choose where to retreat"),
+  robb_retreat: _("Robb Stark: choose where the loser retreats"),
+  retreat_loss: _("Choose a unit to destroy (supply after retreat)"),
+  reconcile: _("Destroy a unit to fit your supply (W-12.4)"),
+  destroy: _("Destroy one of your units"),
+  cersei: _("Cersei Lannister: remove an order"),
+  renly: _("Renly Baratheon: upgrade a footman"),
+  patchface: _("Patchface: discard an opponent's card"),
+  port_takeover: _("Ships in the captured port"),
+  muster_done: _("Mustering"),
+  tie_order: _("Break the tie (Iron Throne holder)"),
+  wildling_tie: _("Name the bidder (Iron Throne holder)"),
+  kbw_reward: _("A King Beyond the Wall: take position 1 of a track"),
+  kbw_track: _("A King Beyond the Wall: drop to the bottom of a track"),
+  crow_reward: _("Crow Killers: replace a footman with a knight"),
+  crow_knight: _("Crow Killers: replace a knight"),
+  discard_card: _("Massing on the Milkwater: discard a card"),
+  mammoth_reward: _("Mammoth Riders: take back a card"),
+  preemptive: _("Preemptive Raid: choose the penalty"),
+  preemptive_track: _("Preemptive Raid: choose the track"),
+  horde_area: _("The Horde Descends: choose the area"),
+  horde_reward: _("The Horde Descends: muster a unit"),
 };
 
 // Menu options that name order tokens (Put to the Sword, W-4.5): the printed names, as in the log.
-const OPTION_TEXT = { no_march_plus_one: "No March +1 ★ orders", no_defense_orders: "No Defense orders" };
+const OPTION_TEXT = { no_march_plus_one: _("No March +1 ★ orders"), no_defense_orders: _("No Defense orders") };
+// Other menu options the engine names by a word ("done", "top", "bottom" …).
+const OPTION_WORDS = {
+  done: _("Done"), pass: _("Pass"), yes: _("Yes"), no: _("No"), top: _("Top of the deck"), bottom: _("Bottom of the deck"),
+  keep: _("Keep"), skip: _("Skip"), none: _("None"), decline: _("Decline"), use: _("Use"), cancel: _("Cancel"), swap: _("Swap"),
+  look: _("Look at the top wildling card"), replace: _("Replace"), attacking_units: _("The attacking units"),
+  destroy_units: _("Destroy units"), supply: _("Supply"), mustering: _("Mustering"), clash_of_kings: _("Clash of Kings"),
+  collect_power: _("Collect power tokens"),
+};
+const iconText = (c, long = false) => [
+  c.swords ? fmt(ngettext("%(count)s sword", "%(count)s swords", c.swords), { count: c.swords }) : "",
+  c.fortifications ? fmt(long ? ngettext("%(count)s fortification", "%(count)s fortifications", c.fortifications)
+    : ngettext("%(count)s fort", "%(count)s forts", c.fortifications), { count: c.fortifications }) : "",
+].filter(Boolean);
 
 let snap = null; // latest snapshot {state_version, status, view, legal_actions, seats, log, ...}
 let selected = null; // selected area id
@@ -230,11 +253,12 @@ function actionButton(item, label, onclick = null) {
 function renderStatus() {
   const v = snap.view;
   $("wx-round").textContent = String(v.round);
-  const step = v.step && v.phase !== "game_over" ? " · " + humanize(v.step) : ""; // no "Game over · Cleanup"
+  const step = v.step && v.phase !== "game_over" ? " · " + (STEPS[v.step] || humanize(v.step)) : ""; // no "Game over · Cleanup"
   $("wx-phase").textContent = `${PHASES[v.phase] || humanize(v.phase)}${step}`;
-  $("wx-you").replaceChildren(...(me() ? ["You: ", houseChip(me())] : ["Spectating"]));
+  $("wx-you").replaceChildren(...(me() ? [_("You:"), " ", houseChip(me())] : [_("Spectating")]));
   const deciding = v.current_players || [];
-  $("wx-turn").textContent = snap.status !== "active" ? "" : deciding.includes(me()) ? "Your decision" : `Waiting for ${deciding.map(houseName).join(", ")}`;
+  $("wx-turn").textContent = snap.status !== "active" ? "" : deciding.includes(me()) ? _("Your decision")
+    : fmt(_("Waiting for %(houses)s"), { houses: deciding.map(houseName).join(_(", ")) });
   $("wx-turn").dataset.mine = deciding.includes(me()) ? "1" : "0";
   // The play layer's result names the winner by seat (a timeout or a resignation ends a game too); the
   // engine's view by house.
@@ -243,12 +267,19 @@ function renderStatus() {
   $("wx-result").hidden = !res;
   // Why it ended, in the game-over summary's words ("Most castles after the last round (W-18.2)").
   const why = (snap.result_reason || humanize(res ? res.reason || "" : "")).replace(/\.$/, "");
-  if (res) $("wx-result").textContent = `Game over: ${winner ? `${houseName(winner)} wins` : "no winner"}. ${why}.`;
+  if (res) {
+    $("wx-result").textContent = winner ? fmt(_("Game over: %(house)s wins. %(reason)s."), { house: houseName(winner), reason: why })
+      : fmt(_("Game over: no winner. %(reason)s."), { reason: why });
+  }
   document.body.dataset.version = String(snap.state_version);
   document.body.dataset.status = snap.status;
 }
 
-const SHORT = { stark: "STA", lannister: "LAN", baratheon: "BAR", greyjoy: "GRE", tyrell: "TYR", martell: "MAR" };
+// A house's name in three letters (one character in Chinese) where the tracks are narrow.
+const SHORT = {
+  stark: pgettext("house, short", "STA"), lannister: pgettext("house, short", "LAN"), baratheon: pgettext("house, short", "BAR"),
+  greyjoy: pgettext("house, short", "GRE"), tyrell: pgettext("house, short", "TYR"), martell: pgettext("house, short", "MAR"),
+};
 
 function renderTracks() {
   const v = snap.view;
@@ -263,8 +294,8 @@ function renderTracks() {
         return h("li", { style: { "--house": c.fill, "--house-edge": c.stroke, "--house-ink": c.ink }, title: `${i + 1}. ${houseName(hid)}`, "data-house": hid },
           h("b", {}, String(i + 1)), SHORT[hid] || houseName(hid));
       })),
-      h("p", { class: "wx-dominance", title: "Dominance token: always position 1 (W-1.9)" },
-        `${DOMINANCE[t]}${used[t] ? " (used)" : ""}: `, holder ? houseChip(holder) : "–"));
+      h("p", { class: "wx-dominance", title: _("Dominance token: always position 1 (W-1.9)") },
+        fmt(used[t] ? _("%(token)s (used):") : _("%(token)s:"), { token: DOMINANCE[t] }), " ", holder ? houseChip(holder) : "–"));
   }));
 }
 
@@ -274,23 +305,25 @@ function renderSupply() {
     h("td", {}, houseChip(hid)), h("td", { class: "num" }, String(v.supply[hid])),
     h("td", { class: "num" }, v.castles ? String(v.castles[hid]) : "–")));
   $("wx-supply").replaceChildren(h("table", { class: "wx-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, "House"), h("th", { class: "num", title: "Supply track 0–6 (W-12)" }, "Supply"),
-      h("th", { class: "num", title: "Castles and strongholds controlled; 7 wins (W-18)" }, "Castles"))),
-    h("tbody", {}, rows)), h("p", { class: "wx-hint" }, "7 castles/strongholds win at once; otherwise most after round 10."));
+    h("thead", {}, h("tr", {}, h("th", {}, _("House")), h("th", { class: "num", title: _("Supply track 0–6 (W-12)") }, _("Supply")),
+      h("th", { class: "num", title: _("Castles and strongholds controlled; 7 wins (W-18)") }, _("Castles")))),
+    h("tbody", {}, rows)), h("p", { class: "wx-hint" }, _("7 castles/strongholds win at once; otherwise most after round 10.")));
 }
 
 function renderWildlings() {
   const v = snap.view;
   const threat = v.threat || 0;
-  const meter = h("div", { class: "wx-meter", title: `Wildling threat ${threat} of 12 (W-16)` },
+  const meter = h("div", { class: "wx-meter", title: fmt(_("Wildling threat %(threat)s of 12 (W-16)"), { threat }) },
     [0, 2, 4, 6, 8, 10, 12].map((n) => h("span", { class: n === threat ? "on" : "" }, String(n))));
-  const parts = [h("div", { class: "wx-track-name" }, h("span", {}, "Threat"), h("b", { "data-testid": "threat" }, `${threat} / 12`)), meter,
-    h("p", { class: "wx-hint" }, `${v.wildling_deck} wildling cards in the deck.`)];
+  const parts = [h("div", { class: "wx-track-name" }, h("span", {}, _("Threat")), h("b", { "data-testid": "threat" }, `${threat} / 12`)), meter,
+    h("p", { class: "wx-hint" }, fmt(ngettext("%(count)s wildling card in the deck.", "%(count)s wildling cards in the deck.", v.wildling_deck), { count: v.wildling_deck }))];
   const rk = v.raven_knows;
   if (rk) {
+    const top = rk.where !== "bottom";
     parts.push(h("p", { class: "wx-hint" }, rk.card
-      ? `You know the ${rk.where} wildling card: ${TEXTS.wildling[rk.card] ? TEXTS.wildling[rk.card].name : humanize(rk.card)}.`
-      : `${houseName(rk.house)} knows the ${rk.where} wildling card.`));
+      ? fmt(top ? _("You know the top wildling card: %(card)s.") : _("You know the bottom wildling card: %(card)s."),
+        { card: TEXTS.wildling[rk.card] ? TEXTS.wildling[rk.card].name : humanize(rk.card) })
+      : fmt(top ? _("%(house)s knows the top wildling card.") : _("%(house)s knows the bottom wildling card."), { house: houseName(rk.house) })));
   }
   $("wx-wildlings").replaceChildren(...parts);
 }
@@ -303,9 +336,9 @@ function renderWesteros() {
     return h("li", { title: card ? card.text : "" }, `${["", "I", "II", "III"][Number(deck)] || deck}: ${card ? card.name : humanize(id)}`);
   });
   const out = [];
-  out.push(revealed.length ? h("ul", { class: "wx-hint" }, revealed) : h("p", { class: "wx-hint" }, "No Westeros card revealed this round."));
-  if ((v.bans || []).length) out.push(h("p", { class: "wx-hint" }, `Banned orders this round: ${v.bans.map(orderLabel).join(", ")}.`));
-  out.push(h("p", { class: "wx-hint" }, `Decks: ${Object.entries(v.wdecks || {}).map(([k, n]) => `${["", "I", "II", "III"][Number(k)]} ${n}`).join(" · ")}`));
+  out.push(revealed.length ? h("ul", { class: "wx-hint" }, revealed) : h("p", { class: "wx-hint" }, _("No Westeros card revealed this round.")));
+  if ((v.bans || []).length) out.push(h("p", { class: "wx-hint" }, fmt(_("Banned orders this round: %(orders)s."), { orders: v.bans.map(orderLabel).join(_(", ")) })));
+  out.push(h("p", { class: "wx-hint" }, fmt(_("Decks: %(decks)s"), { decks: Object.entries(v.wdecks || {}).map(([k, n]) => `${["", "I", "II", "III"][Number(k)]} ${n}`).join(" · ") })));
   $("wx-westeros").replaceChildren(...out);
 }
 
@@ -317,12 +350,12 @@ function renderHouses() {
   const tokens = {};
   for (const hid of Object.values(v.tokens || {})) tokens[hid] = (tokens[hid] || 0) + 1;
   $("wx-houses").replaceChildren(h("table", { class: "wx-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, "House"), h("th", { class: "num", title: "Available power tokens" }, "Power"),
-      h("th", { class: "num", title: "Power tokens on the board" }, "Board"), h("th", { class: "num" }, "Units"),
-      h("th", { class: "num", title: "House cards in hand" }, "Cards"))),
+    h("thead", {}, h("tr", {}, h("th", {}, _("House")), h("th", { class: "num", title: _("Available power tokens") }, _("Power")),
+      h("th", { class: "num", title: _("Power tokens on the board") }, _("Board")), h("th", { class: "num" }, _("Units")),
+      h("th", { class: "num", title: _("House cards in hand") }, _("Cards")))),
     h("tbody", {}, v.houses.map((hid) => h("tr", { class: `${hid === me() ? "is-you" : ""}${deciding.has(hid) ? " is-deciding" : ""}`, "data-house-row": hid },
       h("td", {}, houseChip(hid), seatName(hid) ? h("div", { class: "muted", style: { fontSize: "0.75rem" } }, seatName(hid),
-        seatClockText(seatOf(hid)) ? h("span", { class: `wx-clock${seatOf(hid).running ? " running" : ""}`, "data-clock": hid, title: "Time left" }, seatClockText(seatOf(hid))) : null) : null),
+        seatClockText(seatOf(hid)) ? h("span", { class: `wx-clock${seatOf(hid).running ? " running" : ""}`, "data-clock": hid, title: _("Time left") }, seatClockText(seatOf(hid))) : null) : null),
       h("td", { class: "num" }, String(v.power[hid])), h("td", { class: "num" }, String(tokens[hid] || 0)),
       h("td", { class: "num" }, String(onBoard[hid] || 0)), h("td", { class: "num" }, String(((v.hands || {})[hid] || []).length)))))));
 }
@@ -331,7 +364,7 @@ function cardNode(id, { playable = null, used = false } = {}) {
   const c = CARDS[id] || { name: humanize(id), strength: "?", swords: 0, fortifications: 0, effect: "" };
   const hc = HOUSES[c.house] || {};
   const body = [h("span", { class: "wx-str" }, String(c.strength)), h("b", {}, c.name),
-    h("span", { class: "wx-icons" }, [c.swords ? `${c.swords} sword${c.swords > 1 ? "s" : ""}` : "", c.fortifications ? `${c.fortifications} fort${c.fortifications > 1 ? "s" : ""}` : ""].filter(Boolean).join(" · ")),
+    h("span", { class: "wx-icons" }, iconText(c).join(" · ")),
     c.effect ? h("div", { class: "wx-effect" }, c.effect) : null];
   const attrs = { class: `wx-card${used ? " is-used" : ""}${chosenCard === id ? " is-chosen" : ""}`, "data-card": id, style: { "--house-edge": hc.fill },
     title: c.effect || c.name, "aria-label": cardSpeech(id, used) };
@@ -342,8 +375,9 @@ function cardNode(id, { playable = null, used = false } = {}) {
 /** What a screen reader says for a house card: name, strength, icons and text (W-17). */
 function cardSpeech(id, used = false) {
   const c = CARDS[id] || { name: humanize(id), strength: "?", swords: 0, fortifications: 0, effect: "" };
-  const icons = [c.swords ? `${c.swords} sword${c.swords > 1 ? "s" : ""}` : "", c.fortifications ? `${c.fortifications} fortification${c.fortifications > 1 ? "s" : ""}` : ""].filter(Boolean);
-  return `${c.name}, strength ${c.strength}${icons.length ? ", " + icons.join(", ") : ""}${used ? ", discarded" : ""}${c.effect ? ". " + c.effect : ""}`;
+  const parts = [fmt(_("%(card)s, strength %(strength)s"), { card: c.name, strength: c.strength }), ...iconText(c, true), used ? _("discarded") : ""];
+  const said = parts.filter(Boolean).join(_(", "));
+  return c.effect ? fmt(_("%(card)s. %(text)s"), { card: said, text: c.effect }) : said;
 }
 
 /** The player's own hand in one compact row inside the decision panel (the phone's one-screen view). */
@@ -355,7 +389,7 @@ function renderHandStrip() {
   strip.hidden = !hand.length;
   if (!hand.length) return strip.replaceChildren();
   const playable = new Set(legal().filter((a) => a.action.type === "play_house_card").map((a) => a.action.card));
-  strip.replaceChildren(h("span", { class: "wx-strip-label" }, "Your cards"), ...hand.map((id) => {
+  strip.replaceChildren(h("span", { class: "wx-strip-label" }, _("Your cards")), ...hand.map((id) => {
     const c = CARDS[id] || { name: humanize(id), strength: "?" };
     const attrs = { class: `wx-mini-card${chosenCard === id ? " is-chosen" : ""}`, "data-mini-card": id, title: c.effect || c.name, "aria-label": cardSpeech(id),
       style: { "--house-edge": (HOUSES[c.house] || {}).fill } };
@@ -375,14 +409,14 @@ function renderHand() {
   const playable = Object.fromEntries(legal().filter((a) => a.action.type === "play_house_card").map((a) => [a.action.card, a]));
   const pick = (id) => () => { chosenCard = id; renderDecision(); renderHand(); };
   if (mine) {
-    out.push(h("h3", {}, "Your hand"), h("div", { class: "wx-cards" }, (v.hands[mine] || []).map((id) => cardNode(id, { playable: playable[id] ? pick(id) : null }))));
-    if ((v.discards[mine] || []).length) out.push(h("h3", {}, "Your discards"), h("div", { class: "wx-cards" }, v.discards[mine].map((id) => cardNode(id, { used: true }))));
+    out.push(h("h3", {}, _("Your hand")), h("div", { class: "wx-cards" }, (v.hands[mine] || []).map((id) => cardNode(id, { playable: playable[id] ? pick(id) : null }))));
+    if ((v.discards[mine] || []).length) out.push(h("h3", {}, _("Your discards")), h("div", { class: "wx-cards" }, v.discards[mine].map((id) => cardNode(id, { used: true }))));
   }
   for (const hid of v.houses) {
     if (hid === mine) continue;
     const hand = (v.hands || {})[hid] || [];
     const disc = (v.discards || {})[hid] || [];
-    out.push(h("details", { class: "wx-other-hand" }, h("summary", {}, houseChip(hid), ` ${hand.length} in hand, ${disc.length} discarded`),
+    out.push(h("details", { class: "wx-other-hand" }, h("summary", {}, houseChip(hid), " ", fmt(_("%(hand)s in hand, %(discarded)s discarded"), { hand: hand.length, discarded: disc.length })),
       h("div", { class: "wx-cards" }, hand.map((id) => cardNode(id)), disc.map((id) => cardNode(id, { used: true })))));
   }
   $("wx-hand").replaceChildren(...out);
@@ -392,7 +426,7 @@ function renderLog() {
   const v = snap.view;
   const entries = (v.log && v.log.length ? v.log : (snap.log || []).map((e) => ({ round: null, text: e.text })));
   const tail = entries.slice(-80);
-  $("wx-log").replaceChildren(...tail.map((e) => h("li", {}, e.round ? h("span", { class: "wx-round" }, `R${e.round}`) : null, plainWords(e.text))));
+  $("wx-log").replaceChildren(...tail.map((e) => h("li", {}, e.round ? h("span", { class: "wx-round", title: fmt(_("Round %(round)s"), { round: e.round }) }, fmt(_("R%(round)s"), { round: e.round })) : null, plainWords(e.text))));
   $("wx-log").scrollTop = $("wx-log").scrollHeight;
 }
 
@@ -409,7 +443,7 @@ function lastCombat() {
 /** One revealed house card in the combat panel: name, printed strength, icons and text. */
 function combatCard(id) {
   const c = CARDS[id] || { name: humanize(id), strength: "?", swords: 0, fortifications: 0, effect: "" };
-  const icons = [c.swords ? `${c.swords} sword${c.swords > 1 ? "s" : ""}` : "", c.fortifications ? `${c.fortifications} fort${c.fortifications > 1 ? "s" : ""}` : ""].filter(Boolean).join(" · ");
+  const icons = iconText(c).join(" · ");
   return h("div", { class: "wx-combat-card", "data-revealed-card": id, style: { "--house-edge": (HOUSES[c.house] || {}).fill }, "aria-label": cardSpeech(id) },
     h("span", { class: "wx-str" }, String(c.strength)), h("b", {}, c.name), icons ? h("span", { class: "wx-icons" }, icons) : null,
     c.effect ? h("p", { class: "wx-effect-full" }, c.effect) : null);
@@ -419,11 +453,12 @@ function combatCard(id) {
 function combatSide(hid, role, card, rows, total, winner) {
   const list = (rows || []).filter(([label, n]) => n !== 0 || label.startsWith("House card"));
   return h("div", { class: `wx-side${winner === hid ? " is-winner" : ""}`, "data-side": role, "data-house": hid },
-    h("h3", {}, `${role === "attacker" ? "Attacker" : "Defender"}: `, hid === "neutral" ? "Neutral force" : houseChip(hid), winner === hid ? h("span", { class: "wx-win" }, " — wins") : null),
-    card ? combatCard(card) : h("p", { class: "wx-hint", "data-card-hidden": "1" }, hid === "neutral" ? "No house card." : "House card: face down until both have chosen (W-9.4)."),
+    h("h3", {}, role === "attacker" ? _("Attacker:") : _("Defender:"), " ", hid === "neutral" ? _("Neutral force") : houseChip(hid),
+      winner === hid ? h("span", { class: "wx-win" }, " ", _("— wins")) : null),
+    card ? combatCard(card) : h("p", { class: "wx-hint", "data-card-hidden": "1" }, hid === "neutral" ? _("No house card.") : _("House card: face down until both have chosen (W-9.4).")),
     list.length ? h("table", { class: "wx-table wx-parts", "data-testid": "combat-parts" },
       h("tbody", {}, list.map(([label, n]) => h("tr", {}, h("td", {}, plainWords(label)), h("td", { class: "num" }, n > 0 ? `+${n}` : String(n))))),
-      total !== null && total !== undefined ? h("tfoot", {}, h("tr", {}, h("th", {}, "Combat strength"), h("th", { class: "num", "data-final-strength": hid }, String(total)))) : null) : null);
+      total !== null && total !== undefined ? h("tfoot", {}, h("tr", {}, h("th", {}, _("Combat strength")), h("th", { class: "num", "data-final-strength": hid }, String(total)))) : null) : null);
 }
 
 function renderCombat() {
@@ -438,10 +473,10 @@ function renderCombat() {
   if (!c) {
     const [att, dfn] = [last.attacker, last.defender];
     box.replaceChildren(h("div", { class: "wx-combat-head" },
-      h("h2", {}, `Last combat: ${areaName(last.area)}`),
-      h("button", { type: "button", class: "button button-small button-secondary", "aria-label": "Close the last combat", "data-testid": "combat-close",
+      h("h2", {}, fmt(_("Last combat: %(area)s"), { area: areaName(last.area) })),
+      h("button", { type: "button", class: "button button-small button-secondary", "aria-label": _("Close the last combat"), "data-testid": "combat-close",
         onclick: () => { dismissedCombat = last.n; renderCombat(); } }, "×")),
-      h("p", { class: "wx-combat-result", "data-testid": "combat-result" }, houseChip(last.winner), ` wins ${last.numbers[last.winner].strength} to ${last.numbers[last.winner === att ? dfn : att].strength}`),
+      h("p", { class: "wx-combat-result", "data-testid": "combat-result" }, houseChip(last.winner), " ", fmt(_("wins %(winner)s to %(loser)s"), { winner: last.numbers[last.winner].strength, loser: last.numbers[last.winner === att ? dfn : att].strength })),
       h("div", { class: "wx-sides" },
         combatSide(att, "attacker", last.cards[att], last.parts[att], last.numbers[att].strength, last.winner),
         combatSide(dfn, "defender", last.cards[dfn], last.parts[dfn], last.numbers[dfn].strength, last.winner)));
@@ -449,24 +484,24 @@ function renderCombat() {
   }
   const nums = v.combat_strength || {};
   const parts = v.combat_parts || {};
-  const support = Object.entries(c.support || {}).map(([hid, side]) => `${houseName(hid)} → ${side === "none" ? "nobody" : houseName(side)}`);
+  const support = Object.entries(c.support || {}).map(([hid, side]) => `${houseName(hid)} → ${side === "none" ? _("nobody") : houseName(side)}`);
   const revealed = c.cards && c.cards[c.attacker] && c.cards[c.defender];
-  box.replaceChildren(...[h("h2", {}, `Combat in ${areaName(c.area)}`),
-    h("p", { class: "wx-hint" }, `Attacking from ${areaName(c.from)} with ${c.att_units.map((u) => humanize(u).toLowerCase()).join(", ")}.`),
-    support.length ? h("p", { class: "wx-hint" }, `Support: ${support.join("; ")}.`) : null,
+  box.replaceChildren(...[h("h2", {}, fmt(_("Combat in %(area)s"), { area: areaName(c.area) })),
+    h("p", { class: "wx-hint" }, fmt(_("Attacking from %(area)s with %(units)s."), { area: areaName(c.from), units: c.att_units.map(unitName).join(_(", ")) })),
+    support.length ? h("p", { class: "wx-hint" }, fmt(_("Support: %(support)s."), { support: support.join(_("; ")) })) : null,
     h("div", { class: "wx-sides" },
       combatSide(c.attacker, "attacker", (c.cards || {})[c.attacker], parts[c.attacker], (nums[c.attacker] || {}).strength, c.winner),
       combatSide(c.defender, "defender", (c.cards || {})[c.defender], parts[c.defender], (nums[c.defender] || {}).strength, c.winner)),
     h("table", { class: "wx-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, houseName(c.attacker)), h("th", {}, c.defender === "neutral" ? "Neutral" : houseName(c.defender)))),
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, houseName(c.attacker)), h("th", {}, c.defender === "neutral" ? _("Neutral force") : houseName(c.defender)))),
       h("tbody", {}, ...numberRows(nums, c))),
-    revealed ? null : h("p", { class: "wx-hint" }, "Strengths so far, before the house cards (W-9.3).")].filter(Boolean));
+    revealed ? null : h("p", { class: "wx-hint" }, _("Strengths so far, before the house cards (W-9.3)."))].filter(Boolean));
 }
 
 /** Strength, swords and fortifications of both sides (W-9.3, W-9.9) when the server sends them. */
 function numberRows(nums, c) {
   if (!nums || !nums[c.attacker] || !nums[c.defender]) return [];
-  return [["Strength", "strength"], ["Swords", "swords"], ["Forts", "forts"]].map(([label, key]) =>
+  return [[_("Strength"), "strength"], [_("Swords"), "swords"], [_("Forts"), "forts"]].map(([label, key]) =>
     h("tr", { "data-number": key }, h("th", {}, label), h("td", { class: "num" }, String(nums[c.attacker][key])), h("td", { class: "num" }, String(nums[c.defender][key]))));
 }
 
@@ -482,16 +517,19 @@ function waitingList() {
   else if (p.kind === "house_card" && v.combat) all = [v.combat.attacker, v.combat.defender];
   return h("ul", { class: "wx-waiting", "data-testid": "deciding" },
     all.map((hid) => h("li", { class: deciding.includes(hid) ? "" : "done", "data-deciding": deciding.includes(hid) ? "1" : "0", "data-house": hid },
-      houseName(hid), deciding.includes(hid) ? " — deciding" : " ✓")));
+      houseName(hid), deciding.includes(hid) ? ` ${_("— deciding")}` : " ✓")));
 }
 
 function decisionTitle() {
   const v = snap.view;
   const p = v.pending;
-  if ((snap.status !== "active" && snap.status !== "replay") || !p) return snap.status === "waiting" ? "Waiting for players" : "No decision pending";
-  if (p.kind === "orders" && legal().some((it) => it.action.type === "reopen_orders")) return "Your orders are in — waiting for the other houses";
+  if ((snap.status !== "active" && snap.status !== "replay") || !p) return snap.status === "waiting" ? _("Waiting for players") : _("No decision pending");
+  if (p.kind === "orders" && legal().some((it) => it.action.type === "reopen_orders")) return _("Your orders are in — waiting for the other houses");
   if (p.kind === "choose") return DECISION_TEXT[p.decision] || humanize(p.decision);
-  if (p.kind === "bid" && p.task) return p.task.purpose === "clash" ? `Clash of Kings: bid for the ${TRACK_NAMES[p.task.track] || humanize(p.task.track)} track` : "Wildling attack: bid power tokens (W-16.3)";
+  if (p.kind === "bid" && p.task) {
+    return p.task.purpose === "clash" ? fmt(_("Clash of Kings: bid for the %(track)s track"), { track: TRACK_NAMES[p.task.track] || humanize(p.task.track) })
+      : _("Wildling attack: bid power tokens (W-16.3)");
+  }
   return PENDING_TEXT[p.kind] || humanize(p.kind);
 }
 
@@ -500,14 +538,16 @@ function bidSlider(items) {
   const min = amounts[0];
   const max = amounts[amounts.length - 1];
   const out = h("output", { "data-testid": "bid-value" }, String(min));
-  const range = h("input", { type: "range", min, max, step: 1, value: min, "data-testid": "bid-slider", "aria-label": "Bid",
+  const range = h("input", { type: "range", min, max, step: 1, value: min, "data-testid": "bid-slider", "aria-label": _("Bid"),
     oninput: () => { out.textContent = range.value; },
     onkeydown: (ev) => { if (ev.key === "Enter") { ev.preventDefault(); go.click(); } } });
   const go = h("button", { type: "button", class: "button", "data-testid": "bid-submit", onclick: () => {
     const item = items.find((a) => a.action.amount === Number(range.value));
     if (item) submit(item.action);
-  } }, "Bid");
-  return h("div", {}, h("div", { class: "wx-slider" }, range, out, go), h("p", { class: "wx-hint" }, `You have ${max} power tokens; bids stay secret until everyone has bid.`));
+  } }, _("Bid"));
+  return h("div", {}, h("div", { class: "wx-slider" }, range, out, go),
+    h("p", { class: "wx-hint" }, fmt(ngettext("You have %(count)s power token; bids stay secret until everyone has bid.",
+      "You have %(count)s power tokens; bids stay secret until everyone has bid.", max), { count: max })));
 }
 
 /** The player's areas that take an order (W-5.1), in map-name order. */
@@ -540,25 +580,27 @@ function ordersPlan(perArea, ready = false) {
     const place = acts.filter((it) => it.action.type === "place_order");
     const take = acts.find((it) => it.action.type === "remove_order");
     const open = selected === id && place.length > 0;
-    const label = order && order[1] ? orderLabel(order[1]) : "no order yet";
+    const label = order && order[1] ? orderLabel(order[1]) : _("no order yet");
     return h("li", { class: `wx-plan-row${open ? " is-open" : ""}${selected === id ? " is-selected" : ""}`, "data-plan-area": id },
-      h("button", { type: "button", class: "wx-plan-area", title: areaName(id), "aria-expanded": open ? "true" : "false", "aria-label": `${areaSpeech(AREAS[id], v)}. ${order && order[1] ? "Your order: " + label : "No order yet"}`,
+      h("button", { type: "button", class: "wx-plan-area", title: areaName(id), "aria-expanded": open ? "true" : "false", "aria-label": fmt(_("%(area)s. %(order)s"), { area: areaSpeech(AREAS[id], v), order: order && order[1] ? fmt(_("Your order: %(order)s"), { order: label }) : _("No order yet") }),
         onclick: () => selectArea(id) }, areaName(id)),
       h("span", { class: `wx-plan-order${order ? "" : " is-empty"}`, "data-plan-order": order && order[1] ? order[1] : "" }, label),
-      take ? actionButton(take, "Change", () => { selectArea(id); submit(take.action); }) : null,
-      open ? h("div", { class: "button-row wx-plan-tokens", role: "group", "aria-label": `Orders for ${areaName(id)}` },
+      take ? actionButton(take, _("Change"), () => { selectArea(id); submit(take.action); }) : null,
+      open ? h("div", { class: "button-row wx-plan-tokens", role: "group", "aria-label": fmt(_("Orders for %(area)s"), { area: areaName(id) }) },
         place.map((it) => actionButton(it, buttonLabel(it)))) : null);
   });
   const left = areas.filter((id) => !(v.orders || {})[id]).length;
   if (ready) {
     return [
-      h("p", { class: "wx-hint", "data-testid": "map-hint" }, "You are ready. Your orders are revealed when every house is ready; until then you can still change them."),
+      h("p", { class: "wx-hint", "data-testid": "map-hint" }, _("You are ready. Your orders are revealed when every house is ready; until then you can still change them.")),
       h("ol", { class: "wx-plan", "data-testid": "orders-plan" }, rows),
     ];
   }
   return [
-    h("p", { class: "wx-hint", "data-testid": "map-hint" }, left ? `${left} of ${areas.length} areas still need an order. Pick an area, then its order; until you press Ready you can change any of them.`
-      : "Every area has its order. Change any of them, or press Ready: orders are revealed when every house is ready (W-5.4)."),
+    h("p", { class: "wx-hint", "data-testid": "map-hint" }, left
+      ? fmt(ngettext("%(left)s of %(count)s area still needs an order. Pick an area, then its order; until you press Ready you can change any of them.",
+        "%(left)s of %(count)s areas still need an order. Pick an area, then its order; until you press Ready you can change any of them.", left), { left, count: areas.length })
+      : _("Every area has its order. Change any of them, or press Ready: orders are revealed when every house is ready (W-5.4).")),
     h("ol", { class: "wx-plan", "data-testid": "orders-plan" }, rows),
   ];
 }
@@ -597,7 +639,7 @@ function renderDecision() {
   board.mark("actionable", onMap);
   document.body.dataset.pending = (snap.view.pending || {}).kind || "";
   if (!items.length) {
-    if (snap.status === "active" && me()) box.append(h("p", { class: "muted", "data-testid": "no-moves" }, "Nothing to decide now — waiting for the others."));
+    if (snap.status === "active" && me()) box.append(h("p", { class: "muted", "data-testid": "no-moves" }, _("Nothing to decide now — waiting for the others.")));
     return;
   }
   const loose = items.filter((it) => !clickArea(it.action));
@@ -609,18 +651,20 @@ function renderDecision() {
   const nums = snap.view.combat_strength;
   if (fight && nums && nums[fight.attacker] && nums[fight.defender]) {
     // The combat at a glance inside the decision (on a phone the combat panel is below the fold).
-    const side = (hid) => `${hid === "neutral" ? "Neutral force" : houseName(hid)} ${nums[hid].strength}`;
-    box.append(h("p", { class: "wx-combat-line", "data-testid": "combat-line" }, `Combat in ${areaName(fight.area)}: ${side(fight.attacker)} vs ${side(fight.defender)}`,
-      fight.cards && fight.cards[fight.attacker] ? "" : " (before house cards)"));
+    const side = (hid) => `${hid === "neutral" ? _("Neutral force") : houseName(hid)} ${nums[hid].strength}`;
+    const before = !(fight.cards && fight.cards[fight.attacker]);
+    box.append(h("p", { class: "wx-combat-line", "data-testid": "combat-line" },
+      fmt(before ? _("Combat in %(area)s: %(attacker)s vs %(defender)s (before house cards)") : _("Combat in %(area)s: %(attacker)s vs %(defender)s"),
+        { area: areaName(fight.area), attacker: side(fight.attacker), defender: side(fight.defender) })));
   }
   if (bids.length) box.append(bidSlider(bids));
   if (cards.length) {
     const chosen = cards.find((c) => c.action.card === chosenCard);
-    box.append(...[h("p", { class: "wx-hint" }, "Pick a card, then confirm (Enter). The other side will not see it until both have chosen."),
-      h("div", { class: "button-row", role: "group", "aria-label": "Your playable house cards" }, cards.map((c) => h("button", { type: "button", class: `button button-small${c.action.card === chosenCard ? "" : " button-secondary"}`, "data-card-choice": c.action.card,
+    box.append(...[h("p", { class: "wx-hint" }, _("Pick a card, then confirm (Enter). The other side will not see it until both have chosen.")),
+      h("div", { class: "button-row", role: "group", "aria-label": _("Your playable house cards") }, cards.map((c) => h("button", { type: "button", class: `button button-small${c.action.card === chosenCard ? "" : " button-secondary"}`, "data-card-choice": c.action.card,
         "aria-pressed": c.action.card === chosenCard ? "true" : "false", "aria-label": cardSpeech(c.action.card),
         onclick: () => { chosenCard = c.action.card; renderDecision(); renderHand(); } }, CARDS[c.action.card] ? `${CARDS[c.action.card].name} (${CARDS[c.action.card].strength})` : humanize(c.action.card)))),
-      chosen ? h("button", { type: "button", class: "button", "data-testid": "play-card", "data-confirm": "1", onclick: () => submit(chosen.action) }, `Play ${CARDS[chosenCard] ? CARDS[chosenCard].name : humanize(chosenCard)}`) : null].filter(Boolean));
+      chosen ? h("button", { type: "button", class: "button", "data-testid": "play-card", "data-confirm": "1", onclick: () => submit(chosen.action) }, fmt(_("Play %(card)s"), { card: CARDS[chosenCard] ? CARDS[chosenCard].name : humanize(chosenCard) })) : null].filter(Boolean));
   }
   const main = rest.length ? h("div", { class: "button-row wx-main-actions" }, rest.map((it) => actionButton(it, buttonLabel(it)))) : null;
   if (ordering) {
@@ -630,11 +674,12 @@ function renderDecision() {
   }
   else if (onMap.length && items.length - loose.length <= 6) {
     // Few choices (e.g. which March to resolve): all of them as buttons, each naming its area.
-    box.append(h("p", { class: "wx-hint", "data-testid": "map-hint" }, "Your choices (highlighted on the map):"));
+    box.append(h("p", { class: "wx-hint", "data-testid": "map-hint" }, _("Your choices (highlighted on the map):")));
     box.append(h("div", { class: "button-row wx-few" }, items.filter((it) => clickArea(it.action)).map((it) => actionButton(it, buttonLabel(it)))));
   } else if (onMap.length) {
-    box.append(h("p", { class: "wx-hint", "data-testid": "map-hint" }, onMap.length === 1 ? "Your choice is in the highlighted area:" : `Choose an area (${onMap.length} highlighted on the map), then what to do there:`));
-    box.append(h("div", { class: "wx-area-chips", role: "group", "aria-label": "Areas with a choice" }, onMap.sort((x, y) => areaName(x).localeCompare(areaName(y))).map((id) =>
+    box.append(h("p", { class: "wx-hint", "data-testid": "map-hint" }, onMap.length === 1 ? _("Your choice is in the highlighted area:")
+      : fmt(_("Choose an area (%(count)s highlighted on the map), then what to do there:"), { count: onMap.length })));
+    box.append(h("div", { class: "wx-area-chips", role: "group", "aria-label": _("Areas with a choice") }, onMap.sort((x, y) => areaName(x).localeCompare(areaName(y))).map((id) =>
       h("button", { type: "button", class: `wx-chip${selected === id ? " is-selected" : ""}`, "data-area-chip": id, "aria-pressed": selected === id ? "true" : "false",
         "aria-label": areaSpeech(AREAS[id], snap.view), onclick: () => selectArea(id) }, areaName(id)))));
     const here = perArea[selected] || (onMap.length === 1 ? perArea[onMap[0]] : null);
@@ -646,7 +691,7 @@ function renderDecision() {
   }
   if (main && !ordering) box.append(main);
   if (onMap.length) {
-    box.append(h("details", { class: "wx-all" }, h("summary", {}, `All ${items.length - loose.length} choices on the map`),
+    box.append(h("details", { class: "wx-all" }, h("summary", {}, fmt(ngettext("All %(count)s choice on the map", "All %(count)s choices on the map", items.length - loose.length), { count: items.length - loose.length })),
       Object.entries(perArea).map(([a, list]) => h("div", { class: "wx-action-group" }, h("h3", {}, areaName(a)),
         h("div", { class: "button-row" }, list.map((it) => actionButton(it, buttonLabel(it))))))));
   }
@@ -657,26 +702,29 @@ function buttonLabel(it) {
   const a = it.action;
   switch (a.type) {
     case "place_order": return orderLabel(a.token);
-    case "raven_swap": return `Swap for ${orderLabel(a.token)}`;
+    case "raven_swap": return fmt(_("Swap for %(order)s"), { order: orderLabel(a.token) });
     case "remove_order": {
       const o = (snap.view.orders || {})[a.area];
-      return `Take back ${o && o[1] ? orderLabel(o[1]) : "the order"}`;
+      return o && o[1] ? fmt(_("Take back %(order)s"), { order: orderLabel(o[1]) }) : _("Take back the order");
     }
-    case "finish_orders": return "Ready — orders done";
-    case "reopen_orders": return "Not ready — change my orders";
-    case "end_march": return a.leave_power_token ? "End march, leave a power token" : "End march";
-    case "declare_support": return a.side === "none" ? "Support nobody" : `Support ${houseName(a.side)}`;
-    case "choose_march": return `Resolve March in ${areaName(a.area)}`;
-    case "resolve_raid": return a.target ? `Raid ${areaName(a.target)}` : "Raid nothing (remove)";
-    case "resolve_consolidate": return a.muster ? "Muster here (★)" : "Consolidate power";
-    case "march_move": return `Move ${a.units.map((u) => humanize(u).toLowerCase()).join(", ")} → ${areaName(a.dest)}`;
-    case "muster": return a.upgrade ? `Upgrade footman → ${humanize(a.unit).toLowerCase()}` : `${humanize(a.unit)} → ${areaName(a.dest)}`;
+    case "finish_orders": return _("Ready — orders done");
+    case "reopen_orders": return _("Not ready — change my orders");
+    case "end_march": return a.leave_power_token ? _("End march, leave a power token") : _("End march");
+    case "declare_support": return a.side === "none" ? _("Support nobody") : fmt(_("Support %(house)s"), { house: houseName(a.side) });
+    case "choose_march": return fmt(_("Resolve March in %(area)s"), { area: areaName(a.area) });
+    case "resolve_raid": return a.target ? fmt(_("Raid %(area)s"), { area: areaName(a.target) }) : _("Raid nothing (remove)");
+    case "resolve_consolidate": return a.muster ? _("Muster here (★)") : _("Consolidate Power");
+    case "march_move": return fmt(_("Move %(units)s → %(area)s"), { units: a.units.map(unitName).join(_(", ")), area: areaName(a.dest) });
+    case "muster": return a.upgrade ? fmt(_("Upgrade footman → %(unit)s"), { unit: unitName(a.unit) }) : `${unitName(a.unit)} → ${areaName(a.dest)}`;
     case "choose": {
       const [head, unit] = String(a.option).split(":");
-      if (AREAS[head]) return unit ? `${humanize(unit)} in ${areaName(head)}` : areaName(head);
+      if (AREAS[head]) return unit ? fmt(_("%(unit)s in %(area)s"), { unit: unitName(unit), area: areaName(head) }) : areaName(head);
       if (HOUSES[a.option]) return houseName(a.option);
       if (CARDS[a.option]) return CARDS[a.option].name;
+      if (TEXTS.wildling[a.option]) return TEXTS.wildling[a.option].name;
+      if (TRACK_NAMES[a.option]) return TRACK_NAMES[a.option];
       if (OPTION_TEXT[a.option]) return OPTION_TEXT[a.option];
+      if (OPTION_WORDS[a.option]) return OPTION_WORDS[a.option];
       return humanize(a.option);
     }
     default: return it.description;
@@ -693,30 +741,33 @@ function renderAreaPanel() {
   const a = AREAS[selected];
   box.hidden = false;
   const facts = [];
-  const kind = a.kind === "land" ? [a.castle !== "none" ? humanize(a.castle) : "land", a.supply ? `${a.supply} supply` : "", a.crowns ? `${a.crowns} power` : ""].filter(Boolean).join(", ") : a.kind;
+  const castle = { castle: _("castle"), stronghold: _("stronghold") };
+  const kind = a.kind === "land"
+    ? [castle[a.castle] || _("land"), a.supply ? fmt(_("%(count)s supply"), { count: a.supply }) : "", a.crowns ? fmt(_("%(count)s power"), { count: a.crowns }) : ""].filter(Boolean).join(_(", "))
+    : a.kind === "sea" ? _("sea") : a.kind === "port" ? _("port") : a.kind;
   facts.push(h("p", { class: "wx-hint" }, kind));
   const u = (v.units || {})[selected];
-  if (u) facts.push(h("p", {}, houseChip(u.house), " ", [...u.units.map((x) => humanize(x).toLowerCase()), ...(u.routed || []).map((x) => `${humanize(x).toLowerCase()} (routed)`)].join(", ")));
+  if (u) facts.push(h("p", {}, houseChip(u.house), " ", [...u.units.map(unitName), ...(u.routed || []).map((x) => fmt(_("%(unit)s (routed)"), { unit: unitName(x) }))].join(_(", "))));
   const ctl = (v.control || {})[selected];
-  if (ctl) facts.push(h("p", { class: "wx-hint" }, "Controlled by ", houseChip(ctl)));
+  if (ctl) facts.push(h("p", { class: "wx-hint" }, _("Controlled by"), " ", houseChip(ctl)));
   const order = (v.orders || {})[selected];
-  if (order) facts.push(h("p", { class: "wx-hint" }, `Order: ${order[1] ? orderLabel(order[1]) : "face down"}`));
-  if ((v.garrisons || {})[selected]) facts.push(h("p", { class: "wx-hint" }, `Garrison ${v.garrisons[selected]}`));
-  if ((v.neutral || {})[selected] !== undefined) facts.push(h("p", { class: "wx-hint" }, `Neutral force ${v.neutral[selected]}`));
+  if (order) facts.push(h("p", { class: "wx-hint" }, fmt(_("Order: %(order)s"), { order: order[1] ? orderLabel(order[1]) : _("face down") })));
+  if ((v.garrisons || {})[selected]) facts.push(h("p", { class: "wx-hint" }, fmt(_("Garrison %(strength)s"), { strength: v.garrisons[selected] })));
+  if ((v.neutral || {})[selected] !== undefined) facts.push(h("p", { class: "wx-hint" }, fmt(_("Neutral force %(strength)s"), { strength: v.neutral[selected] })));
   const here = legal().filter((it) => clickArea(it.action) === selected);
   const targets = new Set();
   for (const it of here) for (const t of actionAreas(it.action)) if (t !== selected) targets.add(t);
   board.mark("target", [...targets]);
   const acts = here.length
-    ? [h("h3", {}, "Your choices here"), h("div", { class: "button-row", "data-testid": "area-actions" }, here.map((it) => actionButton(it, buttonLabel(it))))]
-    : [h("p", { class: "muted" }, legal().length ? "No choice of yours in this area." : "")];
+    ? [h("h3", {}, _("Your choices here")), h("div", { class: "button-row", "data-testid": "area-actions" }, here.map((it) => actionButton(it, buttonLabel(it))))]
+    : [h("p", { class: "muted" }, legal().length ? _("No choice of yours in this area.") : "")];
   box.replaceChildren(h("h2", { "data-testid": "area-name" }, a.name), ...facts, ...acts);
 }
 
 function render() {
   if ($("wx-waiting-room")) $("wx-waiting-room").hidden = snap.status !== "waiting";
   if (!snap.view) {
-    $("wx-decide-title").textContent = snap.status === "waiting" ? "Waiting for players to join" : "No game yet";
+    $("wx-decide-title").textContent = snap.status === "waiting" ? _("Waiting for players to join") : _("No game yet");
     return;
   }
   board.setView(snap.view);
@@ -760,7 +811,7 @@ function showFrame(i) {
   const n = Math.max(0, Math.min(frames.length - 1, i));
   const frame = frames[n];
   $("wx-frame").value = String(n);
-  $("wx-frame-label").textContent = `Frame ${n + 1} of ${frames.length}`;
+  $("wx-frame-label").textContent = fmt(_("Frame %(frame)s of %(count)s"), { frame: n + 1, count: frames.length });
   $("wx-frame-text").textContent = plainWords(frame.text || "");
   snap = {
     status: "replay", state_version: frame.version, seats: replayData.seats,
@@ -789,10 +840,10 @@ async function startReplay() {
     if (playing) {
       clearInterval(playing);
       playing = null;
-      $("wx-play").textContent = "Play";
+      $("wx-play").textContent = pgettext("replay", "Play");
       return;
     }
-    $("wx-play").textContent = "Pause";
+    $("wx-play").textContent = _("Pause");
     playing = setInterval(() => {
       if (Number($("wx-frame").value) >= frames.length - 1) $("wx-play").click();
       else step(1);

@@ -3,16 +3,18 @@
 // Vanilla ES module, no build step. Map data = GET /api/westeros/map/ (viewbox, areas with x, y, outline).
 // View = the engine's player_view (W-20: orders of other houses arrive without their token).
 
+import { _, fmt, ngettext, pgettext, words } from "../js/i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
 /** House colours (fill, outline, text on the fill). */
 export const HOUSES = {
-  stark: { name: "Stark", fill: "#e9ecef", stroke: "#4d5a66", ink: "#1d2329" },
-  lannister: { name: "Lannister", fill: "#b3262b", stroke: "#5e0f12", ink: "#ffffff" },
-  baratheon: { name: "Baratheon", fill: "#f2c21b", stroke: "#6e5400", ink: "#2a2000" },
-  greyjoy: { name: "Greyjoy", fill: "#1f1f1f", stroke: "#b8a46a", ink: "#f1e3b5" },
-  tyrell: { name: "Tyrell", fill: "#3d8b37", stroke: "#173f14", ink: "#ffffff" },
-  martell: { name: "Martell", fill: "#e3781c", stroke: "#6b3000", ink: "#ffffff" },
+  stark: { name: _("Stark"), fill: "#e9ecef", stroke: "#4d5a66", ink: "#1d2329" },
+  lannister: { name: _("Lannister"), fill: "#b3262b", stroke: "#5e0f12", ink: "#ffffff" },
+  baratheon: { name: _("Baratheon"), fill: "#f2c21b", stroke: "#6e5400", ink: "#2a2000" },
+  greyjoy: { name: _("Greyjoy"), fill: "#1f1f1f", stroke: "#b8a46a", ink: "#f1e3b5" },
+  tyrell: { name: _("Tyrell"), fill: "#3d8b37", stroke: "#173f14", ink: "#ffffff" },
+  martell: { name: _("Martell"), fill: "#e3781c", stroke: "#6b3000", ink: "#ffffff" },
 };
 const NEUTRAL = { fill: "#8b8171", stroke: "#3b342a", ink: "#ffffff" };
 
@@ -34,10 +36,32 @@ export function orderFace(token) {
   return { type, mod, special };
 }
 
-const ORDER_LETTER = { march: "M", defense: "D", support: "S", raid: "R", consolidate_power: "C" };
-export const ORDER_NAMES = {
-  march: "March", defense: "Defense", support: "Support", raid: "Raid", consolidate_power: "Consolidate Power",
+// The one letter (or character) on a face-up order token: the first of the order's name in the language.
+const ORDER_LETTER = {
+  march: pgettext("order token letter: March", "M"), defense: pgettext("order token letter: Defense", "D"),
+  support: pgettext("order token letter: Support", "S"), raid: pgettext("order token letter: Raid", "R"),
+  consolidate_power: pgettext("order token letter: Consolidate Power", "C"),
 };
+export const ORDER_NAMES = {
+  march: _("March"), defense: _("Defense"), support: _("Support"), raid: _("Raid"), consolidate_power: _("Consolidate Power"),
+};
+
+/** The units of the game (W-1.3) in the viewer's language: a unit's name, and "2 footmen" counted. */
+const UNIT_NAMES = { footman: _("footman"), knight: _("knight"), ship: _("ship"), siege_engine: _("siege engine") };
+
+export function unitName(unit) {
+  return UNIT_NAMES[unit] || humanize(unit).toLowerCase();
+}
+
+function unitCount(unit, count) {
+  const forms = {
+    footman: ngettext("%(count)s footman", "%(count)s footmen", count),
+    knight: ngettext("%(count)s knight", "%(count)s knights", count),
+    ship: ngettext("%(count)s ship", "%(count)s ships", count),
+    siege_engine: ngettext("%(count)s siege engine", "%(count)s siege engines", count),
+  };
+  return forms[unit] ? fmt(forms[unit], { count }) : `${count} ${humanize(unit).toLowerCase()}`;
+}
 
 /** Order token in words: "March +1 ★". */
 export function orderLabel(token) {
@@ -45,34 +69,32 @@ export function orderLabel(token) {
   return `${ORDER_NAMES[f.type] || humanize(f.type)}${f.mod ? " " + f.mod : ""}${f.special ? " ★" : ""}`;
 }
 
-const PLURAL = { footman: "footmen", knight: "knights", ship: "ships", siege_engine: "siege engines" };
-
 /** ["footman", "footman", "knight"] → ["2 footmen", "1 knight"]. */
 function countUnits(list) {
   const n = {};
   for (const u of list) n[u] = (n[u] || 0) + 1;
-  return Object.entries(n).map(([u, k]) => `${k} ${k > 1 ? PLURAL[u] || humanize(u).toLowerCase() + "s" : humanize(u).toLowerCase()}`);
+  return Object.entries(n).map(([u, k]) => unitCount(u, k));
 }
 
 /** The spoken name of an area with what stands in it (see `WesterosMap.nameAreas`). */
 export function areaSpeech(a, view) {
   if (!a) return "";
-  const kind = a.kind === "port" ? "port" : a.kind === "sea" ? "sea" : a.castle === "stronghold" ? "stronghold" : a.castle === "castle" ? "castle" : "land";
+  const kind = a.kind === "port" ? _("port") : a.kind === "sea" ? _("sea") : a.castle === "stronghold" ? _("stronghold") : a.castle === "castle" ? _("castle") : _("land");
   const parts = [];
   const group = view && (view.units || {})[a.id];
   if (group) {
     const name = (HOUSES[group.house] || {}).name || humanize(group.house);
-    const units = [...countUnits(group.units), ...countUnits(group.routed || []).map((x) => `${x} routed`)];
-    parts.push(`${name}: ${units.join(", ")}`);
+    const units = [...countUnits(group.units), ...countUnits(group.routed || []).map((x) => fmt(_("%(units)s routed"), { units: x }))];
+    parts.push(fmt(_("%(house)s: %(units)s"), { house: name, units: units.join(_(", ")) }));
   } else if (view && (view.control || {})[a.id]) {
-    parts.push(`controlled by ${(HOUSES[view.control[a.id]] || {}).name || humanize(view.control[a.id])}`);
+    parts.push(fmt(_("controlled by %(house)s"), { house: (HOUSES[view.control[a.id]] || {}).name || humanize(view.control[a.id]) }));
   }
   parts.push(kind);
   const order = view && (view.orders || {})[a.id];
-  if (order) parts.push(order[1] ? `order ${orderLabel(order[1])}` : "order face down");
-  if (view && (view.garrisons || {})[a.id]) parts.push(`garrison ${view.garrisons[a.id]}`);
-  if (view && (view.neutral || {})[a.id] !== undefined) parts.push(`neutral force ${view.neutral[a.id]}`);
-  return `${a.name} — ${parts.join("; ")}`;
+  if (order) parts.push(order[1] ? fmt(_("order %(order)s"), { order: orderLabel(order[1]) }) : _("order face down"));
+  if (view && (view.garrisons || {})[a.id]) parts.push(fmt(_("garrison %(strength)s"), { strength: view.garrisons[a.id] }));
+  if (view && (view.neutral || {})[a.id] !== undefined) parts.push(fmt(_("neutral force %(strength)s"), { strength: view.neutral[a.id] }));
+  return fmt(_("%(area)s — %(facts)s"), { area: a.name, facts: parts.join(_("; ")) });
 }
 
 function svg(tag, attrs = {}, ...children) {
@@ -141,16 +163,23 @@ function use(glyph, x, y, size, attrs = {}) {
   return svg("use", { href: `#wx-${glyph}`, x: x - size / 2, y: y - size / 2, width: size, height: size, ...attrs });
 }
 
+/**
+ * An area's name on two lines of about equal length when it is long, broken only between words:
+ * Intl.Segmenter finds the words of a Thai or Chinese name (no spaces), so a line never ends inside one.
+ */
 function wrapName(name) {
-  const words = name.split(" ");
-  if (name.length <= 12 || words.length === 1) return [name];
+  const parts = words(name);
+  if (name.length <= 12 || parts.filter((p) => p.trim()).length < 2) return [name];
   let best = 1;
   let bestDiff = Infinity;
-  for (let i = 1; i < words.length; i++) {
-    const diff = Math.abs(words.slice(0, i).join(" ").length - words.slice(i).join(" ").length);
+  for (let i = 1; i < parts.length; i++) {
+    const head = parts.slice(0, i).join("").trim();
+    const tail = parts.slice(i).join("").trim();
+    if (!head || !tail) continue;
+    const diff = Math.abs(head.length - tail.length);
     if (diff < bestDiff) [best, bestDiff] = [i, diff];
   }
-  return [words.slice(0, best).join(" "), words.slice(best).join(" ")];
+  return [parts.slice(0, best).join("").trim(), parts.slice(best).join("").trim()];
 }
 
 /**
@@ -158,7 +187,7 @@ function wrapName(name) {
  * view on top; `select(id)`, `mark(name, ids)` highlight areas; every area is a focusable button.
  */
 export class WesterosMap {
-  constructor(container, mapData, { onSelect = null, label = "Map of Westeros" } = {}) {
+  constructor(container, mapData, { onSelect = null, label = _("Map of Westeros") } = {}) {
     this.container = container;
     this.data = mapData;
     this.onSelect = onSelect;
@@ -201,10 +230,10 @@ export class WesterosMap {
     }
     for (const a of sorted) {
       if (!a.outline || a.outline.length < 3) continue;
-      const kindText = a.kind === "port" ? "port" : a.kind === "sea" ? "sea area" : "land area";
+      const kindText = a.kind === "port" ? _("port") : a.kind === "sea" ? _("sea area") : _("land area");
       const poly = svg("polygon", {
         points: points(a.outline), class: `wx-area wx-${a.kind}`, "data-area-id": a.id, "data-kind": a.kind,
-        "data-x": a.x, "data-y": a.y, tabindex: "0", role: "button", "aria-label": `${a.name} (${kindText})`,
+        "data-x": a.x, "data-y": a.y, tabindex: "0", role: "button", "aria-label": fmt(_("%(area)s (%(kind)s)"), { area: a.name, kind: kindText }),
         id: `wx-area-${a.id}`,
       }, title(a.name));
       if (a.home_house) poly.dataset.home = a.home_house;
@@ -253,7 +282,7 @@ export class WesterosMap {
       b.addEventListener("click", () => this.setZoom(delta === 0 ? 1 : this.zoom * delta));
       return b;
     };
-    box.append(button("+", "Zoom in", 1.5), button("−", "Zoom out", 1 / 1.5), button("⤢", "Fit the board", 0));
+    box.append(button("+", _("Zoom in"), 1.5), button("−", _("Zoom out"), 1 / 1.5), button("⤢", _("Fit the board"), 0));
     return box;
   }
 
@@ -371,11 +400,9 @@ export class WesterosMap {
       const step = port ? 15 : 23.5;
       const y = port ? ay : sea ? ay + 22 : (this.iconBottom?.[id] ?? ay + 20) + 13;
       const left = ax - ((list.length - 1) * step) / 2;
-      const names = list.map(([u, r]) => `${humanize(u).toLowerCase()}${r ? " (routed)" : ""}`);
-      const units = svg("g", {
-        class: "wx-units", "data-units": id, "data-house": group.house,
-        "aria-label": `${h.name || group.house}: ${names.join(", ")}`,
-      }, title(`${h.name || humanize(group.house)}: ${names.join(", ")}`));
+      const names = list.map(([u, r]) => (r ? fmt(_("%(unit)s (routed)"), { unit: unitName(u) }) : unitName(u)));
+      const said = fmt(_("%(house)s: %(units)s"), { house: h.name || humanize(group.house), units: names.join(_(", ")) });
+      const units = svg("g", { class: "wx-units", "data-units": id, "data-house": group.house, "aria-label": said }, title(said));
       list.forEach(([unit, routed], n) => {
         const x = left + n * step;
         const badge = svg("g", {
@@ -406,15 +433,15 @@ export class WesterosMap {
       const x = ox + n * 22;
       if (kind === "power") {
         const h = HOUSES[value] || NEUTRAL;
-        g.append(svg("g", { class: "wx-power", "data-power": value }, title(`${h.name || value} power token (controls ${a.name})`),
+        g.append(svg("g", { class: "wx-power", "data-power": value }, title(fmt(_("%(house)s power token (controls %(area)s)"), { house: h.name || value, area: a.name })),
           use("power", x, oy, 21, { fill: h.fill, stroke: h.stroke, "stroke-width": 1.2 })));
       } else if (kind === "garrison") {
         const home = (a.home_house && HOUSES[a.home_house]) || NEUTRAL;
-        g.append(svg("g", { class: "wx-garrison", "data-garrison": value }, title(`Garrison, strength ${value}`),
+        g.append(svg("g", { class: "wx-garrison", "data-garrison": value }, title(fmt(_("Garrison, strength %(strength)s"), { strength: value })),
           svg("path", { d: `M${x - 8},${oy - 9} h16 v8 q0,7 -8,10 q-8,-3 -8,-10 z`, fill: home.fill, stroke: home.stroke, "stroke-width": 1.5 }),
           svg("text", { x, y: oy + 3.5, class: "wx-token-num", fill: home.ink, text: value })));
       } else {
-        g.append(svg("g", { class: "wx-neutral", "data-neutral": value }, title(`Neutral force, strength ${value}`),
+        g.append(svg("g", { class: "wx-neutral", "data-neutral": value }, title(fmt(_("Neutral force, strength %(strength)s"), { strength: value })),
           svg("rect", { x: x - 10, y: oy - 10, width: 20, height: 20, rx: 3, fill: NEUTRAL.fill, stroke: NEUTRAL.stroke, "stroke-width": 1.5 }),
           svg("text", { x, y: oy + 4.5, class: "wx-token-num", fill: NEUTRAL.ink, text: value })));
       }
@@ -429,7 +456,7 @@ export class WesterosMap {
     g.append(svg("circle", { cx: x, cy: y, r: 12.5, class: "wx-order-disc", stroke: h.fill === "#1f1f1f" ? "#b8a46a" : h.fill }));
     if (!token) {
       g.dataset.face = "down";
-      g.append(title(`${h.name || house}: an order, face down`));
+      g.append(title(fmt(_("%(house)s: an order, face down"), { house: h.name || house })));
       g.append(svg("circle", { cx: x, cy: y, r: 8, class: "wx-order-back" }));
       g.append(svg("text", { x, y: y + 4, class: "wx-order-back-mark", text: "?" }));
       return g;
@@ -440,7 +467,7 @@ export class WesterosMap {
     g.dataset.token = token;
     g.classList.add(`wx-order-${face.type}`);
     if (own && secret) g.classList.add("wx-order-secret");
-    g.append(title(`${h.name || house}: ${orderLabel(token)}`));
+    g.append(title(fmt(_("%(house)s: %(order)s"), { house: h.name || house, order: orderLabel(token) })));
     g.append(svg("text", { x, y: face.mod ? y + 1.5 : y + 4.5, class: "wx-order-letter", text: ORDER_LETTER[face.type] || "?" }));
     if (face.mod) g.append(svg("text", { x, y: y + 9.5, class: "wx-order-mod", text: face.mod }));
     if (face.special) g.append(svg("text", { x: x + 11, y: y - 7, class: "wx-order-star", text: "★" }));
@@ -451,6 +478,6 @@ export class WesterosMap {
 /** Fetch the map data from the API (pages that did not embed it). */
 export async function loadMap(url = "/api/westeros/map/") {
   const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
-  if (!response.ok) throw new Error(`Map data: ${response.status}`);
+  if (!response.ok) throw new Error(fmt(_("Map data could not be loaded (HTTP %(status)s)."), { status: response.status }));
   return response.json();
 }
