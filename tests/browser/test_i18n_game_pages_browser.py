@@ -25,7 +25,7 @@ import pytest
 
 # The live daphne server (SQLite, eager AI moves) and the clicking of test_browser_match; pytest finds the
 # fixture in this module's names.
-from tests.integration.test_browser_match import click_one_move, server  # noqa: F401
+from tests.browser.test_browser_match import click_one_move, server  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
