@@ -1,6 +1,7 @@
 // The live match page: WebSocket view updates (resync on reconnect), legal-action clicking with a decision
 // panel that says what to do now, attack confirmation, automatic passes, keyboard use, clocks, the log
 // with each action's consequences (animated on the board when they arrive live).
+import { linkRules } from "./js/rule_links.js";
 import { api } from "./js/api.js";
 import { hideCard, loadCardData, showCard } from "./js/card_component.js";
 import { clockText } from "./js/clock.js";
@@ -77,6 +78,7 @@ async function submit(action) {
     await live.submit(`/api/matches/${matchId}/actions/`, action);
   } catch (err) {
     $("action-error").textContent = err.message;
+    linkRules($("action-error"));
     $("action-error").hidden = false;
   } finally {
     submitting = false;
@@ -537,6 +539,7 @@ async function post(path, body) {
     return await api(path, { method: "POST", body: body || {} });
   } catch (err) {
     $("action-error").textContent = err.message;
+    linkRules($("action-error"));
     $("action-error").hidden = false;
     alertBox(err.message);
     return null;
@@ -572,6 +575,7 @@ $("auto-pass").addEventListener("change", async (ev) => {
   } catch (err) {
     ev.target.checked = !on;
     $("action-error").textContent = err.message;
+    linkRules($("action-error"));
     $("action-error").hidden = false;
   }
 });

@@ -101,7 +101,14 @@ function squareOrder(orient) {
 /** The public facts of a named card (from the view's catalog) as a card object for the card component. */
 export function cardOf(view, name) {
   const facts = (view.catalog || {})[name];
-  return facts ? { name, ...facts } : { name: name || "?" };
+  if (!facts) return { name: name || "?" };
+  return { ...facts, name: facts.display_name || name, rules_text: facts.display_rules_text ?? facts.rules_text };
+}
+
+/** A card's name as the viewer reads it: the catalog's translation, else the English name the engine uses. */
+export function cardName(view, name) {
+  const facts = (view.catalog || {})[name];
+  return (facts && facts.display_name) || name || "?";
 }
 
 function playerName(owner, names) {
@@ -112,11 +119,11 @@ function playerName(owner, names) {
 export function unitLabel(u, view, orient, names, viewer) {
   const left = (u.health ?? 0) - (u.damage ?? 0);
   const dirs = (u.arrows || []).map((a) => WORD[screenDir(a, orient)]).join(", ");
-  const attached = (u.attached || []).map((e) => e.card).join(", ");
+  const attached = (u.attached || []).map((e) => cardName(view, e.card)).join(", ");
   const square = u.square.toUpperCase();
   return [
-    u.owner === viewer ? fmt(_("%(square)s, your %(card)s"), { square, card: u.card })
-      : fmt(_("%(square)s, %(player)s's %(card)s"), { square, player: playerName(u.owner, names), card: u.card }),
+    u.owner === viewer ? fmt(_("%(square)s, your %(card)s"), { square, card: cardName(view, u.card) })
+      : fmt(_("%(square)s, %(player)s's %(card)s"), { square, player: playerName(u.owner, names), card: cardName(view, u.card) }),
     u.power !== undefined ? fmt(_("power %(power)s"), { power: u.power }) : null,
     u.health !== undefined ? fmt(_("health %(left)s of %(health)s"), { left, health: u.health }) : null,
     dirs ? fmt(_("attacks %(directions)s"), { directions: dirs }) : null,
@@ -133,8 +140,8 @@ function chip(ref, view, { zone = "", owner = null } = {}) {
     "data-testid": zone ? `${zone}-card` : null,
     "data-name": ref.card,
     role: "button",
-    "aria-label": ref.card,
-  }, ref.card || "?");
+    "aria-label": cardName(view, ref.card),
+  }, cardName(view, ref.card));
   if (owner !== null) node.dataset.owner = owner;
   withCardText(node, () => cardOf(view, ref.card));
   return node;
@@ -145,7 +152,7 @@ function handCard(ref, view, note) {
   const isUnit = f.type === "unit";
   const arrows = (f.arrows || []).map((a) => ARROW[a]).join("");
   const label = [
-    ref.card, fmt(_("%(cp)s CP, %(energy)s Energy"), { cp: f.command_cost ?? "?", energy: f.energy_cost ?? 0 }),
+    cardName(view, ref.card), fmt(_("%(cp)s CP, %(energy)s Energy"), { cp: f.command_cost ?? "?", energy: f.energy_cost ?? 0 }),
     isUnit ? fmt(_("power %(power)s, health %(health)s"), { power: f.power, health: f.health }) : eventKind(f.event_type),
     note ? fmt(_("cannot be played: %(reason)s"), { reason: note }) : null,
   ].filter(Boolean).join(_("; "));
@@ -156,11 +163,11 @@ function handCard(ref, view, note) {
     h("div", { class: "hc-top" },
       h("span", { class: "cost cost-command", "aria-hidden": "true" }, String(f.command_cost ?? "?")),
       h("span", { class: "cost cost-energy", "aria-hidden": "true" }, String(f.energy_cost ?? 0))),
-    h("div", { class: "hc-name" }, ref.card),
+    h("div", { class: "hc-name" }, cardName(view, ref.card)),
     h("div", { class: "hc-costs" }, fmt(_("CP %(cp)s · En %(energy)s"), { cp: f.command_cost ?? "?", energy: f.energy_cost ?? 0 })),
     isUnit ? h("div", { class: "hc-stats" }, h("b", { class: "p" }, k(f.power)), " / ", h("b", { class: "hp" }, k(f.health)), ` ${arrows}`)
       : h("div", { class: "hc-stats" }, eventKind(f.event_type)),
-    f.rules_text ? h("div", { class: "hc-text" }, f.rules_text) : null,
+    f.rules_text ? h("div", { class: "hc-text" }, f.display_rules_text ?? f.rules_text) : null,
     note ? h("div", { class: "hc-note", "data-testid": "unplayable-reason" }, note) : null,
   );
   withCardText(node, () => cardOf(view, ref.card));
@@ -224,7 +231,7 @@ function unitExtra(u, view, orient) {
         ? h("div", { class: "attached-list" }, h("b", {}, _("Attached Ongoing events:")),
           u.attached.map((e) => {
             const c = cardOf(view, e.card);
-            return h("div", { class: "attached-text", "data-testid": "attached-text" }, h("b", {}, e.card), c.rules_text ? ` — ${c.rules_text}` : "");
+            return h("div", { class: "attached-text", "data-testid": "attached-text" }, h("b", {}, c.name), c.rules_text ? ` — ${c.rules_text}` : "");
           }))
         : null,
     );
@@ -241,11 +248,11 @@ function unitNode(u, view, orient, names, viewer) {
     class: `unit ${sideClass(u.owner, orient)}${u.attacked ? " attacked" : ""}`, "data-token": `c:${u.id}`, "data-testid": "unit",
     "data-name": u.card, "data-owner": u.owner, "data-square": u.square, role: "button", "aria-label": unitLabel(u, view, orient, names, viewer),
   },
-    h("div", { class: "unit-name", title: u.card }, shortName(u.card)),
+    h("div", { class: "unit-name", title: cardName(view, u.card) }, shortName(cardName(view, u.card))),
     h("div", { class: "unit-stats" }, h("span", { class: "p", title: _("Power") }, `⚔${k(u.power)}`), " ", h("span", { class: "hp", title: _("Health left / Health"), "data-testid": "unit-health" }, `♥${k(left)}/${k(u.health)}`)),
     u.damage ? h("div", { class: "unit-damage", "data-testid": "unit-damage" }, `−${k(u.damage)}`) : null,
     (u.attached || []).length ? h("div", { class: "unit-attached" }, u.attached.map((e) => {
-      const c = h("span", { class: "attached-chip", "data-testid": "attached", "data-name": e.card, title: e.card }, "◆", h("span", {}, e.card));
+      const c = h("span", { class: "attached-chip", "data-testid": "attached", "data-name": e.card, title: cardName(view, e.card) }, "◆", h("span", {}, cardName(view, e.card)));
       return c;
     })) : null,
     h("div", { class: "arrows" }, arrows),

@@ -1,6 +1,7 @@
 // One line of a match log: the action in plain words, then what it caused, as the server wrote it for
 // this viewer (`consequences`: damage, defeats, draws, CP and Energy, triggered abilities; see
 // docs/play-layer.md). Shared by the live match page and the replay.
+import { linkRules } from "./rule_links.js";
 import { withCardText } from "./card_component.js";
 import { h } from "./dom.js";
 import { _ } from "./i18n.js";
@@ -37,13 +38,20 @@ export function causedList(entry, catalog = null) {
   );
 }
 
-/** The card names of `catalog` ({name: public facts}, as a view carries it), longest first, as one pattern. */
+/**
+ * The card names of `catalog` ({name: public facts}, as a view carries it) as the log may write them — the
+ * English name the engine uses and the name in the viewer's language (`display_name`) — longest first, as
+ * one pattern, with the English name each stands for.
+ */
 function namesPattern(catalog) {
-  const names = Object.keys(catalog || {}).filter((n) => n.length > 2);
-  if (!names.length) return null;
-  names.sort((a, b) => b.length - a.length);
+  const byShown = new Map();
+  for (const [name, facts] of Object.entries(catalog || {})) {
+    for (const shown of [name, facts && facts.display_name]) if (shown && shown.length > 2) byShown.set(shown, name);
+  }
+  if (!byShown.size) return null;
+  const names = [...byShown.keys()].sort((a, b) => b.length - a.length);
   const escaped = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`(${escaped.join("|")})`, "g");
+  return { regex: new RegExp(`(${escaped.join("|")})`, "g"), byShown };
 }
 
 const patterns = new WeakMap(); // catalog object -> its pattern (a log renders many lines per catalog)
@@ -55,12 +63,13 @@ function withCardNames(text, catalog) {
   const pattern = patterns.get(catalog);
   if (!pattern) return [text];
   return String(text)
-    .split(pattern)
+    .split(pattern.regex)
     .map((part, i) => {
       if (i % 2 === 0) return part; // split() with one group: names at the odd places
       // tabindex -1: hover and tap show the card; the log is not one tab stop per name
       const node = h("span", { class: "log-card", tabindex: "-1" }, part);
-      withCardText(node, () => ({ name: part, ...catalog[part] }));
+      const facts = catalog[pattern.byShown.get(part)] || {};
+      withCardText(node, () => ({ ...facts, name: part, rules_text: facts.display_rules_text ?? facts.rules_text }));
       return node;
     });
 }
@@ -70,10 +79,12 @@ function withCardNames(text, catalog) {
  * {card name: public facts}, a view's `catalog`) makes the card names in its words show their card.
  */
 export function logLine(entry, attrs = {}, catalog = null) {
-  return h(
+  const line = h(
     "li",
     { value: entry.version, "data-version": entry.version, class: `log-${entry.source || "start"}`, ...attrs },
     h("span", { class: "log-text" }, ...withCardNames(entry.text, catalog)),
     causedList(entry, catalog),
   );
+  linkRules(line); // "(C-6.2)" opens that rule
+  return line;
 }

@@ -1,6 +1,7 @@
 // Westeros game table: the caller's view on the board, the tracks, the houses, the log, and decisions
 // offered ONLY from the server's legal actions (docs/style.md 3), grouped by area so a click on the map shows
 // what can be done there. Submits with state_version + idempotency key; live updates via js/live.js (shared with the Commandeer table).
+import { linkRules } from "../js/rule_links.js";
 import { api } from "../js/api.js";
 import { clockText } from "../js/clock.js";
 import { h } from "../js/dom.js";
@@ -223,6 +224,7 @@ async function submit(action) {
     }
   } catch (err) {
     $("wx-error").textContent = err.message;
+    linkRules($("wx-error"));
     $("wx-error").hidden = false;
   } finally {
     submitting = false;
