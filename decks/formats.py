@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from django.utils import translation
+from django.utils.translation import gettext
 
 from cards.data_translations import TRANSLATION_LANGUAGES
 from config.text import unstorable_character
@@ -417,7 +418,7 @@ class _Reader:
         shift = result = 0
         while True:
             if self.pos >= len(self.data) or shift > 28:
-                raise DeckFormatError("bad_share_code", "the share code is damaged (truncated)")
+                raise DeckFormatError("bad_share_code", gettext("the share code is damaged (truncated)"))
             byte = self.data[self.pos]
             self.pos += 1
             result |= (byte & 0x7F) << shift
@@ -429,14 +430,14 @@ class _Reader:
         length = self.varint()
         chunk = self.data[self.pos : self.pos + length]
         if len(chunk) != length:
-            raise DeckFormatError("bad_share_code", "the share code is damaged (truncated)")
+            raise DeckFormatError("bad_share_code", gettext("the share code is damaged (truncated)"))
         self.pos += length
         try:
             text = chunk.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise DeckFormatError("bad_share_code", "the share code is damaged (bad text)") from exc
+            raise DeckFormatError("bad_share_code", gettext("the share code is damaged (bad text)")) from exc
         if unstorable_character(text):
-            raise DeckFormatError("bad_share_code", "the share code is damaged (bad text)")
+            raise DeckFormatError("bad_share_code", gettext("the share code is damaged (bad text)"))
         return text
 
 
@@ -470,7 +471,8 @@ def decode_share_code(code: str) -> ParsedDeck:
     if not code.startswith(SHARE_CODE_PREFIX):
         raise DeckFormatError(
             "bad_share_code",
-            f"a share code starts with '{SHARE_CODE_PREFIX}' (unknown version or not a code)",
+            gettext("a share code starts with '%(prefix)s' (unknown version or not a code)")
+            % {"prefix": SHARE_CODE_PREFIX},
         )
     payload = code[len(SHARE_CODE_PREFIX) :]
     try:
@@ -478,11 +480,15 @@ def decode_share_code(code: str) -> ParsedDeck:
         inflater = zlib.decompressobj()
         body = inflater.decompress(packed, MAX_CODE_BYTES)
     except (binascii.Error, ValueError, zlib.error) as exc:
-        raise DeckFormatError("bad_share_code", "the share code is damaged (it does not decode)") from exc
+        raise DeckFormatError(
+            "bad_share_code", gettext("the share code is damaged (it does not decode)")
+        ) from exc
     if inflater.unconsumed_tail:
-        raise DeckFormatError("bad_share_code", "the share code is damaged (it decodes to too much data)")
+        raise DeckFormatError(
+            "bad_share_code", gettext("the share code is damaged (it decodes to too much data)")
+        )
     if not inflater.eof:
-        raise DeckFormatError("bad_share_code", "the share code is damaged (it does not decode)")
+        raise DeckFormatError("bad_share_code", gettext("the share code is damaged (it does not decode)"))
     reader = _Reader(body)
     faction, commander = reader.text(), reader.text()
     parsed = ParsedDeck(entries=[], commander_by="slug", faction=faction or None, commander=commander or None)
@@ -490,10 +496,10 @@ def decode_share_code(code: str) -> ParsedDeck:
         count = reader.varint()
         slug = reader.text()
         if not 1 <= count <= MAX_COUNT or not slug:
-            raise DeckFormatError("bad_share_code", "the share code is damaged (bad entry)")
+            raise DeckFormatError("bad_share_code", gettext("the share code is damaged (bad entry)"))
         parsed.entries.append(DeckEntry(ref=slug, count=count, by="slug"))
     if reader.pos != len(body):
-        raise DeckFormatError("bad_share_code", "the share code is damaged (trailing data)")
+        raise DeckFormatError("bad_share_code", gettext("the share code is damaged (trailing data)"))
     return parsed
 
 
@@ -506,10 +512,12 @@ def parse_any(data: str | Mapping[str, Any], kind: str = "auto") -> ParsedDeck:
     """Parse text, JSON or a share code; `kind` is "text", "json", "code" or "auto" (guess from the input)."""
     if not isinstance(data, (str, Mapping)):
         raise DeckFormatError(
-            "bad_input", "the decklist must be a string (text or share code) or a JSON object"
+            "bad_input", gettext("the decklist must be a string (text or share code) or a JSON object")
         )
     if isinstance(data, str) and len(data) > MAX_INPUT_CHARS:
-        raise DeckFormatError("too_long", f"the decklist is longer than {MAX_INPUT_CHARS} characters")
+        raise DeckFormatError(
+            "too_long", gettext("the decklist is longer than %(max)s characters") % {"max": MAX_INPUT_CHARS}
+        )
     if isinstance(data, str):
         _storable(data, "the decklist")
     if kind == "auto":

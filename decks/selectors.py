@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import BooleanField, Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet, Value
 from django.db.models.functions import Lower
+from django.utils.translation import gettext
 from rest_framework import status
 
 from cards import selectors as card_selectors
@@ -39,7 +40,7 @@ def deck_queryset() -> QuerySet[Deck]:
 
 
 def _not_found() -> ApplicationError:
-    return ApplicationError("not_found", "No such deck.", status_code=status.HTTP_404_NOT_FOUND)
+    return ApplicationError("not_found", gettext("No such deck."), status_code=status.HTTP_404_NOT_FOUND)
 
 
 def with_likes(qs: QuerySet[Deck], viewer: User | None = None) -> QuerySet[Deck]:
