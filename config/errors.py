@@ -79,6 +79,16 @@ def bad_json(code: str, message: str, *, field: str | None = None) -> BadInput:
     return BadInput(code, message, {"field": field} if field else {})
 
 
+def character_problem(problem: str) -> str:
+    """`config.text.unstorable_character`'s description (pure Python, English) in the active language."""
+    code = problem[problem.rfind("(") + 1 : -1] if problem.endswith(")") else problem
+    if problem.startswith("a NUL character"):
+        return gettext("a NUL character (%(code)s)") % {"code": code}
+    if problem.startswith("a lone surrogate"):
+        return gettext("a lone surrogate (%(code)s)") % {"code": code}
+    return problem
+
+
 def error_body(code: str, message: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """The API's error shape (docs/style.md 11), for answers made outside DRF views (middleware, handlers)."""
     return {"code": code, "message": message, "extra": extra or {}}

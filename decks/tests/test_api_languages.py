@@ -141,3 +141,35 @@ def test_a_request_too_large_is_explained_in_chinese():
     with translation.override("zh-hans"):
         assert str(RequestTooLarge(1000).detail) == "请求内容超过了 1000 字节的上限。"
     assert str(RequestTooLarge(1000).detail) == "The request body is larger than the limit of 1000 bytes."
+
+
+@pytest.mark.parametrize(
+    ("headers", "message"),
+    [
+        ({}, "unknown card name 'Embr Scout'; did you mean Ember Scout?"),
+        (THAI, "ไม่รู้จักการ์ดชื่อ 'Embr Scout' หมายถึง Ember Scout หรือเปล่า?"),
+        (CHINESE, "未知的卡名“Embr Scout”；你是不是想找 Ember Scout？"),
+    ],
+)
+def test_an_import_typo_suggests_the_card_in_the_readers_language(cards, headers, message):
+    body = {"data": "4 Ember Scout\n2 Embr Scout\n"}
+    response = client_for().post("/api/decks/import/", body, format="json", **headers)
+    error = response.json()["errors"][0]
+    assert response.status_code == 200 and error["code"] == "unknown_card" and error["message"] == message
+
+
+@pytest.mark.parametrize(
+    ("headers", "nul", "json"),
+    [
+        ({}, "The query parameter 'q' contains a NUL character (U+0000).", "JSON parse error: "),
+        (THAI, "พารามิเตอร์ 'q' มีอักขระ NUL (U+0000)", "อ่าน JSON ไม่ได้: "),
+        (CHINESE, "查询参数 'q' 含有NUL 字符（U+0000）。", "JSON 解析错误："),
+    ],
+)
+def test_input_guard_and_json_parser_refusals_in_the_readers_language(cards, alice, headers, nul, json):
+    response = client_for().get("/api/cards/?q=%00", **headers)
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_character" and response.json()["message"] == nul
+    response = client_for(alice).post("/api/decks/", "{oops", content_type="application/json", **headers)
+    assert response.status_code == 400
+    assert response.json()["code"] == "malformed_json" and response.json()["message"].startswith(json)
