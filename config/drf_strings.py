@@ -20,6 +20,8 @@ MESSAGES = (
     gettext_noop("Could not satisfy the request Accept header."),
     gettext_noop('Unsupported media type "{media_type}" in request.'),
     gettext_noop("Request was throttled."),
+    # rest_framework.fields: the commonest field error (decks/serializers.py raises it too).
+    gettext_noop("This field is required."),
     # Throttled formats these lazy strings before its ngettext, so each is looked up as a singular msgid.
     gettext_noop("Expected available in {wait} second."),
     gettext_noop("Expected available in {wait} seconds."),
