@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from cards.data_translations import all_languages
 
@@ -70,7 +71,17 @@ class QuerySyntaxError(ValueError):
     """A malformed query; ``position`` is the 0-based offset of the offending text."""
 
     def __init__(self, message: str, position: int, hint: str = ""):
-        full = f"{message} at position {position}" + (f" ({hint})" if hint else "")
+        if hint:
+            full = gettext("%(message)s at position %(position)s (%(hint)s)") % {
+                "message": message,
+                "position": position,
+                "hint": hint,
+            }
+        else:
+            full = gettext("%(message)s at position %(position)s") % {
+                "message": message,
+                "position": position,
+            }
         super().__init__(full)
         self.message = full
         self.position = position
@@ -141,7 +152,7 @@ def tokenize(query: str) -> list[Token]:
         elif ch == '"':
             end = query.find('"', i + 1)
             if end < 0:
-                raise QuerySyntaxError("unclosed quote", i)
+                raise QuerySyntaxError(gettext("unclosed quote"), i)
             tokens.append(Token("phrase", query[i + 1 : end], i))
             i = end + 1
         else:
@@ -150,7 +161,7 @@ def tokenize(query: str) -> list[Token]:
                 if query[i] == '"':  # key:"quoted value"
                     end = query.find('"', i + 1)
                     if end < 0:
-                        raise QuerySyntaxError("unclosed quote", i)
+                        raise QuerySyntaxError(gettext("unclosed quote"), i)
                     parts.append(query[i + 1 : end])
                     i = end + 1
                 else:
@@ -188,13 +199,13 @@ class _Parser:
         node = self.or_expr(0)
         token = self.peek()
         if token is not None:  # only a stray ")" can stop or_expr early
-            raise QuerySyntaxError("unmatched ')'", token.position)
+            raise QuerySyntaxError(gettext("unmatched ')'"), token.position)
         return node
 
     def or_expr(self, depth: int) -> Node:
         if depth > MAX_DEPTH:
             token = self.peek()
-            raise QuerySyntaxError("query is nested too deeply", token.position if token else 0)
+            raise QuerySyntaxError(gettext("query is nested too deeply"), token.position if token else 0)
         children = [self.and_expr(depth)]
         while (token := self.peek()) is not None and token.kind == "or":
             self.take()
@@ -207,37 +218,40 @@ class _Parser:
             if token.kind == "and":
                 self.take()
                 if not children:
-                    raise QuerySyntaxError("'and' needs a term before it", token.position)
+                    raise QuerySyntaxError(gettext("'and' needs a term before it"), token.position)
                 nxt = self.peek()
                 if nxt is None or nxt.kind in ("or", ")", "and"):
-                    raise QuerySyntaxError("'and' needs a term after it", token.position)
+                    raise QuerySyntaxError(gettext("'and' needs a term after it"), token.position)
                 continue
             children.append(self.unary(depth))
         if not children:
             where = token.position if token is not None else len(self.query)
-            what = f"'{token.text}'" if token is not None else "the end of the query"
-            raise QuerySyntaxError(f"expected a search term before {what}", where)
+            if token is not None:
+                message = gettext("expected a search term before '%(text)s'") % {"text": token.text}
+            else:
+                message = gettext("expected a search term before the end of the query")
+            raise QuerySyntaxError(message, where)
         return children[0] if len(children) == 1 else And(tuple(children))
 
     def unary(self, depth: int) -> Node:
         token = self.take()
         if depth > MAX_DEPTH:  # negations nest like brackets: 960 '-' were a RecursionError in SQL
-            raise QuerySyntaxError("query is nested too deeply", token.position)
+            raise QuerySyntaxError(gettext("query is nested too deeply"), token.position)
         if token.kind == "-":
             nxt = self.peek()
             if nxt is None or nxt.kind in ("or", "and", ")"):
-                raise QuerySyntaxError("'-' must be followed by a term or a group", token.position)
+                raise QuerySyntaxError(gettext("'-' must be followed by a term or a group"), token.position)
             return Not(self.unary(depth + 1))
         if token.kind == "(":
             inner = self.or_expr(depth + 1)
             close = self.peek()
             if close is None or close.kind != ")":
-                raise QuerySyntaxError("unclosed '('", token.position)
+                raise QuerySyntaxError(gettext("unclosed '('"), token.position)
             self.take()
             return inner
         if token.kind == "phrase":
             if not token.text.strip():
-                raise QuerySyntaxError("empty quoted phrase", token.position)
+                raise QuerySyntaxError(gettext("empty quoted phrase"), token.position)
             return Text(token.text, token.position)
         return self.word(token)
 
@@ -252,11 +266,13 @@ class _Parser:
         key = KEYS.get(raw_key.lower())
         if key is None:
             raise QuerySyntaxError(
-                f"unknown search key '{raw_key}'", token.position, f"known: {KNOWN_KEYS_TEXT}"
+                gettext("unknown search key '%(key)s'") % {"key": raw_key},
+                token.position,
+                gettext("known: %(values)s") % {"values": KNOWN_KEYS_TEXT},
             )
         value_pos = token.position + len(raw_key) + len(op)
         if value == "":
-            raise QuerySyntaxError(f"'{raw_key}{op}' needs a value", value_pos)
+            raise QuerySyntaxError(gettext("'%(key)s' needs a value") % {"key": raw_key + op}, value_pos)
         return _term(key, raw_key, op, value, value_pos, token.position)
 
 
@@ -268,16 +284,25 @@ def _number(raw_key: str, key: str, value: str, position: int) -> int:
     try:
         number = Decimal(text)
     except InvalidOperation:
-        raise QuerySyntaxError(f"'{raw_key}' needs a number, not '{value}'", position) from None
+        raise QuerySyntaxError(
+            gettext("'%(key)s' needs a number, not '%(value)s'") % {"key": raw_key, "value": value}, position
+        ) from None
     if not number.is_finite() or number < 0:
-        raise QuerySyntaxError(f"'{raw_key}' needs a number, not '{value}'", position)
+        raise QuerySyntaxError(
+            gettext("'%(key)s' needs a number, not '%(value)s'") % {"key": raw_key, "value": value}, position
+        )
     number *= scale
     if key in THOUSANDS_KEYS and scale == 1 and number < 100:
         number *= 1000  # pow>=3 means pow>=3000 (C-1.1: written in thousands)
     if number != number.to_integral_value():
-        raise QuerySyntaxError(f"'{raw_key}' needs a whole number, not '{value}'", position)
+        raise QuerySyntaxError(
+            gettext("'%(key)s' needs a whole number, not '%(value)s'") % {"key": raw_key, "value": value},
+            position,
+        )
     if number > MAX_NUMBER:
-        raise QuerySyntaxError(f"'{raw_key}' value '{value}' is too large", position)
+        raise QuerySyntaxError(
+            gettext("'%(key)s' value '%(value)s' is too large") % {"key": raw_key, "value": value}, position
+        )
     return int(number)
 
 
@@ -285,18 +310,31 @@ def _term(key: str, raw_key: str, op: str, value: str, value_pos: int, position:
     if key in NUMERIC_FIELDS:
         return Term(key, "=" if op == ":" else op, _number(raw_key, key, value, value_pos), position)
     if op not in (":", "=", "!="):
-        raise QuerySyntaxError(f"'{raw_key}' supports only ':', '=' and '!=', not '{op}'", position)
+        raise QuerySyntaxError(
+            gettext("'%(key)s' supports only ':', '=' and '!=', not '%(op)s'") % {"key": raw_key, "op": op},
+            position,
+        )
     lowered = value.lower()
     if key == "type" and lowered not in TYPE_VALUES:
-        raise QuerySyntaxError(f"unknown type '{value}'", value_pos, f"known: {', '.join(TYPE_VALUES)}")
+        raise QuerySyntaxError(
+            gettext("unknown type '%(value)s'") % {"value": value},
+            value_pos,
+            gettext("known: %(values)s") % {"values": ", ".join(TYPE_VALUES)},
+        )
     if key == "is" and lowered not in IS_VALUES:
-        raise QuerySyntaxError(f"unknown 'is:' value '{value}'", value_pos, f"known: {', '.join(IS_VALUES)}")
+        raise QuerySyntaxError(
+            gettext("unknown 'is:' value '%(value)s'") % {"value": value},
+            value_pos,
+            gettext("known: %(values)s") % {"values": ", ".join(IS_VALUES)},
+        )
     if key == "arrows":
         arrows = [a.strip().upper() for a in value.split(",")]
         bad = [a for a in arrows if a not in DIRECTIONS]
         if bad:
             raise QuerySyntaxError(
-                f"unknown direction '{bad[0]}'", value_pos, f"known: {', '.join(DIRECTIONS)}"
+                gettext("unknown direction '%(value)s'") % {"value": bad[0]},
+                value_pos,
+                gettext("known: %(values)s") % {"values": ", ".join(DIRECTIONS)},
             )
         return Term(key, op, tuple(arrows), position)
     if key == "keyword":
@@ -308,12 +346,16 @@ def _term(key: str, raw_key: str, op: str, value: str, value_pos: int, position:
 def parse(query: str) -> Node:
     """Parse a query into its AST; raise QuerySyntaxError with a position on malformed input."""
     if len(query) > MAX_QUERY_LENGTH:
-        raise QuerySyntaxError(f"query is longer than {MAX_QUERY_LENGTH} characters", MAX_QUERY_LENGTH)
+        raise QuerySyntaxError(
+            gettext("query is longer than %(max)s characters") % {"max": MAX_QUERY_LENGTH}, MAX_QUERY_LENGTH
+        )
     if "\x00" in query:
-        raise QuerySyntaxError("query contains a NUL character", query.index("\x00"))
+        raise QuerySyntaxError(gettext("query contains a NUL character"), query.index("\x00"))
     tree = _Parser(query).parse()
     if _count_terms(tree) > MAX_TERMS:
-        raise QuerySyntaxError(f"query has more than {MAX_TERMS} words and filters", len(query))
+        raise QuerySyntaxError(
+            gettext("query has more than %(max)s words and filters") % {"max": MAX_TERMS}, len(query)
+        )
     return tree
 
 

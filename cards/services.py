@@ -6,17 +6,20 @@ through ``card_record_errors`` so the importer, the API and the admin refuse the
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import hashlib
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 from django.utils import translation
 from django.utils.text import slugify
+from django.utils.translation import gettext, gettext_noop
 
 from cards.data_translations import (
     translation_errors,
@@ -27,7 +30,7 @@ from cards.data_translations import (
 )
 from cards.models import DIRECTIONS, Card, Faction, Keyword, card_field_errors
 from cards.records import CARD_DEFAULTS, CARD_FIELDS, REQUIRED_CARD_FIELDS
-from config.errors import ApplicationError
+from config.errors import ApplicationError, character_problem
 from config.text import first_unstorable
 from matches.engine.vocabulary import KEYWORDS
 
@@ -58,6 +61,41 @@ CONSISTENCY_FIELDS = (
 )
 
 Errors = dict[str, list[str]]
+
+# The language of the person reading the errors: records are read in English (SOURCE_LANGUAGE), so
+# `_in_source_language` notes the reader's language before it switches, and `_say` words messages in it.
+_READER: contextvars.ContextVar[str | None] = contextvars.ContextVar("card_errors_reader", default=None)
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _in_source_language(fn: _F) -> _F:
+    """Run ``fn`` with English active (model fields, lookups), its error messages in the caller's language."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        token = _READER.set(_READER.get() or translation.get_language() or SOURCE_LANGUAGE)
+        try:
+            with translation.override(SOURCE_LANGUAGE):
+                return fn(*args, **kwargs)
+        finally:
+            _READER.reset(token)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _in_reader_language() -> translation.override:
+    return translation.override(_READER.get() or translation.get_language())
+
+
+def _say(template: str, **params: Any) -> str:
+    """``template`` (a ``gettext_noop``'d message) in the reader's language, with named ``params``."""
+    with _in_reader_language():
+        text = gettext(template)
+    return text % params if params else text
+
+
+def _unknown_field(fields: Iterable[str]) -> str:
+    return _say(gettext_noop("unknown field (allowed: %(fields)s, translations)"), fields=", ".join(fields))
 
 
 # ---------------------------------------------------------------- the card JSON format
@@ -213,58 +251,78 @@ def card_record_errors(
         errors.setdefault(name, []).append(message)
 
     if not isinstance(record, Mapping):
-        return {"card": ["a card must be a JSON object"]}
+        return {"card": [_say(gettext_noop("a card must be a JSON object"))]}
     for key in sorted(set(record) - {*CARD_FIELDS, "translations"}, key=str):
-        add(str(key), f"unknown field (allowed: {', '.join(CARD_FIELDS)}, translations)")
+        add(str(key), _unknown_field(CARD_FIELDS))
     if "translations" in record:
-        for problem in translation_errors(
-            record["translations"], limits=translation_limits(Card, CARD_TRANSLATED)
-        ):
+        with _in_reader_language():
+            problems = translation_errors(
+                record["translations"], limits=translation_limits(Card, CARD_TRANSLATED)
+            )
+        for problem in problems:
             add("translations", problem)
     for key in REQUIRED_CARD_FIELDS:
         if key not in record:
-            add(key, "this field is required")
+            add(key, _say(gettext_noop("this field is required")))
     r = {name: record.get(name, CARD_DEFAULTS.get(name)) for name in CARD_FIELDS}
     name = r["name"]
     if "name" in record and (not isinstance(name, str) or not name.strip() or len(name) > 80):
-        add("name", "must be a non-empty text of at most 80 characters")
+        add("name", _say(gettext_noop("must be a non-empty text of at most %(max)s characters"), max=80))
     if "faction" in record:
         if not isinstance(r["faction"], str):
-            add("faction", "must be a faction slug")
+            add("faction", _say(gettext_noop("must be a faction slug")))
         elif r["faction"] not in faction_slugs:
-            known = ", ".join(sorted(faction_slugs)) or "none"
-            add("faction", f"unknown faction '{r['faction']}' (known: {known})")
+            known = ", ".join(sorted(faction_slugs)) or "-"
+            add(
+                "faction",
+                _say(
+                    gettext_noop("unknown faction '%(faction)s' (known: %(known)s)"),
+                    faction=r["faction"],
+                    known=known,
+                ),
+            )
     if "type" in record and r["type"] not in ("unit", "event"):
-        add("type", "must be 'unit' or 'event'")
+        add("type", _say(gettext_noop("must be 'unit' or 'event'")))
     for cost in ("command_cost", "energy_cost"):
         if cost in record and (not _is_int(r[cost]) or not 0 <= r[cost] <= MAX_COST):
-            add(cost, "must be a whole number, 0 or more")
+            add(cost, _say(gettext_noop("must be a whole number, 0 or more")))
     for stat in ("power", "health"):
         if r[stat] is not None and (not _is_int(r[stat]) or not 0 <= r[stat] <= MAX_STAT):
-            add(stat, "must be a whole number, 0 or more (e.g. 3000), or null")
+            add(stat, _say(gettext_noop("must be a whole number, 0 or more (e.g. 3000), or null")))
     for flag in ("legendary", "unique"):
         if not isinstance(r[flag], bool):
-            add(flag, "must be true or false")
+            add(flag, _say(gettext_noop("must be true or false")))
     if r["event_type"] is not None and not isinstance(r["event_type"], str):
-        add("event_type", "must be null, 'planning', 'defensive' or 'ongoing'")
+        add("event_type", _say(gettext_noop("must be null, 'planning', 'defensive' or 'ongoing'")))
     if not isinstance(r["arrows"], list):
-        add("arrows", f"must be a list drawn from {' '.join(DIRECTIONS)} (C-1.2)")
+        add(
+            "arrows",
+            _say(
+                gettext_noop("must be a list drawn from %(directions)s (C-1.2)"),
+                directions=" ".join(DIRECTIONS),
+            ),
+        )
     for text in ("rules_text", "flavor_text"):
         if not isinstance(r[text], str):
-            add(text, "must be text")
+            add(text, _say(gettext_noop("must be text")))
     if not isinstance(r["abilities"], list):
-        add("abilities", "must be a list of abilities (docs/card-abilities.md)")
+        add("abilities", _say(gettext_noop("must be a list of abilities (docs/card-abilities.md)")))
     codes = r["keywords"]
     if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
-        add("keywords", "must be a list of keyword codes")
+        add("keywords", _say(gettext_noop("must be a list of keyword codes")))
         codes = None
     else:
         for code in codes:
             if code not in keyword_codes:
-                known = ", ".join(sorted(keyword_codes)) or "none"
-                add("keywords", f"unknown keyword '{code}' (known: {known})")
+                known = ", ".join(sorted(keyword_codes)) or "-"
+                add(
+                    "keywords",
+                    _say(
+                        gettext_noop("unknown keyword '%(code)s' (known: %(known)s)"), code=code, known=known
+                    ),
+                )
         if len(set(codes)) != len(codes):
-            add("keywords", "each keyword may appear once")
+            add("keywords", _say(gettext_noop("each keyword may appear once")))
     if errors.keys() & {
         "type",
         "power",
@@ -328,7 +386,7 @@ def _apply_record(
 
 
 @transaction.atomic
-@translation.override(SOURCE_LANGUAGE)
+@_in_source_language
 def card_upsert_from_dict(
     data: Mapping[str, Any],
     *,
@@ -359,7 +417,12 @@ def card_upsert_from_dict(
         slug = card_slug(record["name"])
         owner = _slug_owner(slug, exclude_pk=None)
         if owner is not None:
-            raise ValidationError({"name": [f"its URL slug '{slug}' is already used by the card '{owner}'"]})
+            message = _say(
+                gettext_noop("its URL slug '%(slug)s' is already used by the card '%(owner)s'"),
+                slug=slug,
+                owner=owner,
+            )
+            raise ValidationError({"name": [message]})
         card = Card(slug=slug)
         _apply_record(
             card, record, factions=factions, keywords=keywords, change_reason=change_reason,
@@ -376,18 +439,20 @@ def card_upsert_from_dict(
 
 
 @transaction.atomic
-@translation.override(SOURCE_LANGUAGE)
+@_in_source_language
 def card_create(*, data: Mapping[str, Any]) -> Card:
     """Create a card from a card record (API); a card of that name must not exist yet."""
     name = data.get("name")
     if isinstance(name, str) and Card.objects.filter(name=name).exists():
-        raise ValidationError({"name": [f"a card named '{name}' already exists"]})
+        raise ValidationError(
+            {"name": [_say(gettext_noop("a card named '%(name)s' already exists"), name=name)]}
+        )
     card, _ = card_upsert_from_dict(data, change_reason="Created through the API")
     return card
 
 
 @transaction.atomic
-@translation.override(SOURCE_LANGUAGE)
+@_in_source_language
 def card_update(*, card: Card, data: Mapping[str, Any], partial: bool = False) -> Card:
     """Replace (or, when ``partial``, patch) a card's fields from a card record (API).
 
@@ -400,7 +465,7 @@ def card_update(*, card: Card, data: Mapping[str, Any], partial: bool = False) -
     errors = card_record_errors(record, faction_slugs=factions.keys(), keyword_codes=keywords.keys())
     new_name = record.get("name")
     if not errors and new_name != card.name and Card.objects.filter(name=new_name).exists():
-        errors = {"name": [f"a card named '{new_name}' already exists"]}
+        errors = {"name": [_say(gettext_noop("a card named '%(name)s' already exists"), name=new_name)]}
     if errors:
         raise ValidationError(errors)
     normalized = normalize_card_record(record)
@@ -423,7 +488,11 @@ def card_delete(*, card: Card) -> None:
     except ProtectedError as exc:
         raise ApplicationError(
             "card_in_use",
-            f"'{card.name}' is used by {len(exc.protected_objects)} other record(s) and cannot be deleted",
+            _say(
+                gettext_noop("'%(card)s' is used by %(count)s other record(s) and cannot be deleted"),
+                card=card.name,
+                count=len(exc.protected_objects),
+            ),
             status_code=409,
         ) from exc
 
@@ -447,12 +516,30 @@ class ImportReport:
 
     def summary(self) -> str:
         if self.errors:
-            return f"{len(self.errors)} error(s); nothing was imported"
+            return gettext("%(count)s error(s); nothing was imported") % {"count": len(self.errors)}
         parts = [
-            f"{what}: {c['created']} created, {c['updated']} updated, {c['unchanged']} unchanged"
-            for what, c in (("factions", self.factions), ("keywords", self.keywords), ("cards", self.cards))
+            template % c
+            for template, c in (
+                (
+                    gettext("factions: %(created)s created, %(updated)s updated, %(unchanged)s unchanged"),
+                    self.factions,
+                ),
+                (
+                    gettext("keywords: %(created)s created, %(updated)s updated, %(unchanged)s unchanged"),
+                    self.keywords,
+                ),
+                (
+                    gettext("cards: %(created)s created, %(updated)s updated, %(unchanged)s unchanged"),
+                    self.cards,
+                ),
+            )
         ]
-        return ("dry run, nothing written; " if self.dry_run else "") + "; ".join(parts)
+        summary = "; ".join(parts)
+        return (
+            gettext("dry run, nothing written; %(summary)s") % {"summary": summary}
+            if self.dry_run
+            else summary
+        )
 
 
 def _label(section: str, index: int, record: Any, key: str) -> str:
@@ -471,7 +558,7 @@ def _check_simple_records(
 ) -> list[dict[str, Any]]:
     """Validate the factions or keywords section; return the valid records."""
     if not isinstance(records, list):
-        errors.append(f"{section}: must be a list")
+        errors.append(f"{section}: " + _say(gettext_noop("must be a list")))
         return []
     valid: list[dict[str, Any]] = []
     seen_keys: set[str] = set()
@@ -479,18 +566,19 @@ def _check_simple_records(
     for i, record in enumerate(records):
         label = _label(section, i, record, key)
         if not isinstance(record, Mapping):
-            errors.append(f"{label}: must be a JSON object")
+            errors.append(f"{label}: " + _say(gettext_noop("must be a JSON object")))
             continue
         problems = [
-            f"{k}: unknown field (allowed: {', '.join(fields)}, translations)"
-            for k in sorted(set(record) - {*fields, "translations"})
+            f"{k}: " + _unknown_field(fields) for k in sorted(set(record) - {*fields, "translations"})
         ]
         problems += check(record)
         for attr, seen in ((key, seen_keys), ("name", seen_names)):
             value = record.get(attr)
             if isinstance(value, str):
                 if value in seen:
-                    problems.append(f"{attr}: '{value}' appears twice")
+                    problems.append(
+                        f"{attr}: " + _say(gettext_noop("'%(value)s' appears twice"), value=value)
+                    )
                 seen.add(value)
         if problems:
             errors.extend(f"{label}: {p}" for p in problems)
@@ -503,35 +591,49 @@ def _translation_problems(record: Mapping[str, Any], model: type[Faction] | type
     if "translations" not in record:
         return []
     fields = FACTION_TRANSLATED if model is Faction else KEYWORD_TRANSLATED
-    return translation_errors(record["translations"], limits=translation_limits(model, fields))
+    with _in_reader_language():
+        return translation_errors(record["translations"], limits=translation_limits(model, fields))
 
 
 def _faction_problems(record: Mapping[str, Any]) -> list[str]:
     problems = _translation_problems(record, Faction)
     slug, name = record.get("slug"), record.get("name")
     if not isinstance(slug, str) or not _SLUG.match(slug) or len(slug) > 60:
-        problems.append("slug: must be letters, digits, '-' or '_' (at most 60)")
+        problems.append(
+            "slug: " + _say(gettext_noop("must be letters, digits, '-' or '_' (at most %(max)s)"), max=60)
+        )
     if not isinstance(name, str) or not name.strip() or len(name) > 60:
-        problems.append("name: must be a non-empty text of at most 60 characters")
+        problems.append(
+            "name: " + _say(gettext_noop("must be a non-empty text of at most %(max)s characters"), max=60)
+        )
     if not isinstance(record.get("description", ""), str):
-        problems.append("description: must be text")
+        problems.append("description: " + _say(gettext_noop("must be text")))
     if not isinstance(record.get("color", "#666666"), str) or not _COLOR.match(
         record.get("color", "#666666")
     ):
-        problems.append("color: must be a hex colour like #c0392b")
+        problems.append("color: " + _say(gettext_noop("must be a hex colour like #c0392b")))
     return problems
 
 
 def _keyword_problems(record: Mapping[str, Any]) -> list[str]:
     problems = _translation_problems(record, Keyword)
     if record.get("code") not in KEYWORDS:
-        problems.append(f"code: unknown keyword code '{record.get('code')}' (known: {', '.join(KEYWORDS)})")
+        problems.append(
+            "code: "
+            + _say(
+                gettext_noop("unknown keyword code '%(code)s' (known: %(known)s)"),
+                code=record.get("code"),
+                known=", ".join(KEYWORDS),
+            )
+        )
     name = record.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > 60:
-        problems.append("name: must be a non-empty text of at most 60 characters")
+        problems.append(
+            "name: " + _say(gettext_noop("must be a non-empty text of at most %(max)s characters"), max=60)
+        )
     text = record.get("reminder_text")
     if not isinstance(text, str) or not text.strip():
-        problems.append("reminder_text: must be a non-empty text")
+        problems.append("reminder_text: " + _say(gettext_noop("must be a non-empty text")))
     return problems
 
 
@@ -541,27 +643,36 @@ def _name_clashes(
     """A record whose name belongs to another row in the database (names are unique)."""
     owners = dict(model.objects.values_list("name", key))
     return [
-        f"{section} ({r[key]}): name: '{r['name']}' already belongs to {key} '{owners[r['name']]}'"
+        f"{section} ({r[key]}): name: "
+        + _say(
+            gettext_noop("'%(name)s' already belongs to %(key)s '%(owner)s'"),
+            name=r["name"],
+            key=key,
+            owner=owners[r["name"]],
+        )
         for r in records
         if r["name"] in owners and owners[r["name"]] != r[key]
     ]
 
 
-@translation.override(SOURCE_LANGUAGE)
+@_in_source_language
 def cards_validate(data: Any) -> tuple[list[str], dict[str, Any]]:
     """Check a whole card file; return (every error with its position, the valid sections)."""
     errors: list[str] = []
     if not isinstance(data, Mapping):
-        return ["the file must be a JSON object"], {}
+        return [_say(gettext_noop("the file must be a JSON object"))], {}
     unstorable = first_unstorable(data)
     if unstorable is not None:  # PostgreSQL would refuse it at write time (a 500 in the admin)
-        return [f"{unstorable[0]}: contains {unstorable[1]}"], {}
+        with _in_reader_language():
+            described = character_problem(unstorable[1])
+        problem = _say(gettext_noop("contains %(problem)s"), problem=described)
+        return [f"{unstorable[0]}: {problem}"], {}
     for key in sorted(set(data) - {"format", "version", "factions", "keywords", "cards"}):
-        errors.append(f"{key}: unknown top-level field")
+        errors.append(f"{key}: " + _say(gettext_noop("unknown top-level field")))
     if data.get("format") != CARD_FILE_FORMAT:
-        errors.append(f"format: must be '{CARD_FILE_FORMAT}'")
+        errors.append("format: " + _say(gettext_noop("must be '%(format)s'"), format=CARD_FILE_FORMAT))
     if data.get("version") != CARD_FILE_VERSION:
-        errors.append(f"version: must be {CARD_FILE_VERSION}")
+        errors.append("version: " + _say(gettext_noop("must be %(version)s"), version=CARD_FILE_VERSION))
     factions = _check_simple_records(
         data.get("factions", []), section="factions", fields=FACTION_FIELDS, key="slug",
         check=_faction_problems, errors=errors,
@@ -582,7 +693,7 @@ def cards_validate(data: Any) -> tuple[list[str], dict[str, Any]]:
                 known.add(record[key])
     cards = data.get("cards", [])
     if not isinstance(cards, list):
-        errors.append("cards: must be a list")
+        errors.append("cards: " + _say(gettext_noop("must be a list")))
         cards = []
     existing_slugs = dict(Card.objects.values_list("slug", "name"))
     seen_names: dict[str, int] = {}
@@ -595,14 +706,20 @@ def cards_validate(data: Any) -> tuple[list[str], dict[str, Any]]:
         name = record.get("name") if isinstance(record, Mapping) else None
         if isinstance(name, str) and name:
             if name in seen_names:
-                problems.setdefault("name", []).append(f"the same name appears at cards[{seen_names[name]}]")
+                problems.setdefault("name", []).append(
+                    _say(gettext_noop("the same name appears at cards[%(index)s]"), index=seen_names[name])
+                )
             else:
                 seen_names[name] = i
                 slug = card_slug(name)
                 owner = seen_slugs.get(slug) or existing_slugs.get(slug)
                 if owner is not None and owner != name:
                     problems.setdefault("name", []).append(
-                        f"its URL slug '{slug}' is already used by '{owner}'"
+                        _say(
+                            gettext_noop("its URL slug '%(slug)s' is already used by '%(owner)s'"),
+                            slug=slug,
+                            owner=owner,
+                        )
                     )
                 seen_slugs[slug] = name
         # Translated names are unique per language too (a column each): two cards may not share one.
@@ -613,7 +730,12 @@ def cards_validate(data: Any) -> tuple[list[str], dict[str, Any]]:
                 first = seen_translated.setdefault((language, local), i)
                 if first != i:
                     problems.setdefault("translations", []).append(
-                        f"translations.{language}.name: '{local}' is also the name of cards[{first}]"
+                        f"translations.{language}.name: "
+                        + _say(
+                            gettext_noop("'%(name)s' is also the name of cards[%(index)s]"),
+                            name=local,
+                            index=first,
+                        )
                     )
         for field_name, messages in problems.items():
             errors.extend(f"{label}: {field_name}: {m}" for m in messages)
@@ -659,7 +781,7 @@ class _DryRun(Exception):
     """Rolls a dry-run import back after doing all the work."""
 
 
-@translation.override(SOURCE_LANGUAGE)
+@_in_source_language
 def cards_import(data: Any, *, dry_run: bool = False) -> ImportReport:
     """Import a card file ALL-OR-NOTHING: validate every record, then write in one transaction.
 
@@ -688,11 +810,11 @@ def cards_import(data: Any, *, dry_run: bool = False) -> ImportReport:
     except _DryRun:
         pass
     except (IntegrityError, ValidationError) as exc:
-        report.errors = [f"the import was rolled back: {exc}"]
+        report.errors = [_say(gettext_noop("the import was rolled back: %(error)s"), error=exc)]
     return report
 
 
-@translation.override(SOURCE_LANGUAGE)
+@_in_source_language
 def cards_export() -> dict[str, Any]:
     """The whole card database as a card file, in a deterministic order (factions by slug, keywords
     by code, cards by faction then name), so export -> import -> export gives the same JSON."""

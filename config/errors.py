@@ -57,8 +57,13 @@ class RequestTooLarge(exceptions.APIException):
 
     def __init__(self, limit: int | None = None):
         self.extra = {"limit": limit} if limit else {}
-        size = f" of {limit} bytes" if limit else ""
-        super().__init__(f"The request body is larger than the limit{size}.")
+        if limit:
+            message = gettext("The request body is larger than the limit of %(limit)s bytes.") % {
+                "limit": limit
+            }
+        else:
+            message = gettext("The request body is larger than the limit.")
+        super().__init__(message)
 
 
 class BadInput(exceptions.ParseError):
@@ -74,6 +79,16 @@ def bad_json(code: str, message: str, *, field: str | None = None) -> BadInput:
     return BadInput(code, message, {"field": field} if field else {})
 
 
+def character_problem(problem: str) -> str:
+    """`config.text.unstorable_character`'s description (pure Python, English) in the active language."""
+    code = problem[problem.rfind("(") + 1 : -1] if problem.endswith(")") else problem
+    if problem.startswith("a NUL character"):
+        return gettext("a NUL character (%(code)s)") % {"code": code}
+    if problem.startswith("a lone surrogate"):
+        return gettext("a lone surrogate (%(code)s)") % {"code": code}
+    return problem
+
+
 def error_body(code: str, message: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """The API's error shape (docs/style.md 11), for answers made outside DRF views (middleware, handlers)."""
     return {"code": code, "message": message, "extra": extra or {}}
@@ -85,11 +100,19 @@ def suspicious_to_api(exc: SuspiciousOperation | BadRequest) -> exceptions.APIEx
         return RequestTooLarge(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     if isinstance(exc, TooManyFieldsSent):
         limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
-        return BadInput("too_many_fields", f"The request has more than {limit} fields.", {"limit": limit})
+        return BadInput(
+            "too_many_fields",
+            gettext("The request has more than %(limit)s fields.") % {"limit": limit},
+            {"limit": limit},
+        )
     if isinstance(exc, TooManyFilesSent):
         limit = settings.DATA_UPLOAD_MAX_NUMBER_FILES
-        return BadInput("too_many_files", f"The request has more than {limit} files.", {"limit": limit})
-    return BadInput("bad_request", str(exc) or "The request cannot be read.", {})
+        return BadInput(
+            "too_many_files",
+            gettext("The request has more than %(limit)s files.") % {"limit": limit},
+            {"limit": limit},
+        )
+    return BadInput("bad_request", str(exc) or gettext("The request cannot be read."), {})
 
 
 def _unavailable_types() -> tuple[type[BaseException], ...]:

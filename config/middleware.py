@@ -24,8 +24,10 @@ from django.conf import settings
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, get_resolver, resolve
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
 
-from config.errors import error_body, unavailable_message
+from config.errors import character_problem, error_body, unavailable_message
 from config.text import unstorable_character
 
 API_PREFIX = "/api/"
@@ -33,14 +35,14 @@ logger = logging.getLogger(__name__)
 
 # Codes of the JSON answers made here for error pages that are not JSON (same codes as DRF's).
 _STATUS_CODES = {
-    400: ("bad_request", "The request cannot be read."),
-    401: ("not_authenticated", "Authentication credentials were not provided."),
-    403: ("permission_denied", "You do not have permission to perform this action."),
-    404: ("not_found", "Nothing is found at this address."),
-    405: ("method_not_allowed", "This method is not allowed here."),
-    413: ("request_too_large", "The request body is too large."),
-    415: ("unsupported_media_type", "The request's content type is not supported."),
-    429: ("throttled", "Too many requests."),
+    400: ("bad_request", gettext_noop("The request cannot be read.")),
+    401: ("not_authenticated", gettext_noop("Authentication credentials were not provided.")),
+    403: ("permission_denied", gettext_noop("You do not have permission to perform this action.")),
+    404: ("not_found", gettext_noop("Nothing is found at this address.")),
+    405: ("method_not_allowed", gettext_noop("This method is not allowed here.")),
+    413: ("request_too_large", gettext_noop("The request body is too large.")),
+    415: ("unsupported_media_type", gettext_noop("The request's content type is not supported.")),
+    429: ("throttled", gettext_noop("Too many requests.")),
     503: ("service_unavailable", ""),  # the message: config.errors.unavailable_message
 }
 # Headers of the original answer that a client needs (which methods, how to authenticate, when to retry).
@@ -68,7 +70,11 @@ def _path_refusal(path: str) -> InputGuard | None:
     except Resolver404:
         pass
     return InputGuard(
-        400, "invalid_character", f"The path parameter {name} contains {problem}.", {"parameter": name}
+        400,
+        "invalid_character",
+        gettext("The path parameter %(name)s contains %(problem)s.")
+        % {"name": name, "problem": character_problem(problem)},
+        {"parameter": name},
     )
 
 
@@ -79,7 +85,10 @@ def _query_refusal(request: HttpRequest, api: bool) -> InputGuard | None:
     limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
     if api and limit is not None and raw.count("&") + 1 > limit:  # Django's own count (parse_qsl)
         return InputGuard(
-            400, "too_many_fields", f"The query string has more than {limit} fields.", {"limit": limit}
+            400,
+            "too_many_fields",
+            gettext("The query string has more than %(limit)s fields.") % {"limit": limit},
+            {"limit": limit},
         )
     if "%00" not in raw and "\x00" not in raw:
         return None
@@ -90,7 +99,8 @@ def _query_refusal(request: HttpRequest, api: bool) -> InputGuard | None:
                 return InputGuard(
                     400,
                     "invalid_character",
-                    f"The query parameter {key!r} contains {problem}.",
+                    gettext("The query parameter %(name)s contains %(problem)s.")
+                    % {"name": repr(key), "problem": character_problem(problem)},
                     {"parameter": key},
                 )
     return None
@@ -101,12 +111,12 @@ def _body_refusal(request: HttpRequest) -> InputGuard | None:
     try:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
-        return InputGuard(400, "bad_request", "The Content-Length header is not a number.", {})
+        return InputGuard(400, "bad_request", gettext("The Content-Length header is not a number."), {})
     if limit is not None and declared > limit:
         return InputGuard(
             413,
             "request_too_large",
-            f"The request body is larger than the limit of {limit} bytes.",
+            gettext("The request body is larger than the limit of %(limit)s bytes.") % {"limit": limit},
             {"limit": limit},
         )
     return None
@@ -136,13 +146,15 @@ def _as_json(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     code, message = _STATUS_CODES.get(status, ("server_error" if status >= 500 else "error", ""))
     extra: dict[str, Any] = {}
     if status == 404:
-        message = f"Nothing is found at {request.path}."
+        message = gettext("Nothing is found at %(path)s.") % {"path": request.path}
     elif status == 503:  # Redis out of reach (frontend/errors.py): the client may try again
         message = unavailable_message()
         if response.get("Retry-After", "").isdigit():
             extra["retry_after"] = int(response["Retry-After"])
     elif status >= 500:
-        message = "The server failed to answer this request; it has been logged."
+        message = gettext("The server failed to answer this request; it has been logged.")
+    elif message:
+        message = gettext(message)
     json = JsonResponse(error_body(code, message or f"HTTP {status}.", extra), status=status)
     for header in _KEPT_HEADERS:
         if header in response:
@@ -160,9 +172,11 @@ class InputGuardMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         api = request.path_info.startswith(API_PREFIX)
         _drop_unstorable_cookies(request)
-        refusal = _path_refusal(request.path_info) or _query_refusal(request, api)
-        if refusal is None and api:
-            refusal = _body_refusal(request)
+        # Before LanguageMiddleware: a refusal speaks the cookie's or the browser's language.
+        with translation.override(translation.get_language_from_request(request)):
+            refusal = _path_refusal(request.path_info) or _query_refusal(request, api)
+            if refusal is None and api:
+                refusal = _body_refusal(request)
         if refusal is not None:
             if not api:  # the site's 400 page (handler400), without a logged traceback per request
                 logger.info("Refused %s: %s", request.path_info.encode("unicode_escape"), refusal.message)

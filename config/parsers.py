@@ -18,9 +18,10 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 from rest_framework import parsers
 
-from config.errors import RequestTooLarge, bad_json
+from config.errors import RequestTooLarge, bad_json, character_problem
 from config.text import unstorable_character
 
 MAX_JSON_DEPTH = 64
@@ -49,20 +50,27 @@ def check_value(value: Any, *, max_depth: int = MAX_JSON_DEPTH) -> None:
         if isinstance(item, _NonFinite):
             raise bad_json(
                 "non_finite_number",
-                f"{_field(path)} is not a finite number: {item.text}.",
+                gettext("%(field)s is not a finite number: %(value)s.")
+                % {"field": _field(path), "value": item.text},
                 field=_field(path),
             )
         if isinstance(item, str):
             problem = unstorable_character(item)
             if problem:
-                raise bad_json("invalid_character", f"{_field(path)} contains {problem}.", field=_field(path))
+                raise bad_json(
+                    "invalid_character",
+                    gettext("%(field)s contains %(problem)s.")
+                    % {"field": _field(path), "problem": character_problem(problem)},
+                    field=_field(path),
+                )
             continue
         if not isinstance(item, dict | list):
             continue
         if len(path) >= max_depth:
             raise bad_json(
                 "json_too_deep",
-                f"JSON body is nested more than {max_depth} levels deep (at {_field(path)}).",
+                gettext("JSON body is nested more than %(max)s levels deep (at %(field)s).")
+                % {"max": max_depth, "field": _field(path)},
                 field=_field(path),
             )
         if isinstance(item, dict):
@@ -71,7 +79,8 @@ def check_value(value: Any, *, max_depth: int = MAX_JSON_DEPTH) -> None:
                 if problem:
                     raise bad_json(
                         "invalid_character",
-                        f"A key in {_field(path)} contains {problem}.",
+                        gettext("A key in %(field)s contains %(problem)s.")
+                        % {"field": _field(path), "problem": character_problem(problem)},
                         field=_field(path),
                     )
                 stack.append((child, (*path, key)))
@@ -99,19 +108,24 @@ def loads(raw: bytes, encoding: str = "utf-8") -> Any:
     try:
         text = codecs.decode(raw, encoding)
     except (UnicodeDecodeError, LookupError) as exc:
-        raise bad_json("malformed_json", f"JSON body is not valid {encoding}.") from exc
+        raise bad_json(
+            "malformed_json", gettext("JSON body is not valid %(encoding)s.") % {"encoding": encoding}
+        ) from exc
     try:
         value = json.loads(text, parse_constant=_NonFinite, parse_float=_finite_float)
     except RecursionError as exc:
         raise bad_json(
-            "json_too_deep", f"JSON body is nested more than {MAX_JSON_DEPTH} levels deep."
+            "json_too_deep",
+            gettext("JSON body is nested more than %(max)s levels deep.") % {"max": MAX_JSON_DEPTH},
         ) from exc
     except json.JSONDecodeError as exc:
         raise bad_json(
-            "malformed_json", f"JSON parse error: {exc.msg} at line {exc.lineno} column {exc.colno}."
+            "malformed_json",
+            gettext("JSON parse error: %(error)s at line %(line)s column %(column)s.")
+            % {"error": exc.msg, "line": exc.lineno, "column": exc.colno},
         ) from exc
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-        raise bad_json("malformed_json", f"JSON parse error: {exc}.") from exc
+        raise bad_json("malformed_json", gettext("JSON parse error: %(error)s.") % {"error": exc}) from exc
     check_value(value)
     return value
 

@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib.auth import authenticate, get_user_model, logout, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
@@ -77,7 +78,9 @@ def user_signup(*, username: str, password: str, email: str = "") -> tuple[Any, 
     """Create a user whose password passes Django's validators, and their API token."""
     if User.objects.filter(username__iexact=username).exists():
         raise ApplicationError(
-            "username_taken", f"The username '{username}' is taken.", extra={"field": "username"}
+            "username_taken",
+            gettext("The username '%(username)s' is taken.") % {"username": username},
+            extra={"field": "username"},
         )
     candidate = User(username=username, email=email)
     try:
@@ -89,7 +92,9 @@ def user_signup(*, username: str, password: str, email: str = "") -> tuple[Any, 
     try:
         user = User.objects.create_user(username=username, email=email, password=password)
     except IntegrityError as exc:  # a concurrent signup took the name
-        raise ApplicationError("username_taken", f"The username '{username}' is taken.") from exc
+        raise ApplicationError(
+            "username_taken", gettext("The username '%(username)s' is taken.") % {"username": username}
+        ) from exc
     return user, token_for(user)
 
 
@@ -122,12 +127,14 @@ class TokenApi(APIView):
             # django-axes refused this username or address: too many wrong passwords (right ones too).
             raise ApplicationError(
                 "too_many_attempts",
-                "Too many failed logins for this account or address: try again later.",
+                gettext("Too many failed logins for this account or address: try again later."),
                 status_code=status.HTTP_429_TOO_MANY_REQUESTS,
             )
         if user is None:
             raise ApplicationError(
-                "bad_credentials", "Wrong username or password.", status_code=status.HTTP_400_BAD_REQUEST
+                "bad_credentials",
+                gettext("Wrong username or password."),
+                status_code=status.HTTP_400_BAD_REQUEST,
             )
         token = token_for(user)
         return Response({"token": token.key, "user": _user_dict(user)})

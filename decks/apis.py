@@ -9,6 +9,7 @@ import secrets
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -176,7 +177,7 @@ class DeckListCreateApi(APIView):
             if len(search) > MAX_SEARCH:
                 raise ApplicationError(
                     "invalid_parameter",
-                    f"'search' is longer than {MAX_SEARCH} characters.",
+                    gettext("'search' is longer than %(max)s characters.") % {"max": MAX_SEARCH},
                     extra={"parameter": "search"},
                 )
             qs = selectors.deck_list_public(search=search, viewer=request.user)
@@ -185,7 +186,7 @@ class DeckListCreateApi(APIView):
         else:
             raise ApplicationError(
                 "not_authenticated",
-                "Log in to list your decks (or use ?public=1).",
+                gettext("Log in to list your decks (or use ?public=1)."),
                 status_code=status.HTTP_401_UNAUTHORIZED,
             )
         paginator = PageNumberPagination()
@@ -278,7 +279,11 @@ class DeckValidateApi(APIView):
         slug = data.get("faction") or None
         faction = selectors.faction_by_slug(slug) if slug else None
         if slug and faction is None:
-            raise ApplicationError("unknown_faction", f"Unknown faction: {slug}.", extra={"faction": slug})
+            raise ApplicationError(
+                "unknown_faction",
+                gettext("Unknown faction: %(faction)s.") % {"faction": slug},
+                extra={"faction": slug},
+            )
         # the Faction row, not its slug: messages name "Cinder Legion", never "cinder-legion" (C-3.4)
         result = validate_deck(entries, commander=commander, faction=faction)
         return Response(LegalitySerializer(result.to_dict()).data)
@@ -305,7 +310,9 @@ class DeckImportApi(APIView):
         if data["save"]:
             if not request.user.is_authenticated:
                 raise ApplicationError(
-                    "not_authenticated", "Log in to save a deck.", status_code=status.HTTP_401_UNAUTHORIZED
+                    "not_authenticated",
+                    gettext("Log in to save a deck."),
+                    status_code=status.HTTP_401_UNAUTHORIZED,
                 )
             deck = services.deck_create_from_import(
                 owner=request.user,
@@ -375,7 +382,7 @@ class DeckExportApi(DeckLookupMixin, APIView):
         else:
             raise ApplicationError(
                 "invalid_format",
-                f"Unknown export format '{kind}': use text, json or code.",
+                gettext("Unknown export format '%(format)s': use text, json or code.") % {"format": kind},
                 extra={"format": kind},
             )
         return Response({"format": kind, "content": content})
@@ -557,7 +564,10 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
         value = low - 1
     if not low <= value <= high:
         raise ApplicationError(
-            "invalid_parameter", f"'{name}' must be a whole number from {low} to {high}.", extra={name: raw}
+            "invalid_parameter",
+            gettext("'%(name)s' must be a whole number from %(low)s to %(high)s.")
+            % {"name": name, "low": low, "high": high},
+            extra={name: raw},
         )
     return value
 

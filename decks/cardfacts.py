@@ -85,7 +85,9 @@ def card_facts(card: Any, *, with_keywords: bool = True) -> CardFacts:
         )
     faction, faction_name = faction_of(getattr(card, "faction", None))
     return CardFacts(
-        name=str(card.name),
+        # The English name (modeltranslation's `name` follows the active language): copies are summed and
+        # issues name their cards by it in every language; messages show the reader's translation.
+        name=str(getattr(card, "name_en", None) or card.name),
         slug=str(getattr(card, "slug", "")),
         faction=faction,
         faction_name=faction_name,

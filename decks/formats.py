@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from django.utils import translation
+from django.utils.translation import gettext, pgettext
 
 from cards.data_translations import TRANSLATION_LANGUAGES
 from config.text import unstorable_character
@@ -43,7 +44,7 @@ _ENTRY_RE = re.compile(r"^(\d+)\s*[xX×]?\s+(\S.*)$")
 _ENTRY_COUNT_LAST_RE = re.compile(r"^(\S.*?)\s+[xX×]\s*(\d+)$")
 # "# Deck: Name" names the deck (export_text writes it); other "#" lines are comments
 _DECK_NAME_RE = re.compile(r"^#\s*deck\s*:\s*(.*)$", re.IGNORECASE)
-ENTRY_EXAMPLES = "'3 Blazing Lancer', '3x Blazing Lancer' or 'Blazing Lancer x3'"
+ENTRY_EXAMPLES = ("3 Blazing Lancer", "3x Blazing Lancer", "Blazing Lancer x3")
 _COMMANDER_RE = re.compile(r"^commander\s*:\s*(.*)$", re.IGNORECASE)
 
 
@@ -176,11 +177,27 @@ def _add_entry(entries: dict[str, DeckEntry], ref: str, count: int, line: int | 
             entry.lines.append(line)
 
 
+def _unknown_card_message(ref: str, by: str, suggestions: list[str]) -> str:
+    """The message for an unknown card, with the names it may have meant (each language words it whole)."""
+    if suggestions:
+        listed = pgettext("list separator", ", ").join(suggestions)
+        if by == "slug":
+            template = gettext("unknown card slug '%(ref)s'; did you mean %(suggestions)s?")
+        else:
+            template = gettext("unknown card name '%(ref)s'; did you mean %(suggestions)s?")
+        return template % {"ref": ref, "suggestions": listed}
+    if by == "slug":
+        return gettext("unknown card slug '%(ref)s'") % {"ref": ref}
+    return gettext("unknown card name '%(ref)s'") % {"ref": ref}
+
+
 def _storable(text: str, what: str) -> str:
     """`text` unchanged, or a DeckFormatError when it holds a character the database cannot store."""
     problem = unstorable_character(text)
     if problem:
-        raise DeckFormatError("bad_character", f"{what} contains {problem}")
+        raise DeckFormatError(
+            "bad_character", gettext("%(what)s contains %(problem)s") % {"what": what, "problem": problem}
+        )
     return text
 
 
@@ -197,7 +214,10 @@ def parse_text(text: str) -> ParsedDeck:
         deck_name = _DECK_NAME_RE.match(line)
         if deck_name:
             if not parsed.name:  # the first "# Deck:" line wins
-                parsed.name = _storable(" ".join(deck_name.group(1).split())[:100], f"line {number}")
+                parsed.name = _storable(
+                    " ".join(deck_name.group(1).split())[:100],
+                    gettext("line %(number)s") % {"number": number},
+                )
             continue
         if not line or line.startswith("#"):
             continue
@@ -205,12 +225,15 @@ def parse_text(text: str) -> ParsedDeck:
         if commander:
             name = commander.group(1).strip()
             if not name:
-                parsed.errors.append(LineError("bad_line", "Commander line names no card", number, raw))
+                parsed.errors.append(
+                    LineError("bad_line", gettext("the Commander line names no card"), number, raw)
+                )
             elif parsed.commander is not None:
                 parsed.errors.append(
                     LineError(
                         "duplicate_commander",
-                        f"a second Commander line (the first is on line {parsed.commander_line})",
+                        gettext("a second Commander line (the first is on line %(line)s)")
+                        % {"line": parsed.commander_line},
                         number,
                         raw,
                     )
@@ -226,7 +249,13 @@ def parse_text(text: str) -> ParsedDeck:
             if not match:
                 parsed.errors.append(
                     LineError(
-                        "bad_line", f"expected a count and a card name, e.g. {ENTRY_EXAMPLES}", number, raw
+                        "bad_line",
+                        gettext(
+                            "expected a count and a card name, e.g. '%(first)s', '%(second)s' or '%(third)s'"
+                        )
+                        % dict(zip(("first", "second", "third"), ENTRY_EXAMPLES, strict=True)),
+                        number,
+                        raw,
                     )
                 )
                 continue
@@ -235,7 +264,11 @@ def parse_text(text: str) -> ParsedDeck:
         if not 1 <= count <= MAX_COUNT:
             parsed.errors.append(
                 LineError(
-                    "bad_count", f"the count must be between 1 and {MAX_COUNT}, got {count}", number, raw
+                    "bad_count",
+                    gettext("the count must be between 1 and %(max)s, got %(count)s")
+                    % {"max": MAX_COUNT, "count": count},
+                    number,
+                    raw,
                 )
             )
             continue
@@ -313,39 +346,58 @@ def parse_json(document: str | Mapping[str, Any]) -> ParsedDeck:
     else:
         data = document
     if not isinstance(data, Mapping):
-        raise DeckFormatError("bad_json", "a deck JSON document must be an object")
+        raise DeckFormatError("bad_json", gettext("a deck JSON document must be an object"))
     if data.get("format", JSON_FORMAT) != JSON_FORMAT:
-        raise DeckFormatError("bad_json", f"'format' must be '{JSON_FORMAT}'")
+        raise DeckFormatError("bad_json", gettext("'format' must be '%(format)s'") % {"format": JSON_FORMAT})
     if data.get("version", JSON_VERSION) != JSON_VERSION:
         raise DeckFormatError(
-            "bad_json", f"unsupported version {data.get('version')!r}; this reads {JSON_VERSION}"
+            "bad_json",
+            gettext("unsupported version %(version)s; this reads %(supported)s")
+            % {"version": repr(data.get("version")), "supported": JSON_VERSION},
         )
     cards = data.get("cards", [])
     if not isinstance(cards, list):
-        raise DeckFormatError("bad_json", "'cards' must be a list of {card, count}")
+        raise DeckFormatError("bad_json", gettext("'cards' must be a list of {card, count}"))
     parsed = ParsedDeck(entries=[], commander_by="slug")
     entries: dict[str, DeckEntry] = {}
     for index, item in enumerate(cards, start=1):
         if not isinstance(item, Mapping):
-            parsed.errors.append(LineError("bad_entry", f"cards entry {index} must be an object", index))
+            parsed.errors.append(
+                LineError(
+                    "bad_entry", gettext("cards entry %(index)s must be an object") % {"index": index}, index
+                )
+            )
             continue
         count = item.get("count")
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
             parsed.errors.append(
                 LineError(
-                    "bad_count", f"cards entry {index}: count must be a whole number 1–{MAX_COUNT}", index
+                    "bad_count",
+                    gettext("cards entry %(index)s: count must be a whole number 1–%(max)s")
+                    % {"index": index, "max": MAX_COUNT},
+                    index,
                 )
             )
             continue
         slug, name = item.get("card"), item.get("name")
         if isinstance(slug, str) and slug:
-            _add_entry(entries, _storable(slug, f"cards entry {index}"), count, index, by="slug")
+            _add_entry(
+                entries,
+                _storable(slug, gettext("cards entry %(index)s") % {"index": index}),
+                count,
+                index,
+                by="slug",
+            )
         elif isinstance(name, str) and name.strip():
-            name = _storable(name, f"cards entry {index}")
+            name = _storable(name, gettext("cards entry %(index)s") % {"index": index})
             _add_entry(entries, " ".join(name.split()), count, index, by="name")
         else:
             parsed.errors.append(
-                LineError("bad_entry", f"cards entry {index} needs 'card' (a slug) or 'name'", index)
+                LineError(
+                    "bad_entry",
+                    gettext("cards entry %(index)s needs 'card' (a slug) or 'name'") % {"index": index},
+                    index,
+                )
             )
     parsed.entries = list(entries.values())
     commander = data.get("commander")
@@ -375,13 +427,16 @@ def _load_json(document: str) -> Any:
     try:
         data = json.loads(document, parse_constant=_refuse_constant, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
-        raise DeckFormatError("bad_json", f"not valid JSON: {exc.msg} at line {exc.lineno}") from exc
+        raise DeckFormatError(
+            "bad_json",
+            gettext("not valid JSON: %(error)s at line %(line)s") % {"error": exc.msg, "line": exc.lineno},
+        ) from exc
     except RecursionError as exc:
         raise DeckFormatError(
-            "bad_json", f"the JSON is nested more than {MAX_JSON_DEPTH} levels deep"
+            "bad_json", gettext("the JSON is nested more than %(max)s levels deep") % {"max": MAX_JSON_DEPTH}
         ) from exc
     except ValueError as exc:  # the hooks' refusals, an integer of more than 4,300 digits
-        raise DeckFormatError("bad_json", f"not valid JSON: {exc}") from exc
+        raise DeckFormatError("bad_json", gettext("not valid JSON: %(error)s") % {"error": exc}) from exc
     stack: list[tuple[Any, int]] = [(data, 0)]
     while stack:
         item, depth = stack.pop()
@@ -389,7 +444,10 @@ def _load_json(document: str) -> Any:
         if children is None:
             continue
         if depth >= MAX_JSON_DEPTH:
-            raise DeckFormatError("bad_json", f"the JSON is nested more than {MAX_JSON_DEPTH} levels deep")
+            raise DeckFormatError(
+                "bad_json",
+                gettext("the JSON is nested more than %(max)s levels deep") % {"max": MAX_JSON_DEPTH},
+            )
         stack.extend((child, depth + 1) for child in children)
     return data
 
@@ -417,7 +475,7 @@ class _Reader:
         shift = result = 0
         while True:
             if self.pos >= len(self.data) or shift > 28:
-                raise DeckFormatError("bad_share_code", "the share code is damaged (truncated)")
+                raise DeckFormatError("bad_share_code", gettext("the share code is damaged (truncated)"))
             byte = self.data[self.pos]
             self.pos += 1
             result |= (byte & 0x7F) << shift
@@ -429,14 +487,14 @@ class _Reader:
         length = self.varint()
         chunk = self.data[self.pos : self.pos + length]
         if len(chunk) != length:
-            raise DeckFormatError("bad_share_code", "the share code is damaged (truncated)")
+            raise DeckFormatError("bad_share_code", gettext("the share code is damaged (truncated)"))
         self.pos += length
         try:
             text = chunk.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise DeckFormatError("bad_share_code", "the share code is damaged (bad text)") from exc
+            raise DeckFormatError("bad_share_code", gettext("the share code is damaged (bad text)")) from exc
         if unstorable_character(text):
-            raise DeckFormatError("bad_share_code", "the share code is damaged (bad text)")
+            raise DeckFormatError("bad_share_code", gettext("the share code is damaged (bad text)"))
         return text
 
 
@@ -470,7 +528,8 @@ def decode_share_code(code: str) -> ParsedDeck:
     if not code.startswith(SHARE_CODE_PREFIX):
         raise DeckFormatError(
             "bad_share_code",
-            f"a share code starts with '{SHARE_CODE_PREFIX}' (unknown version or not a code)",
+            gettext("a share code starts with '%(prefix)s' (unknown version or not a code)")
+            % {"prefix": SHARE_CODE_PREFIX},
         )
     payload = code[len(SHARE_CODE_PREFIX) :]
     try:
@@ -478,11 +537,15 @@ def decode_share_code(code: str) -> ParsedDeck:
         inflater = zlib.decompressobj()
         body = inflater.decompress(packed, MAX_CODE_BYTES)
     except (binascii.Error, ValueError, zlib.error) as exc:
-        raise DeckFormatError("bad_share_code", "the share code is damaged (it does not decode)") from exc
+        raise DeckFormatError(
+            "bad_share_code", gettext("the share code is damaged (it does not decode)")
+        ) from exc
     if inflater.unconsumed_tail:
-        raise DeckFormatError("bad_share_code", "the share code is damaged (it decodes to too much data)")
+        raise DeckFormatError(
+            "bad_share_code", gettext("the share code is damaged (it decodes to too much data)")
+        )
     if not inflater.eof:
-        raise DeckFormatError("bad_share_code", "the share code is damaged (it does not decode)")
+        raise DeckFormatError("bad_share_code", gettext("the share code is damaged (it does not decode)"))
     reader = _Reader(body)
     faction, commander = reader.text(), reader.text()
     parsed = ParsedDeck(entries=[], commander_by="slug", faction=faction or None, commander=commander or None)
@@ -490,10 +553,10 @@ def decode_share_code(code: str) -> ParsedDeck:
         count = reader.varint()
         slug = reader.text()
         if not 1 <= count <= MAX_COUNT or not slug:
-            raise DeckFormatError("bad_share_code", "the share code is damaged (bad entry)")
+            raise DeckFormatError("bad_share_code", gettext("the share code is damaged (bad entry)"))
         parsed.entries.append(DeckEntry(ref=slug, count=count, by="slug"))
     if reader.pos != len(body):
-        raise DeckFormatError("bad_share_code", "the share code is damaged (trailing data)")
+        raise DeckFormatError("bad_share_code", gettext("the share code is damaged (trailing data)"))
     return parsed
 
 
@@ -506,12 +569,14 @@ def parse_any(data: str | Mapping[str, Any], kind: str = "auto") -> ParsedDeck:
     """Parse text, JSON or a share code; `kind` is "text", "json", "code" or "auto" (guess from the input)."""
     if not isinstance(data, (str, Mapping)):
         raise DeckFormatError(
-            "bad_input", "the decklist must be a string (text or share code) or a JSON object"
+            "bad_input", gettext("the decklist must be a string (text or share code) or a JSON object")
         )
     if isinstance(data, str) and len(data) > MAX_INPUT_CHARS:
-        raise DeckFormatError("too_long", f"the decklist is longer than {MAX_INPUT_CHARS} characters")
+        raise DeckFormatError(
+            "too_long", gettext("the decklist is longer than %(max)s characters") % {"max": MAX_INPUT_CHARS}
+        )
     if isinstance(data, str):
-        _storable(data, "the decklist")
+        _storable(data, gettext("the decklist"))
     if kind == "auto":
         if isinstance(data, Mapping):
             kind = "json"
@@ -524,12 +589,14 @@ def parse_any(data: str | Mapping[str, Any], kind: str = "auto") -> ParsedDeck:
     if kind == "json":
         return parse_json(data)
     if not isinstance(data, str):
-        raise DeckFormatError("bad_input", f"{kind} input must be a string")
+        raise DeckFormatError("bad_input", gettext("%(kind)s input must be a string") % {"kind": kind})
     if kind == "code":
         return decode_share_code(data)
     if kind == "text":
         return parse_text(data)
-    raise DeckFormatError("bad_input", f"unknown format '{kind}': use text, json or code")
+    raise DeckFormatError(
+        "bad_input", gettext("unknown format '%(kind)s': use text, json or code") % {"kind": kind}
+    )
 
 
 # --- lookup -----------------------------------------------------------------------------------------
@@ -566,12 +633,17 @@ def _all_names_any_language(catalog: CardCatalog) -> list[str]:
     return list(dict.fromkeys([*catalog.all_names(), *_translations_of(catalog).translated_names()]))
 
 
-@translation.override(SOURCE_LANGUAGE)
 def resolve(parsed: ParsedDeck, catalog: CardCatalog) -> ResolvedDeck:
     """Look every reference up; an unknown one becomes an error per line with close names suggested.
 
     Names match in English, then in Thai and Chinese; the resolved cards read (and sum) by English name.
+    The errors are worded in the caller's language.
     """
+    return _resolve(parsed, catalog, translation.get_language() or SOURCE_LANGUAGE)
+
+
+@translation.override(SOURCE_LANGUAGE)
+def _resolve(parsed: ParsedDeck, catalog: CardCatalog, reader: str) -> ResolvedDeck:
     result = ResolvedDeck(
         entries=[], errors=list(parsed.errors), name=parsed.name, faction=parsed.faction, notes=parsed.notes
     )
@@ -596,12 +668,11 @@ def resolve(parsed: ParsedDeck, catalog: CardCatalog) -> ResolvedDeck:
                 all_names = _all_names_any_language(catalog)
             suggestions = _suggest(ref, all_names)
             suggested += 1
-        hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
+        with translation.override(reader):
+            message = _unknown_card_message(ref, by, suggestions)
         where: list[int | None] = list(lines) or [None]
         for line in where:
-            result.errors.append(
-                LineError("unknown_card", f"unknown card {by} '{ref}'{hint}", line, ref, suggestions)
-            )
+            result.errors.append(LineError("unknown_card", message, line, ref, suggestions))
 
     summed: dict[str, list[Any]] = {}  # casefolded name -> [card, count]: copies summed by name
     for entry in parsed.entries:

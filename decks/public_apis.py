@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.pagination import PageNumberPagination
@@ -100,7 +101,9 @@ class PublicDeckListApi(APIView):
         faction = params.get("faction") or ""
         if faction and selectors.faction_by_slug(faction) is None:
             raise ApplicationError(
-                "unknown_faction", f"Unknown faction: {faction}.", extra={"faction": faction}
+                "unknown_faction",
+                gettext("Unknown faction: %(faction)s.") % {"faction": faction},
+                extra={"faction": faction},
             )
         qs = selectors.public_decks(
             owner=params.get("owner") or None,

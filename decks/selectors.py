@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import BooleanField, Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet, Value
 from django.db.models.functions import Lower
+from django.utils.translation import gettext
 from rest_framework import status
 
 from cards import selectors as card_selectors
@@ -39,7 +40,7 @@ def deck_queryset() -> QuerySet[Deck]:
 
 
 def _not_found() -> ApplicationError:
-    return ApplicationError("not_found", "No such deck.", status_code=status.HTTP_404_NOT_FOUND)
+    return ApplicationError("not_found", gettext("No such deck."), status_code=status.HTTP_404_NOT_FOUND)
 
 
 def with_likes(qs: QuerySet[Deck], viewer: User | None = None) -> QuerySet[Deck]:
@@ -251,7 +252,9 @@ def deck_get_writable(*, user: User, deck_id: int) -> Deck:
         raise _not_found()
     if deck.owner_id != user.pk:
         raise ApplicationError(
-            "not_owner", "Only the owner can change this deck.", status_code=status.HTTP_403_FORBIDDEN
+            "not_owner",
+            gettext("Only the owner can change this deck."),
+            status_code=status.HTTP_403_FORBIDDEN,
         )
     return deck
 
@@ -278,7 +281,9 @@ def deck_revision_get(*, deck: Deck, number: int) -> DeckRevision:
     revision = deck.revisions.filter(number=number).first()
     if revision is None:
         raise ApplicationError(
-            "not_found", f"Deck has no revision {number}.", status_code=status.HTTP_404_NOT_FOUND
+            "not_found",
+            gettext("Deck has no revision %(number)s.") % {"number": number},
+            status_code=status.HTTP_404_NOT_FOUND,
         )
     return revision
 
@@ -324,7 +329,8 @@ def deck_match_snapshot(*, user: User, deck_id: int) -> dict[str, Any]:
     if not legality.valid:
         raise ApplicationError(
             "invalid_deck",
-            f"Deck '{deck.name}' is not legal: {legality.errors[0].message}",
+            gettext("Deck '%(deck)s' is not legal: %(problem)s")
+            % {"deck": deck.name, "problem": legality.errors[0].message},
             extra={"deck_id": deck.pk, "legality": legality.to_dict()},
         )
     return {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
@@ -37,7 +38,7 @@ class CardCountSerializer(serializers.Serializer):
         """Both fields, even in a PATCH: DRF's partial mode skips missing fields of nested entries too."""
         missing = [name for name in ("card", "count") if name not in attrs]
         if missing:
-            raise serializers.ValidationError({name: "This field is required." for name in missing})
+            raise serializers.ValidationError({name: gettext("This field is required.") for name in missing})
         return attrs
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext, ngettext
 from rest_framework import status
 
 from cards.models import Card, Faction
@@ -26,7 +27,8 @@ def resolve_card_slugs(cards: Sequence[tuple[str, int]]) -> list[tuple[Card, int
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COUNT:
             raise ApplicationError(
                 "invalid_count",
-                f"Count of {slug} must be a whole number from 1 to {MAX_COUNT}.",
+                gettext("Count of %(card)s must be a whole number from 1 to %(max)s.")
+                % {"card": slug, "max": MAX_COUNT},
                 extra={"card": slug},
             )
         summed[slug] = summed.get(slug, 0) + count
@@ -35,7 +37,8 @@ def resolve_card_slugs(cards: Sequence[tuple[str, int]]) -> list[tuple[Card, int
     if unknown:
         raise ApplicationError(
             "unknown_cards",
-            f"Unknown card slug{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}.",
+            ngettext("Unknown card slug: %(cards)s.", "Unknown card slugs: %(cards)s.", len(unknown))
+            % {"cards": ", ".join(unknown)},
             extra={"cards": unknown},
         )
     by_name: dict[str, list[Any]] = {}
@@ -50,7 +53,11 @@ def _faction(slug: str | None) -> Faction | None:
         return None
     faction = faction_by_slug(slug)
     if faction is None:
-        raise ApplicationError("unknown_faction", f"Unknown faction: {slug}.", extra={"faction": slug})
+        raise ApplicationError(
+            "unknown_faction",
+            gettext("Unknown faction: %(faction)s.") % {"faction": slug},
+            extra={"faction": slug},
+        )
     return faction
 
 
@@ -59,7 +66,11 @@ def _commander(slug: str | None) -> Card | None:
         return None
     card = cards_by_slugs([slug]).get(slug)
     if card is None:
-        raise ApplicationError("unknown_cards", f"Unknown card slug: {slug}.", extra={"cards": [slug]})
+        raise ApplicationError(
+            "unknown_cards",
+            gettext("Unknown card slug: %(cards)s.") % {"cards": slug},
+            extra={"cards": [slug]},
+        )
     return card
 
 
@@ -67,7 +78,7 @@ def _check_visibility(visibility: str) -> None:
     if visibility not in Visibility.values:
         raise ApplicationError(
             "invalid_visibility",
-            f"Visibility must be one of {', '.join(Visibility.values)}.",
+            gettext("Visibility must be one of %(values)s.") % {"values": ", ".join(Visibility.values)},
             extra={"visibility": visibility},
         )
 

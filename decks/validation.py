@@ -11,7 +11,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext
+
 from decks.cardfacts import CardFacts, card_facts, faction_of
+from decks.messages import card_names, render
 from matches.engine.deckrules import DEFAULT_DECK_RULES, DeckIssue, DeckRules, deck_issues
 
 # The numbers of C-3 live with the rules themselves (matches.engine.deckrules), shared with the engine.
@@ -32,8 +35,10 @@ class Issue:
 
     @classmethod
     def of(cls, issue: DeckIssue) -> Issue:
-        """The builder's form of a rules issue of ``matches.engine.deckrules``."""
-        return cls(issue.rule, issue.code, issue.message, list(issue.cards))
+        """The builder's form of a rules issue of ``matches.engine.deckrules``, its message in the active
+        language (the rule number stays in the text)."""
+        message = render(issue.msg) if issue.msg is not None else issue.message
+        return cls(issue.rule, issue.code, message, list(issue.cards))
 
 
 @dataclass(frozen=True)
@@ -95,12 +100,14 @@ def validate_deck(
     has_legendary = any(f.is_unit and f.legendary for f, _ in by_name.values())
     if commander is not None:  # C-4.1: a Legendary unit of this deck
         cfacts: CardFacts = card_facts(commander, with_keywords=False)
+        shown = card_names([cfacts.name]).get(cfacts.name, cfacts.name)
         if not (cfacts.is_unit and cfacts.legendary):
             errors.append(
                 Issue(
                     "C-4.1",
                     "commander_not_legendary",
-                    f"{cfacts.name} cannot be the Commander: only a Legendary unit can (C-4.1)",
+                    gettext("%(card)s cannot be the Commander: only a Legendary unit can (C-4.1)")
+                    % {"card": shown},
                     [cfacts.name],
                 )
             )
@@ -109,7 +116,8 @@ def validate_deck(
                 Issue(
                     "C-4.1",
                     "commander_not_in_deck",
-                    f"{cfacts.name} cannot be the Commander: it is not in the deck (C-4.1)",
+                    gettext("%(card)s cannot be the Commander: it is not in the deck (C-4.1)")
+                    % {"card": shown},
                     [cfacts.name],
                 )
             )
@@ -118,7 +126,7 @@ def validate_deck(
             Issue(
                 "C-3.5",
                 "no_legendary_unit",
-                "No Legendary unit: the deck is legal but has no Commander to choose (C-3.5)",
+                gettext("No Legendary unit: the deck is legal but has no Commander to choose (C-3.5)"),
             )
         )
     return DeckValidation(valid=not errors, errors=errors, warnings=warnings, total_cards=total)

@@ -1,0 +1,68 @@
+"""Card-file import errors, shown to staff in the admin, in the staff member's language; the positions and
+field names stay as the file writes them, and the import still reads the records in English."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from cards.models import Card
+from cards.services import cards_import
+from cards.tests.conftest import card_file
+
+
+def _bad_file() -> dict:
+    data = card_file([])
+    data["format"] = "something"
+    data["keywords"].append({"code": "flying", "name": "Flying", "reminder_text": "Flies."})
+    data["cards"] = ["not a card"]
+    return data
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "en",
+            [
+                "format: must be 'commandeer-cards'",
+                "cards[0]: card: a card must be a JSON object",
+                "keywords[",
+                "unknown keyword code 'flying'",
+            ],
+        ),
+        (
+            "th",
+            [
+                "format: ต้องเป็น 'commandeer-cards'",
+                "cards[0]: card: การ์ดต้องเป็นออบเจ็กต์ JSON",
+                "keywords[",
+                "ไม่รู้จักรหัสคีย์เวิร์ด 'flying'",
+            ],
+        ),
+        (
+            "zh-hans",
+            [
+                "format: 必须是“commandeer-cards”",
+                "cards[0]: card: 卡牌必须是 JSON 对象",
+                "keywords[",
+                "未知的关键词代码“flying”",
+            ],
+        ),
+    ],
+)
+def test_import_errors_are_worded_in_the_staff_members_language(language, expected):
+    with translation.override(language):
+        report = cards_import(_bad_file())
+        summary = report.summary()
+    text = "\n".join(report.errors)
+    assert all(part in text for part in expected), text
+    summaries = {
+        "en": "3 error(s); nothing was imported",
+        "th": "มีข้อผิดพลาด 3 รายการ ไม่ได้นำเข้าข้อมูลใดเลย",
+        "zh-hans": "有 3 处错误；未导入任何内容",
+    }
+    assert len(report.errors) == 3 and summary == summaries[language]
+    assert not Card.objects.exists()
+    assert translation.get_language() == "en"  # the import's English reading does not leak out
