@@ -115,7 +115,8 @@ def card_from_dict(data: Mapping[str, Any]) -> CardDef:
         event_type=event_type if ctype == "event" else None,
         keywords=keywords,
         abilities=tuple(abilities),
-        raw=data,
+        # The card file's Thai and Chinese texts are the site's, not the rules': a game keeps the English card.
+        raw=data if "translations" not in data else {k: v for k, v in data.items() if k != "translations"},
         by_trigger={k: tuple(v) for k, v in by_trigger.items()},
         is_unit=ctype == "unit",
         has_continuous=any(t in by_trigger for t in CONTINUOUS_TRIGGERS),
