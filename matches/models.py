@@ -131,7 +131,7 @@ class Match(models.Model):
         null=True, blank=True, help_text="Back-off: the sweep does not run the match's tasks before then"
     )
     task_error = models.TextField(blank=True, default="", help_text="The last task failure (staff only)")
-    # A double submit of "create" returns the first match (services.match_create_once): the digest of the
+    # A double submit of "create" returns the first match (services.lobby.match_create_once): the digest of the
     # creator's settings, or of their Idempotency-Key.
     create_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
     # The lobby's own facts (services.lobby / services.rematch): users the creator removed from the unstarted

@@ -91,7 +91,7 @@ def _my_decks(request: HttpRequest) -> list[dict[str, Any]]:
 
 def _starter_decks(request: HttpRequest) -> list[dict[str, Any]]:
     """The published starter decks (`manage.py starter_decks`), offered to an account without a legal deck:
-    choosing one copies it into the account on create (`services.match_create`, starter_deck_id)."""
+    choosing one copies it into the account on create (`services.lobby.match_create`, starter_deck_id)."""
     if not request.user.is_authenticated:
         return []
     from decks import selectors as deck_selectors

@@ -306,7 +306,7 @@ def test_a_westeros_game_against_ai_houses_reads_in_the_language(
     from django.contrib.auth.models import User
 
     from boardgame import dataset as board_dataset
-    from matches import services as match_services
+    from matches.services import lobby as match_services
 
     board_dataset.game_data_import(data=board_dataset.bundled_data())
     user = User.objects.create_user("ned", password="pw-ned-12345")
