@@ -178,6 +178,15 @@ class GameKind(ABC, Generic[S, A]):
     def describe(self, state: S, action: A, viewer: Player | None) -> str:
         """The action in plain words, as `viewer` may read it (None = spectator) — hidden parts stay hidden."""
 
+    def describe_message(self, state: S, action: A, viewer: Player | None) -> JSON | None:
+        """`describe` as a message (key + parameters, JSON) rendered in each reader's language
+        (`matches.messages.render`); None when the game has none (its English words are all there is)."""
+        return None
+
+    def describe_timeout_message(self, state: S, action: A, viewer: Player | None, seat: Player) -> JSON | None:
+        """`describe_timeout` as a message; None when the game has none."""
+        return None
+
     def describe_timeout(self, state: S, action: A, viewer: Player | None, seat: Player) -> str:
         """The log line of the default taken because `seat`'s clock ran out, as `viewer` may read it.
 
@@ -518,7 +527,16 @@ class CommandeerGame(EngineGame[GameState, Action]):
             )
         return action_sentence(action, what)
 
+    def describe_message(self, state: GameState, action: Action, viewer: Player | None) -> JSON:
+        return self._describe_message(state, action, viewer).to_json()
+
     def describe_timeout(self, state: GameState, action: Action, viewer: Player | None, seat: Player) -> str:
+        return self._timeout_message(state, action, viewer).english()
+
+    def describe_timeout_message(self, state: GameState, action: Action, viewer: Player | None, seat: Player) -> JSON:
+        return self._timeout_message(state, action, viewer).to_json()
+
+    def _timeout_message(self, state: GameState, action: Action, viewer: Player | None) -> Msg:
         """The default named as the documented one ("Player 2's time ran out — automatic pass: …";
         `timeout_action`: keep the hand, no Commander, end the phase, else the first legal choice)."""
         if (
@@ -526,13 +544,13 @@ class CommandeerGame(EngineGame[GameState, Action]):
             and viewer != action.player
             and self.action_is_secret(state, action)
         ):
-            return timeout_secret(action).english()
+            return timeout_secret(action)
         what = action.message(state)
         if isinstance(action, Attack):
             what = Msg(
                 what.key, {**what.params, "direction": term(_seen_direction(state, action.direction, viewer))}
             )
-        return timeout_message(action, what, state.phase_name(), state.decision, state.card_name).english()
+        return timeout_message(action, what, state.phase_name(), state.decision, state.card_name)
 
     def consequences_basis(self, state: GameState) -> dict[int, str]:
         return squares_before(state)
@@ -540,9 +558,9 @@ class CommandeerGame(EngineGame[GameState, Action]):
     def consequences(self, state: GameState, viewer: Player | None, basis: object = None) -> list[JSON]:
         """The engine's events of the entry just logged, as `viewer` may see them (the engine's own
         per-viewer filter, as in `log_view`: drawn and bottomed cards only to their owner, C-8)."""
-        # The engine's `message` (key + parameters) stays out of the API until pages render it per viewer.
+        # Each item keeps the engine's `message` (stored, rendered per reader by the selectors).
         found = commandeer_consequences(state, viewer, basis if isinstance(basis, dict) else None)
-        return [{k: v for k, v in c.items() if k != "message"} for c in found]
+        return [dict(c) for c in found]
 
     def timeout_loss(self, state: GameState, outcome: Result, seat: Player) -> bool:
         """C-5.4/C-5.10 (C-6.2): the automatic pass of a seat without a unit loses — on time."""
@@ -802,6 +820,13 @@ class WesterosGame(EngineGame[WesterosState, WesterosAction]):
             return westeros_secret_message(action).english()
         text = action.describe(state)  # the action's message (`Action.message`) in English
         return text if text.endswith(".") else text + "."
+
+    def describe_message(self, state: WesterosState, action: WesterosAction, viewer: Player | None) -> JSON:
+        if self.action_is_secret(state, action) and (
+            viewer is None or self.engine_player(state, viewer) != action.player
+        ):
+            return westeros_secret_message(action).to_json()
+        return action.message(state).to_json()
 
     def outcome(self, state: WesterosState) -> Result:
         out = state.outcome()

@@ -13,8 +13,9 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 from rest_framework import status
 
+from cards.data_translations import reader_language
 from config.errors import ApplicationError
-from matches import chat, queries, storage
+from matches import chat, messages, queries, storage
 from matches.clocks import SeatClock
 from matches.games import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
@@ -92,6 +93,46 @@ def describe_action(
     if timed_out is not None:
         return _named(str(game.describe_timeout(state, action, viewer, timed_out)), seats)
     return _named(str(game.describe(state, action, viewer)), seats)
+
+
+def log_messages(
+    game: Any, state: Any, action: Any, seats: Any, *, timed_out: int | None = None
+) -> dict[str, Any]:
+    """The log row's words as messages per viewer (`describe_message`, rendered per reader by `_log_item`),
+    with the game and the seated names; {} for a game without messages."""
+
+    def one(viewer: int | None) -> Any:
+        if timed_out is not None:
+            return game.describe_timeout_message(state, action, viewer, timed_out)
+        return game.describe_message(state, action, viewer)
+
+    spectator = one(None)
+    if spectator is None:
+        return {}
+    out: dict[str, Any] = {str(s.position): one(s.position) for s in seats}
+    out["spectator"] = spectator
+    out["game"] = game.kind
+    out["names"] = {str(s.position + 1): s.display_name for s in seats}
+    return out
+
+
+def _named_in(text: str, names: dict[str, Any], language: str) -> str:
+    """`_named` for a text in `language`: each seat's label ("ผู้เล่น 1", "玩家 1") replaced by its name."""
+    for number, name in names.items():
+        text = text.replace(messages.player_label(int(number), language), str(name))
+    return text
+
+
+def _rendered(message: Any, stored: dict[str, Any], language: str) -> str | None:
+    """A stored message in `language`, with the seated names; None when it cannot be rendered (the
+    English words stored with it are shown instead)."""
+    if not isinstance(message, dict):
+        return None
+    try:
+        text = messages.render(message, language, game=str(stored.get("game") or messages.COMMANDEER))
+    except (ValueError, KeyError, TypeError):
+        return None
+    return _named_in(text, stored.get("names") or {}, language)
 
 
 def consequences_for(game: Any, state: Any, basis: Any, seats: Any) -> dict[str, list[dict[str, Any]]]:
@@ -282,7 +323,7 @@ def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
     return data
 
 
-LOG_FIELDS = ("version", "seat", "source", "action", "descriptions", "created_at", "consequences")
+LOG_FIELDS = ("version", "seat", "source", "action", "descriptions", "created_at", "consequences", "messages")
 
 
 def _log_entry(entry: ActionLog, you: Seat | None) -> dict[str, Any]:
@@ -298,24 +339,35 @@ def _log_item(
     descriptions: dict[str, Any],
     created_at: Any,
     consequences: dict[str, Any] | None = None,
+    stored_messages: dict[str, Any] | None = None,
     *,
     you: Seat | None,
 ) -> dict[str, Any]:
-    """One log line as the viewer may read it; the raw action only when nothing in it is hidden from them.
+    """One log line as the viewer may read it, in the active language; the raw action only when nothing in
+    it is hidden from them.
 
     `consequences`: what the action caused, stored per viewer; a viewer without a list of their own
-    (a seat added later) gets the spectator's.
+    (a seat added later) gets the spectator's. `stored_messages`: the same words as messages, rendered in
+    the reader's language; a row without them (stored before) shows its English words.
     """
     key = str(you.position) if you is not None else "spectator"
     caused = consequences or {}
     mine = caused.get(key)
+    text = descriptions.get(key) or descriptions.get("spectator", "")
+    found = list(mine if isinstance(mine, list) else caused.get("spectator") or [])
+    stored = stored_messages or {}
+    language = reader_language()
+    if language != "en":  # English is stored as it reads
+        mine_message = stored.get(key) if key in stored else stored.get("spectator")
+        text = _rendered(mine_message, stored, language) or text
+        found = [{**c, "text": _rendered(c.get("message"), stored, language) or c.get("text")} for c in found]
     item: dict[str, Any] = {
         "version": version,
         "seat": seat,
         "source": source,
-        "text": descriptions.get(key) or descriptions.get("spectator", ""),
+        "text": text,
         "created_at": created_at.isoformat(),
-        "consequences": list(mine if isinstance(mine, list) else caused.get("spectator") or []),
+        "consequences": [{k: v for k, v in c.items() if k != "message"} for c in found],
     }
     if (you is not None and you.position == seat) or not descriptions.get("secret"):
         item["action"] = action

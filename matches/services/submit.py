@@ -23,8 +23,9 @@ from config.errors import ApplicationError
 from matches import storage
 from matches.clocks import SeatClock, TimeControl
 from matches.games import AnyGame, GameKind, LegalActions, Player, Result, get_game
+from matches.messages import auto_pass
 from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus, Seat
-from matches.selectors import consequences_for, describe_action
+from matches.selectors import consequences_for, describe_action, log_messages
 from matches.services.notify import after_change_on_commit
 from matches.services.ratings import rate_finished_match
 
@@ -323,6 +324,9 @@ def _apply_logged(
             k: f"{v.rstrip('.')} (automatic pass: nothing else to do)." for k, v in descriptions.items()
         }
     descriptions["secret"] = game.action_is_secret(state, action)
+    messages = log_messages(game, state, action, seats, timed_out=seat.position if timed_out else None)
+    if messages and source == ActionLog.Source.AUTO:
+        messages = {k: auto_pass(v) if k.isdigit() or k == "spectator" else v for k, v in messages.items()}
     action_json = game.action_to_json(action)
     basis = game.consequences_basis(state)
     state = game.apply(state, action)
@@ -334,6 +338,7 @@ def _apply_logged(
         source=source,
         action=action_json,
         descriptions=descriptions,
+        messages=messages,
         consequences=consequences_for(game, state, basis, seats),
     )
     batch.insert(entry)  # the hot path's writes are plain SQL (config.sql), as its reads

@@ -1,0 +1,225 @@
+"""The match log in each reader's language: stored as messages, rendered per request and per WebSocket in the
+viewer's language (two viewers of one match at once), English as it always read, older rows in English."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.utils import translation
+from rest_framework.test import APIClient
+
+from boardgame import dataset
+from boardgame.models import Area
+from cards.models import Card
+from config.routing import websocket_urlpatterns
+from matches import messages
+from matches.consumers import scope_language
+from matches.engine.messages import Msg
+from matches.games import get_game
+from matches.models import ActionLog, Match
+from matches.services.lobby import match_create, match_join, match_start
+from matches.services.submit import action_submit
+from matches.storage import load_state
+from matches.tests.commandeer_fixtures import legal_deck, load_cards
+from matches.tests.rigging import DEPLOYER, rig_deploying_position
+
+RAM_TH = "แกะศิลา"  # a test translation of the deploying card's name
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards() -> Any:
+    """A request leaves its language active in the test's thread; the next test starts in English."""
+    yield
+    translation.activate("en")
+
+
+def _match(alice: Any, bob: Any) -> Match:
+    da, db = legal_deck(alice, "stonehold"), legal_deck(bob, "tidewardens")
+    match = match_create(user=alice, kind="commandeer", deck_id=da.pk)
+    match_join(match_id=match.pk, user=bob, deck_id=db.pk)
+    match_start(match_id=match.pk, user=alice)
+    return Match.objects.get(pk=match.pk)
+
+
+def _deployed(alice: Any, bob: Any) -> tuple[Match, ActionLog]:
+    """A match where alice deployed the Stonehide Ram (its name translated to Thai), and its log row."""
+    match = rig_deploying_position(_match(alice, bob))
+    Card.objects.filter(name_en=DEPLOYER).update(name_th=RAM_TH)
+    messages.forget_names()
+    game = get_game("commandeer")
+    state = load_state(match, game)
+    ram = next(a for a in game.legal_actions(state, 0) if a.to_json().get("square") == "c4")
+    action_submit(match_id=match.pk, user=alice, action_json=ram.to_json(), state_version=match.state_version)
+    return match, ActionLog.objects.get(match=match, version=match.state_version + 1)
+
+
+def _client(user: Any, language: str | None) -> APIClient:
+    c = APIClient()
+    c.force_authenticate(user)
+    if language:
+        c.cookies["django_language"] = language
+    return c
+
+
+def _entry(client: APIClient, match: Match, version: int) -> dict[str, Any]:
+    log = client.get(f"/api/matches/{match.pk}/state/").json()["log"]
+    return next(e for e in log if e["version"] == version)
+
+
+@pytest.mark.django_db
+def test_two_viewers_read_one_log_in_their_own_languages_and_english_is_unchanged(
+    alice: Any, bob: Any
+) -> None:
+    match, row = _deployed(alice, bob)
+    assert row.messages["0"]["key"] and row.messages["names"] == {"1": "alice", "2": "bob"}
+    english = _entry(_client(alice, None), match, row.version)
+    assert english["text"] == row.descriptions["0"]  # English reads as it was stored
+    assert any("takes 1000 damage from Stonehide Ram" in c["text"] for c in english["consequences"])
+    thai = _entry(_client(alice, "th"), match, row.version)
+    chinese = _entry(_client(bob, "zh-hans"), match, row.version)
+    assert RAM_TH in thai["text"] and "alice" in thai["text"], thai["text"]
+    assert "Player" not in thai["text"] and "deploys" not in thai["text"]
+    assert re.search("[\u4e00-\u9fff]", chinese["text"]) and "alice" in chinese["text"], chinese["text"]
+    assert chinese["text"] != english["text"] and "deploys" not in chinese["text"]
+    damage = next(c for c in thai["consequences"] if c["kind"] == "damage")
+    assert RAM_TH in damage["text"] and "damage" not in damage["text"], damage
+    assert "message" not in damage  # the API keeps its contract: a rendered text, no raw message
+    assert all(re.search("[\u4e00-\u9fff]", c["text"]) for c in chinese["consequences"]), chinese
+
+
+@pytest.mark.django_db
+def test_a_row_stored_without_messages_still_reads_in_english(alice: Any, bob: Any) -> None:
+    match, row = _deployed(alice, bob)
+    ActionLog.objects.filter(pk=row.pk).update(messages={})
+    thai = _entry(_client(alice, "th"), match, row.version)
+    assert thai["text"] == row.descriptions["0"]
+
+
+@pytest.mark.django_db
+def test_a_card_name_renders_from_its_thai_translation_and_an_area_in_chinese() -> None:
+    load_cards()
+    Card.objects.filter(name_en=DEPLOYER).update(name_th=RAM_TH)
+    messages.forget_names()
+    chose = {
+        "key": "Player %(player)s chooses %(card)s as Commander",
+        "params": {"player": 1, "card": {"card": DEPLOYER}},
+    }
+    assert messages.render(chose, "en") == Msg.from_json(chose).english()
+    assert messages.render(chose, "th") == f"ผู้เล่น 1 เลือก {RAM_TH} เป็น Commander"
+    dataset.game_data_import(data=dataset.bundled_data())
+    area = Area.objects.get(slug="winterfell")
+    Area.objects.filter(pk=area.pk).update(name_zh_hans="测试之地")
+    messages.forget_names()
+    assert (
+        messages.render({"key": "%(a)s", "params": {"a": {"area": area.slug}}}, "zh-hans", game="westeros")
+        == "测试之地"
+    )
+    assert messages.join(["a", "b"], "zh-hans") == "a、b" and messages.join(["a", "b"], "th") == "a b"
+
+
+def test_the_socket_language_is_resolved_like_a_requests() -> None:
+    def scope(headers: list[tuple[bytes, bytes]]) -> dict[str, Any]:
+        return {"user": None, "headers": headers}
+
+    assert scope_language(scope([(b"cookie", b"django_language=th")])) == "th"
+    assert scope_language(
+        scope([(b"cookie", b"django_language=xx"), (b"accept-language", b"zh-CN,zh;q=0.9")])
+    ) in ("zh-hans",)
+    assert scope_language(scope([(b"accept-language", b"de")])) == "en"
+
+
+async def _connect(match_id: int, user: Any, language: str) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(
+        URLRouter(websocket_urlpatterns),
+        f"/ws/matches/{match_id}/",
+        headers=[(b"cookie", f"django_language={language}".encode())],
+    )
+    comm.scope["user"] = user
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_sockets_of_one_match_get_the_log_in_their_own_languages(alice: Any, bob: Any) -> None:
+    match, row = _deployed(alice, bob)
+
+    @async_to_sync
+    async def run() -> None:
+        a = await _connect(match.pk, alice, "th")
+        b = await _connect(match.pk, bob, "zh-hans")
+        first = [await c.receive_json_from(timeout=10) for c in (a, b)]
+        texts = [next(e for e in f["match"]["log"] if e["version"] == row.version)["text"] for f in first]
+        assert RAM_TH in texts[0] and "Player" not in texts[0], texts
+        assert re.search("[\u4e00-\u9fff]", texts[1]) and "deploys" not in texts[1], texts
+        # The language is the socket's, not the thread's: nothing is left active after a snapshot.
+        assert await sync_to_async(translation.get_language)() in ("en", "en-us", None)
+        for c in (a, b):
+            await c.disconnect()
+
+    run()
+
+
+def _keys(message: Any) -> set[str]:
+    out = {message["key"]}
+    for v in (message.get("params") or {}).values():
+        if isinstance(v, dict) and "msg" in v:
+            out |= _keys(v["msg"])
+        if isinstance(v, dict) and "list" in v:
+            for x in v["list"]:
+                if isinstance(x, dict) and "msg" in x:
+                    out |= _keys(x["msg"])
+    return out
+
+
+@pytest.mark.django_db
+def test_every_key_of_a_seeded_commandeer_playout_renders_in_thai_and_chinese(alice: Any, bob: Any) -> None:
+    match = _match(alice, bob)
+    game = get_game("commandeer")
+    rng = random.Random(7)
+    users = {0: alice, 1: bob}
+    for _ in range(60):
+        match.refresh_from_db()
+        if match.status != "active":
+            break
+        state = load_state(match, game)
+        options = [
+            (seat, a)
+            for seat in (0, 1)
+            for a in game.legal_actions(state, seat)
+            if a.to_json().get("type") != "concede"
+        ]
+        if not options:
+            break
+        seat, action = rng.choice(options)
+        action_submit(
+            match_id=match.pk,
+            user=users[seat],
+            action_json=action.to_json(),
+            state_version=match.state_version,
+        )
+    rows = list(ActionLog.objects.filter(match=match))
+    assert len(rows) >= 30
+    keys: set[str] = set()
+    for row in rows:
+        for k in ("0", "1", "spectator"):
+            keys |= _keys(row.messages[k])
+            for c in row.consequences[k]:
+                keys |= _keys(c["message"])
+    for language in ("th", "zh-hans"):
+        with translation.override(language):
+            untranslated = [
+                k
+                for k in keys
+                if re.search("[A-Za-z]{3}", re.sub(r"%\(\w+\)s", "", k)) and translation.gettext(k) == k
+            ]
+        assert not untranslated, (language, untranslated)
+        for row in rows:
+            text = messages.render(row.messages["spectator"], language)
+            assert "%(" not in text
