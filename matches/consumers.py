@@ -126,9 +126,7 @@ def scope_language(scope: Any) -> str:
     return str(settings.LANGUAGE_CODE)
 
 
-def _snapshot(
-    match_id: int, user: Any, log_since: int | None = None, language: str = "en"
-) -> dict[str, Any]:
+def _snapshot(match_id: int, user: Any, log_since: int | None = None, language: str = "en") -> dict[str, Any]:
     with translation.override(language):  # this socket's language, whatever the others' are
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=user)
         return selectors.match_snapshot(match=match, you=you, log_since=log_since, user=user)

@@ -183,7 +183,9 @@ class GameKind(ABC, Generic[S, A]):
         (`matches.messages.render`); None when the game has none (its English words are all there is)."""
         return None
 
-    def describe_timeout_message(self, state: S, action: A, viewer: Player | None, seat: Player) -> JSON | None:
+    def describe_timeout_message(
+        self, state: S, action: A, viewer: Player | None, seat: Player
+    ) -> JSON | None:
         """`describe_timeout` as a message; None when the game has none."""
         return None
 
@@ -533,7 +535,9 @@ class CommandeerGame(EngineGame[GameState, Action]):
     def describe_timeout(self, state: GameState, action: Action, viewer: Player | None, seat: Player) -> str:
         return self._timeout_message(state, action, viewer).english()
 
-    def describe_timeout_message(self, state: GameState, action: Action, viewer: Player | None, seat: Player) -> JSON:
+    def describe_timeout_message(
+        self, state: GameState, action: Action, viewer: Player | None, seat: Player
+    ) -> JSON:
         return self._timeout_message(state, action, viewer).to_json()
 
     def _timeout_message(self, state: GameState, action: Action, viewer: Player | None) -> Msg:
