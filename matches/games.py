@@ -76,11 +76,12 @@ class Result:
     rules_reason: str | None = None  # a loss on time: what the rules called the end the default left
     winner_name: str | None = None  # the winning seat's title, set by `finish`
     unrated: JSON | None = None  # why a rated match did not count: {"code", "text", ...} (services.ratings)
+    message: JSON | None = None  # `text` as the engine's message, rendered in each reader's language
 
     def to_json(self) -> JSON:
         """The stored form: `winner` and `reason` always, the other keys only when set."""
         out: JSON = {"winner": self.winner, "reason": self.reason}
-        for key in ("text", "loser", "rules_reason", "winner_name", "unrated"):
+        for key in ("text", "loser", "rules_reason", "winner_name", "unrated", "message"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -100,6 +101,7 @@ class Result:
             rules_reason=data.get("rules_reason"),
             winner_name=data.get("winner_name"),
             unrated=data.get("unrated"),
+            message=data.get("message") if isinstance(data.get("message"), dict) else None,
         )
 
 
@@ -312,8 +314,27 @@ class EngineGame(GameKind[ES, EA]):
         return state.secret_action(action)
 
     def illegal_reason(self, state: ES, player: Player, action: EA) -> str:
+        """The engine's reason in the reader's (active) language; its English words where it has no message."""
+        from django.utils.translation import gettext
+
+        from cards.data_translations import reader_language
+
         reason = state.explain_illegal(action)
-        return reason or f"{self.action_to_json(action)} is not among your legal actions now."
+        if reason and reader_language() != "en":
+            message = self.explain_message(state, action)
+            if message is not None:
+                from matches.messages import render
+
+                return render(message, game=self.kind)
+        return reason or gettext("%(action)s is not among your legal actions now.") % {
+            "action": self.action_to_json(action)
+        }
+
+    def explain_message(self, state: ES, action: EA) -> JSON | None:
+        """`explain_illegal` as a message (JSON), when the engine has one."""
+        explain = getattr(state, "explain_message", None)
+        found = explain(action) if callable(explain) else None
+        return found.to_json() if found is not None else None
 
     def decision_step(self, state: ES) -> Hashable:
         return state.decision_step()
@@ -574,7 +595,10 @@ class CommandeerGame(EngineGame[GameState, Action]):
         out = state.outcome()
         if out is None:
             return Result(winner=None, reason="unknown", text="unknown")
-        return Result(winner=out.winner, reason=out.reason.value, text=out.message().english())
+        message = out.message()
+        return Result(
+            winner=out.winner, reason=out.reason.value, text=message.english(), message=message.to_json()
+        )
 
     def summary_facts(self, state: GameState) -> JSON:
         """Turns played and each side's cards in the Defeated zone (C-6.1: six lose the match)."""
@@ -825,6 +849,12 @@ class WesterosGame(EngineGame[WesterosState, WesterosAction]):
         text = action.describe(state)  # the action's message (`Action.message`) in English
         return text if text.endswith(".") else text + "."
 
+    def explain_message(self, state: WesterosState, action: WesterosAction) -> JSON | None:
+        from boardgame.engine.explain import explain_message
+
+        found = explain_message(state, action)
+        return found.to_json() if found is not None else None
+
     def describe_message(self, state: WesterosState, action: WesterosAction, viewer: Player | None) -> JSON:
         if self.action_is_secret(state, action) and (
             viewer is None or self.engine_player(state, viewer) != action.player
@@ -837,7 +867,10 @@ class WesterosGame(EngineGame[WesterosState, WesterosAction]):
         if out is None:
             return Result(winner=None, reason="unknown")
         winner = self._seat(state, out.winner) if out.winner in self._houses(state) else None
-        return Result(winner=winner, reason=str(out.reason.value), text=out.message().english())
+        message = out.message()
+        return Result(
+            winner=winner, reason=str(out.reason.value), text=message.english(), message=message.to_json()
+        )
 
     def summary_facts(self, state: WesterosState) -> JSON:
         """The round, and each house's castles/strongholds (W-18) and supply position (W-12) — public."""

@@ -95,6 +95,18 @@ def describe_action(
     return _named(str(game.describe(state, action, viewer)), seats)
 
 
+def describe_for_reader(game: Any, state: Any, action: Any, viewer: int | None, seats: Any) -> str:
+    """`describe_action` in the reader's (active) language, from the game's message where it has one."""
+    language = reader_language()
+    if language != "en":
+        message = game.describe_message(state, action, viewer)
+        names = {str(s.position + 1): s.display_name for s in seats}
+        text = _rendered(message, {"game": game.kind, "names": names}, language)
+        if text is not None:
+            return text
+    return describe_action(game, state, action, viewer, seats)
+
+
 def log_messages(
     game: Any, state: Any, action: Any, seats: Any, *, timed_out: int | None = None
 ) -> dict[str, Any]:
@@ -221,9 +233,22 @@ def reason_text(result: dict[str, Any]) -> str:
     return words[:1].upper() + words[1:]  # a sentence; the texts naming a player keep their user name as is
 
 
+def reader_result(result: dict[str, Any] | None, kind: str = messages.COMMANDEER) -> dict[str, Any] | None:
+    """A stored result as the reader sees it: `text` in their language when the engine's message is stored
+    with it (the English text as stored otherwise), the raw message left out."""
+    if not result:
+        return result
+    out = {k: v for k, v in result.items() if k != "message"}
+    message = result.get("message")
+    language = reader_language()
+    if isinstance(message, dict) and language != "en":
+        out["text"] = _rendered(message, {"game": kind}, language) or out.get("text")
+    return out
+
+
 def result_line(match: Match, seats: list[Seat]) -> str:
     """A finished match's result in plain words: who won and why (the adapter's outcome text, else a label)."""
-    result = match.result or {}
+    result = reader_result(match.result, match.kind) or {}
     if not result:
         return ""
     reason = str(result.get("reason", ""))
@@ -308,12 +333,12 @@ def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
         "created_at": match.created_at.isoformat(),
         "time_control": match.time_control,
         "state_version": match.state_version,
-        "result": match.result,
+        "result": reader_result(match.result, match.kind),
         "seats": seats_summary(match, you=you),
         "seats_needed": get_game(match.kind).seat_count(match.rules_config),
         "you": you.position if you else None,
         "result_text": result_line(match, seats),
-        "result_reason": reason_text(match.result) if match.result else "",
+        "result_reason": reason_text(reader_result(match.result, match.kind) or {}) if match.result else "",
         "seating": seating_summary(match, seats),
         "rematch": rematch_summary(match, seats),
         "rematch_of": match.rematch_of_id,
@@ -401,7 +426,7 @@ def legal_actions_for(
     return [
         {
             "action": game.action_to_json(a),
-            "description": describe_action(game, state, a, you.position, seats),
+            "description": describe_for_reader(game, state, a, you.position, seats),
         }
         for a in (game.legal_actions(state, you.position) if actions is None else actions)
     ]
@@ -533,7 +558,7 @@ def match_replay(*, match: Match, you: Seat | None) -> dict[str, Any]:
     return {
         "id": match.pk,
         "kind": match.kind,
-        "result": match.result,
+        "result": reader_result(match.result, match.kind),
         "seats": seats_summary(match, you=you),
         "you": viewer,
         "frames": frames,

@@ -223,3 +223,62 @@ def test_every_key_of_a_seeded_commandeer_playout_renders_in_thai_and_chinese(al
         for row in rows:
             text = messages.render(row.messages["spectator"], language)
             assert "%(" not in text
+
+
+@pytest.mark.django_db
+def test_legal_actions_and_an_illegal_actions_reason_in_the_readers_language(alice: Any, bob: Any) -> None:
+    match = rig_deploying_position(_match(alice, bob))
+    english = _client(alice, None).get(f"/api/matches/{match.pk}/state/").json()["legal_actions"]
+    thai = _client(alice, "th").get(f"/api/matches/{match.pk}/state/").json()["legal_actions"]
+    assert [a["action"] for a in english] == [a["action"] for a in thai] and english
+    game = get_game("commandeer")
+    state = load_state(match, game)
+    seats = list(match.seats.all())
+    from matches.selectors import describe_action
+
+    # English reads exactly as the stored log's words do; Thai differs wherever the sentence has words.
+    assert [a["description"] for a in english] == [
+        describe_action(game, state, game.action_from_json(a["action"]), 0, seats) for a in english
+    ]
+    deploy = next(i for i, a in enumerate(english) if a["action"]["type"] == "deploy")
+    assert "Deploy" not in thai[deploy]["description"] and "ลง" in thai[deploy]["description"], thai[deploy]
+    # A deploy to a square it may not go to (C-7.1): the 400 names why in the reader's language.
+    legal = [a["action"] for a in english]
+    wrong = next(
+        {**english[deploy]["action"], "square": f"{col}{row}"}
+        for col in "abcdef"
+        for row in range(1, 7)
+        if {**english[deploy]["action"], "square": f"{col}{row}"} not in legal
+    )
+
+    def refused(language: str | None) -> str:
+        answer = _client(alice, language).post(
+            f"/api/matches/{match.pk}/actions/",
+            {"action": wrong, "state_version": match.state_version},
+            format="json",
+        )
+        assert answer.status_code == 400, answer.content
+        return str(answer.json()["message"])
+
+    assert refused(None) == state.explain_illegal(game.action_from_json(wrong))
+    assert re.search(r"[\u4e00-\u9fff]", refused("zh-hans"))
+    assert re.search(r"[\u0e00-\u0e7f]", refused("th"))
+
+
+@pytest.mark.django_db
+def test_a_result_reads_in_each_readers_language_and_in_english_as_stored(alice: Any, bob: Any) -> None:
+    from matches.selectors import reader_result, result_line
+
+    match = _match(alice, bob)
+    message = {"key": "six cards in the Defeated zone (C-6.1)", "params": {}}
+    stored = {"winner": 0, "reason": "six_defeated", "text": message["key"], "message": message}
+    assert reader_result(stored) == {k: v for k, v in stored.items() if k != "message"}
+    with translation.override("zh-hans"):
+        chinese = reader_result(stored)
+    assert chinese is not None and chinese["text"] != message["key"] and "C-6.1" in chinese["text"]
+    assert "message" not in chinese
+    match.result = stored
+    seats = list(match.seats.all())
+    with translation.override("th"):
+        assert "Defeated zone" not in result_line(match, seats) and "C-6.1" in result_line(match, seats)
+    assert result_line(match, seats) == "alice won — six cards in the Defeated zone (C-6.1)"
