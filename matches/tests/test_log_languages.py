@@ -178,13 +178,12 @@ def _keys(message: Any) -> set[str]:
     return out
 
 
-@pytest.mark.django_db
-def test_every_key_of_a_seeded_commandeer_playout_renders_in_thai_and_chinese(alice: Any, bob: Any) -> None:
-    match = _match(alice, bob)
+def _play(match: Match, alice: Any, bob: Any, steps: int, seed: int = 7) -> None:
+    """`steps` seeded random legal actions (no concession) submitted as the players would."""
     game = get_game("commandeer")
-    rng = random.Random(7)
+    rng = random.Random(seed)
     users = {0: alice, 1: bob}
-    for _ in range(60):
+    for _ in range(steps):
         match.refresh_from_db()
         if match.status != "active":
             break
@@ -204,8 +203,14 @@ def test_every_key_of_a_seeded_commandeer_playout_renders_in_thai_and_chinese(al
             action_json=action.to_json(),
             state_version=match.state_version,
         )
-    rows = list(ActionLog.objects.filter(match=match))
-    assert len(rows) >= 30
+
+
+@pytest.mark.django_db
+def test_every_key_of_a_seeded_commandeer_playout_renders_in_thai_and_chinese(alice: Any, bob: Any) -> None:
+    for seed in (7, 8, 9):  # random play ends early (C-6.2): a few matches sample more of the keys
+        _play(_match(alice, bob), alice, bob, 60, seed=seed)
+    rows = list(ActionLog.objects.all())
+    assert len(rows) >= 15
     keys: set[str] = set()
     for row in rows:
         for k in ("0", "1", "spectator"):
@@ -282,3 +287,31 @@ def test_a_result_reads_in_each_readers_language_and_in_english_as_stored(alice:
     with translation.override("th"):
         assert "Defeated zone" not in result_line(match, seats) and "C-6.1" in result_line(match, seats)
     assert result_line(match, seats) == "alice won — six cards in the Defeated zone (C-6.1)"
+
+
+@pytest.mark.django_db
+def test_an_old_row_reads_in_thai_after_relog_messages(alice: Any, bob: Any) -> None:
+    from django.core.management import call_command
+
+    match = _match(alice, bob)
+    _play(match, alice, bob, 25, seed=3)
+    before = {r.pk: r for r in ActionLog.objects.filter(match=match)}
+    assert len(before) >= 10
+    # rows as stored before messages existed: no messages, consequences without theirs
+    for r in before.values():
+        ActionLog.objects.filter(pk=r.pk).update(
+            messages={},
+            consequences={
+                k: [{x: y for x, y in c.items() if x != "message"} for c in v]
+                for k, v in r.consequences.items()
+            },
+        )
+    last = max(before.values(), key=lambda r: r.version)
+    english = last.descriptions["0"]
+    assert _entry(_client(alice, "th"), match, last.version)["text"] == english  # English until relogged
+    call_command("relog_messages", verbosity=0)
+    for pk, r in before.items():
+        after = ActionLog.objects.get(pk=pk)
+        assert after.messages == r.messages and after.consequences == r.consequences, r.version
+    thai = _entry(_client(alice, "th"), match, last.version)["text"]
+    assert thai != english and re.search(r"[\u0e00-\u0e7f]", thai), thai
