@@ -315,3 +315,41 @@ def test_an_old_row_reads_in_thai_after_relog_messages(alice: Any, bob: Any) -> 
         assert after.messages == r.messages and after.consequences == r.consequences, r.version
     thai = _entry(_client(alice, "th"), match, last.version)["text"]
     assert thai != english and re.search(r"[\u0e00-\u0e7f]", thai), thai
+
+
+@pytest.mark.django_db
+def test_every_key_of_a_seeded_westeros_playout_renders_in_thai_and_chinese() -> None:
+    from boardgame.engine import load_default_game_data, new_game
+    from boardgame.engine.actions import secret_message
+    from boardgame.engine.agents import make_agent
+
+    dataset.game_data_import(data=dataset.bundled_data())  # the houses', areas' and cards' translated names
+    messages.forget_names()
+    state = new_game(load_default_game_data(), player_count=3, seed=5)
+    agent = make_agent("greedy", random.Random(5))
+    sampled: list[dict[str, Any]] = []
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        action = agent.choose(state, state.current_players()[0])
+        sampled += [action.message(state).to_json(), secret_message(action).to_json()]
+        state.apply(action)
+    assert len(sampled) >= 200
+    keys = set().union(*(_keys(m) for m in sampled))
+    for language in ("th", "zh-hans"):
+        with translation.override(language):
+            untranslated = [
+                k
+                for k in keys
+                if re.search("[A-Za-z]{3}", re.sub(r"%\(\w+\)s", "", k)) and translation.gettext(k) == k
+            ]
+        assert not untranslated, (language, untranslated)
+        for m in sampled:
+            text = messages.render(m, language, game=messages.WESTEROS)
+            assert "%(" not in text
+    houses = [m for m in sampled if "%(player)s" in m["key"] and isinstance(m["params"].get("player"), dict)]
+    assert houses
+    english = messages.render(houses[0], "en", game=messages.WESTEROS)
+    chinese = messages.render(houses[0], "zh-hans", game=messages.WESTEROS)
+    house = houses[0]["params"]["player"]["house"]
+    assert house.title() in english and house.title() not in chinese, (english, chinese)
