@@ -132,6 +132,22 @@ def render(message: Any, language: str | None = None, *, game: str = COMMANDEER)
         return _render(message, language, game)
 
 
+# The play layer's own words for the ends it makes (stored as messages like the engines' outcomes).
+LOST_ON_TIME = translation.gettext_noop("%(name)s lost on time")
+LOST_ON_TIME_IN_A_ROW = translation.gettext_noop(
+    "%(name)s lost on time (out of time %(turns)s turns in a row)"
+)
+CONCEDED = translation.gettext_noop("%(name)s conceded.")
+NEVER_MOVED = translation.gettext_noop("%(name)s never made a first move.")
+CANCELLED = translation.gettext_noop("The creator cancelled the match.")
+
+
+def play_message(key: str, **params: Any) -> tuple[str, dict[str, Any]]:
+    """(the English text, the message) of one of the play layer's own result texts above."""
+    message = {"key": key, "params": params}
+    return (key % params if params else key), message
+
+
 def auto_pass(message: dict[str, Any]) -> dict[str, Any]:
     """The message of an action taken as an automatic pass (every reader sees nobody chose it)."""
     return {"key": AUTO_PASS_KEY, "params": {"action": {"msg": message}}}

@@ -353,3 +353,18 @@ def test_every_key_of_a_seeded_westeros_playout_renders_in_thai_and_chinese() ->
     chinese = messages.render(houses[0], "zh-hans", game=messages.WESTEROS)
     house = houses[0]["params"]["player"]["house"]
     assert house.title() in english and house.title() not in chinese, (english, chinese)
+
+
+@pytest.mark.django_db
+def test_a_concession_reads_in_the_readers_language(alice: Any, bob: Any) -> None:
+    match = _match(alice, bob)
+    assert _client(bob, None).post(f"/api/matches/{match.pk}/concede/", {}, format="json").status_code == 200
+    english = _client(alice, None).get(f"/api/matches/{match.pk}/").json()
+    chinese = _client(alice, "zh-hans").get(f"/api/matches/{match.pk}/").json()
+    assert english["result"]["text"] == "bob conceded." and "message" not in english["result"]
+    assert chinese["result"]["text"] == "bob 认输了。", chinese["result"]
+    summary = _client(alice, "th").get(f"/api/matches/{match.pk}/summary/").json()
+    assert summary["result"]["text"] == "bob ยอมแพ้" and summary["reason_text"] == "bob ยอมแพ้", summary
+    assert (
+        _client(alice, None).get(f"/api/matches/{match.pk}/summary/").json()["reason_text"] == "bob conceded."
+    )
