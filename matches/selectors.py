@@ -6,6 +6,7 @@ Hidden information (hands, deck order, the seed, deck snapshots) leaves only thr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -131,7 +132,10 @@ def log_messages(
 def _named_in(text: str, names: dict[str, Any], language: str) -> str:
     """`_named` for a text in `language`: each seat's label ("ผู้เล่น 1", "玩家 1") replaced by its name."""
     for number, name in names.items():
-        text = text.replace(messages.player_label(int(number), language), str(name))
+        label = messages.player_label(int(number), language)
+        if language == "th":  # Thai writes a name set in Latin letters apart from the word before it
+            text = re.sub(rf"(?<=[\u0e00-\u0e7f]){re.escape(label)}", " " + label, text)
+        text = text.replace(label, str(name))
     return text
 
 

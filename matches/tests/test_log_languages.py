@@ -368,3 +368,26 @@ def test_a_concession_reads_in_the_readers_language(alice: Any, bob: Any) -> Non
     assert (
         _client(alice, None).get(f"/api/matches/{match.pk}/summary/").json()["reason_text"] == "bob conceded."
     )
+
+
+@pytest.mark.django_db
+def test_a_timeout_default_reads_as_one_in_the_readers_language(alice: Any, bob: Any) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches.models import Seat
+    from matches.services.timeouts import clock_enforce
+
+    match = rig_deploying_position(_match(alice, bob), own_unit=True)
+    past = timezone.now() - timedelta(seconds=1)
+    Seat.objects.filter(match=match, position=0).update(deadline=past, clock_started_at=past)
+    clock_enforce(match_id=match.pk)
+    row = ActionLog.objects.get(match=match, version=match.state_version + 1)
+    assert row.source == ActionLog.Source.TIMEOUT
+    english = _entry(_client(bob, None), match, row.version)["text"]
+    assert english == "alice's time ran out — automatic pass: the Planning phase ends."
+    thai = _entry(_client(bob, "th"), match, row.version)["text"]
+    chinese = _entry(_client(bob, "zh-hans"), match, row.version)["text"]
+    assert thai.startswith("เวลาของ alice หมดแล้ว") and "Planning" in thai, thai
+    assert chinese.startswith("alice 的时间已用完"), chinese
