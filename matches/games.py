@@ -29,6 +29,7 @@ from boardgame.engine.actions import ORDER_LABELS, order_label
 from boardgame.engine.actions import Action as WesterosAction
 from boardgame.engine.actions import secret_message as westeros_secret_message
 from boardgame.engine.config import check_field
+from boardgame.engine.log_messages import event_message
 from boardgame.engine.views import log_view
 from cards.services import card_to_dict
 from config.errors import ApplicationError
@@ -653,6 +654,16 @@ def _seen_direction(state: GameState, direction: str, viewer: Player | None) -> 
     return ROTATE.get(direction, direction)
 
 
+def _card_ids(state: WesterosState) -> dict[str, str]:
+    """Printed card name → card id, over the game's decks (the first deck's card for a name two print)."""
+    names: dict[str, str] = {}
+    gd = state.data
+    for deck in (gd.house_cards, gd.westeros_cards, gd.wildling_cards):
+        for cid, c in sorted(deck.items(), reverse=True):
+            names[str(c["name"])] = cid
+    return names
+
+
 def _card_facts(d: Any, local: dict[str, Any] | None = None) -> JSON:
     """Public facts of a card definition (card database data, no game state), keyed by its English name
     (the engine's and the share codes'), with `display_name` and `display_rules_text` in the viewer's
@@ -897,15 +908,20 @@ class WesterosGame(EngineGame[WesterosState, WesterosAction]):
         if not isinstance(basis, int):
             return []
         house = self.engine_player(state, viewer) if viewer is not None else None
-        return [
-            {
+        names = _card_ids(state)
+        out: list[JSON] = []
+        for e in log_view(state, house, basis):
+            item: JSON = {
                 "text": _printed_names(state, str(e["text"])).rstrip(".") + ".",
                 "kind": "event",
                 "square": None,
                 "amount": None,
-            }  # fmt: skip
-            for e in log_view(state, house, basis)
-        ]
+            }
+            message = event_message(e, names)  # the event's words as a message, rendered per reader
+            if message is not None:
+                item["message"] = message.to_json()
+            out.append(item)
+        return out
 
     def player_view(self, state: WesterosState, player: Player | None) -> JSON:
         """The engine's view for the seat's house (with castles, control, combat strength: W-8, W-9.3, W-18)."""

@@ -53,7 +53,9 @@ def _load(kind: str, language: str) -> dict[str, str]:
         "wcard": [bg.WesterosCard, bg.WildlingCard, bg.HouseCard],  # house cards win a shared id
     }
     for model in sources[kind]:
-        for slug, local in model.objects.values_list("slug", column):
+        for slug, english, local in model.objects.values_list("slug", "name_en", column):
+            # an untranslated record reads by its English name, never by its id
+            out.setdefault(slug, local or english)
             if local:
                 out[slug] = local
     return out
@@ -101,7 +103,10 @@ def _param(value: Any, language: str, game: str) -> Any:
         return gettext(str(value["term"]))
     if "card" in value:
         name = str(value["card"])
-        return _name("card" if game == COMMANDEER else "wcard", name, language) or name
+        if game == COMMANDEER:
+            return _name("card", name, language) or name
+        # a Westeros card's id may carry its deck ("1:supply"); the database keys it by its slug
+        return _name("wcard", name, language) or _name("wcard", name.split(":")[-1], language) or name
     if "area" in value:
         area = str(value["area"])
         return _name("area", area, language) or area

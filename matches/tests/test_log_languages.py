@@ -328,13 +328,19 @@ def test_every_key_of_a_seeded_westeros_playout_renders_in_thai_and_chinese() ->
     state = new_game(load_default_game_data(), player_count=3, seed=5)
     agent = make_agent("greedy", random.Random(5))
     sampled: list[dict[str, Any]] = []
+    westeros, events = get_game("westeros"), 0
     for _ in range(400):
         if state.is_terminal():
             break
         action = agent.choose(state, state.current_players()[0])
         sampled += [action.message(state).to_json(), secret_message(action).to_json()]
+        basis = westeros.consequences_basis(state)
         state.apply(action)
-    assert len(sampled) >= 200
+        caused = westeros.consequences(state, None, basis)  # the events, as the log stores them
+        assert all("message" in c for c in caused), caused
+        sampled += [c["message"] for c in caused]
+        events += len(caused)
+    assert len(sampled) >= 200 and events >= 50
     keys = set().union(*(_keys(m) for m in sampled))
     for language in ("th", "zh-hans"):
         with translation.override(language):
