@@ -25,14 +25,19 @@ import functools
 import json
 import logging
 import time
+from http.cookies import CookieError, SimpleCookie
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import trans_real
 
 from config.errors import ApplicationError
 from frontend import preferences
+from frontend.language import normalize, saved_language
 from matches import selectors, sockets
 from matches.chat import PRIVATE_PREFIX
 from matches.models import ChatMute, Match, Seat
@@ -96,15 +101,42 @@ def _delivers(user: Any, match_id: int, channel: str, author_id: Any) -> bool:
     return not ChatMute.objects.filter(user=user, muted_id=author_id).exists()
 
 
-def _snapshot(match_id: int, user: Any, log_since: int | None = None) -> dict[str, Any]:
-    match, you = selectors.match_get_for_viewer(match_id=match_id, user=user)
-    return selectors.match_snapshot(match=match, you=you, log_since=log_since, user=user)
+def scope_language(scope: Any) -> str:
+    """The socket's language, resolved as `LanguageMiddleware` resolves a request's: the signed-in user's
+    saved language, else the `django_language` cookie, else the Accept-Language header, else English."""
+    saved = saved_language(scope.get("user"))
+    if saved:
+        return saved
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
+    cookies = SimpleCookie()
+    try:
+        cookies.load(headers.get("cookie", ""))
+    except CookieError:
+        cookies = SimpleCookie()
+    cookie = cookies.get(settings.LANGUAGE_COOKIE_NAME)
+    if cookie is not None and normalize(cookie.value):
+        return str(normalize(cookie.value))
+    for code, _quality in trans_real.parse_accept_lang_header(headers.get("accept-language", "")):
+        if code == "*":
+            break
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return str(settings.LANGUAGE_CODE)
+
+
+def _snapshot(match_id: int, user: Any, log_since: int | None = None, language: str = "en") -> dict[str, Any]:
+    with translation.override(language):  # this socket's language, whatever the others' are
+        match, you = selectors.match_get_for_viewer(match_id=match_id, user=user)
+        return selectors.match_snapshot(match=match, you=you, log_since=log_since, user=user)
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):
     """One viewer of one match."""
 
     match_id: int
+    language: str = "en"  # this socket's (scope_language), set on connect
     sent_version: int = -1
     _closing = False
     _leased = False  # holds a lease of the user's socket caps (released on disconnect)
@@ -118,7 +150,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.user = self.scope.get("user")
         try:
-            snapshot = await database_sync_to_async(_snapshot)(self.match_id, self.user)
+            self.language = await database_sync_to_async(scope_language)(self.scope)
+            snapshot = await database_sync_to_async(_snapshot)(self.match_id, self.user, None, self.language)
         except ApplicationError as exc:
             # Accepted, then closed with the code: a close before the handshake reaches the browser as 1006
             # (abnormal), which live.js would retry for ever instead of saying the match is not theirs.
@@ -277,7 +310,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         the rest), in full when the client asked for a resync."""
         since = None if force or self.sent_version < 0 else self.sent_version
         try:
-            snapshot = await database_sync_to_async(_snapshot)(self.match_id, self.user, since)
+            snapshot = await database_sync_to_async(_snapshot)(self.match_id, self.user, since, self.language)
         except ApplicationError:
             await self.close(code=4403)
             return

@@ -29,6 +29,7 @@ from boardgame.engine.actions import ORDER_LABELS, order_label
 from boardgame.engine.actions import Action as WesterosAction
 from boardgame.engine.actions import secret_message as westeros_secret_message
 from boardgame.engine.config import check_field
+from boardgame.engine.log_messages import event_message
 from boardgame.engine.views import log_view
 from cards.services import card_to_dict
 from config.errors import ApplicationError
@@ -76,11 +77,12 @@ class Result:
     rules_reason: str | None = None  # a loss on time: what the rules called the end the default left
     winner_name: str | None = None  # the winning seat's title, set by `finish`
     unrated: JSON | None = None  # why a rated match did not count: {"code", "text", ...} (services.ratings)
+    message: JSON | None = None  # `text` as the engine's message, rendered in each reader's language
 
     def to_json(self) -> JSON:
         """The stored form: `winner` and `reason` always, the other keys only when set."""
         out: JSON = {"winner": self.winner, "reason": self.reason}
-        for key in ("text", "loser", "rules_reason", "winner_name", "unrated"):
+        for key in ("text", "loser", "rules_reason", "winner_name", "unrated", "message"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -100,6 +102,7 @@ class Result:
             rules_reason=data.get("rules_reason"),
             winner_name=data.get("winner_name"),
             unrated=data.get("unrated"),
+            message=data.get("message") if isinstance(data.get("message"), dict) else None,
         )
 
 
@@ -177,6 +180,17 @@ class GameKind(ABC, Generic[S, A]):
     @abstractmethod
     def describe(self, state: S, action: A, viewer: Player | None) -> str:
         """The action in plain words, as `viewer` may read it (None = spectator) — hidden parts stay hidden."""
+
+    def describe_message(self, state: S, action: A, viewer: Player | None) -> JSON | None:
+        """`describe` as a message (key + parameters, JSON) rendered in each reader's language
+        (`matches.messages.render`); None when the game has none (its English words are all there is)."""
+        return None
+
+    def describe_timeout_message(
+        self, state: S, action: A, viewer: Player | None, seat: Player
+    ) -> JSON | None:
+        """`describe_timeout` as a message; None when the game has none."""
+        return None
 
     def describe_timeout(self, state: S, action: A, viewer: Player | None, seat: Player) -> str:
         """The log line of the default taken because `seat`'s clock ran out, as `viewer` may read it.
@@ -301,8 +315,27 @@ class EngineGame(GameKind[ES, EA]):
         return state.secret_action(action)
 
     def illegal_reason(self, state: ES, player: Player, action: EA) -> str:
+        """The engine's reason in the reader's (active) language; its English words where it has no message."""
+        from django.utils.translation import gettext
+
+        from cards.data_translations import reader_language
+
         reason = state.explain_illegal(action)
-        return reason or f"{self.action_to_json(action)} is not among your legal actions now."
+        if reason and reader_language() != "en":
+            message = self.explain_message(state, action)
+            if message is not None:
+                from matches.messages import render
+
+                return render(message, game=self.kind)
+        return reason or gettext("%(action)s is not among your legal actions now.") % {
+            "action": self.action_to_json(action)
+        }
+
+    def explain_message(self, state: ES, action: EA) -> JSON | None:
+        """`explain_illegal` as a message (JSON), when the engine has one."""
+        explain = getattr(state, "explain_message", None)
+        found = explain(action) if callable(explain) else None
+        return found.to_json() if found is not None else None
 
     def decision_step(self, state: ES) -> Hashable:
         return state.decision_step()
@@ -518,7 +551,18 @@ class CommandeerGame(EngineGame[GameState, Action]):
             )
         return action_sentence(action, what)
 
+    def describe_message(self, state: GameState, action: Action, viewer: Player | None) -> JSON:
+        return self._describe_message(state, action, viewer).to_json()
+
     def describe_timeout(self, state: GameState, action: Action, viewer: Player | None, seat: Player) -> str:
+        return self._timeout_message(state, action, viewer).english()
+
+    def describe_timeout_message(
+        self, state: GameState, action: Action, viewer: Player | None, seat: Player
+    ) -> JSON:
+        return self._timeout_message(state, action, viewer).to_json()
+
+    def _timeout_message(self, state: GameState, action: Action, viewer: Player | None) -> Msg:
         """The default named as the documented one ("Player 2's time ran out — automatic pass: …";
         `timeout_action`: keep the hand, no Commander, end the phase, else the first legal choice)."""
         if (
@@ -526,13 +570,13 @@ class CommandeerGame(EngineGame[GameState, Action]):
             and viewer != action.player
             and self.action_is_secret(state, action)
         ):
-            return timeout_secret(action).english()
+            return timeout_secret(action)
         what = action.message(state)
         if isinstance(action, Attack):
             what = Msg(
                 what.key, {**what.params, "direction": term(_seen_direction(state, action.direction, viewer))}
             )
-        return timeout_message(action, what, state.phase_name(), state.decision, state.card_name).english()
+        return timeout_message(action, what, state.phase_name(), state.decision, state.card_name)
 
     def consequences_basis(self, state: GameState) -> dict[int, str]:
         return squares_before(state)
@@ -540,9 +584,9 @@ class CommandeerGame(EngineGame[GameState, Action]):
     def consequences(self, state: GameState, viewer: Player | None, basis: object = None) -> list[JSON]:
         """The engine's events of the entry just logged, as `viewer` may see them (the engine's own
         per-viewer filter, as in `log_view`: drawn and bottomed cards only to their owner, C-8)."""
-        # The engine's `message` (key + parameters) stays out of the API until pages render it per viewer.
+        # Each item keeps the engine's `message` (stored, rendered per reader by the selectors).
         found = commandeer_consequences(state, viewer, basis if isinstance(basis, dict) else None)
-        return [{k: v for k, v in c.items() if k != "message"} for c in found]
+        return [dict(c) for c in found]
 
     def timeout_loss(self, state: GameState, outcome: Result, seat: Player) -> bool:
         """C-5.4/C-5.10 (C-6.2): the automatic pass of a seat without a unit loses — on time."""
@@ -552,7 +596,10 @@ class CommandeerGame(EngineGame[GameState, Action]):
         out = state.outcome()
         if out is None:
             return Result(winner=None, reason="unknown", text="unknown")
-        return Result(winner=out.winner, reason=out.reason.value, text=out.message().english())
+        message = out.message()
+        return Result(
+            winner=out.winner, reason=out.reason.value, text=message.english(), message=message.to_json()
+        )
 
     def summary_facts(self, state: GameState) -> JSON:
         """Turns played and each side's cards in the Defeated zone (C-6.1: six lose the match)."""
@@ -605,6 +652,16 @@ def _seen_direction(state: GameState, direction: str, viewer: Player | None) -> 
     if viewer is None or viewer == state.first:
         return direction
     return ROTATE.get(direction, direction)
+
+
+def _card_ids(state: WesterosState) -> dict[str, str]:
+    """Printed card name → card id, over the game's decks (the first deck's card for a name two print)."""
+    names: dict[str, str] = {}
+    gd = state.data
+    for deck in (gd.house_cards, gd.westeros_cards, gd.wildling_cards):
+        for cid, c in sorted(deck.items(), reverse=True):
+            names[str(c["name"])] = cid
+    return names
 
 
 def _card_facts(d: Any, local: dict[str, Any] | None = None) -> JSON:
@@ -803,12 +860,28 @@ class WesterosGame(EngineGame[WesterosState, WesterosAction]):
         text = action.describe(state)  # the action's message (`Action.message`) in English
         return text if text.endswith(".") else text + "."
 
+    def explain_message(self, state: WesterosState, action: WesterosAction) -> JSON | None:
+        from boardgame.engine.explain import explain_message
+
+        found = explain_message(state, action)
+        return found.to_json() if found is not None else None
+
+    def describe_message(self, state: WesterosState, action: WesterosAction, viewer: Player | None) -> JSON:
+        if self.action_is_secret(state, action) and (
+            viewer is None or self.engine_player(state, viewer) != action.player
+        ):
+            return westeros_secret_message(action).to_json()
+        return action.message(state).to_json()
+
     def outcome(self, state: WesterosState) -> Result:
         out = state.outcome()
         if out is None:
             return Result(winner=None, reason="unknown")
         winner = self._seat(state, out.winner) if out.winner in self._houses(state) else None
-        return Result(winner=winner, reason=str(out.reason.value), text=out.message().english())
+        message = out.message()
+        return Result(
+            winner=winner, reason=str(out.reason.value), text=message.english(), message=message.to_json()
+        )
 
     def summary_facts(self, state: WesterosState) -> JSON:
         """The round, and each house's castles/strongholds (W-18) and supply position (W-12) — public."""
@@ -835,15 +908,20 @@ class WesterosGame(EngineGame[WesterosState, WesterosAction]):
         if not isinstance(basis, int):
             return []
         house = self.engine_player(state, viewer) if viewer is not None else None
-        return [
-            {
+        names = _card_ids(state)
+        out: list[JSON] = []
+        for e in log_view(state, house, basis):
+            item: JSON = {
                 "text": _printed_names(state, str(e["text"])).rstrip(".") + ".",
                 "kind": "event",
                 "square": None,
                 "amount": None,
-            }  # fmt: skip
-            for e in log_view(state, house, basis)
-        ]
+            }
+            message = event_message(e, names)  # the event's words as a message, rendered per reader
+            if message is not None:
+                item["message"] = message.to_json()
+            out.append(item)
+        return out
 
     def player_view(self, state: WesterosState, player: Player | None) -> JSON:
         """The engine's view for the seat's house (with castles, control, combat strength: W-8, W-9.3, W-18)."""

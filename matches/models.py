@@ -278,6 +278,12 @@ class ActionLog(models.Model):
     descriptions = models.JSONField(
         default=dict, help_text='Plain words per viewer: {"0": ..., "1": ..., "spectator": ...}'
     )
+    messages = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='The same words as messages, rendered in each reader\'s language: {"game", "names": '
+        '{"1": name, ...}, "0": message, "1": ..., "spectator": ...} (docs/play-layer.md); empty on older rows',
+    )
     consequences = models.JSONField(
         default=dict,
         blank=True,

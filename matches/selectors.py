@@ -6,6 +6,7 @@ Hidden information (hands, deck order, the seed, deck snapshots) leaves only thr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,8 +14,9 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 from rest_framework import status
 
+from cards.data_translations import reader_language
 from config.errors import ApplicationError
-from matches import chat, queries, storage
+from matches import chat, messages, queries, storage
 from matches.clocks import SeatClock
 from matches.games import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
@@ -92,6 +94,61 @@ def describe_action(
     if timed_out is not None:
         return _named(str(game.describe_timeout(state, action, viewer, timed_out)), seats)
     return _named(str(game.describe(state, action, viewer)), seats)
+
+
+def describe_for_reader(game: Any, state: Any, action: Any, viewer: int | None, seats: Any) -> str:
+    """`describe_action` in the reader's (active) language, from the game's message where it has one."""
+    language = reader_language()
+    if language != "en":
+        message = game.describe_message(state, action, viewer)
+        names = {str(s.position + 1): s.display_name for s in seats}
+        text = _rendered(message, {"game": game.kind, "names": names}, language)
+        if text is not None:
+            return text
+    return describe_action(game, state, action, viewer, seats)
+
+
+def log_messages(
+    game: Any, state: Any, action: Any, seats: Any, *, timed_out: int | None = None
+) -> dict[str, Any]:
+    """The log row's words as messages per viewer (`describe_message`, rendered per reader by `_log_item`),
+    with the game and the seated names; {} for a game without messages."""
+
+    def one(viewer: int | None) -> Any:
+        if timed_out is not None:
+            return game.describe_timeout_message(state, action, viewer, timed_out)
+        return game.describe_message(state, action, viewer)
+
+    spectator = one(None)
+    if spectator is None:
+        return {}
+    out: dict[str, Any] = {str(s.position): one(s.position) for s in seats}
+    out["spectator"] = spectator
+    out["game"] = game.kind
+    out["names"] = {str(s.position + 1): s.display_name for s in seats}
+    return out
+
+
+def _named_in(text: str, names: dict[str, Any], language: str) -> str:
+    """`_named` for a text in `language`: each seat's label ("ผู้เล่น 1", "玩家 1") replaced by its name."""
+    for number, name in names.items():
+        label = messages.player_label(int(number), language)
+        if language == "th":  # Thai writes a name set in Latin letters apart from the word before it
+            text = re.sub(rf"(?<=[\u0e00-\u0e7f]){re.escape(label)}", " " + label, text)
+        text = text.replace(label, str(name))
+    return text
+
+
+def _rendered(message: Any, stored: dict[str, Any], language: str) -> str | None:
+    """A stored message in `language`, with the seated names; None when it cannot be rendered (the
+    English words stored with it are shown instead)."""
+    if not isinstance(message, dict):
+        return None
+    try:
+        text = messages.render(message, language, game=str(stored.get("game") or messages.COMMANDEER))
+    except (ValueError, KeyError, TypeError):
+        return None
+    return _named_in(text, stored.get("names") or {}, language)
 
 
 def consequences_for(game: Any, state: Any, basis: Any, seats: Any) -> dict[str, list[dict[str, Any]]]:
@@ -180,9 +237,22 @@ def reason_text(result: dict[str, Any]) -> str:
     return words[:1].upper() + words[1:]  # a sentence; the texts naming a player keep their user name as is
 
 
+def reader_result(result: dict[str, Any] | None, kind: str = messages.COMMANDEER) -> dict[str, Any] | None:
+    """A stored result as the reader sees it: `text` in their language when the engine's message is stored
+    with it (the English text as stored otherwise), the raw message left out."""
+    if not result:
+        return result
+    out = {k: v for k, v in result.items() if k != "message"}
+    message = result.get("message")
+    language = reader_language()
+    if isinstance(message, dict) and language != "en":
+        out["text"] = _rendered(message, {"game": kind}, language) or out.get("text")
+    return out
+
+
 def result_line(match: Match, seats: list[Seat]) -> str:
     """A finished match's result in plain words: who won and why (the adapter's outcome text, else a label)."""
-    result = match.result or {}
+    result = reader_result(match.result, match.kind) or {}
     if not result:
         return ""
     reason = str(result.get("reason", ""))
@@ -267,12 +337,12 @@ def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
         "created_at": match.created_at.isoformat(),
         "time_control": match.time_control,
         "state_version": match.state_version,
-        "result": match.result,
+        "result": reader_result(match.result, match.kind),
         "seats": seats_summary(match, you=you),
         "seats_needed": get_game(match.kind).seat_count(match.rules_config),
         "you": you.position if you else None,
         "result_text": result_line(match, seats),
-        "result_reason": reason_text(match.result) if match.result else "",
+        "result_reason": reason_text(reader_result(match.result, match.kind) or {}) if match.result else "",
         "seating": seating_summary(match, seats),
         "rematch": rematch_summary(match, seats),
         "rematch_of": match.rematch_of_id,
@@ -282,7 +352,7 @@ def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
     return data
 
 
-LOG_FIELDS = ("version", "seat", "source", "action", "descriptions", "created_at", "consequences")
+LOG_FIELDS = ("version", "seat", "source", "action", "descriptions", "created_at", "consequences", "messages")
 
 
 def _log_entry(entry: ActionLog, you: Seat | None) -> dict[str, Any]:
@@ -298,24 +368,35 @@ def _log_item(
     descriptions: dict[str, Any],
     created_at: Any,
     consequences: dict[str, Any] | None = None,
+    stored_messages: dict[str, Any] | None = None,
     *,
     you: Seat | None,
 ) -> dict[str, Any]:
-    """One log line as the viewer may read it; the raw action only when nothing in it is hidden from them.
+    """One log line as the viewer may read it, in the active language; the raw action only when nothing in
+    it is hidden from them.
 
     `consequences`: what the action caused, stored per viewer; a viewer without a list of their own
-    (a seat added later) gets the spectator's.
+    (a seat added later) gets the spectator's. `stored_messages`: the same words as messages, rendered in
+    the reader's language; a row without them (stored before) shows its English words.
     """
     key = str(you.position) if you is not None else "spectator"
     caused = consequences or {}
     mine = caused.get(key)
+    text = descriptions.get(key) or descriptions.get("spectator", "")
+    found = list(mine if isinstance(mine, list) else caused.get("spectator") or [])
+    stored = stored_messages or {}
+    language = reader_language()
+    if language != "en":  # English is stored as it reads
+        mine_message = stored.get(key) if key in stored else stored.get("spectator")
+        text = _rendered(mine_message, stored, language) or text
+        found = [{**c, "text": _rendered(c.get("message"), stored, language) or c.get("text")} for c in found]
     item: dict[str, Any] = {
         "version": version,
         "seat": seat,
         "source": source,
-        "text": descriptions.get(key) or descriptions.get("spectator", ""),
+        "text": text,
         "created_at": created_at.isoformat(),
-        "consequences": list(mine if isinstance(mine, list) else caused.get("spectator") or []),
+        "consequences": [{k: v for k, v in c.items() if k != "message"} for c in found],
     }
     if (you is not None and you.position == seat) or not descriptions.get("secret"):
         item["action"] = action
@@ -349,7 +430,7 @@ def legal_actions_for(
     return [
         {
             "action": game.action_to_json(a),
-            "description": describe_action(game, state, a, you.position, seats),
+            "description": describe_for_reader(game, state, a, you.position, seats),
         }
         for a in (game.legal_actions(state, you.position) if actions is None else actions)
     ]
@@ -481,7 +562,7 @@ def match_replay(*, match: Match, you: Seat | None) -> dict[str, Any]:
     return {
         "id": match.pk,
         "kind": match.kind,
-        "result": match.result,
+        "result": reader_result(match.result, match.kind),
         "seats": seats_summary(match, you=you),
         "you": viewer,
         "frames": frames,

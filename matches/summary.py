@@ -159,11 +159,17 @@ def match_game_summary(*, match: Match) -> dict[str, Any]:
         )
     stored = MatchSummary.objects.filter(match=match).values_list("data", flat=True).first()
     if isinstance(stored, dict) and stored.get("version") == SUMMARY_VERSION:
-        return stored
+        return _for_reader(stored, match.kind)
     data = compute_summary(match)
     try:
         with transaction.atomic():
             MatchSummary.objects.update_or_create(match=match, defaults={"data": data})
     except IntegrityError:  # another request stored it first: the same facts
         pass
-    return data
+    return _for_reader(data, match.kind)
+
+
+def _for_reader(data: dict[str, Any], kind: str) -> dict[str, Any]:
+    """The stored (language-independent) summary with its result's words in the reader's language."""
+    result = selectors.reader_result(data.get("result"), kind) or {}
+    return {**data, "result": result, "reason_text": selectors.reason_text(result)}

@@ -21,6 +21,7 @@ from matches import storage
 from matches.agents import AGENT_NAMES, DEFAULT_AGENT
 from matches.clocks import SeatClock, TimeControl
 from matches.games import AnyGame, Result, get_game
+from matches.messages import CANCELLED, CONCEDED, play_message
 from matches.models import IdempotencyRecord, Match, MatchStatus, Seat, new_seed, remember_base
 from matches.services.ai_seats import hand_seat_to_ai
 from matches.services.notify import after_change_on_commit, notify_on_commit
@@ -238,7 +239,8 @@ def match_leave(*, match_id: int, user: Any) -> None:
         )
     if match.created_by_id == user.pk:
         match.status = MatchStatus.ABORTED
-        match.result = {"winner": None, "reason": "cancelled", "text": "The creator cancelled the match."}
+        text, message = play_message(CANCELLED)
+        match.result = {"winner": None, "reason": "cancelled", "text": text, "message": message}
         match.finished_at = timezone.now()
         match.save(update_fields=["status", "result", "finished_at"])
     else:
@@ -316,10 +318,11 @@ def match_concede(*, match_id: int, user: Any) -> Match:
     if len(others) > 1:  # 3+ players: the game goes on, an AI takes over the conceding seat
         hand_seat_to_ai(loaded, seat, stop_clock=False)
         return match
+    text, message = play_message(CONCEDED, name=seat.display_name)
     finish(
         match,
         seats,
-        Result(winner=others[0], reason="concede", text=f"{seat.display_name} conceded."),
+        Result(winner=others[0], reason="concede", text=text, message=message),
         timezone.now(),
     )
     match.save()

@@ -23,8 +23,9 @@ from config.errors import ApplicationError
 from matches import storage
 from matches.clocks import SeatClock, TimeControl
 from matches.games import AnyGame, GameKind, LegalActions, Player, Result, get_game
+from matches.messages import LOST_ON_TIME, LOST_ON_TIME_IN_A_ROW, auto_pass, play_message
 from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus, Seat
-from matches.selectors import consequences_for, describe_action
+from matches.selectors import consequences_for, describe_action, log_messages, reader_result
 from matches.services.notify import after_change_on_commit
 from matches.services.ratings import rate_finished_match
 
@@ -42,7 +43,7 @@ def game_over(match: Match) -> ApplicationError:
     return ApplicationError(
         "game_over",
         f"Match #{match.pk} is {match.get_status_display().lower()}; it accepts no further action.",
-        extra={"status": match.status, "result": match.result},
+        extra={"status": match.status, "result": reader_result(match.result, match.kind)},
         status_code=status.HTTP_409_CONFLICT,
     )
 
@@ -72,7 +73,10 @@ class SubmitResult:
         return {
             "state_version": self.state_version,
             "status": self.status,
-            "result": self.result,
+            # Stored for a replayed request too: the language-independent English text, no raw message.
+            "result": {k: v for k, v in self.result.items() if k != "message"}
+            if self.result
+            else self.result,
             "current_players": list(self.current_players),
         }
 
@@ -323,6 +327,9 @@ def _apply_logged(
             k: f"{v.rstrip('.')} (automatic pass: nothing else to do)." for k, v in descriptions.items()
         }
     descriptions["secret"] = game.action_is_secret(state, action)
+    messages = log_messages(game, state, action, seats, timed_out=seat.position if timed_out else None)
+    if messages and source == ActionLog.Source.AUTO:
+        messages = {k: auto_pass(v) if k.isdigit() or k == "spectator" else v for k, v in messages.items()}
     action_json = game.action_to_json(action)
     basis = game.consequences_basis(state)
     state = game.apply(state, action)
@@ -334,6 +341,7 @@ def _apply_logged(
         source=source,
         action=action_json,
         descriptions=descriptions,
+        messages=messages,
         consequences=consequences_for(game, state, basis, seats),
     )
     batch.insert(entry)  # the hot path's writes are plain SQL (config.sql), as its reads
@@ -395,12 +403,18 @@ def _auto_passes(
     return _AutoPasses(state, entries)
 
 
-def lost_on_time(winner: Player | None, seat: Seat, *, detail: str = "", rules_reason: str = "") -> Result:
+def lost_on_time(winner: Player | None, seat: Seat, *, in_a_row: int = 0, rules_reason: str = "") -> Result:
     """The result of `seat` losing on time: reason "timeout", whatever the game's rules called the end
-    its timeout default left behind (`rules_reason`, kept apart)."""
-    text = f"{seat.title} lost on time" + (f" ({detail})" if detail else "")
+    its timeout default left behind (`rules_reason`, kept apart); `in_a_row`: lost by that many timeouts in
+    a row."""
+    if in_a_row:
+        text, message = play_message(LOST_ON_TIME_IN_A_ROW, name=seat.title, turns=in_a_row)
+    else:
+        text, message = play_message(LOST_ON_TIME, name=seat.title)
     kept = rules_reason if rules_reason not in ("", "timeout") else None
-    return Result(winner=winner, reason="timeout", text=text, loser=seat.position, rules_reason=kept)
+    return Result(
+        winner=winner, reason="timeout", text=text, loser=seat.position, rules_reason=kept, message=message
+    )
 
 
 def load_clock(seat: Seat) -> SeatClock:

@@ -18,6 +18,7 @@ from config.errors import ApplicationError
 from matches import storage
 from matches.clocks import TIMEOUTS_TO_FORFEIT, TimeControl
 from matches.games import AnyGame, Result, get_game
+from matches.messages import NEVER_MOVED, play_message
 from matches.models import ActionLog, MatchStatus, Seat
 from matches.services.ai_seats import hand_seat_to_ai
 from matches.services.failures import task_succeeded
@@ -56,10 +57,11 @@ def clock_enforce(*, match_id: int, now: datetime | None = None) -> list[str]:
             done.append(f"ai:{seat.position}")
             continue
         if not seat.has_moved:
+            text, message = play_message(NEVER_MOVED, name=seat.display_name)
             finish(
                 match,
                 seats,
-                Result(winner=None, reason="aborted", text=f"{seat.display_name} never made a first move."),
+                Result(winner=None, reason="aborted", text=text, message=message),
                 now,
                 aborted=True,
             )
@@ -73,8 +75,7 @@ def clock_enforce(*, match_id: int, now: datetime | None = None) -> list[str]:
         if seat.consecutive_timeouts >= TIMEOUTS_TO_FORFEIT:
             others = [s.position for s in seats if s.position != seat.position]
             winner = others[0] if len(others) == 1 else None
-            detail = f"out of time {TIMEOUTS_TO_FORFEIT} turns in a row"
-            finish(match, seats, lost_on_time(winner, seat, detail=detail), now)
+            finish(match, seats, lost_on_time(winner, seat, in_a_row=TIMEOUTS_TO_FORFEIT), now)
             match.save()
             for s in seats:
                 s.save()

@@ -29,12 +29,17 @@ def test_a_loss_on_time_keeps_the_rules_reason_apart_and_names_the_loser() -> No
         "text": "bob lost on time",
         "loser": 1,
         "rules_reason": "no_units",
+        "message": {"key": "%(name)s lost on time", "params": {"name": "bob"}},  # read in each language
     }
-    forfeit = lost_on_time(None, seat, detail="out of time 3 turns in a row")
+    forfeit = lost_on_time(None, seat, in_a_row=3)
     assert forfeit.to_json() == {
         "winner": None,
         "reason": "timeout",
         "text": "bob lost on time (out of time 3 turns in a row)",
         "loser": 1,
+        "message": {
+            "key": "%(name)s lost on time (out of time %(turns)s turns in a row)",
+            "params": {"name": "bob", "turns": 3},
+        },
     }
     assert Result.from_json(forfeit.to_json()) == forfeit

@@ -1,0 +1,175 @@
+"""Game texts in the reader's language: an engine's message (key + tagged parameters, as JSON) rendered per
+viewer (docs/play-layer.md, "Texts in the reader's language").
+
+`render(message, language)` looks the key up in the engine catalogues (`matches/engine/locale`,
+`boardgame/engine/locale`), fills every parameter in that language — a card, area or house by its translated
+name from the database, a glossary term by gettext, a nested message recursively, a list joined as that
+language joins lists — and gives back the sentence. The English rendering equals the engines' `english()`.
+Names are read once per process and language and dropped when a translated row is saved.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models.signals import post_save
+from django.utils import translation
+from django.utils.translation import gettext
+
+from cards.data_translations import reader_language
+
+COMMANDEER = "commandeer"
+WESTEROS = "westeros"
+
+# A row logged as an automatic pass wraps its action's message in this one (the play layer's own words).
+AUTO_PASS_KEY = "%(action)s (automatic pass: nothing else to do)."
+# Marked for the catalogue here: the key is a literal, so makemessages finds it.
+_AUTO_PASS_TEMPLATE = translation.gettext_noop("%(action)s (automatic pass: nothing else to do).")
+PLAYER_LABEL = translation.gettext_noop("Player %(number)s")
+
+_names: dict[tuple[str, str], dict[str, str]] = {}
+
+
+def _field(language: str) -> str:
+    return "name_" + language.replace("-", "_")
+
+
+def _load(kind: str, language: str) -> dict[str, str]:
+    """English name (Commandeer cards) or id (Westeros) → the name in `language`, where one is translated."""
+    column = _field(language)
+    out: dict[str, str] = {}
+    if kind == "card":
+        from cards.models import Card
+
+        for en, local in Card.objects.values_list("name_en", column):
+            if en and local:
+                out[en] = local
+        return out
+    from boardgame import models as bg
+
+    sources: dict[str, list[Any]] = {
+        "area": [bg.Area],
+        "house": [bg.House],
+        "wcard": [bg.WesterosCard, bg.WildlingCard, bg.HouseCard],  # house cards win a shared id
+    }
+    for model in sources[kind]:
+        for slug, english, local in model.objects.values_list("slug", "name_en", column):
+            # an untranslated record reads by its English name, never by its id
+            out.setdefault(slug, local or english)
+            if local:
+                out[slug] = local
+    return out
+
+
+def _name(kind: str, key: str, language: str) -> str | None:
+    if language == "en":
+        return None
+    cached = _names.get((kind, language))
+    if cached is None:
+        cached = _names[(kind, language)] = _load(kind, language)
+    return cached.get(key)
+
+
+def forget_names(**_kwargs: Any) -> None:
+    """Drops the cached names (a translated row changed)."""
+    _names.clear()
+
+
+def _connect() -> None:
+    from boardgame import models as bg
+    from cards.models import Card
+
+    for model in (Card, bg.Area, bg.House, bg.WesterosCard, bg.WildlingCard, bg.HouseCard):
+        post_save.connect(forget_names, sender=model, dispatch_uid=f"matches.messages.{model.__name__}")
+
+
+def join(items: list[str], language: str) -> str:
+    """A list as the language writes one: "a, b" (English), "a b" (Thai), "a、b" (Chinese)."""
+    if language.startswith("zh"):
+        return "、".join(items)
+    if language == "th":
+        return " ".join(items)
+    return ", ".join(items)
+
+
+def _param(value: Any, language: str, game: str) -> Any:
+    if isinstance(value, bool) or not isinstance(value, dict):
+        return value
+    if "msg" in value:
+        return _render(value["msg"], language, game)
+    if "list" in value:
+        return join([str(_param(v, language, game)) for v in value["list"]], language)
+    if "term" in value:
+        return gettext(str(value["term"]))
+    if "card" in value:
+        name = str(value["card"])
+        if game == COMMANDEER:
+            return _name("card", name, language) or name
+        # a Westeros card's id may carry its deck ("1:supply"); the database keys it by its slug
+        return _name("wcard", name, language) or _name("wcard", name.split(":")[-1], language) or name
+    if "area" in value:
+        area = str(value["area"])
+        return _name("area", area, language) or area
+    if "house" in value:
+        house = str(value["house"])
+        return _name("house", house, language) or house.title()
+    return str(value)
+
+
+def _render(message: Any, language: str, game: str) -> str:
+    if not isinstance(message, dict) or not isinstance(message.get("key"), str):
+        raise ValueError("a message must be a JSON object with a string 'key'")
+    key = message["key"]
+    params = message.get("params") or {}
+    if key == AUTO_PASS_KEY:
+        inner = str(_param(params.get("action"), language, game)).rstrip(".。")
+        return gettext(_AUTO_PASS_TEMPLATE) % {"action": inner}
+    template = gettext(key)
+    if not params:
+        return template
+    return template % {name: _param(v, language, game) for name, v in params.items()}
+
+
+def render(message: Any, language: str | None = None, *, game: str = COMMANDEER) -> str:
+    """The message (`Msg.to_json()`) as a sentence in `language` (default: the active one)."""
+    language = language or reader_language()
+    with translation.override(language):
+        return _render(message, language, game)
+
+
+# The play layer's own words for the ends it makes (stored as messages like the engines' outcomes).
+LOST_ON_TIME = translation.gettext_noop("%(name)s lost on time")
+LOST_ON_TIME_IN_A_ROW = translation.gettext_noop(
+    "%(name)s lost on time (out of time %(turns)s turns in a row)"
+)
+CONCEDED = translation.gettext_noop("%(name)s conceded.")
+NEVER_MOVED = translation.gettext_noop("%(name)s never made a first move.")
+CANCELLED = translation.gettext_noop("The creator cancelled the match.")
+
+
+def play_message(key: str, **params: Any) -> tuple[str, dict[str, Any]]:
+    """(the English text, the message) of one of the play layer's own result texts above."""
+    message = {"key": key, "params": params}
+    return (key % params if params else key), message
+
+
+def auto_pass(message: dict[str, Any]) -> dict[str, Any]:
+    """The message of an action taken as an automatic pass (every reader sees nobody chose it)."""
+    return {"key": AUTO_PASS_KEY, "params": {"action": {"msg": message}}}
+
+
+def player_label(number: int, language: str | None = None) -> str:
+    """How a game text names seat `number` (1-based) in `language` ("Player 1", "ผู้เล่น 1", "玩家 1")."""
+    with translation.override(language or reader_language()):
+        return gettext(PLAYER_LABEL) % {"number": number}
+
+
+_connect_done = False
+
+
+def connect_signals() -> None:
+    """Called once from the app's ready(): drop the names cache on a translated row's save."""
+    global _connect_done
+    if not _connect_done:
+        _connect()
+        _connect_done = True
