@@ -39,6 +39,7 @@ data: migrate
 	$(BIN)/python manage.py load_westeros
 	$(BIN)/python manage.py demo_users
 	$(BIN)/python manage.py starter_decks
+	$(BIN)/python manage.py relog_messages
 
 # The Procfile's web server (ASGI: HTTP + WebSockets), Celery worker and beat scheduler under honcho
 # (config/procfile.py): Ctrl-C stops them all; if one dies the others are stopped and one line says
