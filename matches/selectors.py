@@ -151,6 +151,14 @@ def _rendered(message: Any, stored: dict[str, Any], language: str) -> str | None
     return _named_in(text, stored.get("names") or {}, language)
 
 
+def words_for(descriptions: dict[str, Any], stored: dict[str, Any], key: str, language: str) -> str:
+    """One log row's words for one viewer ("0", "1", …, "spectator") in `language`: its stored message
+    rendered, else the English stored with it (a row written before messages, a game without them)."""
+    message = stored.get(key, stored.get("spectator"))
+    text = _rendered(message, stored, language) if language != "en" else None
+    return text or str(descriptions.get(key) or descriptions.get("spectator") or "")
+
+
 def consequences_for(game: Any, state: Any, basis: Any, seats: Any) -> dict[str, list[dict[str, Any]]]:
     """What the action just applied to `state` caused, per viewer ({"0": [...], ..., "spectator": [...]}),
     each list as that viewer may see it (`AnyGame.consequences`), with the seated names."""

@@ -23,9 +23,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from frontend import preferences
+from frontend.language import saved_language
+from frontend.time_spans import TIME_SPANS
+from matches import selectors
 from matches.clocks import TimeControl
 from matches.games import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat, YourTurnEmail
@@ -59,13 +63,13 @@ def human_duration(delta: timedelta) -> str:
     """'23 hours', '2 days 4 hours', '12 minutes', 'less than a minute'."""
     seconds = int(delta.total_seconds())
     if seconds < 60:
-        return "less than a minute"
+        return gettext("less than a minute")
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
 
     def unit(n: int, word: str) -> str:
-        return f"{n} {word}{'' if n == 1 else 's'}"
+        return str(TIME_SPANS[word] % {"num": n})
 
     if days:
         return unit(days, "day") + (f" {unit(hours, 'hour')}" if hours else "")
@@ -116,15 +120,21 @@ def describe(seat: Seat, *, now: datetime) -> YourTurn:
     site = settings.SITE_URL
     assert seat.deadline is not None and seat.user is not None and seat.user_id is not None
     token = preferences.unsubscribe_token(seat.user_id)
-    # The last move in the words this player may read (the log's per-viewer descriptions).
+    # The last move in the words this player may read (the log's per-viewer messages, in the active
+    # language: the recipient's), else the stored English.
     last = (
         ActionLog.objects.filter(match_id=match.pk)
         .order_by("-version")
-        .values_list("descriptions", flat=True)
+        .values_list("descriptions", "messages")
+        .first()
     )
-    words = last.first()
-    words = words if isinstance(words, dict) else {}
-    last_move = str(words.get(str(seat.position)) or words.get("spectator") or "")[:300]
+    descriptions, stored = (last[0], last[1]) if last else ({}, {})
+    last_move = selectors.words_for(
+        descriptions if isinstance(descriptions, dict) else {},
+        stored if isinstance(stored, dict) else {},
+        str(seat.position),
+        translation.get_language() or settings.LANGUAGE_CODE,
+    )[:300]
     return YourTurn(
         match_id=match.pk,
         position=seat.position,
@@ -146,7 +156,7 @@ def build_message(turn: YourTurn) -> EmailMultiAlternatives:
     """Plain text and HTML, with RFC 8058 one-click unsubscribe headers."""
     context = {"turn": turn}
     message = EmailMultiAlternatives(
-        subject=f"Your turn in {turn.game}",
+        subject=gettext("Your turn in %(game)s") % {"game": turn.game},
         body=render_to_string("matches/emails/your_turn.txt", context),
         to=[turn.to],
         headers={
@@ -160,7 +170,13 @@ def build_message(turn: YourTurn) -> EmailMultiAlternatives:
 
 
 def your_turn_email_send(*, seat: Seat, now: datetime) -> bool:
-    """Send this seat's e-mail for its current deadline unless one was sent; True when sent now."""
+    """Send this seat's e-mail for its current deadline unless one was sent; True when sent now. It is written
+    in the recipient's language (their setting; the site's default without one)."""
+    with translation.override(saved_language(seat.user) or settings.LANGUAGE_CODE):
+        return _send(seat=seat, now=now)
+
+
+def _send(*, seat: Seat, now: datetime) -> bool:
     turn = describe(seat, now=now)
     with transaction.atomic():
         # Re-check: the move may have been made since the seat was read (then its deadline changed).

@@ -216,3 +216,18 @@ def test_two_workers_at_once_send_one_email(corr: Match, alice: Any, bob: Any) -
             t.join(20)
     assert sorted(results) == [0, 1]
     assert len(mail.outbox) == 1 and YourTurnEmail.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("language", "subject", "left"), [("th", "ถึงตาคุณแล้วใน", "ชั่วโมง"), ("zh-hans", "轮到你了", "小时")]
+)
+def test_the_email_is_written_in_the_recipients_language(
+    corr: Match, alice: Any, bob: Any, language: str, subject: str, left: str
+) -> None:
+    to_move, _other = mover(corr, alice, bob)
+    preferences.settings_update(user=to_move, language=language)
+    assert _run_task() == 1
+    message = mail.outbox[0]
+    assert subject in message.subject and f"#{corr.pk}" in message.subject
+    assert left in message.body  # "23 hours" in the reader's words
+    assert "left to move" not in message.body and "Stop these e-mails" not in message.alternatives[0][0]
