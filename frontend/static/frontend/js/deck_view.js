@@ -62,5 +62,5 @@ async function main() {
 }
 
 main().catch((error) => {
-  root.append(h("div", { class: "error-box" }, `Could not load the deck: ${error.message}`));
+  root.append(h("div", { class: "error-box" }, fmt(_("Could not load the deck: %(message)s"), { message: error.message })));
 });
