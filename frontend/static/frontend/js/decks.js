@@ -60,7 +60,7 @@ export function renderLegality(panel, legality, { pending = false } = {}) {
     )
   );
   if (!issues.length) list.replaceChildren(h("li", { class: "muted" }, _("Every deck rule (C-3) is met.")));
-  // the rule numbers inside the messages (not the issue-rule badge, already a number on its own) link to the rules
+  // every rule number in the list (an issue's own and those its message cites) links to the rules pages
   linkRules(list);
 }
 
