@@ -1,6 +1,7 @@
 // Small fetch wrapper for the JSON API: sends the CSRF token from the cookie, parses
 // {"code","message","extra"} errors into ApiError so pages can show the server's message.
 
+import { _, fmt } from "./i18n.js";
 export class ApiError extends Error {
   constructor(status, code, message, extra) {
     super(message);
@@ -39,7 +40,7 @@ export async function api(path, { method = "GET", body, signal } = {}) {
   }
   if (!response.ok) {
     const message =
-      (data && (data.message || data.detail)) || `${response.status} ${response.statusText || "error"}`;
+      (data && (data.message || data.detail)) || fmt(_("%(status)s error"), { status: response.status });
     throw new ApiError(response.status, (data && data.code) || "error", message, data && data.extra);
   }
   return data;

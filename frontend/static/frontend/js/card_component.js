@@ -59,7 +59,7 @@ let quietFocus = false;
 function popNode() {
   let node = document.getElementById("card-pop");
   if (!node) {
-    node = h("div", { id: "card-pop", class: "card-pop", role: "dialog", "aria-modal": "false", "aria-label": "Card text", hidden: true, "data-testid": "card-pop" });
+    node = h("div", { id: "card-pop", class: "card-pop", role: "dialog", "aria-modal": "false", "aria-label": _("Card text"), hidden: true, "data-testid": "card-pop" });
     node.addEventListener("mouseenter", () => clearTimeout(hideTimer));
     node.addEventListener("mouseleave", () => { if (pop && !pop.pinned) scheduleHide(); });
     document.body.append(node);

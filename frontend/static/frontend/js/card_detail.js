@@ -21,11 +21,11 @@ async function main() {
     card = await api(`/api/cards/${encodeURIComponent(slug)}/`);
   } catch (error) {
     root.replaceChildren(
-      h("div", { class: "error-box", role: "alert" }, error.status === 404 ? "No card with this name exists." : `Could not load the card: ${error.message}`)
+      h("div", { class: "error-box", role: "alert" }, error.status === 404 ? _("No card with this name exists.") : fmt(_("Could not load the card: %(message)s"), { message: error.message }))
     );
     return;
   }
-  document.title = `${card.name} · Commandeer & Westeros`;
+  document.title = fmt(_("%(card)s · Commandeer & Westeros"), { card: card.name });
   const faction = factionOf(card, factions);
   const type = cardType(card);
   const abilities = abilityLines(card);

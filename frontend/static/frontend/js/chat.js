@@ -6,7 +6,11 @@
 // hid one). Every piece of user text is set with textContent: a message is text, never HTML.
 import { api, ApiError } from "./api.js";
 import { h } from "./dom.js";
-import { _, fmt, formatTime, ngettext } from "./i18n.js";
+import { _, fmt, formatTime, ngettext, pgettext } from "./i18n.js";
+
+// The server names the shared channels in English ("Table", "Spectators"); they are shown by their id.
+const CHANNEL_NAMES = { table: pgettext("chat channel", "Table"), spectators: pgettext("chat channel", "Spectators") };
+const channelName = (c) => CHANNEL_NAMES[c.id] || c.label;
 
 const root = document.getElementById("chat");
 const OPEN_KEY = "chat:open";
@@ -152,8 +156,8 @@ function start(root) {
           onclick: () => select(c.id),
           onkeydown: (event) => tabKeys(event, c.id),
         },
-        c.label,
-        n ? h("span", { class: "chat-tab-unread", "aria-label": `${n} unread` }, String(n)) : null,
+        channelName(c),
+        n ? h("span", { class: "chat-tab-unread", "aria-label": fmt(ngettext("%(count)s unread", "%(count)s unread", n), { count: n }) }, String(n)) : null,
       );
     });
     tabs.replaceChildren(...buttons);
@@ -189,7 +193,7 @@ function start(root) {
     const canWrite = Boolean(channel && channel.write);
     input.disabled = send.disabled = !canWrite || sending;
     form.hidden = !channel;
-    input.placeholder = canWrite ? fmt(_("Message %(channel)s"), { channel: channel.label }) : whyReadOnly(channel);
+    input.placeholder = canWrite ? fmt(_("Message %(channel)s"), { channel: channelName(channel) }) : whyReadOnly(channel);
     input.setAttribute("maxlength", String(maxChars));
     updateCount();
   }

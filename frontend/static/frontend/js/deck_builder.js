@@ -2,7 +2,7 @@
 // save it (drafts may be illegal), curves, sample hand, import/export and revisions.
 import { api, debounce, toast, withQuery } from "./api.js";
 import { h } from "./dom.js";
-import { _, fmt, formatDateTime, ngettext } from "./i18n.js";
+import { _, fmt, formatDateTime, ngettext, pgettext } from "./i18n.js";
 import { showCard, withCardText } from "./card_component.js";
 import { createCardSearch, loadFactions } from "./card_search.js";
 import { createDrawOdds, createSampleHand } from "./deck_hand.js";
@@ -36,6 +36,17 @@ let validateSeq = 0;
 let search = null;
 
 // ---------- state ----------
+
+/** A revision's note in the reader's language: the server stores the English words (decks/services.py). */
+function revisionNote(note) {
+  if (!note || note === "saved") return _("saved");
+  if (note === "created") return pgettext("deck revision", "created");
+  const restored = /^restored revision (\d+)$/.exec(note);
+  if (restored) return fmt(_("restored revision %(number)s"), { number: restored[1] });
+  const copied = /^copied from “(.*)” by (.+)$/.exec(note);
+  if (copied) return fmt(_("copied from “%(deck)s” by %(player)s"), { deck: copied[1], player: copied[2] });
+  return note;
+}
 
 function payload() {
   return {
@@ -386,7 +397,7 @@ async function loadRevisions() {
         return h(
           "li",
           { "data-testid": "revision" },
-          h("span", {}, h("b", {}, `#${rev.number}`), " ", fmt(ngettext("%(note)s · %(count)s card · ", "%(note)s · %(count)s cards · ", cards), { note: rev.note || _("saved"), count: cards }), h("time", { datetime: rev.created_at }, when)),
+          h("span", {}, h("b", {}, `#${rev.number}`), " ", fmt(ngettext("%(note)s · %(count)s card · ", "%(note)s · %(count)s cards · ", cards), { note: revisionNote(rev.note), count: cards }), h("time", { datetime: rev.created_at }, when)),
           h("button", { type: "button", class: "button button-small button-secondary", onclick: () => restore(rev.number) }, _("Restore"))
         );
       })

@@ -1,7 +1,7 @@
 // Deck list page: my decks, public decks, create a deck, import a decklist as a new deck.
 import { api, localUrl, resultsOf } from "./api.js";
 import { h } from "./dom.js";
-import { _, pgettext } from "./i18n.js";
+import { _, fmt, pgettext } from "./i18n.js";
 import { loadFactions } from "./card_search.js";
 import { deckTotal, importErrorText, legalityOf } from "./decks.js";
 
@@ -64,13 +64,13 @@ async function loadLists() {
   try {
     mine.replaceChildren(deckTable(await allPages("/api/decks/")));
   } catch (error) {
-    mine.replaceChildren(h("div", { class: "error-box" }, `Could not load your decks: ${error.message}`));
+    mine.replaceChildren(h("div", { class: "error-box" }, fmt(_("Could not load your decks: %(message)s"), { message: error.message })));
   }
   try {
     const liked = await api("/api/decks/public/?sort=liked&page_size=10"); // the full browser: /decks/public/
     pub.replaceChildren(deckTable(liked.results || [], { showOwner: true }));
   } catch (error) {
-    pub.replaceChildren(h("div", { class: "error-box" }, `Could not load public decks: ${error.message}`));
+    pub.replaceChildren(h("div", { class: "error-box" }, fmt(_("Could not load public decks: %(message)s"), { message: error.message })));
   }
 }
 

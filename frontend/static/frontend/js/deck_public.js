@@ -3,7 +3,7 @@
 // when signed in. The search lives in the address bar (?q=&faction=&card=&sort=&page=).
 import { api, withQuery } from "./api.js";
 import { h } from "./dom.js";
-import { _, fmt, ngettext } from "./i18n.js";
+import { _, fmt, formatDate, ngettext, pgettext } from "./i18n.js";
 import { loadFactions } from "./card_search.js";
 import { bindLikeButton, copyDeck } from "./decks.js";
 
@@ -68,8 +68,8 @@ function deckItem(deck) {
     const n = deck.like_count || 0;
     like = h(
       "span",
-      { class: "like-count muted", "data-testid": "like-count", title: own ? "Your deck" : "Log in to like decks" },
-      `♥ ${n} like${n === 1 ? "" : "s"}`
+      { class: "like-count muted", "data-testid": "like-count", title: own ? _("Your deck") : _("Log in to like decks") },
+      `♥ ${fmt(ngettext("%(count)s like", "%(count)s likes", n), { count: n })}`
     );
   }
   return h(
@@ -79,24 +79,24 @@ function deckItem(deck) {
     h(
       "div",
       { class: "deck-meta-line" },
-      `by ${deck.owner}`,
+      fmt(_("by %(player)s"), { player: deck.owner }),
       deck.faction ? ` · ${deck.faction.name}` : "",
-      ` · ${deck.card_count} cards`,
-      deck.commander ? ` · Commander: ${deck.commander.name}` : ""
+      ` · ${fmt(ngettext("%(count)s card", "%(count)s cards", deck.card_count), { count: deck.card_count })}`,
+      deck.commander ? ` · ${fmt(_("Commander: %(card)s"), { card: deck.commander.name })}` : ""
     ),
     h(
       "div",
       { class: "deck-meta-line" },
-      h("span", { class: `status ${legal ? "status-ok" : "status-bad"}` }, legal ? "Legal" : "Not legal yet"),
+      h("span", { class: `status ${legal ? "status-ok" : "status-bad"}` }, legal ? pgettext("deck status", "Legal") : _("Not legal yet")),
       " ",
-      h("time", { datetime: deck.created_at }, new Date(deck.created_at).toLocaleDateString())
+      h("time", { datetime: deck.created_at }, formatDate(deck.created_at))
     ),
     h(
       "div",
       { class: "deck-actions" },
       like,
       signedIn
-        ? h("button", { type: "button", class: "button button-small", "data-testid": "copy-deck", onclick: () => copyDeck(`/api/decks/${deck.id}/`) }, "Copy to my decks")
+        ? h("button", { type: "button", class: "button button-small", "data-testid": "copy-deck", onclick: () => copyDeck(`/api/decks/${deck.id}/`) }, _("Copy to my decks"))
         : null
     )
   );

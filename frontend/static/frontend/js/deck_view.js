@@ -2,7 +2,7 @@
 // C-4.4 mulligans, draw odds, text; like it and copy it to your decks (signed in).
 import { api, withQuery } from "./api.js";
 import { h } from "./dom.js";
-import { _, fmt } from "./i18n.js";
+import { _, fmt, ngettext } from "./i18n.js";
 import { loadFactions } from "./card_search.js";
 import { createDrawOdds, createSampleHand } from "./deck_hand.js";
 import { bindLikeButton, copyDeck, groupRows, renderCharts, renderLegality } from "./decks.js";
@@ -18,7 +18,7 @@ async function main() {
   const deck = await api(apiUrl);
   rows = deck.cards || [];
   renderLegality($("[data-legality]"), deck.legality);
-  $("[data-total]").textContent = `${deck.card_count} cards`;
+  $("[data-total]").textContent = fmt(ngettext("%(count)s card", "%(count)s cards", deck.card_count), { count: deck.card_count });
   $("[data-commander]").textContent = deck.commander ? fmt(_("Commander: %(card)s"), { card: deck.commander.name }) : _("No Commander chosen.");
   $("[data-decklist]").replaceChildren(
     ...groupRows(rows).flatMap(([title, list]) => [
@@ -62,5 +62,5 @@ async function main() {
 }
 
 main().catch((error) => {
-  root.append(h("div", { class: "error-box" }, `Could not load the deck: ${error.message}`));
+  root.append(h("div", { class: "error-box" }, fmt(_("Could not load the deck: %(message)s"), { message: error.message })));
 });

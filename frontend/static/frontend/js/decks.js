@@ -1,7 +1,8 @@
 // Deck helpers shared by the deck pages: legality panel, curves, sample-hand tiles, import errors.
 import { api, toast } from "./api.js";
 import { h } from "./dom.js";
-import { _, fmt, ngettext } from "./i18n.js";
+import { _, fmt, ngettext, pgettext } from "./i18n.js";
+import { linkRules } from "./rule_links.js";
 
 export function legalityOf(deck) {
   return deck && deck.legality ? deck.legality : null;
@@ -35,14 +36,14 @@ export function renderLegality(panel, legality, { pending = false } = {}) {
   panel.classList.toggle("is-legal", Boolean(legality && legality.valid));
   panel.classList.toggle("is-illegal", Boolean(legality && !legality.valid));
   if (!legality) {
-    badge.replaceChildren(h("span", { class: "status" }, pending ? "Checking…" : ""));
+    badge.replaceChildren(h("span", { class: "status" }, pending ? _("Checking…") : ""));
     list.replaceChildren();
     return;
   }
   badge.replaceChildren(
     legality.valid
-      ? h("span", { class: "status status-ok", "data-testid": "legality-status" }, "Legal")
-      : h("span", { class: "status status-bad", "data-testid": "legality-status" }, "Not legal yet")
+      ? h("span", { class: "status status-ok", "data-testid": "legality-status" }, pgettext("deck status", "Legal"))
+      : h("span", { class: "status status-bad", "data-testid": "legality-status" }, _("Not legal yet"))
   );
   const issues = [
     ...(legality.errors || []).map((issue) => ({ ...issue, level: "error" })),
@@ -54,11 +55,13 @@ export function renderLegality(panel, legality, { pending = false } = {}) {
         "li",
         { class: `issue issue-${issue.level}`, "data-rule": issue.rule, "data-testid": `legality-${issue.level}` },
         h("span", { class: "issue-rule" }, issue.rule),
-        h("span", {}, `${issue.level === "warning" ? "Warning: " : ""}${issue.message}`)
+        h("span", {}, issue.level === "warning" ? fmt(_("Warning: %(message)s"), { message: issue.message }) : issue.message)
       )
     )
   );
-  if (!issues.length) list.replaceChildren(h("li", { class: "muted" }, "Every deck rule (C-3) is met."));
+  if (!issues.length) list.replaceChildren(h("li", { class: "muted" }, _("Every deck rule (C-3) is met.")));
+  // every rule number in the list (an issue's own and those its message cites) links to the rules pages
+  linkRules(list);
 }
 
 /** A bar chart (pure CSS) of {label: value}. */
@@ -85,7 +88,7 @@ export function barChart(title, curve, { cls = "" } = {}) {
           ),
           h("div", { class: "bar-labels" }, entries.map(([label]) => h("span", {}, label))),
         ]
-      : h("p", { class: "muted" }, "No cards yet.")
+      : h("p", { class: "muted" }, _("No cards yet."))
   );
 }
 
