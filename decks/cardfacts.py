@@ -27,6 +27,7 @@ class CardFacts:
     power: int | None = None
     health: int | None = None
     keywords: tuple[str, ...] = ()
+    shown: str = ""  # the name in the reader's language (the English `name` is the card's identity)
 
     @property
     def is_unit(self) -> bool:
@@ -88,6 +89,7 @@ def card_facts(card: Any, *, with_keywords: bool = True) -> CardFacts:
         # The English name (modeltranslation's `name` follows the active language): copies are summed and
         # issues name their cards by it in every language; messages show the reader's translation.
         name=str(getattr(card, "name_en", None) or card.name),
+        shown=str(card.name),
         slug=str(getattr(card, "slug", "")),
         faction=faction,
         faction_name=faction_name,

@@ -189,7 +189,7 @@ def draw_odds(
         cards.append(
             {
                 "card": facts.slug,
-                "name": facts.name,
+                "name": facts.shown or facts.name,
                 "count": count,
                 "commander": is_commander,
                 "probabilities": chances(in_pile.get(facts.slug, 0), is_commander),
@@ -254,7 +254,7 @@ def deck_stats(entries: Sequence[tuple[Any, int]], *, commander: Any = None) -> 
         odds.append(
             {
                 "card": f.slug,
-                "name": f.name,
+                "name": f.shown or f.name,
                 "count": c,
                 "probability": round(hand_probability(pile_size, copies), 4),
             }
