@@ -116,3 +116,91 @@ def test_no_page_has_a_critical_or_serious_axe_finding(
     found = check_every_page(chromium_browser, url, made, lang)
     report = "\n".join(f"{path}:\n  " + "\n  ".join(lines) for path, lines in found.items())
     assert found == {}, f"axe-core findings on the {lang} pages:\n{report}"
+
+
+ACTIVE = "(sel) => { const a = document.activeElement; return Boolean(a && a.matches(sel)); }"
+# Where an area sits on the drawn map, as the map's arrow keys measure it (WesterosMap.anchor).
+FOCUSED_AREA = """() => {
+  const a = document.activeElement;
+  if (!a || !a.matches(".wx-area")) return null;
+  const box = a.getBBox();
+  const port = a.dataset.kind === "port";
+  return {id: a.dataset.areaId, x: port ? box.x + box.width / 2 : Number(a.dataset.x),
+          y: port ? box.y + box.height / 2 : Number(a.dataset.y)};
+}"""
+
+
+def tabs_until(page: Any, selector: str, limit: int = 60) -> int:
+    """How many Tab presses from where the focus is bring it onto `selector`."""
+    for n in range(1, limit + 1):
+        page.keyboard.press("Tab")
+        if page.evaluate(ACTIVE, selector):
+            return n
+    raise AssertionError(f"{selector} never got the focus in {limit} Tabs")
+
+
+def test_westeros_orders_are_a_few_keys_away_and_the_map_is_one_tab_stop(
+    site: tuple[str, dict[str, Any]],  # noqa: F811
+    chromium_browser: Any,
+) -> None:
+    url, made = site
+    context = chromium_browser.new_context(bypass_csp=True, viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{url}/accounts/login/")
+    page.fill("input[name=username]", "alice")
+    page.fill("input[name=password]", "pw-alice-123")
+    page.locator("form:has(input[name=password]) [type=submit]").click()
+    page.wait_for_url(lambda u: "/accounts/login/" not in u)
+    game = f"{url}/westeros/games/{made['westeros']}/"
+    first_order = "[data-plan-area] .wx-plan-area"  # the first area of the orders plan (W-5.1)
+    try:
+        page.goto(game)
+        page.wait_for_selector(first_order)
+        # the skip link is the second Tab stop; from the decision's heading the first order is a Tab or two on
+        assert tabs_until(page, "[data-testid=skip-to-orders]") == 2
+        page.keyboard.press("Enter")
+        assert page.evaluate(ACTIVE, "#wx-decide-title")
+        assert tabs_until(page, first_order) <= 2
+
+        # without the skip link: the header, the map as ONE stop, its zoom buttons, then the orders (was 77)
+        page.goto(game)
+        page.wait_for_selector(first_order)
+        assert page.locator(".wx-area[tabindex='0']").count() == 1
+        assert tabs_until(page, first_order) <= 22
+
+        # Tab reaches the map on an area with a choice; the arrow keys move on the map, the stop follows
+        page.goto(game)
+        page.wait_for_selector(first_order)
+        tabs_until(page, ".wx-area")
+        assert "mark-actionable" in (
+            page.evaluate("() => document.activeElement.getAttribute('class')") or ""
+        )
+        page.locator(".wx-area[data-area-id='harrenhal']").focus()  # mid-map: every direction has a neighbour
+        for key, axis, sign in (
+            ("ArrowDown", "y", 1),
+            ("ArrowRight", "x", 1),
+            ("ArrowUp", "y", -1),
+            ("ArrowLeft", "x", -1),
+        ):
+            before = page.evaluate(FOCUSED_AREA)
+            page.keyboard.press(key)
+            after = page.evaluate(FOCUSED_AREA)
+            assert after is not None and after["id"] != before["id"], key
+            assert (after[axis] - before[axis]) * sign > 0, (key, before, after)
+            assert page.locator(".wx-area[tabindex='0']").get_attribute("data-area-id") == after["id"]
+        # Enter and Space choose the focused area (it shows as pressed; the decision turns to it)
+        for key in ("Enter", " "):
+            page.keyboard.press("ArrowDown")
+            here = page.evaluate(FOCUSED_AREA)["id"]
+            page.keyboard.press(key)
+            page.wait_for_function("(id) => document.body.dataset.selectedArea === id", arg=here)
+            assert page.locator(f".wx-area[data-area-id='{here}']").get_attribute("aria-pressed") == "true"
+            assert page.evaluate(FOCUSED_AREA)["id"] == here  # the focus stays on the map
+        # Tab leaves the map at once, and the log is a Tab stop named by its heading
+        page.keyboard.press("Tab")
+        assert not page.evaluate(ACTIVE, ".wx-area")
+        tabs_until(page, "#wx-log", limit=200)
+        assert page.locator("#wx-log").get_attribute("aria-labelledby") == "wx-log-title"
+    finally:
+        context.close()

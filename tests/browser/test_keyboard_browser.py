@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from tests.browser.test_accessibility import ACTIVE, tabs_until
 from tests.browser.test_browser_match import browser, server  # noqa: F401  (fixtures: the live server, Chromium)
 from tests.browser.test_match_page import Viewer, _against_ai, _play_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
-ACTIVE = """(sel) => { const a = document.activeElement; return Boolean(a && a.matches(sel)); }"""
 # A hand card whose play asks for a square next: two or more legal actions name it (a deploy, C-5.2).
 CARD_NEEDING_A_SQUARE = """() => {
   const legal = window.matchConnection.snapshot.legal_actions || [];
@@ -25,15 +25,6 @@ CARD_NEEDING_A_SQUARE = """() => {
   }
   return null;
 }"""
-
-
-def tabs_until(page: Any, selector: str, limit: int = 60) -> int:
-    """How many Tab presses from where the focus is bring it onto `selector`."""
-    for n in range(1, limit + 1):
-        page.keyboard.press("Tab")
-        if page.evaluate(ACTIVE, selector):
-            return n
-    raise AssertionError(f"{selector} never got the focus in {limit} Tabs")
 
 
 def test_skip_link_log_and_focus_after_picking_a_card(server: str, browser: Any) -> None:

@@ -224,7 +224,7 @@ export class WesterosMap {
   draw(label) {
     const vb = this.data.viewbox || [0, 0, 1000, 1700];
     const root = svg("svg", {
-      viewBox: vb.join(" "), class: "wx-map", role: "group", "aria-label": label,
+      viewBox: vb.join(" "), class: "wx-map", role: "group", "aria-label": label, tabindex: "-1", // its areas are the Tab stop
       "data-testid": "westeros-map", preserveAspectRatio: "xMidYMin meet",
     });
     root.append(defs());
