@@ -311,7 +311,9 @@ def test_the_header_badge_comes_with_the_page(user: Any) -> None:
     _to_move(_match(user, rival, per_move_s=3600), user)
     _to_move(_match(rival, user), rival)  # the rival's move: not counted
     html = client.get("/cards/").content.decode()
-    assert '>My games<span class="nav-badge" data-testid="nav-turns">2</span></a>' in html
+    # the badge repeats the count the link's name says: hidden from screen readers, after a space so the
+    # visible "My games 2" is the start of the name (WCAG 2.5.3)
+    assert '>My games <span class="nav-badge" data-testid="nav-turns" aria-hidden="true">2</span></a>' in html
     assert '<span class="nav-badge" data-testid="nav-turns-menu">2</span></label>' in html
     assert 'aria-label="My games: 2 waiting for your move"' in html and 'data-turns="2"' in html
     visitor = Client().get("/cards/").content.decode()

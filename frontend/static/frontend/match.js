@@ -270,7 +270,17 @@ function pick(token) {
     return true;
   }
   renderActions();
+  if (!token.startsWith("s:")) focusHighlightedSquare();
   return true;
+}
+
+/** After a card is picked, the keyboard goes where the next choice is: the first highlighted square. */
+function focusHighlightedSquare() {
+  const squares = [...root.querySelectorAll(".board .square")];
+  const next = squares.find((s) => s.classList.contains("selectable") || s.querySelector(".selectable"));
+  if (!next) return;
+  for (const s of squares) s.tabIndex = s === next ? 0 : -1;
+  next.focus({ preventScroll: true });
 }
 
 root.addEventListener("click", (ev) => {
@@ -313,8 +323,14 @@ document.addEventListener("keydown", (ev) => {
   if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
   const t = ev.target;
   if (t && (t.closest("input, textarea, select, [contenteditable]") || (t.closest("#card-pop")))) return;
-  if (!match || match.status !== "active") return;
   const square = t && t.closest && t.closest(".board .square");
+  const unit = square && square.querySelector(".unit");
+  if (unit && unit.showCardText && (ev.key === "i" || ev.key === "I")) {
+    ev.preventDefault(); // the unit's card text, as on a card ("i"); Escape gives focus back to the square
+    unit.showCardText(true, square);
+    return;
+  }
+  if (!match || match.status !== "active") return;
   const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   if (square && arrows[ev.key]) {
     ev.preventDefault();

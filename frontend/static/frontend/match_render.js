@@ -164,11 +164,11 @@ function handCard(ref, view, note) {
       h("span", { class: "cost cost-command", "aria-hidden": "true" }, String(f.command_cost ?? "?")),
       h("span", { class: "cost cost-energy", "aria-hidden": "true" }, String(f.energy_cost ?? 0))),
     h("div", { class: "hc-name" }, cardName(view, ref.card)),
-    h("div", { class: "hc-costs" }, fmt(_("CP %(cp)s · En %(energy)s"), { cp: f.command_cost ?? "?", energy: f.energy_cost ?? 0 })),
-    isUnit ? h("div", { class: "hc-stats" }, h("b", { class: "p" }, k(f.power)), " / ", h("b", { class: "hp" }, k(f.health)), ` ${arrows}`)
-      : h("div", { class: "hc-stats" }, eventKind(f.event_type)),
-    f.rules_text ? h("div", { class: "hc-text" }, f.display_rules_text ?? f.rules_text) : null,
-    note ? h("div", { class: "hc-note", "data-testid": "unplayable-reason" }, note) : null,
+    h("div", { class: "hc-costs", "aria-hidden": "true" }, fmt(_("CP %(cp)s · En %(energy)s"), { cp: f.command_cost ?? "?", energy: f.energy_cost ?? 0 })),
+    isUnit ? h("div", { class: "hc-stats", "aria-hidden": "true" }, h("b", { class: "p" }, k(f.power)), " / ", h("b", { class: "hp" }, k(f.health)), ` ${arrows}`)
+      : h("div", { class: "hc-stats", "aria-hidden": "true" }, eventKind(f.event_type)),
+    f.rules_text ? h("div", { class: "hc-text", "aria-hidden": "true" }, f.display_rules_text ?? f.rules_text) : null,
+    note ? h("div", { class: "hc-note", "data-testid": "unplayable-reason", "aria-hidden": "true" }, note) : null,
   );
   withCardText(node, () => cardOf(view, ref.card));
   return node;
@@ -247,6 +247,7 @@ function unitNode(u, view, orient, names, viewer) {
   const node = h("div", {
     class: `unit ${sideClass(u.owner, orient)}${u.attacked ? " attacked" : ""}`, "data-token": `c:${u.id}`, "data-testid": "unit",
     "data-name": u.card, "data-owner": u.owner, "data-square": u.square, role: "button", "aria-label": unitLabel(u, view, orient, names, viewer),
+    "aria-hidden": "true", // its square is the control and says all of this (a button inside a button is no control)
   },
     h("div", { class: "unit-name", title: cardName(view, u.card) }, shortName(cardName(view, u.card))),
     h("div", { class: "unit-stats" }, h("span", { class: "p", title: _("Power") }, `⚔${k(u.power)}`), " ", h("span", { class: "hp", title: _("Health left / Health"), "data-testid": "unit-health" }, `♥${k(left)}/${k(u.health)}`)),
@@ -257,7 +258,7 @@ function unitNode(u, view, orient, names, viewer) {
     })) : null,
     h("div", { class: "arrows" }, arrows),
   );
-  withCardText(node, () => cardOf(view, u.card), { extra: unitExtra(u, view, orient) });
+  withCardText(node, () => cardOf(view, u.card), { extra: unitExtra(u, view, orient), focusable: false });
   return node;
 }
 
@@ -318,7 +319,8 @@ export function renderView(root, view, viewer, names, { over = false } = {}) {
   if (mine && mine.hand) {
     const notes = ended ? {} : view.unplayable || {}; // nothing is played once it has ended
     hand.append(h("h3", { class: "hand-title" }, fmt(_("Your hand (%(count)s)"), { count: mine.hand.length })));
-    hand.append(h("div", { class: "hand-cards", role: "list", "aria-label": _("Your hand") }, mine.hand.map((c) => handCard(c, view, notes[String(c.id)]))));
+    // a group, not a list: a list may hold only list items, and each card is a button
+    hand.append(h("div", { class: "hand-cards", role: "group", "aria-label": _("Your hand") }, mine.hand.map((c) => handCard(c, view, notes[String(c.id)]))));
   }
 }
 

@@ -147,10 +147,13 @@ function scheduleHide() {
  */
 export function withCardText(node, card, opts = {}) {
   const get = typeof card === "function" ? card : () => card;
-  const { tapShows = true } = opts;
+  const { tapShows = true, focusable = true } = opts;
   let touch = false;
   node.classList.add("has-card-text");
-  if (!node.hasAttribute("tabindex") && !/^(A|BUTTON)$/.test(node.tagName)) node.setAttribute("tabindex", "0");
+  // `focusable: false`: the node sits inside a control of its own (a unit on a board square), which the
+  // keyboard reaches instead; that control opens the text with `node.showCardText(pinned, control)`.
+  if (focusable && !node.hasAttribute("tabindex") && !/^(A|BUTTON)$/.test(node.tagName)) node.setAttribute("tabindex", "0");
+  node.showCardText = (pinned, anchor = node) => showCard(anchor, get(), opts, pinned);
   node.addEventListener("pointerenter", (ev) => {
     if (ev.pointerType === "mouse") showCard(node, get(), opts, false);
   });

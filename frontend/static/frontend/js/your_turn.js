@@ -308,6 +308,9 @@ function showTurns(count) {
       badge = document.createElement("span");
       badge.className = "nav-badge";
       badge.dataset.testid = testid;
+      // the link's name says the count and begins with the visible "My games 3" (WCAG 2.5.3: label in name)
+      badge.setAttribute("aria-hidden", "true");
+      if (!/\s$/.test(holder.textContent)) holder.append(" ");
       holder.append(badge);
     }
     badge.textContent = String(count);

@@ -182,9 +182,16 @@ function wrapName(name) {
   return [parts.slice(0, best).join("").trim(), parts.slice(best).join("").trim()];
 }
 
+/** Arrow keys as steps on the drawn map (x to the right, y down). */
+const ARROW_STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
 /**
  * The board. `new WesterosMap(container, mapData, {onSelect})` draws it; `setView(view)` lays a game
- * view on top; `select(id)`, `mark(name, ids)` highlight areas; every area is a focusable button.
+ * view on top; `select(id)`, `mark(name, ids)` highlight areas; every area is a button.
+ *
+ * The keyboard reaches the map in one Tab stop (a roving tabindex, as in the WAI-ARIA grid and toolbar
+ * patterns): the stop is the selected area, else the first area with a choice; the arrow keys move to the
+ * nearest area in that direction on the map, Enter or Space chooses it.
  */
 export class WesterosMap {
   constructor(container, mapData, { onSelect = null, label = _("Map of Westeros") } = {}) {
@@ -217,7 +224,7 @@ export class WesterosMap {
   draw(label) {
     const vb = this.data.viewbox || [0, 0, 1000, 1700];
     const root = svg("svg", {
-      viewBox: vb.join(" "), class: "wx-map", role: "group", "aria-label": label,
+      viewBox: vb.join(" "), class: "wx-map", role: "group", "aria-label": label, tabindex: "-1", // its areas are the Tab stop
       "data-testid": "westeros-map", preserveAspectRatio: "xMidYMin meet",
     });
     root.append(defs());
@@ -233,7 +240,7 @@ export class WesterosMap {
       const kindText = a.kind === "port" ? _("port") : a.kind === "sea" ? _("sea area") : _("land area");
       const poly = svg("polygon", {
         points: points(a.outline), class: `wx-area wx-${a.kind}`, "data-area-id": a.id, "data-kind": a.kind,
-        "data-x": a.x, "data-y": a.y, tabindex: "0", role: "button", "aria-label": fmt(_("%(area)s (%(kind)s)"), { area: a.name, kind: kindText }),
+        "data-x": a.x, "data-y": a.y, tabindex: "-1", role: "button", "aria-label": fmt(_("%(area)s (%(kind)s)"), { area: a.name, kind: kindText }),
         id: `wx-area-${a.id}`,
       }, title(a.name));
       if (a.home_house) poly.dataset.home = a.home_house;
@@ -255,12 +262,23 @@ export class WesterosMap {
     });
     root.addEventListener("keydown", (ev) => {
       const node = ev.target.closest && ev.target.closest("[data-area-id]");
-      if (node && (ev.key === "Enter" || ev.key === " ")) {
+      if (!node || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+      if (ev.key === "Enter" || ev.key === " ") {
         ev.preventDefault();
         this.choose(node.dataset.areaId);
+      } else if (ARROW_STEPS[ev.key]) {
+        ev.preventDefault();
+        const next = this.neighbourOnScreen(node.dataset.areaId, ...ARROW_STEPS[ev.key]);
+        if (next) this.focusArea(next);
       }
     });
+    root.addEventListener("focusin", (ev) => {
+      const node = ev.target.closest && ev.target.closest("[data-area-id]");
+      if (node) this.setTabStop(node.dataset.areaId);
+    });
     this.svg = root;
+    const first = sorted.find((a) => a.outline && a.outline.length >= 3);
+    if (first) this.setTabStop(first.id);
     this.zoom = 1;
     const scroller = document.createElement("div");
     scroller.className = "wx-scroller";
@@ -322,6 +340,42 @@ export class WesterosMap {
     this.iconBottom[a.id] = icons.length ? y + 9 : a.y + 6 + (lines.length - 1) * 7;
   }
 
+  /** The one area the Tab key reaches. */
+  setTabStop(id) {
+    const poly = this.polygon(id);
+    if (!poly || poly.tabIndex === 0) return;
+    for (const n of this.svg.querySelectorAll(".wx-area[tabindex='0']")) n.setAttribute("tabindex", "-1");
+    poly.setAttribute("tabindex", "0");
+  }
+
+  focusArea(id) {
+    this.setTabStop(id);
+    const poly = this.polygon(id);
+    if (poly) poly.focus();
+  }
+
+  polygon(id) {
+    return id && this.svg ? this.svg.querySelector(`.wx-area[data-area-id="${CSS.escape(id)}"]`) : null;
+  }
+
+  /** The nearest area from `id` in the direction (dx, dy) on the drawn map: ahead along that axis, the
+   * distance across it counting double (so "right" prefers the area level with this one). */
+  neighbourOnScreen(id, dx, dy) {
+    const [x0, y0] = this.anchor(id);
+    let best = null;
+    let bestScore = Infinity;
+    for (const other of Object.keys(this.areas)) {
+      if (other === id || !this.polygon(other)) continue;
+      const [x, y] = this.anchor(other);
+      const ahead = (x - x0) * dx + (y - y0) * dy;
+      if (ahead <= 0) continue;
+      const across = Math.abs((x - x0) * dy) + Math.abs((y - y0) * dx);
+      const score = ahead + 2 * across;
+      if (score < bestScore) [best, bestScore] = [other, score];
+    }
+    return best;
+  }
+
   choose(id) {
     this.select(id);
     if (this.onSelect) this.onSelect(id);
@@ -336,11 +390,14 @@ export class WesterosMap {
     if (!a) return;
     const poly = this.svg.querySelector(`[data-area-id="${CSS.escape(id)}"]`);
     if (poly) poly.setAttribute("aria-pressed", "true");
+    this.setTabStop(id);
     this.layers.focus.append(svg("polygon", { points: points(a.outline), class: "wx-selected" }));
   }
 
   /** Draw a named highlight (e.g. "neighbour", "actionable", "target") around these areas; [] clears it. */
   mark(name, ids) {
+    // Tab into the map lands on an area with a choice, unless the keyboard is on the map already
+    if (name === "actionable" && ids && ids.length && !this.selected && !this.svg.contains(document.activeElement)) this.setTabStop([...ids].sort()[0]);
     for (const n of this.layers.marks.querySelectorAll(`[data-mark="${name}"]`)) n.remove();
     for (const n of this.svg.querySelectorAll(`.wx-area.mark-${name}`)) n.classList.remove(`mark-${name}`);
     this.marks[name] = [...(ids || [])];
