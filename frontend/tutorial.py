@@ -11,9 +11,13 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+import re
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
+
+from cards.data_translations import reader_language
 
 from config.errors import ApplicationError
 from frontend.models import TutorialProgress
@@ -21,6 +25,7 @@ from frontend.tutorial_lessons import COMMANDEER, LEARNER, Chapter, Lesson, Move
 from matches.engine import GameState, IllegalActionError, action_from_json, load_card_file
 from matches.engine.actions import Action
 from matches.engine.decks import load_sample
+from matches import messages
 from matches.games import get_game  # the match pages' view: each card's text in the reader's language
 
 LESSONS: dict[str, Lesson] = {COMMANDEER.game: COMMANDEER}
@@ -100,15 +105,16 @@ def _run(state: GameState, queue: list[Move]) -> None:
 
 
 def _chapter_state(chapter: Chapter, done: int) -> GameState:
-    """The chapter's state once its first `done` steps are made; after its last step nothing runs on, so
+    """The chapter's state once its first `done` steps are made; after its last move nothing runs on, so
     the learner sees the board their last move left."""
     state = GameState.from_dict(chapter.position, catalog=_catalog(), seed=0)
     queue = list(chapter.opponent)
     _run(state, queue)
+    last_move = max((i for i, s in enumerate(chapter.steps) if s.move is not None), default=-1)
     for index, step in enumerate(chapter.steps[:done]):
         if step.move is not None:
             state.apply(legal_move(state, LEARNER, step.move))
-            if index + 1 < len(chapter.steps):
+            if index < last_move:
                 _run(state, queue)
     return state
 
@@ -183,6 +189,31 @@ def progress_set(request: Any, game: str, step: int) -> None:
 # ---- what the page shows, and one step forward ----------------------------------------------------------
 
 
+def seat_names() -> dict[int, str]:
+    """The sides as the log names them: the factions of the lesson's decks (docs/glossary.md)."""
+    return {LEARNER: gettext("Cinder Legion"), 1 - LEARNER: gettext("Stonehold Clans")}
+
+
+def _happened(lesson: Lesson, step: int, state: GameState) -> list[str]:
+    """The log since the previous step, in the reader's language (the engine's messages, as a match's log
+    shows them): the learner's move and everything the opponent and the rules did after it."""
+    steps = lesson.steps()
+    if step == 0 or steps[step - 1][0] != (steps[step][0] if step < len(steps) else steps[-1][0]):
+        return []  # the first step of a chapter: a new position, nothing happened in it yet
+    before, _chapter, _index = state_at(lesson, step - 1)
+    language = reader_language()
+    lines = []
+    for entry in state.log_view(LEARNER, before.log_length):
+        text = messages.render(entry["message"], language) if entry.get("message") else str(entry.get("text", ""))
+        for seat, name in seat_names().items():
+            label = messages.player_label(seat + 1, language)
+            if language == "th":  # Thai sets a name apart from the word before it, as the match log does
+                text = re.sub(rf"(?<=[\u0e00-\u0e7f]){re.escape(label)}", " " + label, text)
+            text = text.replace(label, name)
+        lines.append(text)
+    return lines
+
+
 def payload(lesson: Lesson, step: int) -> dict[str, Any]:
     """Everything the tutorial page shows at `step`: the learner's view of the board (their own hand
     only, C-8), the instruction, the element(s) to click, and what the previous step did."""
@@ -202,6 +233,7 @@ def payload(lesson: Lesson, step: int) -> dict[str, Any]:
         "chapter": {"index": chapter_index, "count": len(lesson.chapters), "title": str(chapter.title)},
         "instruction": str(current.instruction) if current else None,
         "explanation": str(previous.explanation) if previous and previous.explanation else None,
+        "happened": _happened(lesson, step, state),
         "expect": dict(action.to_json()) if action else None,
         "highlight": highlight(state, action),
         "focus": list(current.focus) if current else [],

@@ -136,8 +136,8 @@ COMMANDEER = Lesson(
             steps=(
                 Step(
                     instruction=_(
-                        "Welcome! You command the red Cinder Legion at the bottom of the battlefield; the "
-                        "Stonehold player sits at the top. Each unit shows its Power (⚔) and Health (♥) and "
+                        "Welcome! You command the Cinder Legion at the bottom of the battlefield; the "
+                        "Stonehold Clans sit at the top. Each unit shows its Power (⚔) and Health (♥) and "
                         "attacks along its arrows (C-1.1, C-1.2). You win when six enemy cards lie in your "
                         "opponent's Defeated zone (C-6.1)."
                     ),

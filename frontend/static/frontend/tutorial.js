@@ -13,7 +13,7 @@ const root = document.getElementById("match-app");
 const game = root.dataset.game;
 const url = `/api/tutorials/${game}/`;
 const $ = (id) => document.getElementById(id);
-const NAMES = { 1: _("Tutorial opponent") };
+const NAMES = { 1: _("Stonehold Clans") };
 
 let lesson = null; // the server's payload for the current step
 let clicked = 0; // how many of the step's highlighted elements have been clicked
@@ -68,9 +68,11 @@ function render() {
   $("tutorial-bar").max = lesson.total;
   $("tutorial-bar").value = lesson.step;
   const explanation = $("tutorial-explanation");
-  explanation.hidden = !lesson.explanation;
   explanation.textContent = lesson.explanation || "";
   linkRules(explanation);
+  $("tutorial-happened").replaceChildren(...(lesson.happened || []).map((line) => h("li", {}, line)));
+  $("tutorial-happened").hidden = !(lesson.happened || []).length;
+  $("tutorial-what").hidden = !lesson.explanation && !(lesson.happened || []).length;
   const instruction = $("tutorial-instruction");
   instruction.hidden = lesson.finished;
   instruction.textContent = lesson.instruction || "";
@@ -123,8 +125,8 @@ function use(node) {
   }
   $("tutorial-error").hidden = true;
   clicked += 1;
+  mark(); // the clicked ones stay marked; the next one lights up (none while the move is sent)
   if (clicked >= lesson.highlight.length) send(lesson.expect);
-  else mark();
   return true;
 }
 
