@@ -9,23 +9,21 @@ listed in a lobby or shown on a profile.
 from __future__ import annotations
 
 import functools
-from typing import Any
-
 import re
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from cards.data_translations import reader_language
-
 from config.errors import ApplicationError
 from frontend.models import TutorialProgress
 from frontend.tutorial_lessons import COMMANDEER, LEARNER, Chapter, Lesson, Move, Step
+from matches import messages
 from matches.engine import GameState, IllegalActionError, action_from_json, load_card_file
 from matches.engine.actions import Action
 from matches.engine.decks import load_sample
-from matches import messages
 from matches.games import get_game  # the match pages' view: each card's text in the reader's language
 
 LESSONS: dict[str, Lesson] = {COMMANDEER.game: COMMANDEER}
@@ -204,7 +202,11 @@ def _happened(lesson: Lesson, step: int, state: GameState) -> list[str]:
     language = reader_language()
     lines = []
     for entry in state.log_view(LEARNER, before.log_length):
-        text = messages.render(entry["message"], language) if entry.get("message") else str(entry.get("text", ""))
+        text = (
+            messages.render(entry["message"], language)
+            if entry.get("message")
+            else str(entry.get("text", ""))
+        )
         for seat, name in seat_names().items():
             label = messages.player_label(seat + 1, language)
             if language == "th":  # Thai sets a name apart from the word before it, as the match log does

@@ -34,7 +34,11 @@ def _after(step: int) -> GameState:
 def _index(move_type: str, **fields: str) -> int:
     """The lesson's index of the step with this move."""
     for i, (_c, _w, step) in enumerate(COMMANDEER.steps()):
-        if step.move and step.move["type"] == move_type and all(step.move.get(k) == v for k, v in fields.items()):
+        if (
+            step.move
+            and step.move["type"] == move_type
+            and all(step.move.get(k) == v for k, v in fields.items())
+        ):
             return i
     raise AssertionError(f"no {move_type} {fields} step")
 
@@ -62,7 +66,9 @@ def test_every_step_expects_exactly_one_legal_action_and_the_learner_wins_c_6_1(
 def test_the_first_unit_goes_on_a_start_square_and_costs_its_command_cost_c_2_2_c_5_2() -> None:
     before, _c, _i = tutorial.state_at(COMMANDEER, _index("deploy", card="Flamebrand Recruit"))
     assert before.player_view(LEARNER)["players"][LEARNER]["cp"] == 2  # C-4.6: 2 CP in the first turn
-    squares = {a.to_json()["square"] for a in before.legal_actions(LEARNER) if a.to_json()["type"] == "deploy"}
+    squares = {
+        a.to_json()["square"] for a in before.legal_actions(LEARNER) if a.to_json()["type"] == "deploy"
+    }
     assert squares == {"c3", "d3", "c4", "d4"}
     state = _after(_index("deploy", card="Flamebrand Recruit"))
     assert _unit(state, "c3")["card"] == "Flamebrand Recruit"
@@ -97,7 +103,9 @@ def test_two_attacks_add_up_to_a_defeat_c_5_6_c_5_7() -> None:
     assert _unit(state, "d4")["damage"] == 2500
     state = _after(_index("attack", unit="Kindling Adept"))
     assert _unit(state, "d4") is None
-    assert [c["card"] for c in state.player_view(LEARNER)["players"][OPPONENT]["defeated"]] == ["Shale Skirmisher"]
+    assert [c["card"] for c in state.player_view(LEARNER)["players"][OPPONENT]["defeated"]] == [
+        "Shale Skirmisher"
+    ]
 
 
 def test_formation_gives_the_power_the_lesson_names_c_7_6() -> None:
@@ -120,7 +128,10 @@ def _csrf_client() -> Client:
 
 def _post(client: Client, path: str, body: dict[str, Any]) -> Any:
     return client.post(
-        path, json.dumps(body), content_type="application/json", HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value
+        path,
+        json.dumps(body),
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value,
     )
 
 
@@ -137,7 +148,11 @@ def _play_to_the_end(client: Client) -> dict[str, Any]:
 def test_a_visitor_plays_the_whole_lesson_with_progress_in_the_session() -> None:
     client = _csrf_client()
     first = client.get(URL).json()
-    assert first["step"] == 0 and first["expect"] is None and first["view"]["players"][OPPONENT].get("hand") is None
+    assert (
+        first["step"] == 0
+        and first["expect"] is None
+        and first["view"]["players"][OPPONENT].get("hand") is None
+    )
     moved = _post(client, URL, {"step": 0, "action": None}).json()
     assert moved["step"] == 1 and moved["highlight"] == [
         f"c:{moved['expect']['card']}",
