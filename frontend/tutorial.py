@@ -158,11 +158,16 @@ def highlight(state: GameState, action: Action | None) -> list[str]:
 
 
 def progress_get(request: Any, game: str) -> int:
-    """The learner's step: the signed-in player's row, else this browser session's."""
+    """The learner's step: the signed-in player's row, else this browser session's (also for a player who
+    signs in half-way: the session survives the login, so they go on where they were)."""
     total = len(lesson_get(game).steps())
-    if request.user.is_authenticated:
-        row = TutorialProgress.objects.filter(user=request.user, game=game).first()
-        step = row.step if row else 0
+    row = (
+        TutorialProgress.objects.filter(user=request.user, game=game).first()
+        if request.user.is_authenticated
+        else None
+    )
+    if row is not None:
+        step: object = row.step
     else:
         stored = request.session.get(SESSION_KEY, {})
         step = stored.get(game, 0) if isinstance(stored, dict) else 0

@@ -230,3 +230,16 @@ def test_the_home_page_and_the_lobby_link_the_tutorial() -> None:
     assert b'href="/learn/commandeer/"' in client.get("/play/").content
     page = client.get("/learn/commandeer/")
     assert page.status_code == 200 and b"tutorial.js" in page.content
+
+
+@pytest.mark.django_db
+def test_a_visitor_who_signs_in_half_way_goes_on_where_they_were() -> None:
+    user = User.objects.create_user("latecomer", password="pw-latecomer-123")
+    client = _csrf_client()
+    _post(client, URL, {"step": 0, "action": None})
+    client.force_login(user)  # Django's login keeps a visitor's session data (it only changes its key)
+    client.get("/learn/commandeer/")  # a fresh CSRF token after the login
+    data = client.get(URL).json()
+    assert data["step"] == 1
+    _post(client, URL, {"step": 1, "action": data["expect"]})
+    assert TutorialProgress.objects.get(user__username="latecomer").step == 2

@@ -90,6 +90,10 @@ function render() {
   }
   clicked = 0;
   mark();
+  // Keyboard and screen-reader users land on the button to press (a card or square keeps the page still:
+  // focusing it would open its card text over the board).
+  const button = actions.querySelector("button");
+  if (button) button.focus({ preventScroll: true });
   document.body.dataset.tutorialStep = String(lesson.step);
   document.body.style.paddingBottom = getComputedStyle($("decision")).position === "fixed" ? `${$("decision").offsetHeight + 8}px` : "";
 }
