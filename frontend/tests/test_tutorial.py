@@ -243,3 +243,14 @@ def test_a_visitor_who_signs_in_half_way_goes_on_where_they_were() -> None:
     assert data["step"] == 1
     _post(client, URL, {"step": 1, "action": data["expect"]})
     assert TutorialProgress.objects.get(user__username="latecomer").step == 2
+
+
+@pytest.mark.django_db
+def test_why_a_card_cannot_be_played_reads_in_the_readers_language() -> None:
+    client = _csrf_client()
+    for _ in range(2):  # to the Defending phase: Warband Veteran cannot be deployed now (C-5.2)
+        data = client.get(URL).json()
+        _post(client, URL, {"step": data["step"], "action": data["expect"]})
+    client.cookies["django_language"] = "zh-hans"
+    notes = client.get(URL).json()["view"]["unplayable"]
+    assert notes and all("计划阶段" in text and "C-5.2" in text for text in notes.values())
