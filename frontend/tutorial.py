@@ -207,11 +207,15 @@ def _happened(lesson: Lesson, step: int, state: GameState) -> list[str]:
     language = reader_language()
     lines = []
     for entry in state.log_view(LEARNER, before.log_length):
-        text = (
-            messages.render(entry["message"], language)
-            if entry.get("message")
-            else str(entry.get("text", ""))
-        )
+        message = entry.get("message")
+        if isinstance(message, dict) and not str(message.get("key", "")).startswith("Player %(player)s"):
+            # "Deploy X to c3" names nobody: a sentence of its player, as the match log writes it (the
+            # engine's `action_sentence` key)
+            message = {
+                "key": "Player %(player)s: %(action)s",
+                "params": {"player": entry["player"] + 1, "action": {"msg": message}},
+            }
+        text = messages.render(message, language) if message else str(entry.get("text", ""))
         for seat, name in seat_names().items():
             label = messages.player_label(seat + 1, language)
             if language == "th":  # Thai sets a name apart from the word before it, as the match log does

@@ -159,6 +159,10 @@ def test_a_visitor_plays_the_whole_lesson_with_progress_in_the_session() -> None
         "s:c3",
     ]
     assert client.get(URL).json()["step"] == 1  # kept in the session
+    deployed = _post(client, URL, {"step": 1, "action": moved["expect"]}).json()
+    # what happened: the engine's log since the last step, each line naming its side
+    assert deployed["happened"][0] == "Cinder Legion: Deploy Flamebrand Recruit to c3"
+    assert "Stonehold Clans: Deploy Clay Golem to c4" in deployed["happened"]
     done = _play_to_the_end(client)
     assert done["winner"] == LEARNER and done["expect"] is None
     assert client.session[tutorial.SESSION_KEY] == {"commandeer": len(COMMANDEER.steps())}
@@ -252,5 +256,8 @@ def test_why_a_card_cannot_be_played_reads_in_the_readers_language() -> None:
         data = client.get(URL).json()
         _post(client, URL, {"step": data["step"], "action": data["expect"]})
     client.cookies["django_language"] = "zh-hans"
-    notes = client.get(URL).json()["view"]["unplayable"]
+    data = client.get(URL).json()
+    notes = data["view"]["unplayable"]
     assert notes and all("计划阶段" in text and "C-5.2" in text for text in notes.values())
+    assert data["happened"] and all(line.startswith(("余烬军团", "石堡诸氏族")) for line in data["happened"])
+    assert "部署到 c3" in data["happened"][0]  # "Cinder Legion: Deploy … to c3" in Chinese
