@@ -66,3 +66,25 @@ class UserSettings(models.Model):
 
     def __str__(self) -> str:
         return f"settings of user {self.user_id}"
+
+
+class TutorialProgress(models.Model):
+    """How far a signed-in player has come in an interactive tutorial (frontend/tutorial.py).
+
+    Only the step is kept: the lesson's state is its prepared position replayed up to that step. Visitors
+    who are not signed in keep the same number in their session instead.
+    """
+
+    GAMES = [("commandeer", "Commandeer"), ("westeros", "Westeros")]
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=20, choices=GAMES)
+    step = models.PositiveSmallIntegerField(default=0)
+    finished_at = models.DateTimeField(null=True, blank=True, help_text="When the lesson was last finished")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="tutorial_progress_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.game}:{self.step}"

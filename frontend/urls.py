@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import notify_views, rules_views, views
+from . import notify_views, rules_views, tutorial_views, views
 from . import westeros_views as westeros_views
 
 urlpatterns = [
@@ -22,6 +22,7 @@ urlpatterns = [
     path("decks/<int:deck_id>/", views.deck_builder, name="deck-builder"),
     path("rules/commandeer/", rules_views.rules_page, {"game": "commandeer"}, name="rules-commandeer"),
     path("rules/westeros/", rules_views.rules_page, {"game": "westeros"}, name="rules-westeros"),
+    path("learn/<slug:game>/", tutorial_views.tutorial_page, name="tutorial"),
     path("westeros/map/", westeros_views.map_explorer, name="westeros-map-page"),
     path("westeros/games/<int:match_id>/", westeros_views.game_page, name="westeros-game"),
     path("westeros/games/<int:match_id>/replay/", westeros_views.replay_page, name="westeros-replay"),

@@ -1,0 +1,71 @@
+"""The interactive tutorials: the page (/learn/<game>/) and its API (/api/tutorials/<game>/), thin over
+frontend/tutorial.py. Anyone may use them, signed in or not; every write checks the CSRF token, also for
+a visitor who is not signed in (DRF checks it only for signed-in sessions)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.csrf import ensure_csrf_cookie
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+from rest_framework.views import APIView
+
+from frontend import tutorial
+
+
+@ensure_csrf_cookie
+def tutorial_page(request: HttpRequest, game: str) -> HttpResponse:
+    if game not in tutorial.LESSONS:
+        raise Http404(game)
+    lesson = tutorial.LESSONS[game]
+    return render(request, f"frontend/tutorial/{game}.html", {"lesson": lesson, "game": game})
+
+
+class StepSerializer(serializers.Serializer):
+    step = serializers.IntegerField(min_value=0, max_value=1000, help_text="The step this move answers")
+    action = serializers.JSONField(
+        allow_null=True, required=False, help_text="The step's action (its `expect`), or null to read on"
+    )
+
+
+def _check_csrf(request: Request) -> None:
+    """The session's CSRF check for every caller: a visitor's progress lives in their session too."""
+    SessionAuthentication().enforce_csrf(request)
+
+
+class TutorialApi(APIView):
+    """A tutorial at the caller's step: GET to show it, POST to make the step's move."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonRateThrottle, UserRateThrottle]
+
+    @extend_schema(summary="A tutorial at my step", responses={200: dict})
+    def get(self, request: Request, game: str) -> Response:
+        lesson = tutorial.lesson_get(game)
+        return Response(tutorial.payload(lesson, tutorial.progress_get(request, game)))
+
+    @extend_schema(request=StepSerializer, responses={200: dict}, summary="Make this step's move")
+    def post(self, request: Request, game: str) -> Response:
+        _check_csrf(request)
+        body = StepSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data: dict[str, Any] = dict(body.validated_data)
+        return Response(tutorial.advance(request, game=game, step=data["step"], action=data.get("action")))
+
+
+class TutorialRestartApi(APIView):
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonRateThrottle, UserRateThrottle]
+
+    @extend_schema(request=None, responses={200: dict}, summary="Start a tutorial again")
+    def post(self, request: Request, game: str) -> Response:
+        _check_csrf(request)
+        return Response(tutorial.restart(request, game=game))
