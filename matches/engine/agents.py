@@ -53,10 +53,31 @@ class GreedyAgent(CommandeerAgentBase):
             return Concede(player)
         if len(acts) == 1:
             return acts[0]
+        world = info.determinize(self.rng)
         blunder = self.blunder()
         if blunder and self.rng.random() < blunder:
-            return acts[self.rng.randrange(len(acts))]
-        return greedy_choice(info.determinize(self.rng), player, acts, self.rng, self.params.policy)
+            choice = acts[self.rng.randrange(len(acts))]
+        else:
+            choice = greedy_choice(world, player, acts, self.rng, self.params.policy)
+        return choice if not loses_at_once(world, player, choice) else not_losing(world, player, acts, self.rng)
+
+
+def loses_at_once(world: GameState, player: int, action: Action) -> bool:
+    """True when ``action`` ends the match with ``player`` losing: the result is checked after every action
+    (C-6.3), so ending Planning with no unit on the battlefield (C-6.2) or taking a sixth Defeated card
+    (C-6.1) loses on the spot. Asked of a determinized ``world`` (C-8), never the real match."""
+    after = world.clone()
+    after.event_log = False
+    after.apply_unchecked(action)
+    out = after.outcome_
+    return out is not None and out.winner is not None and out.winner != player
+
+
+def not_losing(world: GameState, player: int, acts: list[Action], rng: Random) -> Action:
+    """A random one of ``acts`` that does not lose at once; the first of them when every one does. A weak
+    player may blunder, but never throws the match away when it need not (C-6.2)."""
+    safe = [a for a in acts if not loses_at_once(world, player, a)]
+    return safe[rng.randrange(len(safe))] if safe else acts[0]
 
 
 class EasyAgent(GreedyAgent):
@@ -140,6 +161,8 @@ __all__ = [
     "RandomAgent",
     "Reason",
     "evaluate",
+    "loses_at_once",
     "make_agent",
+    "not_losing",
     "play_match",
 ]
