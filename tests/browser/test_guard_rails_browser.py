@@ -10,6 +10,7 @@ Both at 1400×900 and on a 390×844 phone, in English and Thai (and Chinese for 
 SCREENSHOT_DIR set the question is photographed (docs/screenshots/guard-*.png).
 """
 
+# ruff: noqa: F811  (the rigged-position site fixture is imported from test_match_log_browser and named as a parameter)
 from __future__ import annotations
 
 import os
@@ -31,7 +32,7 @@ def player(browser: Any, site: Site, name: str, match_id: int, lang: str, size: 
     ctx = browser.new_context(viewport=SIZES[size], bypass_csp=True, has_touch=phone, is_mobile=phone)
     ctx.add_cookies([{"name": "django_language", "value": lang, "url": site.url}])
     page = ctx.new_page()
-    page.set_default_timeout(10000)
+    page.set_default_timeout(30000)  # a loaded CI machine: a login alone may take seconds
     page.on("dialog", lambda d: pytest.fail(f"a native dialog was shown: {d.message}"))
     page.goto(f"{site.url}/accounts/login/")
     page.fill("input[name=username]", name)
@@ -54,13 +55,19 @@ def shoot(page: Any, name: str) -> None:
 def inside_viewport(page: Any, selector: str) -> bool:
     box = page.locator(selector).bounding_box()
     view = page.viewport_size
-    return bool(box) and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= view["width"] + 0.5 and (
-        box["y"] + box["height"] <= view["height"] + 0.5
+    return (
+        bool(box)
+        and box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= view["width"] + 0.5
+        and (box["y"] + box["height"] <= view["height"] + 0.5)
     )
 
 
 @pytest.mark.parametrize(("lang", "size"), [("en", "1400"), ("th", "390"), ("th", "1400"), ("en", "390")])
-def test_ending_planning_with_no_unit_is_asked_first_c_6_2(chromium_browser: Any, site: Site, lang: str, size: str) -> None:
+def test_ending_planning_with_no_unit_is_asked_first_c_6_2(
+    chromium_browser: Any, site: Site, lang: str, size: str
+) -> None:
     match_id = site.seed("trap")  # alice in Planning, no unit of hers on the battlefield
     page = player(chromium_browser, site, "alice", match_id, lang, size)
     version = page.evaluate("Number(document.body.dataset.version)")
@@ -119,7 +126,9 @@ def test_conceding_is_asked_first_c_6_4(chromium_browser: Any, site: Site, size:
     page.locator("[data-testid=concede]").click()
     question = page.locator("[data-testid=concede-question]")
     question.wait_for(state="visible")
-    assert question.locator("a.rule-ref", has_text="C-6.4").get_attribute("href") == "/rules/commandeer/#C-6.4"
+    assert (
+        question.locator("a.rule-ref", has_text="C-6.4").get_attribute("href") == "/rules/commandeer/#C-6.4"
+    )
     assert "bob wins" in question.inner_text()
     assert inside_viewport(page, "[data-testid=concede-question]")
     shoot(page, f"guard-concede-en-{size}")
