@@ -285,7 +285,7 @@ export class WesterosMap {
   sizeHits() {
     const per = this.unitsPerPixel();
     if (!per || !this.layers) return;
-    const r = String(Math.max(ORDER_R, HIT_PX / 2 * per));
+    const r = String(Math.max(ORDER_R, (HIT_PX / 2 + 0.5) * per)); // half a pixel over: rounding never makes it 43.99
     for (const hit of this.layers.overlay.querySelectorAll(".wx-order-hit")) hit.setAttribute("r", r);
   }
 
