@@ -81,11 +81,12 @@ def test_chat_and_order_targets_leave_every_control_free(stack: Stack) -> None:
                 )
                 assert targets, "the AI houses' face-down orders are on the board"
                 assert all(t["w"] >= 44 and t["h"] >= 44 for t in targets), targets
-                page.locator("[data-testid=board]").scroll_into_view_if_needed()
                 t = page.evaluate(
                     """() => { for (const e of document.querySelectorAll("[data-testid=order-target]")) {
+                         e.scrollIntoView({ block: "center", inline: "center" });
                          const r = e.getBoundingClientRect(); const x = r.x + r.width / 2, y = r.y + r.height / 2;
-                         if (document.elementFromPoint(x, y) === e) return {area: e.dataset.hitArea, x, y}; }
+                         const top = document.elementFromPoint(x, y);
+                         if (top && top.dataset && top.dataset.hitArea === e.dataset.hitArea) return {area: e.dataset.hitArea, x, y}; }
                        return null; }"""
                 )
                 assert t is not None, "some order target is on top where it is drawn"
