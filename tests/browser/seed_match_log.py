@@ -6,6 +6,7 @@ browser tests; prints its id. Run with DJANGO_SETTINGS_MODULE and DATABASE_URL s
     python -m tests.browser.seed_match_log forfeit           # alice has a unit, 2 timeouts already, a 5 s clock
     python -m tests.browser.seed_match_log trap              # alice has no unit (ending Planning loses, C-6.2), 10 min
     python -m tests.browser.seed_match_log setup             # just started: each player chooses a Commander (C-4.1)
+    python -m tests.browser.seed_match_log waiting           # alice created it, bob joined, not started
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ def main(mode: str) -> None:
     )
     match = match_create(user=alice, kind="commandeer", deck_id=deck_a.pk, time_control=clock)
     match_join(match_id=match.pk, user=bob, deck_id=deck_b.pk)
+    if mode == "waiting":
+        print(match.pk)
+        return
     match_start(match_id=match.pk, user=alice)
     if mode == "setup":
         print(match.pk)

@@ -5,7 +5,8 @@ linked like every rule citation — and only a confirmed one is played.
 - Ending Planning with no unit on the battlefield loses at once (C-5.4, C-6.2): the page sends the move with
   `guard`, the server answers `loses_at_once`, and the question comes — for the button and for the E key
   alike; "Go back" leaves the match as it was, "Play it and lose" plays it.
-- Conceding (C-6.4) is asked the same way.
+- Conceding (C-6.4) is asked the same way, and so is leaving a waiting room one created (it cancels the
+  match for everyone who joined).
 Both at 1400×900 and on a 390×844 phone, in English and Thai (and Chinese for the screenshot); with
 SCREENSHOT_DIR set the question is photographed (docs/screenshots/guard-*.png).
 """
@@ -26,7 +27,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.celery_worker]
 SIZES = {"1400": {"width": 1400, "height": 900}, "390": {"width": 390, "height": 844}}
 
 
-def player(browser: Any, site: Site, name: str, match_id: int, lang: str, size: str) -> Any:
+def player(
+    browser: Any, site: Site, name: str, match_id: int, lang: str, size: str, *, waiting: bool = False
+) -> Any:
     """`name`'s page on the match in `lang` at `size`, once its board is drawn; a `window.confirm` fails the test."""
     phone = size == "390"
     ctx = browser.new_context(viewport=SIZES[size], bypass_csp=True, has_touch=phone, is_mobile=phone)
@@ -40,6 +43,9 @@ def player(browser: Any, site: Site, name: str, match_id: int, lang: str, size: 
     page.locator("form:has(input[name=password]) [type=submit]").click()
     page.wait_for_load_state()
     page.goto(f"{site.url}/play/{match_id}/")
+    if waiting:
+        page.wait_for_selector("[data-testid=waiting-room]:visible")
+        return page
     page.wait_for_selector("[data-testid=board]:visible")
     page.wait_for_function("document.body.dataset.status === 'active'")
     return page
@@ -138,3 +144,18 @@ def test_conceding_is_asked_first_c_6_4(chromium_browser: Any, site: Site, size:
     page.locator("[data-testid=concede]").click()
     page.locator("[data-testid=concede-question-yes]").click()
     page.wait_for_function("document.body.dataset.status === 'finished'")
+
+
+def test_the_creator_leaving_a_waiting_room_is_asked_first(chromium_browser: Any, site: Site) -> None:
+    match_id = site.seed("waiting")  # alice created it, bob joined
+    page = player(chromium_browser, site, "alice", match_id, "en", "390", waiting=True)
+    page.locator("[data-testid=leave]").click()
+    question = page.locator("[data-testid=leave-question]")
+    question.wait_for(state="visible")
+    assert "cancelled for every player" in question.inner_text()
+    page.locator("[data-testid=leave-question-no]").click()
+    question.wait_for(state="detached")
+    assert page.url.endswith(f"/play/{match_id}/")
+    page.locator("[data-testid=leave]").click()
+    page.locator("[data-testid=leave-question-yes]").click()
+    page.wait_for_url(f"{site.url}/play/")
