@@ -561,9 +561,10 @@ const live = new LiveMatch({
 window.matchConnection = live; // for tests: drop(ms) the socket to see the reconnect resync
 
 // ---- waiting-room buttons and settings ---------------------------------------------------------------
+/** POST to the API: the answer ({} for an empty 204), or null after showing the error. */
 async function post(path, body) {
   try {
-    return await api(path, { method: "POST", body: body || {} });
+    return (await api(path, { method: "POST", body: body || {} })) ?? {};
   } catch (err) {
     $("action-error").textContent = err.message;
     linkRules($("action-error"));
