@@ -451,6 +451,12 @@ class MatchActionSubmitApi(MatchApiView):
         action = api_types.ObjectField(help_text="One of the legal actions' `action` objects (not null)")
         state_version = serializers.IntegerField(min_value=0)
         idempotency_key = serializers.CharField(required=False, max_length=100, allow_blank=True)
+        guard = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text="Refuse (409 `loses_at_once`, nothing applied) an action that would lose the match at "
+            "once while another legal action would not, so the page can ask the player first",
+        )
 
     @extend_schema(
         request=ActionSubmitInputSerializer,
@@ -467,6 +473,7 @@ class MatchActionSubmitApi(MatchApiView):
             action_json=s.validated_data["action"],
             state_version=s.validated_data["state_version"],
             idempotency_key=key,
+            guard=s.validated_data["guard"],
         )
         # The caller's own snapshot after the action (their client renders it without another request;
         # the WebSocket still tells every viewer). A replayed answer reads the match as it is now.

@@ -53,10 +53,47 @@ class GreedyAgent(CommandeerAgentBase):
             return Concede(player)
         if len(acts) == 1:
             return acts[0]
+        world = info.determinize(self.rng)
         blunder = self.blunder()
         if blunder and self.rng.random() < blunder:
-            return acts[self.rng.randrange(len(acts))]
-        return greedy_choice(info.determinize(self.rng), player, acts, self.rng, self.params.policy)
+            choice = acts[self.rng.randrange(len(acts))]
+        else:
+            choice = greedy_choice(world, player, acts, self.rng, self.params.policy)
+        return (
+            choice if not loses_at_once(world, player, choice) else not_losing(world, player, acts, self.rng)
+        )
+
+
+def loses_at_once(world: GameState, player: int, action: Action) -> bool:
+    """True when ``action`` ends the match with ``player`` losing: the result is checked after every action
+    (C-6.3), so ending Planning with no unit on the battlefield (C-6.2) or taking a sixth Defeated card
+    (C-6.1) loses on the spot. Asked of a determinized ``world`` (C-8), never the real match."""
+    after = world.clone()
+    after.event_log = False
+    after.apply_unchecked(action)
+    out = after.outcome_
+    return out is not None and out.winner is not None and out.winner != player
+
+
+def keep_in_the_match(agent: PlanSearchAgent, state: GameState, player: int, action: Action) -> Action:
+    """A searching level's ``action``, unless it loses at once while another legal action does not (C-6.2;
+    C-6.1: a move to an edge square that defeats the unit for a sixth Defeated card): then a random one of
+    those. The search scores such a loss as lost, but a small budget may never look at the alternatives."""
+    if isinstance(action, Concede):
+        return action
+    info = Information(state, player, opponent_deck_known=agent.opponent_deck_known)
+    acts = info.legal_actions()
+    if len(acts) < 2:
+        return action
+    world = info.determinize(agent.rng)
+    return action if not loses_at_once(world, player, action) else not_losing(world, player, acts, agent.rng)
+
+
+def not_losing(world: GameState, player: int, acts: list[Action], rng: Random) -> Action:
+    """A random one of ``acts`` that does not lose at once; the first of them when every one does. A weak
+    player may blunder, but never throws the match away when it need not (C-6.2)."""
+    safe = [a for a in acts if not loses_at_once(world, player, a)]
+    return safe[rng.randrange(len(safe))] if safe else acts[0]
 
 
 class EasyAgent(GreedyAgent):
@@ -74,6 +111,9 @@ class NormalAgent(PlanSearchAgent):
 
     name = "normal"
 
+    def choose(self, state: GameState, player: int) -> Action:
+        return keep_in_the_match(self, state, player, super().choose(state, player))
+
 
 class HardAgent(PlanSearchAgent):
     """Each decision searched on its own (``PlanSearchAgent._search_actions``): every legal action on the same
@@ -82,6 +122,9 @@ class HardAgent(PlanSearchAgent):
     ``evaluate_position``. No turn plan is kept (``CommandeerAIParams.hard``)."""
 
     name = "hard"
+
+    def choose(self, state: GameState, player: int) -> Action:
+        return keep_in_the_match(self, state, player, super().choose(state, player))
 
 
 Agent = RandomAgent | GreedyAgent | EasyAgent | NormalAgent | HardAgent | FlatMCAgent
@@ -140,6 +183,9 @@ __all__ = [
     "RandomAgent",
     "Reason",
     "evaluate",
+    "keep_in_the_match",
+    "loses_at_once",
     "make_agent",
+    "not_losing",
     "play_match",
 ]

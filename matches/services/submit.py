@@ -23,7 +23,8 @@ from config.errors import ApplicationError
 from matches import storage
 from matches.clocks import SeatClock, TimeControl
 from matches.games import AnyGame, GameKind, LegalActions, Player, Result, get_game
-from matches.messages import LOST_ON_TIME, LOST_ON_TIME_IN_A_ROW, auto_pass, play_message
+from matches.losing import avoidable_loss
+from matches.messages import LOST_ON_TIME, LOST_ON_TIME_IN_A_ROW, auto_pass, play_message, render
 from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus, Seat
 from matches.selectors import consequences_for, describe_action, log_messages, reader_result
 from matches.services.notify import after_change_on_commit
@@ -112,8 +113,12 @@ def action_submit(
     action_json: Any,
     state_version: int,
     idempotency_key: str | None = None,
+    guard: bool = False,
 ) -> SubmitResult:
     """Apply one player action: lock, check seat/turn/version/legality, apply, log, save, notify on commit.
+
+    With `guard`, an action that would lose the match at once while another legal action would not is
+    refused (409 `loses_at_once`, nothing applied) so the page can ask the player first (`matches.losing`).
 
     A retried request with the same idempotency key returns the first answer and applies nothing. The
     key is looked up only off the happy path: a retry of an applied action always arrives at a stale
@@ -122,11 +127,28 @@ def action_submit(
     """
     digest = request_hash(action_json)
     try:
-        return _action_submit(match_id, user, action_json, state_version, idempotency_key, digest)
+        return _action_submit(match_id, user, action_json, state_version, idempotency_key, digest, guard)
     except _KeyAlreadyUsed:
         replay = _replay_of(match_id, user, idempotency_key, digest)
         assert replay is not None  # the unique constraint named a committed record
         return replay
+
+
+def refuse_avoidable_loss(
+    game: AnyGame, state: Any, seat: Player, action: Any, actions: list[Any], action_json: Any
+) -> None:
+    """409 `loses_at_once` when `action` ends the match at once with `seat` losing and another legal action
+    does not: the words say why in the reader's language, with the rule's number (C-6.2, C-6.1, …)."""
+    lost = avoidable_loss(game, state, seat, action, actions)
+    if lost is None:
+        return
+    reason = render(lost.message, game=game.kind) if lost.message else (lost.text or lost.reason)
+    raise ApplicationError(
+        "loses_at_once",
+        gettext("This move loses the match at once: %(reason)s.") % {"reason": reason.rstrip(".。")},
+        extra={"action": action_json, "reason": reason, "winner": lost.winner},
+        status_code=status.HTTP_409_CONFLICT,
+    )
 
 
 # How many others' moves a view may be behind and still be good (five AI houses placing their orders).
@@ -167,7 +189,13 @@ def _replay_of(match_id: int, user: Any, key: str | None, digest: str) -> Submit
 
 @transaction.atomic
 def _action_submit(
-    match_id: int, user: Any, action_json: Any, state_version: int, key: str | None, digest: str
+    match_id: int,
+    user: Any,
+    action_json: Any,
+    state_version: int,
+    key: str | None,
+    digest: str,
+    guard: bool = False,
 ) -> SubmitResult:
     loaded = storage.load_for_update(match_id)
     match = loaded.match
@@ -218,6 +246,8 @@ def _action_submit(
             game.illegal_reason(state, seat.position, action),
             extra={"action": action_json},
         )
+    if guard:
+        refuse_avoidable_loss(game, state, seat.position, action, actions, action_json)
     seat.consecutive_timeouts = 0
     seat.has_moved = True
     writes = sql.Writes()

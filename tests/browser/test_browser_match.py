@@ -394,8 +394,8 @@ def test_conceding_shows_the_result_and_reason(server: str, browser: Any) -> Non
             time.sleep(0.1)
     assert page.locator(".side-panel.active .side-name .badge").count() == 1
     assert "turns left" in page.inner_text("#turns-left")  # C-6.5, while the match runs
-    page.on("dialog", lambda dialog: dialog.accept())
     page.click("[data-testid=concede]")
+    page.click("[data-testid=concede-question-yes]")  # asked first, in the page's own dialog (C-6.4)
     page.wait_for_selector("[data-testid=result]:visible")
     assert page.inner_text("[data-testid=result]") == "AI (normal) wins — bob conceded."
     # The match is over: no side is "to move" any more (the engine's view still names one).

@@ -107,7 +107,7 @@ class User:
         )
 
     def open_chat(self) -> None:
-        self.page.wait_for_selector("[data-testid=chat]:visible")
+        self.page.wait_for_selector("[data-testid=chat-toggle]:visible")  # folded, only its button shows
         if self.page.get_attribute("[data-testid=chat-toggle]", "aria-expanded") != "true":
             self.page.click("[data-testid=chat-toggle]")
         self.page.wait_for_selector("[data-testid=chat-input]:visible")
@@ -228,7 +228,7 @@ def test_two_players_and_a_spectator_chat_live_in_a_commandeer_match(
 
     phone = User(chromium_browser, server, "carol", size=(390, 844))
     phone.page.goto(f"{server}/play/{match_id}/")
-    phone.page.wait_for_selector("[data-testid=chat]:visible")
+    phone.page.wait_for_selector("[data-testid=chat-toggle]:visible")  # folded: a button in the header
     assert phone.page.get_attribute("[data-testid=chat-toggle]", "aria-expanded") == "false"  # a drawer
     phone.shot("commandeer-390-closed")
     phone.open_chat()

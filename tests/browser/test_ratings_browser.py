@@ -81,8 +81,8 @@ def test_a_finished_rated_match_changes_both_ratings_and_shows_on_both_profiles(
     assert a.locator("[data-testid=game-over-bar]:visible").count() == 0  # nothing while the match runs
     _one_move_each(match_id, a, b)  # a rated result counts only after a move of each player's own
 
-    b.once("dialog", lambda d: d.accept())  # "Concede this match?"
     b.click("[data-testid=concede]")
+    b.click("[data-testid=concede-question-yes]")  # "Concede this match?" in the page's own dialog
     for p in (a, b):
         p.wait_for_selector("[data-testid=game-over][open]", timeout=10000)
         p.wait_for_selector("[data-testid=summary-ratings]")

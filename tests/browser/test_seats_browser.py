@@ -72,8 +72,8 @@ def test_a_rematch_creates_the_match_with_the_seats_swapped(browser: Any, server
     alice.page.wait_for_selector("[data-testid=start]:not([hidden])")
     alice.page.click("[data-testid=start]")
     bob.page.wait_for_selector("[data-testid=concede]:not([hidden])")
-    bob.page.on("dialog", lambda d: d.accept())
     bob.page.click("[data-testid=concede]")
+    bob.page.click("[data-testid=concede-question-yes]")  # asked first, in the page's own dialog
 
     alice.page.wait_for_selector("[data-testid=rematch-button]:not([hidden])")
     alice.page.click("[data-testid=rematch-button]")

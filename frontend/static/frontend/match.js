@@ -3,6 +3,7 @@
 // with each action's consequences (animated on the board when they arrive live).
 import { linkRules } from "./js/rule_links.js";
 import { api } from "./js/api.js";
+import { ask, asking } from "./js/ask.js";
 import { hideCard, loadCardData, showCard } from "./js/card_component.js";
 import { clockText } from "./js/clock.js";
 import { h } from "./js/dom.js";
@@ -64,8 +65,16 @@ function labelOf(a) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-async function submit(action) {
+/**
+ * Send a move. The server is asked first whether it loses the match at once while another move would not
+ * (`guard`, matches/losing.py: the engine plays it on a copy; C-6.2 ending Planning with no unit, C-6.1 a
+ * sixth Defeated card); if so the player is asked once, in words with the rule's number, and only a
+ * confirmed move is sent again without the guard. Clicks and the E key come through here alike.
+ */
+async function submit(action, { guard = true } = {}) {
   if (submitting || !match) return;
+  const label = labelFor(action);
+  let lossReason = null;
   submitting = true;
   $("action-error").hidden = true;
   picks = [];
@@ -75,16 +84,34 @@ async function submit(action) {
   for (const b of $("actions").querySelectorAll("button")) b.disabled = true;
   document.body.dataset.submitting = "1";
   try {
-    await live.submit(`/api/matches/${matchId}/actions/`, action);
+    await live.submit(`/api/matches/${matchId}/actions/`, action, { guard });
   } catch (err) {
-    $("action-error").textContent = err.message;
-    linkRules($("action-error"));
-    $("action-error").hidden = false;
+    if (guard && err.code === "loses_at_once") lossReason = (err.extra && err.extra.reason) || err.message;
+    else {
+      $("action-error").textContent = err.message;
+      linkRules($("action-error"));
+      $("action-error").hidden = false;
+    }
   } finally {
     submitting = false;
     delete document.body.dataset.submitting;
     renderActions();
   }
+  if (lossReason === null) return;
+  const yes = await ask({
+    title: _("This move loses the match"),
+    text: fmt(_("“%(action)s” ends the match at once, and you lose it: %(reason)s."), { action: label, reason: lossReason }),
+    yes: _("Play it and lose"),
+    testid: "lose-question",
+  });
+  if (yes) submit(action, { guard: false });
+}
+
+/** The words of one of the viewer's legal actions, as its button shows them. */
+function labelFor(action) {
+  const key = JSON.stringify(action);
+  const entry = ((match && match.legal_actions) || []).find((a) => JSON.stringify(a.action) === key);
+  return entry ? labelOf(entry) : _("This move");
 }
 
 function actionButton(a, { primary = false, key = "" } = {}) {
@@ -323,6 +350,7 @@ document.addEventListener("keydown", (ev) => {
   if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
   const t = ev.target;
   if (t && (t.closest("input, textarea, select, [contenteditable]") || (t.closest("#card-pop")))) return;
+  if (asking()) return; // a question on screen waits for its answer
   const square = t && t.closest && t.closest(".board .square");
   const unit = square && square.querySelector(".unit");
   if (unit && unit.showCardText && (ev.key === "i" || ev.key === "I")) {
@@ -550,9 +578,10 @@ const live = new LiveMatch({
 window.matchConnection = live; // for tests: drop(ms) the socket to see the reconnect resync
 
 // ---- waiting-room buttons and settings ---------------------------------------------------------------
+/** POST to the API: the answer ({} for an empty 204), or null after showing the error. */
 async function post(path, body) {
   try {
-    return await api(path, { method: "POST", body: body || {} });
+    return (await api(path, { method: "POST", body: body || {} })) ?? {};
   } catch (err) {
     $("action-error").textContent = err.message;
     linkRules($("action-error"));
@@ -573,6 +602,18 @@ function alertBox(text) {
 
 $("start").addEventListener("click", () => post(`/api/matches/${matchId}/start/`));
 $("leave").addEventListener("click", async () => {
+  // A player's seat is simply freed; the creator's leaving cancels the match for everyone seated: asked first.
+  const creator = match && match.seats.some((s) => s.is_you && s.name === match.created_by);
+  const others = match ? match.seats.filter((s) => !s.is_you && !s.is_ai).length : 0;
+  if (creator && others > 0) {
+    const yes = await ask({
+      title: _("Cancel this match?"),
+      text: _("You created this match: if you leave, it is cancelled for every player who has joined it."),
+      yes: _("Leave and cancel"),
+      testid: "leave-question",
+    });
+    if (!yes) return;
+  }
   if ((await post(`/api/matches/${matchId}/leave/`)) !== null) location.href = "/play/";
 });
 $("join-here").addEventListener("submit", (ev) => {
@@ -580,8 +621,15 @@ $("join-here").addEventListener("submit", (ev) => {
   const deck = new FormData(ev.target).get("deck_id");
   post(`/api/matches/${matchId}/join/`, { deck_id: deck ? Number(deck) : null }).then(() => live.sync());
 });
-$("concede").addEventListener("click", () => {
-  if (confirm(_("Concede this match?"))) post(`/api/matches/${matchId}/concede/`);
+$("concede").addEventListener("click", async () => {
+  const other = match && match.seats.find((s) => !s.is_you);
+  const yes = await ask({
+    title: _("Concede this match?"),
+    text: fmt(_("You lose the match at once and %(player)s wins it (C-6.4). A concession cannot be taken back."), { player: other ? other.name : _("your opponent") }),
+    yes: _("Concede"),
+    testid: "concede-question",
+  });
+  if (yes) post(`/api/matches/${matchId}/concede/`);
 });
 $("auto-pass").addEventListener("change", async (ev) => {
   const on = ev.target.checked;

@@ -75,6 +75,14 @@ function start(root) {
     const stored = remembered();
     return stored === null ? dock.matches && someoneToTalkTo : stored === "1";
   }
+  // Folded, the chat is only its button, in the page's header (the page's `data-chat-slot`): it never
+  // lies over the board, the hand or a decision. Open, it docks beside the page (wide screens) or is a
+  // sheet over the whole screen with its own close button (chat.css).
+  const slot = document.querySelector("[data-chat-slot]");
+  if (slot) {
+    slot.append(toggle);
+    root.classList.add("has-slot");
+  }
   function setOpen(open, { remember = false } = {}) {
     root.classList.toggle("is-docked", dock.matches);
     body.hidden = !open;
@@ -95,9 +103,13 @@ function start(root) {
     }
   }
   toggle.addEventListener("click", () => setOpen(!isOpen(), { remember: true }));
+  $("chat-close").addEventListener("click", () => {
+    setOpen(false, { remember: true });
+    toggle.focus();
+  });
   dock.addEventListener("change", () => setOpen(defaultOpen())); // rotated, or a window resized across 1200px
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && isOpen() && root.contains(document.activeElement)) {
+    if (event.key === "Escape" && isOpen() && (root.contains(document.activeElement) || document.activeElement === toggle)) {
       setOpen(false);
       toggle.focus();
     }
@@ -109,6 +121,7 @@ function start(root) {
     const changed = key(next) !== key(channels);
     channels = next;
     root.hidden = channels.length === 0;
+    toggle.hidden = root.hidden; // in the page's header when the page has a place for it
     document.body.classList.toggle("has-chat", !root.hidden);
     document.body.classList.toggle("chat-docked", docked());
     for (const id of [...unread.keys()]) if (!channels.some((c) => c.id === id)) unread.delete(id);
@@ -483,6 +496,7 @@ function start(root) {
 
   // ---- start -----------------------------------------------------------------------------------------------------
   root.hidden = true; // shown once the first snapshot lists its channels
+  toggle.hidden = true;
   setOpen(defaultOpen());
   const held = window.liveMatch && window.liveMatch.snapshot;
   if (held && held.chat) setChannels(held.chat.channels || [], { full: false });

@@ -143,11 +143,13 @@ export class LiveMatch {
    * version the page shows and a fresh idempotency key; the answer's snapshot is rendered at once (the
    * socket tells the other viewers); `accepted(res)`, when given, runs first, so the page can settle its own
    * state (a choice made, a panel to open) before the new snapshot renders. An error is thrown on for the
-   * page to show, after a resync.
+   * page to show, after a resync. `guard`: the server refuses a move that would lose the match at once
+   * while another would not (409 `loses_at_once`), so the page can ask first (js/ask.js).
    */
-  async submit(url, action, { accepted = null } = {}) {
+  async submit(url, action, { accepted = null, guard = false } = {}) {
     const held = this.snapshot;
     const body = { action, state_version: held ? held.state_version : null, idempotency_key: newKey() };
+    if (guard) body.guard = true;
     try {
       const res = await api(url, { method: "POST", body });
       if (accepted) accepted(res);

@@ -5,8 +5,12 @@
 // In a running game of 3+ seats a player may "Leave game": an AI plays their seat on under their name.
 // Page add-on: it only listens to document "match:snapshot" (js/live.js) and calls the JSON API.
 import { api } from "./api.js";
+import { ask } from "./ask.js";
 import { _, fmt } from "./i18n.js";
 
+const HOUSE_NAMES = {
+  stark: _("Stark"), lannister: _("Lannister"), baratheon: _("Baratheon"), greyjoy: _("Greyjoy"), tyrell: _("Tyrell"), martell: _("Martell"),
+};
 const $ = (id) => document.getElementById(id);
 const box = $("rematch-box");
 let snapshot = null;
@@ -88,7 +92,17 @@ if (box && matchId()) {
     }
   });
   $("leave-game")?.addEventListener("click", async () => {
-    if (!confirm(_("Leave this game? An AI plays your house on under your name; you can still watch."))) return;
+    const mine = snapshot && snapshot.seats.find((s) => s.is_you);
+    const house = mine && HOUSE_NAMES[mine.house];
+    const yes = await ask({
+      title: _("Leave this game?"),
+      text: house
+        ? fmt(_("An AI plays House %(house)s on to the end under your name, marked “(AI, left)”. You can still watch, but you cannot take the seat back."), { house })
+        : _("An AI plays your house on to the end under your name, marked “(AI, left)”. You can still watch, but you cannot take the seat back."),
+      yes: _("Leave the game"),
+      testid: "leave-question",
+    });
+    if (!yes) return;
     try {
       await api(`/api/matches/${matchId()}/leave/`, { method: "POST" });
       location.reload();

@@ -40,6 +40,21 @@ const PENDING_TEXT = {
   muster: _("Muster units (W-13)"),
   bid: _("Bid power tokens — secret until all have bid"),
 };
+// The heading while another house decides: who is acting, never "Move your units" to a house that waits.
+const OTHERS_TEXT = {
+  raven: _("%(house)s is using the Messenger Raven (W-5.5)"),
+  raid: _("%(house)s is resolving a Raid order (W-7.2)"),
+  march_select: _("%(house)s is choosing a March order (W-6.2)"),
+  march_move: _("%(house)s is marching (W-7.1)"),
+  consolidate: _("%(house)s is resolving a Consolidate Power order (W-7.5)"),
+  muster: _("%(house)s is mustering units (W-13)"),
+};
+const MANY_TEXT = {
+  orders: _("%(houses)s: placing orders (W-5.1)"),
+  support: _("%(houses)s: declaring support (W-9.2)"),
+  house_card: _("%(houses)s: choosing house cards (W-9.4)"),
+  bid: _("%(houses)s: bidding power tokens"),
+};
 const DECISION_TEXT = {
   raven_bury: _("Where does the top wildling card go?"),
   throne_of_blades: _("A Throne of Blades: choose the effect"),
@@ -527,12 +542,23 @@ function decisionTitle() {
   const p = v.pending;
   if ((snap.status !== "active" && snap.status !== "replay") || !p) return snap.status === "waiting" ? _("Waiting for players") : _("No decision pending");
   if (p.kind === "orders" && legal().some((it) => it.action.type === "reopen_orders")) return _("Your orders are in — waiting for the other houses");
+  const deciding = v.current_players || [];
+  if (deciding.length && !deciding.includes(me())) return othersTitle(p, deciding);
   if (p.kind === "choose") return DECISION_TEXT[p.decision] || humanize(p.decision);
   if (p.kind === "bid" && p.task) {
     return p.task.purpose === "clash" ? fmt(_("Clash of Kings: bid for the %(track)s track"), { track: TRACK_NAMES[p.task.track] || humanize(p.task.track) })
       : _("Wildling attack: bid power tokens (W-16.3)");
   }
   return PENDING_TEXT[p.kind] || humanize(p.kind);
+}
+
+/** The heading when the deciding houses do not include the viewer (another house's march, a spectator). */
+function othersTitle(p, deciding) {
+  const houses = deciding.map(houseName).join(_(", "));
+  if (p.kind === "choose") return fmt(_("%(player)s decides: %(decision)s"), { player: houses, decision: DECISION_TEXT[p.decision] || humanize(p.decision) });
+  if (deciding.length === 1 && OTHERS_TEXT[p.kind]) return fmt(OTHERS_TEXT[p.kind], { house: houses });
+  if (MANY_TEXT[p.kind]) return fmt(MANY_TEXT[p.kind], { houses });
+  return fmt(_("Waiting for %(houses)s"), { houses });
 }
 
 function bidSlider(items) {

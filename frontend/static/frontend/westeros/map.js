@@ -23,6 +23,9 @@ export function humanize(id) {
   return String(id ?? "").replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
 }
 
+const ORDER_R = 12.5; // an order token's drawn radius, in map units
+const HIT_PX = 44; // the smallest tap target, in CSS pixels (WCAG 2.5.5)
+
 /** Short face of an order token id, and whether it is special (★), W-1.6. */
 export function orderFace(token) {
   const faces = {
@@ -257,8 +260,8 @@ export class WesterosMap {
     }
     for (const name of Object.keys(this.layers)) root.append(this.layers[name]);
     root.addEventListener("click", (ev) => {
-      const node = ev.target.closest("[data-area-id]");
-      if (node) this.choose(node.dataset.areaId);
+      const node = ev.target.closest("[data-area-id], [data-hit-area]");
+      if (node) this.choose(node.dataset.areaId || node.dataset.hitArea);
     });
     root.addEventListener("keydown", (ev) => {
       const node = ev.target.closest && ev.target.closest("[data-area-id]");
@@ -285,6 +288,23 @@ export class WesterosMap {
     scroller.append(root);
     this.scroller = scroller;
     this.container.replaceChildren(scroller, this.zoomControls());
+    if (typeof ResizeObserver === "function") new ResizeObserver(() => this.sizeHits()).observe(scroller);
+  }
+
+  /** Map units per CSS pixel as drawn now (zoom and screen width), or null before the board is laid out. */
+  unitsPerPixel() {
+    const width = this.svg ? this.svg.getBoundingClientRect().width : 0;
+    const vb = this.data.viewbox || [0, 0, 1000, 1700];
+    return width > 0 ? vb[2] / width : null;
+  }
+
+  /** Every order token answers a tap 44 CSS px across whatever the zoom (a finger's size; the drawn disc
+   * stays small so the map stays readable): a tap on it chooses its area. */
+  sizeHits() {
+    const per = this.unitsPerPixel();
+    if (!per || !this.layers) return;
+    const r = String(Math.max(ORDER_R, (HIT_PX / 2 + 0.5) * per)); // half a pixel over: rounding never makes it 43.99
+    for (const hit of this.layers.overlay.querySelectorAll(".wx-order-hit")) hit.setAttribute("r", r);
   }
 
   /** Zoom buttons: the board grows inside its frame, which then scrolls (small screens, W-1.2 names). */
@@ -311,6 +331,7 @@ export class WesterosMap {
     const cx = (sc.scrollLeft + sc.clientWidth / 2) / old;
     const cy = (sc.scrollTop + sc.clientHeight / 2) / old;
     this.svg.style.width = `${this.zoom * 100}%`;
+    this.sizeHits();
     this.container.classList.toggle("is-zoomed", this.zoom > 1);
     sc.scrollLeft = cx * this.zoom - sc.clientWidth / 2;
     sc.scrollTop = cy * this.zoom - sc.clientHeight / 2;
@@ -432,6 +453,7 @@ export class WesterosMap {
       this.drawAreaOverlay(g, id, view, viewer);
       layer.append(g);
     }
+    this.sizeHits();
   }
 
   /** What a screen reader says for each area: "Winterfell — Stark: 2 footmen, 1 knight; stronghold; order
@@ -510,7 +532,8 @@ export class WesterosMap {
     const [house, token] = order;
     const h = HOUSES[house] || NEUTRAL;
     const g = svg("g", { class: "wx-order", "data-order": areaId, "data-house": house });
-    g.append(svg("circle", { cx: x, cy: y, r: 12.5, class: "wx-order-disc", stroke: h.fill === "#1f1f1f" ? "#b8a46a" : h.fill }));
+    g.append(svg("circle", { cx: x, cy: y, r: ORDER_R, class: "wx-order-hit", "data-hit-area": areaId, "data-testid": "order-target" }));
+    g.append(svg("circle", { cx: x, cy: y, r: ORDER_R, class: "wx-order-disc", stroke: h.fill === "#1f1f1f" ? "#b8a46a" : h.fill }));
     if (!token) {
       g.dataset.face = "down";
       g.append(title(fmt(_("%(house)s: an order, face down"), { house: h.name || house })));
