@@ -179,13 +179,18 @@ def art_urls(card: Any) -> dict[str, Any]:
     return {"thumb": url, "card": url, "full": None, "placeholder": True}
 
 
-def art_thumbs(names: Iterable[str]) -> dict[str, str]:
-    """{English card name: its thumbnail URL} for the cards the database holds (one query), for pages
-    that name cards by their English name (a match's card catalog)."""
+def art_by_name(names: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """{English card name: its `art_urls`} for the cards the database holds (one query), for pages that
+    name cards by their English name (a match's card catalog)."""
     from cards.models import Card
 
     wanted = sorted(set(names))
     if not wanted:
         return {}
-    rows = Card.objects.rewrite(False).filter(name_en__in=wanted).select_related("faction")  # type: ignore[attr-defined]
-    return {str(card.name_en): art_urls(card)["thumb"] for card in rows}
+    rows = (
+        Card.objects.rewrite(False)  # type: ignore[attr-defined]
+        .filter(name_en__in=wanted)
+        .select_related("faction")
+        .only("name_en", "slug", "card_type", "command_cost", "energy_cost", "art", "faction__color")
+    )
+    return {str(card.name_en): art_urls(card) for card in rows}

@@ -4,13 +4,13 @@ stores them on its own disk (cards/art.py; docs/operations.md, "Card art")."""
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 from django.views.static import serve
 
-from cards.art import placeholder_svg, placeholder_version
+from cards.art import ART_SIZES, art_urls, placeholder_svg, placeholder_version
 from cards.models import Card
 
 # A placeholder asked for by an old version (its costs or colour changed since) is answered with today's
@@ -42,6 +42,18 @@ def placeholder(request: HttpRequest, slug: str) -> HttpResponse:
         patch_cache_control(response, public=True, max_age=STALE_MAX_AGE_S)
     # An SVG opened on its own is a document: no script, nothing loaded from anywhere.
     response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    return response
+
+
+@require_safe
+def current(request: HttpRequest, slug: str, size: str) -> HttpResponseRedirect:
+    """A redirect to the card's picture as it is now (its art, else its placeholder), for a page that knows
+    a card only by its slug (a saved deck's rows); kept briefly, since staff may upload art at any time."""
+    if size not in ART_SIZES:
+        raise Http404
+    card = get_object_or_404(Card.objects.select_related("faction"), slug=slug)
+    response = HttpResponseRedirect(art_urls(card)[size])
+    patch_cache_control(response, public=True, max_age=STALE_MAX_AGE_S)
     return response
 
 

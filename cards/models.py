@@ -15,7 +15,6 @@ from imagekit.processors import ResizeToFill
 from simple_history.models import HistoricalRecords
 
 from cards.art import ART_QUALITY, ART_SIZES, card_art_path, validate_card_art
-
 from matches.engine.vocabulary import KEYWORDS, TRIGGER_KEYWORDS, validate_abilities
 
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # C-1.2, relative to the card's owner

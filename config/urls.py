@@ -39,6 +39,7 @@ urlpatterns = [
     path("", include("matches.player_page_urls")),  # /players/<username>/, /leaderboard/<kind>/
     # Card art (cards/art_views.py): a card's placeholder drawing, and uploads kept on this site's disk.
     path("cards/<slug:slug>/art.svg", art_views.placeholder, name="card-art-placeholder"),
+    path("cards/<slug:slug>/art/<str:size>/", art_views.current, name="card-art-current"),
     re_path(r"^media/(?P<path>.+)$", art_views.media, name="media"),
     path("", include("frontend.urls")),
 ]

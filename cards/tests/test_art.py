@@ -14,7 +14,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import translation
 from PIL import Image
 
-from cards.art import ART_MAX_BYTES, ART_SIZES, art_thumbs, placeholder_svg, placeholder_version
+from cards.art import ART_MAX_BYTES, ART_SIZES, art_by_name, placeholder_svg, placeholder_version
 from cards.models import Card
 from cards.services import cards_export, cards_import
 
@@ -173,10 +173,10 @@ def test_placeholder_never_writes_an_unchecked_colour_into_the_svg():
 
 def test_match_catalog_thumbnails_by_english_name(small_set, admin_client):
     card = Card.objects.get(slug="ember-scout")
-    assert "/cards/ember-scout/art.svg?v=" in art_thumbs(["Ember Scout"])["Ember Scout"]
+    assert "/cards/ember-scout/art.svg?v=" in art_by_name(["Ember Scout"])["Ember Scout"]["thumb"]
     assert _upload(admin_client, card, picture()).status_code == 302
-    thumbs = art_thumbs(["Ember Scout", "No Such Card"])
-    assert set(thumbs) == {"Ember Scout"} and thumbs["Ember Scout"].endswith(".webp")
+    thumbs = art_by_name(["Ember Scout", "No Such Card"])
+    assert set(thumbs) == {"Ember Scout"} and thumbs["Ember Scout"]["thumb"].endswith(".webp")
 
 
 def test_export_leaves_the_art_out_and_a_re_import_keeps_it(small_set, admin_client):
