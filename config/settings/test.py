@@ -19,5 +19,6 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 SITE_URL = "http://testserver"
 # Uploads of a test run go to a folder of their own, removed with the machine's temporary files.
 import tempfile  # noqa: E402
+from pathlib import Path  # noqa: E402
 
-MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="commandeer-media-"))  # noqa: F405
+MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="commandeer-media-"))

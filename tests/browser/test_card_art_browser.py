@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
-from tests.browser.test_match_log_browser import Site, open_match, site  # noqa: F401  (the live site)
+from tests.browser.test_match_log_browser import Site, site  # noqa: F401  (the live site)
 from tests.services import ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.celery_worker]
@@ -182,7 +182,9 @@ def test_every_unit_on_the_board_names_its_card_distinctly_uncut_with_its_art(
     chromium_browser: Any, site: Site, viewport: dict[str, int], size: str
 ) -> None:
     match_id = _seed(site, "board")
-    page = open_match(chromium_browser, site, "alice", match_id, phone=viewport is PHONE)
+    page = _login(chromium_browser, site, "alice", viewport)
+    page.goto(f"{site.url}/play/{match_id}/")
+    page.wait_for_selector("[data-testid=board]:visible")
     page.wait_for_function("() => document.querySelectorAll('[data-testid=unit] img').length >= 12")
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=unit] img')].every((i) => i.complete)"

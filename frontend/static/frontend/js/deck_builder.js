@@ -206,7 +206,7 @@ function renderDeck() {
                 "data-card": row.card,
               },
               h("span", { class: "cost cost-command row-cost", title: _("Command cost") }, String(row.command_cost)),
-              artImage(rowCard(row), "thumb", { className: "card-art row-art" }),
+              artImage(rowCard(row), "thumb", { className: "card-art row-art", lazy: false }),
               h(
                 "span",
                 { class: "row-name", title: row.name },
