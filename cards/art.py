@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.html import escape
@@ -179,18 +180,51 @@ def art_urls(card: Any) -> dict[str, Any]:
     return {"thumb": url, "card": url, "full": None, "placeholder": True}
 
 
+# A match's card catalog is built for every view it serves: the cards' picture URLs come from the cache
+# (kept an hour, dropped when a card or its faction is saved: `forget_art`), not one query per view.
+ART_CACHE_S = 3600
+
+
+def _art_key(name: str) -> str:
+    return "card-art:v1:" + hashlib.sha256(name.encode()).hexdigest()[:32]
+
+
 def art_by_name(names: Iterable[str]) -> dict[str, dict[str, Any]]:
-    """{English card name: its `art_urls`} for the cards the database holds (one query), for pages that
-    name cards by their English name (a match's card catalog)."""
+    """{English card name: its `art_urls`} for the cards the database holds, for pages that name cards by
+    their English name (a match's card catalog); from the cache, else one query for those not in it."""
     from cards.models import Card
 
     wanted = sorted(set(names))
     if not wanted:
         return {}
-    rows = (
-        Card.objects.rewrite(False)  # type: ignore[attr-defined]
-        .filter(name_en__in=wanted)
-        .select_related("faction")
-        .only("name_en", "slug", "card_type", "command_cost", "energy_cost", "art", "faction__color")
-    )
-    return {str(card.name_en): art_urls(card) for card in rows}
+    keys = {name: _art_key(name) for name in wanted}
+    cached = cache.get_many(list(keys.values()))
+    found = {name: cached[key] for name, key in keys.items() if key in cached}
+    missing = [name for name in wanted if name not in found]
+    if missing:
+        rows = (
+            Card.objects.rewrite(False)  # type: ignore[attr-defined]
+            .filter(name_en__in=missing)
+            .select_related("faction")
+            .only("name_en", "slug", "card_type", "command_cost", "energy_cost", "art", "faction__color")
+        )
+        fresh: dict[str, dict[str, Any]] = {name: {} for name in missing}  # {}: no such card, remembered too
+        fresh.update({str(card.name_en): art_urls(card) for card in rows})
+        cache.set_many({keys[name]: urls for name, urls in fresh.items()}, ART_CACHE_S)
+        found.update(fresh)
+    return {name: urls for name, urls in found.items() if urls}
+
+
+def forget_art(names: Iterable[str]) -> None:
+    """Drop cached picture URLs (a card's art, costs or faction colour changed)."""
+    cache.delete_many([_art_key(name) for name in set(names) if name])
+
+
+def card_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """post_save of a card: its picture URLs may have changed."""
+    forget_art([str(getattr(instance, "name_en", "") or instance.name)])
+
+
+def faction_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """post_save of a faction: the placeholders of its cards carry its colour."""
+    forget_art(instance.cards.values_list("name_en", flat=True))

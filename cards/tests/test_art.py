@@ -14,11 +14,24 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import translation
 from PIL import Image
 
-from cards.art import ART_MAX_BYTES, ART_SIZES, art_by_name, placeholder_svg, placeholder_version
+from cards.art import (
+    ART_MAX_BYTES,
+    ART_SIZES,
+    art_by_name,
+    forget_art,
+    placeholder_svg,
+    placeholder_version,
+)
 from cards.models import Card
 from cards.services import cards_export, cards_import
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _no_cached_art() -> None:
+    """The cache outlives each test's database rollback: start without these cards' cached URLs."""
+    forget_art(["Ember Scout", "No Such Card"])
 
 
 def picture(
@@ -197,3 +210,22 @@ def test_export_leaves_the_art_out_and_a_re_import_keeps_it(small_set, admin_cli
     assert not report.errors and report.cards["updated"] == 1, report
     card.refresh_from_db()
     assert (card.energy_cost, card.art.name) == (3, stored)
+
+
+def test_match_catalog_art_is_cached_and_forgotten_when_the_card_or_its_faction_changes(
+    small_set, django_assert_num_queries
+):
+    art_by_name(["Ember Scout", "No Such Card"])
+    with django_assert_num_queries(0):
+        first = art_by_name(["Ember Scout", "No Such Card"])
+        assert art_by_name(["No Such Card"]) == {}
+    card = Card.objects.select_related("faction").get(slug="ember-scout")
+    card.command_cost += 1
+    card.save()
+    assert art_by_name(["Ember Scout"])["Ember Scout"]["thumb"] != first["Ember Scout"]["thumb"]
+    faction = card.faction
+    faction.color = "#123456"
+    faction.save()
+    with django_assert_num_queries(1):
+        recoloured = art_by_name(["Ember Scout"])["Ember Scout"]["thumb"]
+    assert recoloured != first["Ember Scout"]["thumb"]
