@@ -138,10 +138,14 @@ def test_bad_files_are_form_errors_then_staff_art_shows_on_the_card_page_databas
         final = page.evaluate("async (src) => (await fetch(src)).url", thumb["src"])
         assert "/media/art-cache/" in final and final.endswith(".webp"), final
         assert (thumb["width"], thumb["height"]) == (160, 120)
-        broken = page.evaluate(
-            "() => [...document.querySelectorAll('[data-testid=deck-row] img')].filter((i) => i.complete && !i.naturalWidth).length"
+        # every row shows a picture: its art or its placeholder, never a broken image
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('[data-testid=deck-row] img')].every((i) => i.complete)"
         )
-        assert broken == 0
+        broken = page.evaluate(
+            "() => [...document.querySelectorAll('[data-testid=deck-row] img')].filter((i) => !i.naturalWidth).map((i) => i.src)"
+        )
+        assert broken == []
         page.locator("[data-decklist]").scroll_into_view_if_needed()
         _shot(page, f"card-art-builder-{size}")
 
