@@ -11,9 +11,11 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from cards.admin_translation import DataTranslationAdmin
+from cards.art import art_urls
 from cards.data_translations import all_languages
 from cards.describe import describe_abilities
 from cards.models import DIRECTIONS, Card, Faction, Keyword, card_field_errors
@@ -100,6 +102,7 @@ class CardAdminForm(forms.ModelForm):
             "rules_text",
             "abilities",
             "flavor_text",
+            "art",
         )
 
     def clean(self) -> dict[str, Any]:
@@ -165,7 +168,13 @@ class CardAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     )
     prepopulated_fields = {"slug": ("name",)}
     filter_horizontal = ("keywords",)
-    readonly_fields = ("arrows_compass_large", "abilities_in_words", "created_at", "updated_at")
+    readonly_fields = (
+        "arrows_compass_large",
+        "abilities_in_words",
+        "art_preview",
+        "created_at",
+        "updated_at",
+    )
     fieldsets = (
         (None, {"fields": ("name", "slug", "faction", "card_type", "command_cost", "energy_cost")}),
         ("Unit", {"fields": ("power", "health", "arrows", "arrows_compass_large", "legendary")}),
@@ -178,8 +187,22 @@ class CardAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
                 "the plain-words summary below is generated from it.",
             },
         ),
+        (_("Art"), {"fields": ("art", "art_preview")}),
         ("History", {"fields": ("created_at", "updated_at")}),
     )
+
+    @admin.display(description=_("Art as the pages show it"))
+    def art_preview(self, card: Card) -> SafeString:
+        """The card tile's size and the board's thumbnail, or the placeholder while there is no art."""
+        if not card.pk:
+            return format_html("{}", "—")
+        urls = art_urls(card)
+        return format_html(
+            '<img src="{}" alt="" width="240" height="180" style="object-fit:cover;border-radius:6px"> '
+            '<img src="{}" alt="" width="80" height="60" style="object-fit:cover;border-radius:4px">',
+            urls["card"],
+            urls["thumb"],
+        )
 
     @admin.display(description="Power / Health")
     def power_health(self, card: Card) -> str:

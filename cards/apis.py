@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cards import selectors, services
+from cards.art import art_urls
 from cards.data_translations import untranslated_fields
 from cards.describe import describe_abilities
 from cards.filters import CardFilter
@@ -77,6 +78,17 @@ class KeywordSerializer(serializers.ModelSerializer):
         return untranslated_fields(keyword, ("name", "reminder_text"))
 
 
+class CardArtSerializer(serializers.Serializer):
+    """A card's picture: staff's art in the sizes the pages use, or its placeholder until there is art."""
+
+    thumb = serializers.CharField(help_text="160×120 (the board, the hand, deck lists)")
+    card = serializers.CharField(help_text="480×360 (card tiles and the card page)")
+    full = serializers.CharField(allow_null=True, help_text="The uploaded picture; null while there is none")
+    placeholder = serializers.BooleanField(
+        help_text="True while the card has no art: thumb and card are then an SVG in the faction's colours"
+    )
+
+
 class CardOutputSerializer(serializers.Serializer):
     """A card in the shared card format plus id, slug, faction name and abilities in plain words.
 
@@ -105,6 +117,7 @@ class CardOutputSerializer(serializers.Serializer):
     abilities = serializers.JSONField()
     flavor_text = serializers.CharField()
     ability_descriptions = serializers.SerializerMethodField()
+    art = serializers.SerializerMethodField()
 
     @extend_schema_field(serializers.ChoiceField(choices=EventType.choices, allow_null=True))
     def get_event_type(self, card: Card) -> str | None:
@@ -119,6 +132,15 @@ class CardOutputSerializer(serializers.Serializer):
 
     def get_ability_descriptions(self, card: Card) -> list[str]:
         return describe_abilities(card.abilities)
+
+    @extend_schema_field(CardArtSerializer)
+    def get_art(self, card: Card) -> dict[str, Any]:
+        urls = art_urls(card)
+        request = self.context.get("request")
+        if request is None:
+            return urls
+        absolute = {k: request.build_absolute_uri(v) for k, v in urls.items() if isinstance(v, str)}
+        return {**urls, **absolute}
 
 
 class CardInputSerializer(serializers.Serializer):

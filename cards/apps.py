@@ -1,6 +1,15 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_save
 
 
 class CardsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "cards"
+
+    def ready(self) -> None:
+        from cards.art import card_saved, faction_saved
+        from cards.models import Card, Faction
+
+        # cached picture URLs of the match pages' card catalogs (cards/art.py)
+        post_save.connect(card_saved, sender=Card, dispatch_uid="cards.art.card_saved")
+        post_save.connect(faction_saved, sender=Faction, dispatch_uid="cards.art.faction_saved")

@@ -9,8 +9,12 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import translation
 from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+from imagekit.models import ImageSpecField
+from imagekit.processors import ResizeToFill
 from simple_history.models import HistoricalRecords
 
+from cards.art import ART_QUALITY, ART_SIZES, card_art_path, validate_card_art
 from matches.engine.vocabulary import KEYWORDS, TRIGGER_KEYWORDS, validate_abilities
 
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # C-1.2, relative to the card's owner
@@ -109,6 +113,27 @@ class Card(EnglishSourceModel):
         default=list, blank=True, help_text="Structured abilities (docs/card-abilities.md)"
     )
     flavor_text = models.TextField(blank=True)
+    # Staff's picture (cards/art.py checks it by its content); a card without one shows a placeholder.
+    art = models.ImageField(
+        upload_to=card_art_path,
+        blank=True,
+        max_length=200,
+        validators=[validate_card_art],
+        help_text=_("JPEG, PNG or WebP, at most 5 MB, 64 to 4096 pixels a side; shown cropped to 4:3."),
+    )
+    # Thumbnails in the sizes the pages use, made once when the art is saved (docs/operations.md).
+    art_thumb = ImageSpecField(
+        source="art",
+        processors=[ResizeToFill(*ART_SIZES["thumb"])],
+        format="WEBP",
+        options={"quality": ART_QUALITY},
+    )
+    art_card = ImageSpecField(
+        source="art",
+        processors=[ResizeToFill(*ART_SIZES["card"])],
+        format="WEBP",
+        options={"quality": ART_QUALITY},
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -6,9 +6,10 @@ from a CDN, so /api/docs/ and /api/redoc/ work offline; Swagger UI's script is s
 """
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
+from cards import art_views
 from config import health
 from frontend import language
 
@@ -36,6 +37,10 @@ urlpatterns = [
     path("api/", include("frontend.api_urls")),
     path("play/", include("matches.page_urls")),
     path("", include("matches.player_page_urls")),  # /players/<username>/, /leaderboard/<kind>/
+    # Card art (cards/art_views.py): a card's placeholder drawing, and uploads kept on this site's disk.
+    path("cards/<slug:slug>/art.svg", art_views.placeholder, name="card-art-placeholder"),
+    path("cards/<slug:slug>/art/<str:size>/", art_views.current, name="card-art-current"),
+    re_path(r"^media/(?P<path>.+)$", art_views.media, name="media"),
     path("", include("frontend.urls")),
 ]
 

@@ -96,7 +96,9 @@ def nginx_binary() -> str | None:
     )
 
 
-def render_nginx(*, prefix: Path, listen: str, upstreams: list[str], static_root: Path) -> str:
+def render_nginx(
+    *, prefix: Path, listen: str, upstreams: list[str], static_root: Path, media_root: Path
+) -> str:
     """deploy/nginx.conf with its placeholders filled in."""
     servers = "\n".join(f"        server {u} max_fails=1 fail_timeout=5s;" for u in upstreams)
     values = {
@@ -105,6 +107,7 @@ def render_nginx(*, prefix: Path, listen: str, upstreams: list[str], static_root
         "listen": listen,
         "upstreams": servers,
         "static_root": f"{static_root}/",
+        "media_root": f"{media_root}/",
         "mime_types": str(MIME_TYPES),
     }
     text = TEMPLATE.read_text()
@@ -270,6 +273,7 @@ class Cluster:
                 listen=f"127.0.0.1:{self.port}",
                 upstreams=[f"127.0.0.1:{p}" for p in self.web_ports],
                 static_root=self.var_dir / "static",
+                media_root=self.var_dir / "media",
             )
         )
         return conf

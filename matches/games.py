@@ -627,10 +627,16 @@ class CommandeerGame(EngineGame[GameState, Action]):
 
         walk(view)
         by_name = {d.name: d for d in state.defs.values()}
+        from cards.art import art_by_name
         from cards.selectors import card_texts
 
-        local = card_texts(n for n in names if n in by_name)
-        view["catalog"] = {n: _card_facts(by_name[n], local.get(n)) for n in sorted(names) if n in by_name}
+        known = [n for n in names if n in by_name]
+        local, art = card_texts(known), art_by_name(known)
+        view["catalog"] = {
+            n: {**_card_facts(by_name[n], local.get(n)), "art": art.get(n)}
+            for n in sorted(names)
+            if n in by_name
+        }
         if player is not None and view["players"][player].get("hand") is not None:
             view["unplayable"] = _unplayable(state, player)
         return view

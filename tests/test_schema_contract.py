@@ -108,3 +108,14 @@ def test_my_settings_are_documented_for_signed_in_users_only(spec):
     props = spec["components"]["schemas"]["PatchedUserSettingsRequest"]["properties"]
     assert props["email_your_turn"]["type"] == "boolean"
     assert {"type": "string", "format": "email", "maxLength": 254} in props["email"]["oneOf"]
+
+
+def test_cards_document_their_art_urls(spec):
+    """Every card has `art`: its thumbnail and tile pictures, the upload (null without one), and whether
+    the pictures are the generated placeholder (docs/operations.md, "Card art")."""
+    card = spec["components"]["schemas"]["CardOutput"]["properties"]
+    ref = card["art"].get("$ref") or card["art"]["allOf"][0]["$ref"]
+    art = spec["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    assert set(art["required"]) == {"thumb", "card", "full", "placeholder"}
+    assert art["properties"]["full"]["nullable"] is True
+    assert art["properties"]["placeholder"]["type"] == "boolean"

@@ -170,7 +170,7 @@ MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
-STORAGES = {
+STORAGES: dict[str, dict[str, Any]] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
@@ -577,6 +577,49 @@ CHANNEL_LAYERS = {
         }
     )
 }
+
+# --- Uploaded files: card art (cards/art.py; docs/operations.md, "Card art") --------------------------------
+# Local files under VAR_DIR/media by default (served by Django, or by nginx at /media/); an S3-compatible
+# object store when MEDIA_S3_BUCKET is set (django-storages; credentials as boto3 reads them:
+# AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, or the machine's role). Every stored name is new for each upload
+# and each thumbnail is named after its upload, so every file is served with a year's cache lifetime.
+INSTALLED_APPS.append("imagekit")
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
+MEDIA_URL = os.environ.get("MEDIA_URL", "/media/")
+MEDIA_CACHE_CONTROL = "public, max-age=31536000, immutable"
+MEDIA_S3_BUCKET = os.environ.get("MEDIA_S3_BUCKET", "").strip()
+if MEDIA_S3_BUCKET:
+    _s3_domain = os.environ.get("MEDIA_S3_CUSTOM_DOMAIN", "").strip() or None
+    STORAGES["default"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": MEDIA_S3_BUCKET,
+            "endpoint_url": os.environ.get("MEDIA_S3_ENDPOINT_URL", "").strip() or None,
+            "region_name": os.environ.get("MEDIA_S3_REGION", "").strip() or None,
+            "custom_domain": _s3_domain,
+            "location": os.environ.get("MEDIA_S3_PREFIX", "media").strip("/"),
+            # Card art is public: plain URLs (no signed query strings that change and defeat caches).
+            "querystring_auth": False,
+            "default_acl": os.environ.get("MEDIA_S3_ACL", "").strip() or None,
+            "file_overwrite": False,
+            "object_parameters": {"CacheControl": MEDIA_CACHE_CONTROL},
+        },
+    }
+    # The pictures come from the bucket's (or its CDN's) origin: the Content-Security-Policy allows it.
+    _media_origin = os.environ.get("MEDIA_S3_PUBLIC_ORIGIN", "").strip() or (
+        f"https://{_s3_domain}" if _s3_domain else ""
+    )
+    if _media_origin:
+        CONTENT_SECURITY_POLICY["DIRECTIVES"]["img-src"].append(_media_origin)
+else:
+    MEDIA_ROOT.mkdir(parents=True, exist_ok=True)
+# Thumbnails (django-imagekit): made when the art is saved, never checked for on a page view (the
+# Optimistic strategy: a URL costs no storage round trip, which matters on an object store).
+IMAGEKIT_DEFAULT_CACHEFILE_STRATEGY = "imagekit.cachefiles.strategies.Optimistic"
+IMAGEKIT_CACHEFILE_DIR = "art-cache"
+# Django serves /media/ itself (cards/art_views.py) unless MEDIA_SERVED_BY_PROXY says nginx (deploy/nginx.conf)
+# or an object store answers there.
+MEDIA_SERVED_BY_DJANGO = not MEDIA_S3_BUCKET and not env_bool("MEDIA_SERVED_BY_PROXY", False)
 
 # Generic classes of Django and DRF (`ModelAdmin[Match]`, `Serializer[Any]`) subscriptable at run time,
 # as their stubs declare them, so the code that mypy --strict checks runs unchanged.

@@ -17,3 +17,8 @@ MATCHES_CREATE_RATE = None  # matches/apis.py: the create throttle is tested wit
 AI_BUDGET_SCALE = env_float("AI_BUDGET_SCALE", 0.02, 0.01, 10.0)  # noqa: F405
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 SITE_URL = "http://testserver"
+# Uploads of a test run go to a folder of their own, removed with the machine's temporary files.
+import tempfile  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="commandeer-media-"))

@@ -54,7 +54,7 @@ def test_an_unfilled_placeholder_is_refused(tmp_path: Path, monkeypatch: pytest.
     template.write_text("listen {{listen}};\nserver_name {{server_name}};\n")
     monkeypatch.setattr(deploy.cluster, "TEMPLATE", template)
     with pytest.raises(ClusterError, match="server_name"):
-        render_nginx(prefix=tmp_path, listen="8080", upstreams=[], static_root=tmp_path)
+        render_nginx(prefix=tmp_path, listen="8080", upstreams=[], static_root=tmp_path, media_root=tmp_path)
 
 
 def test_a_process_that_dies_on_its_own_is_reported_once(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 // Rendering of one viewer's game view (shared by the live match page and the replay page).
 // Commandeer views get a 6×6 board drawn from the viewer's side, zones and hand, every card with its full
 // text on hover, focus and tap (js/card_component.js); other game kinds fall back to a JSON view.
+import { keepLabelsFitted } from "./js/board_labels.js";
 import { withCardText } from "./js/card_component.js";
 import { h } from "./js/dom.js";
 import { _, fmt, ngettext, words } from "./js/i18n.js";
@@ -163,6 +164,7 @@ function handCard(ref, view, note) {
     h("div", { class: "hc-top" },
       h("span", { class: "cost cost-command", "aria-hidden": "true" }, String(f.command_cost ?? "?")),
       h("span", { class: "cost cost-energy", "aria-hidden": "true" }, String(f.energy_cost ?? 0))),
+    artThumb(f, "hc-art"),
     h("div", { class: "hc-name" }, cardName(view, ref.card)),
     h("div", { class: "hc-costs", "aria-hidden": "true" }, fmt(_("CP %(cp)s · En %(energy)s"), { cp: f.command_cost ?? "?", energy: f.energy_cost ?? 0 })),
     isUnit ? h("div", { class: "hc-stats", "aria-hidden": "true" }, h("b", { class: "p" }, k(f.power)), " / ", h("b", { class: "hp" }, k(f.health)), ` ${arrows}`)
@@ -238,6 +240,13 @@ function unitExtra(u, view, orient) {
   };
 }
 
+/** A card's art thumbnail from the view's catalog (staff's art or its placeholder); decorative (the name is
+ * written beside it), nothing for a card the database does not hold. */
+function artThumb(facts, className) {
+  const src = facts.art && facts.art.thumb;
+  return src ? h("img", { class: `${className} card-art`, src, alt: "", width: 160, height: 120, decoding: "async", draggable: "false", "data-testid": "card-art" }) : null;
+}
+
 function unitNode(u, view, orient, names, viewer) {
   const arrows = (u.arrows || []).map((a) => {
     const d = screenDir(a, orient);
@@ -249,7 +258,9 @@ function unitNode(u, view, orient, names, viewer) {
     "data-name": u.card, "data-owner": u.owner, "data-square": u.square, role: "button", "aria-label": unitLabel(u, view, orient, names, viewer),
     "aria-hidden": "true", // its square is the control and says all of this (a button inside a button is no control)
   },
-    h("div", { class: "unit-name", title: cardName(view, u.card) }, shortName(cardName(view, u.card))),
+    artThumb((view.catalog || {})[u.card] || {}, "unit-art"),
+    // the card's full name; board_labels.js shortens it, told apart from the other cards, if it does not fit
+    h("div", { class: "unit-name", title: cardName(view, u.card), "data-label-for": cardName(view, u.card), "data-testid": "unit-label" }, cardName(view, u.card)),
     h("div", { class: "unit-stats" }, h("span", { class: "p", title: _("Power") }, `⚔${k(u.power)}`), " ", h("span", { class: "hp", title: _("Health left / Health"), "data-testid": "unit-health" }, `♥${k(left)}/${k(u.health)}`)),
     u.damage ? h("div", { class: "unit-damage", "data-testid": "unit-damage" }, `−${k(u.damage)}`) : null,
     (u.attached || []).length ? h("div", { class: "unit-attached" }, u.attached.map((e) => {
@@ -313,6 +324,7 @@ export function renderView(root, view, viewer, names, { over = false } = {}) {
       board.append(cell);
     }
   }
+  keepLabelsFitted(board);
   const hand = $("hand");
   hand.replaceChildren();
   const mine = viewer === 0 || viewer === 1 ? view.players[viewer] : null;

@@ -65,6 +65,27 @@ export function formatStat(value) {
   return String(value);
 }
 
+/**
+ * A card's picture URL in one of the sizes the server makes ("thumb" 160×120, "card" 480×360): staff's art,
+ * or the card's placeholder (its faction's colours and costs) until there is art. A card known only by its
+ * slug (a saved deck's row) gets a URL that redirects to whichever of the two the card has now.
+ */
+export function artUrl(card, size = "thumb") {
+  if (card.art && card.art[size]) return card.art[size];
+  return card.slug ? `/cards/${encodeURIComponent(card.slug)}/art/${size}/` : null;
+}
+
+/** An <img> of the card's art (decorative: the card's name is always written beside it), or null. */
+export function artImage(card, size = "thumb", { className = "card-art", lazy = true } = {}) {
+  const src = artUrl(card, size);
+  if (!src) return null;
+  const [width, height] = size === "card" ? [480, 360] : [160, 120];
+  return h("img", {
+    class: className, src, alt: "", width, height, decoding: "async", loading: lazy ? "lazy" : null,
+    draggable: "false", "data-testid": "card-art", "data-art": card.art && !card.art.placeholder ? "art" : "placeholder",
+  });
+}
+
 /** A card tile; `actions` is an optional element appended at the bottom (e.g. an "Add" button). */
 export function cardTile(card, { factions = {}, keywords: knownKeywords = {}, actions = null, link = true, large = false } = {}) {
   const faction = factionOf(card, factions);
@@ -82,6 +103,7 @@ export function cardTile(card, { factions = {}, keywords: knownKeywords = {}, ac
   return h(
     "article",
     { class: "card-tile", style: { "--faction": faction.color }, "data-card": card.slug || card.name, "data-testid": "card-tile" },
+    artImage(card, "card", { className: "card-art card-tile-art", lazy: !large }),
     h("div", { class: "card-tile-head" }, h("div", { class: "card-name" }, nameNode), costBadges(card)),
     h("div", { class: "card-line" }, h("span", { class: "faction-chip" }, faction.name), ...tags),
     isUnit

@@ -2,6 +2,7 @@
 // save it (drafts may be illegal), curves, sample hand, import/export and revisions.
 import { api, debounce, toast, withQuery } from "./api.js";
 import { h } from "./dom.js";
+import { artImage } from "./cards.js";
 import { _, fmt, formatDateTime, ngettext, pgettext } from "./i18n.js";
 import { showCard, withCardText } from "./card_component.js";
 import { createCardSearch, loadFactions } from "./card_search.js";
@@ -205,6 +206,7 @@ function renderDeck() {
                 "data-card": row.card,
               },
               h("span", { class: "cost cost-command row-cost", title: _("Command cost") }, String(row.command_cost)),
+              artImage(rowCard(row), "thumb", { className: "card-art row-art", lazy: false }),
               h(
                 "span",
                 { class: "row-name", title: row.name },
