@@ -11,7 +11,8 @@ import pytest
 from django.utils import translation
 
 from cards.models import Card, Faction, Keyword
-from cards.services import card_upsert_from_dict, cards_export, cards_import, cards_validate
+from cards.card_files import cards_export, cards_import, cards_validate
+from cards.services import card_upsert_from_dict
 
 FIXTURE = Path(__file__).parent / "fixtures" / "translated_cards.json"
 
