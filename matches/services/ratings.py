@@ -54,7 +54,8 @@ from openskill.models import PlackettLuce
 
 from config.errors import ApplicationError
 from matches import storage
-from matches.games import Result, get_game
+from matches.games.kind import Result
+from matches.games.registry import get_game
 from matches.models import ActionLog, Match, MatchStatus, PlayerRating, RatingChange, Seat
 
 log = logging.getLogger(__name__)

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from config.lru import LruCache
 from matches import queries, selectors, storage
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import Match
 from matches.services.submit import action_submit
 from matches.tests.conftest import mover
