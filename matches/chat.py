@@ -26,6 +26,7 @@ from django.db.models import QuerySet
 
 from matches import queries, storage
 from matches.games.registry import get_game
+from matches.jsontypes import JSONObject
 from matches.models import ChatMessage, ChatMute, Match, MatchStatus, Seat
 from matches.types import Viewer
 
@@ -48,7 +49,7 @@ class Channel:
     label: str
     write: bool
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"id": self.id, "label": self.label, "write": self.write}
 
 
@@ -100,7 +101,7 @@ def channels_for(
 
 def chat_state(
     *, match: Match, you: Seat | None, user: Viewer | None = None, state: Any = None
-) -> dict[str, Any]:
+) -> JSONObject:
     """The `chat` part of a viewer's snapshot: the channels they may read (and write)."""
     return {
         "channels": [c.to_json() for c in channels_for(match=match, you=you, user=user, state=state)],
@@ -108,7 +109,7 @@ def chat_state(
     }
 
 
-def message_json(m: ChatMessage, author_name: str | None = None) -> dict[str, Any]:
+def message_json(m: ChatMessage, author_name: str | None = None) -> JSONObject:
     """One message as every reader of its channel gets it (no per-viewer field)."""
     return {
         "id": m.pk,
@@ -137,7 +138,7 @@ def visible_messages(match: Match, channel: str, user: Viewer) -> QuerySet[ChatM
 
 def history(
     *, match: Match, channel: str, user: Viewer, limit: int = HISTORY_DEFAULT, before: int | None = None
-) -> dict[str, Any]:
+) -> JSONObject:
     """The newest `limit` messages of the channel (before message id `before`), oldest first."""
     qs = visible_messages(match, channel, user).select_related("author")
     if before is not None:

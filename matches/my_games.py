@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Q
@@ -18,6 +17,7 @@ from django.utils import timezone
 
 from matches.clocks import TimeControl
 from matches.games.registry import get_game
+from matches.jsontypes import JSONObject
 from matches.models import Match, MatchStatus, Seat
 
 RECENT_FINISHED = 20
@@ -44,7 +44,7 @@ class MyGame:
     seats_needed: int = 0
     seated: int = 0
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         out = {k: v for k, v in self.__dict__.items()}
         for key in ("deadline", "started_at", "created_at", "finished_at"):
             out[key] = out[key].isoformat() if out[key] else None
@@ -58,7 +58,7 @@ class MyGames:
     open: list[MyGame] = field(default_factory=list)
     finished: list[MyGame] = field(default_factory=list)
 
-    def as_dict(self) -> dict[str, list[dict[str, Any]]]:
+    def as_dict(self) -> dict[str, list[JSONObject]]:
         return {k: [g.as_dict() for g in v] for k, v in self.__dict__.items()}
 
 

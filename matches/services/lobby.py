@@ -23,6 +23,7 @@ from matches.agents import AGENT_NAMES, DEFAULT_AGENT
 from matches.clocks import SeatClock, TimeControl
 from matches.games.kind import Result
 from matches.games.registry import AnyGame, get_game
+from matches.jsontypes import JSONObject
 from matches.messages import CANCELLED, CONCEDED, play_message
 from matches.models import IdempotencyRecord, Match, MatchStatus, Seat, new_seed, remember_base
 from matches.services.ai_seats import hand_seat_to_ai
@@ -79,10 +80,10 @@ def match_create(
     kind: str,
     deck_id: int | None = None,
     is_public: bool = True,
-    time_control: dict[str, Any] | None = None,
+    time_control: JSONObject | None = None,
     vs_ai: bool = False,
     ai_agent: str = DEFAULT_AGENT,
-    rules_config: dict[str, Any] | None = None,
+    rules_config: JSONObject | None = None,
     create_digest: str = "",
     starter_deck_id: int | None = None,
     rematch_of: Match | None = None,
@@ -270,7 +271,7 @@ def _start(match: Match, game: AnyGame, *, user: User) -> None:
         raise ApplicationError("seats_open", f"{needed - len(seats)} seat(s) still open.", status_code=409)
     assign_houses(match, game, seats)
     rng = random.Random(match.seed ^ 0x5EED)
-    decks: list[dict[str, Any]] = []
+    decks: list[JSONObject] = []
     for seat in seats:
         if seat.is_ai:
             seat.deck_snapshot = game.ai_deck_snapshot(rng=rng, opponent=decks[0] if decks else None)
@@ -338,7 +339,7 @@ DEDUPE_WINDOW = timedelta(seconds=10)  # a second identical "create" this soon i
 KEYED_DEDUPE_WINDOW = timedelta(days=1)  # a client's Idempotency-Key names one match this long
 
 
-def create_digest(*, user: User, idempotency_key: str | None, settings: dict[str, Any]) -> str:
+def create_digest(*, user: User, idempotency_key: str | None, settings: JSONObject) -> str:
     """What identifies a create request: the client's Idempotency-Key, else the creator and every setting."""
     if idempotency_key:
         text = json.dumps(["key", user.pk, idempotency_key])

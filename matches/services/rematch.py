@@ -19,8 +19,6 @@ once it exists is a 409 naming its id.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.models import User
 from django.db import transaction
 from rest_framework import status
@@ -29,6 +27,7 @@ from config.errors import ApplicationError
 from matches import storage
 from matches.agents import TAKEOVER_AGENT
 from matches.games.registry import get_game
+from matches.jsontypes import JSONObject
 from matches.models import Match, Seat, new_seed
 from matches.selectors import rematch_possible, unrated_reason
 from matches.services.notify import notify_on_commit
@@ -48,7 +47,7 @@ def created_rated(match: Match) -> bool:
 
 
 @transaction.atomic
-def match_rematch(*, match_id: int, user: User) -> tuple[Match | None, dict[str, Any]]:
+def match_rematch(*, match_id: int, user: User) -> tuple[Match | None, JSONObject]:
     """Offer or accept a rematch of a finished match: (the new match once every player asked, else None; the
     offer as `{"offered_by": [positions], "match_id": id|None}`)."""
     loaded = storage.load_for_update(match_id)
