@@ -263,7 +263,7 @@ def test_the_state_cache_hands_out_private_copies(started: Match) -> None:
 
     game = get_game("counting")
     first = load_state(started, game)
-    first["total"] = 99
-    first["hands"][0].clear()
+    first.total = 99
+    first.hands[0].clear()
     again = load_state(started, game)
-    assert again["total"] == 0 and again["hands"][0] == started.state["hands"][0]
+    assert again.total == 0 and again.hands[0] == started.state["hands"][0]
