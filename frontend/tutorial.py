@@ -24,7 +24,9 @@ from matches import messages
 from matches.engine import GameState, IllegalActionError, action_from_json, load_card_file
 from matches.engine.actions import Action
 from matches.engine.decks import load_sample
-from matches.games import get_game  # the match pages' view: each card's text in the reader's language
+from matches.games.registry import (
+    get_game,
+)  # the match pages' view: each card's text in the reader's language
 
 LESSONS: dict[str, Lesson] = {COMMANDEER.game: COMMANDEER}
 SESSION_KEY = "tutorials"  # {game: step} for a visitor who is not signed in

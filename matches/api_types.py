@@ -7,14 +7,12 @@ and checks its keys against the fields here, so the schema cannot drift from wha
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.schema import ApiErrorSerializer
-from matches.games import SEATING_CHOICES
+from matches.games.westeros import SEATING_CHOICES
 from matches.models import ActionLog, MatchStatus
 
 
@@ -26,7 +24,7 @@ class ObjectField(serializers.JSONField):
 ErrorOut = ApiErrorSerializer  # every error of the API has one shape (config/schema.py, docs/style.md 11)
 
 
-class SeatOut(serializers.Serializer[Any]):
+class SeatOut(serializers.Serializer[object]):
     """Who sits at one place of the table and their clock (public facts only)."""
 
     position = serializers.IntegerField(min_value=0)
@@ -47,7 +45,7 @@ class SeatOut(serializers.Serializer[Any]):
     left = serializers.BooleanField(help_text="The player left the running game: the AI plays the seat on")
 
 
-class ResultOut(serializers.Serializer[Any]):
+class ResultOut(serializers.Serializer[object]):
     """How a match ended: the winning seat (null: nobody) and why."""
 
     winner = serializers.IntegerField(allow_null=True)
@@ -68,7 +66,7 @@ class ResultOut(serializers.Serializer[Any]):
     )
 
 
-class SeatingOut(serializers.Serializer[Any]):
+class SeatingOut(serializers.Serializer[object]):
     """How the seats of a table get their houses (services.seating) and who the creator removed."""
 
     mode = serializers.CharField(
@@ -86,7 +84,7 @@ class SeatingOut(serializers.Serializer[Any]):
     )
 
 
-class RematchOut(serializers.Serializer[Any]):
+class RematchOut(serializers.Serializer[object]):
     """A finished match's rematch (services.rematch): who asked, and the new match once every player did."""
 
     offered_by = serializers.ListField(
@@ -99,7 +97,7 @@ class RematchOut(serializers.Serializer[Any]):
     match_id = serializers.IntegerField(allow_null=True, help_text="The rematch, once made")
 
 
-class MatchOut(serializers.Serializer[Any]):
+class MatchOut(serializers.Serializer[object]):
     """The lobby card of a match (`selectors.match_summary`): no game state at all."""
 
     id = serializers.IntegerField()
@@ -134,14 +132,14 @@ class MatchOut(serializers.Serializer[Any]):
         ref_name = "MatchSummary"
 
 
-class RematchAnswerOut(serializers.Serializer[Any]):
+class RematchAnswerOut(serializers.Serializer[object]):
     """The answer to a rematch request: the offer now, and the new match when this call made it."""
 
     rematch = RematchOut()
     match = MatchOut(allow_null=True, help_text="The new match (started), when this call made it")
 
 
-class MatchPageOut(serializers.Serializer[Any]):
+class MatchPageOut(serializers.Serializer[object]):
     """One page of matches (`?page=`), newest first."""
 
     count = serializers.IntegerField()
@@ -153,7 +151,7 @@ class MatchPageOut(serializers.Serializer[Any]):
         ref_name = "MatchPage"
 
 
-class ConsequenceOut(serializers.Serializer[Any]):
+class ConsequenceOut(serializers.Serializer[object]):
     """One thing an action caused (damage, a defeat, a draw, CP or Energy, a triggered ability ...), as
     the caller may see it: a drawn card is named only to its owner."""
 
@@ -177,7 +175,7 @@ class ConsequenceOut(serializers.Serializer[Any]):
         ref_name = "Consequence"
 
 
-class LogEntryOut(serializers.Serializer[Any]):
+class LogEntryOut(serializers.Serializer[object]):
     """One action of the log in plain words, as the caller may read it."""
 
     version = serializers.IntegerField(min_value=1)
@@ -190,14 +188,14 @@ class LogEntryOut(serializers.Serializer[Any]):
     consequences = ConsequenceOut(many=True, help_text="What the action caused, as you may see it")
 
 
-class LegalActionOut(serializers.Serializer[Any]):
+class LegalActionOut(serializers.Serializer[object]):
     """One legal action of the caller and its plain-words description."""
 
     action = ObjectField(help_text="Submit exactly this object to /actions/")
     description = serializers.CharField()
 
 
-class ChatChannelOut(serializers.Serializer[Any]):
+class ChatChannelOut(serializers.Serializer[object]):
     """One chat channel the caller may read: "table", "spectators" or "private:<a>-<b>"."""
 
     id = serializers.CharField(
@@ -209,7 +207,7 @@ class ChatChannelOut(serializers.Serializer[Any]):
     write = serializers.BooleanField(help_text="Whether the caller may post in it")
 
 
-class ChatStateOut(serializers.Serializer[Any]):
+class ChatStateOut(serializers.Serializer[object]):
     """The chat channels of a match for the caller (docs/play-layer.md, "Chat")."""
 
     channels = ChatChannelOut(many=True)
@@ -219,7 +217,7 @@ class ChatStateOut(serializers.Serializer[Any]):
         ref_name = "ChatState"
 
 
-class ChatMessageOut(serializers.Serializer[Any]):
+class ChatMessageOut(serializers.Serializer[object]):
     """One chat message (plain text: render it as text, never as HTML)."""
 
     id = serializers.IntegerField()
@@ -233,7 +231,7 @@ class ChatMessageOut(serializers.Serializer[Any]):
         ref_name = "ChatMessage"
 
 
-class ChatHistoryOut(serializers.Serializer[Any]):
+class ChatHistoryOut(serializers.Serializer[object]):
     channel = serializers.CharField()
     messages = ChatMessageOut(many=True, help_text="Oldest first")
     has_more = serializers.BooleanField(
@@ -244,7 +242,7 @@ class ChatHistoryOut(serializers.Serializer[Any]):
         ref_name = "ChatHistory"
 
 
-class ChatMutesOut(serializers.Serializer[Any]):
+class ChatMutesOut(serializers.Serializer[object]):
     muted = serializers.ListField(child=serializers.CharField(), help_text="User names you muted")
 
     class Meta:
@@ -269,7 +267,7 @@ class SnapshotOut(MatchOut):
         ref_name = "MatchState"
 
 
-class SubmitOut(serializers.Serializer[Any]):
+class SubmitOut(serializers.Serializer[object]):
     """The answer to a submitted action, with the caller's snapshot after it."""
 
     state_version = serializers.IntegerField(min_value=0)
@@ -285,7 +283,7 @@ class SubmitOut(serializers.Serializer[Any]):
         ref_name = "SubmitResult"
 
 
-class LegalActionsOut(serializers.Serializer[Any]):
+class LegalActionsOut(serializers.Serializer[object]):
     state_version = serializers.IntegerField(min_value=0)
     actions = LegalActionOut(many=True)
 
@@ -293,14 +291,14 @@ class LegalActionsOut(serializers.Serializer[Any]):
         ref_name = "LegalActions"
 
 
-class MatchLogOut(serializers.Serializer[Any]):
+class MatchLogOut(serializers.Serializer[object]):
     entries = LogEntryOut(many=True)
 
     class Meta:
         ref_name = "MatchLog"
 
 
-class ReplayFrameOut(serializers.Serializer[Any]):
+class ReplayFrameOut(serializers.Serializer[object]):
     """One frame of a replay: the log entry (none for the start) and the view after it."""
 
     version = serializers.IntegerField(min_value=0)
@@ -313,7 +311,7 @@ class ReplayFrameOut(serializers.Serializer[Any]):
     view = ObjectField()
 
 
-class ReplayOut(serializers.Serializer[Any]):
+class ReplayOut(serializers.Serializer[object]):
     id = serializers.IntegerField()
     kind = serializers.CharField()
     result = ResultOut(allow_null=True)
@@ -325,7 +323,7 @@ class ReplayOut(serializers.Serializer[Any]):
         ref_name = "MatchReplay"
 
 
-class HealthOut(serializers.Serializer[Any]):
+class HealthOut(serializers.Serializer[object]):
     ok = serializers.BooleanField()
     db = serializers.CharField(help_text="The database vendor, e.g. postgresql")
 

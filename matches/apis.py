@@ -17,12 +17,13 @@ from rest_framework.views import APIView
 from config.errors import ApplicationError
 from matches import api_types, rules_api, selectors
 from matches.agents import DEFAULT_AGENT, agent_choices, level_choices
-from matches.games import game_kinds
+from matches.games.registry import game_kinds
 from matches.models import MatchStatus
 from matches.services.lobby import match_concede, match_create_once, match_join, match_leave, match_start
 from matches.services.rematch import match_rematch
 from matches.services.seating import match_fill_ai, match_kick, match_pick_house
 from matches.services.submit import action_submit, seat_preferences_update
+from matches.types import signed_in
 
 MATCH_CREATE_RATE = "30/min"  # default of settings.MATCHES_CREATE_RATE
 
@@ -109,11 +110,11 @@ class MatchCreateThrottle(UserRateThrottle):
 class MatchListCreateApi(APIView):
     """List public matches and your own; create a match (optionally against the AI, started at once)."""
 
-    class MatchListFilterSerializer(serializers.Serializer[Any]):
+    class MatchListFilterSerializer(serializers.Serializer[object]):
         status = serializers.ChoiceField(choices=MatchStatus.choices, required=False)
         kind = serializers.CharField(required=False, allow_blank=True, max_length=30)
 
-    class MatchCreateInputSerializer(serializers.Serializer[Any]):
+    class MatchCreateInputSerializer(serializers.Serializer[object]):
         kind = serializers.CharField(default="commandeer")
         deck_id = serializers.IntegerField(required=False, allow_null=True)
         starter_deck_id = serializers.IntegerField(
@@ -228,7 +229,9 @@ class MatchListCreateApi(APIView):
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 100:
             raise ApplicationError("invalid_parameter", "Idempotency-Key is at most 100 characters.")
-        match, created = match_create_once(user=request.user, idempotency_key=key, **s.validated_data)
+        match, created = match_create_once(
+            user=signed_in(request.user), idempotency_key=key, **s.validated_data
+        )
         match, you = selectors.match_get_for_viewer(match_id=match.pk, user=request.user)
         return Response(selectors.match_summary(match, you=you), status=201 if created else 200)
 
@@ -252,7 +255,7 @@ class MatchJoinApi(MatchApiView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    class MatchJoinInputSerializer(serializers.Serializer[Any]):
+    class MatchJoinInputSerializer(serializers.Serializer[object]):
         deck_id = serializers.IntegerField(required=False, allow_null=True)
         invite_token = serializers.CharField(required=False, default="", allow_blank=True)
         house = serializers.CharField(
@@ -269,7 +272,7 @@ class MatchJoinApi(MatchApiView):
     def post(self, request: Request, match_id: int) -> Response:
         s = self.MatchJoinInputSerializer(data=request.data)
         s.is_valid(raise_exception=True)
-        match_join(match_id=match_id, user=request.user, **s.validated_data)
+        match_join(match_id=match_id, user=signed_in(request.user), **s.validated_data)
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         return Response(selectors.match_summary(match, you=you))
 
@@ -283,7 +286,7 @@ class MatchLeaveApi(MatchApiView):
 
     @extend_schema(request=None, responses={204: None, **errors(*SIGNED_IN, 404, 409)})
     def post(self, request: Request, match_id: int) -> Response:
-        match_leave(match_id=match_id, user=request.user)
+        match_leave(match_id=match_id, user=signed_in(request.user))
         return Response(status=204)
 
 
@@ -292,7 +295,7 @@ class MatchHouseApi(MatchApiView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    class HouseInputSerializer(serializers.Serializer[Any]):
+    class HouseInputSerializer(serializers.Serializer[object]):
         house = serializers.CharField(max_length=20, help_text="A free house of this player count")
 
     @extend_schema(
@@ -301,7 +304,7 @@ class MatchHouseApi(MatchApiView):
     def post(self, request: Request, match_id: int) -> Response:
         s = self.HouseInputSerializer(data=request.data)
         s.is_valid(raise_exception=True)
-        match_pick_house(match_id=match_id, user=request.user, house=s.validated_data["house"])
+        match_pick_house(match_id=match_id, user=signed_in(request.user), house=s.validated_data["house"])
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         return Response(selectors.match_summary(match, you=you))
 
@@ -311,7 +314,7 @@ class MatchKickApi(MatchApiView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    class KickInputSerializer(serializers.Serializer[Any]):
+    class KickInputSerializer(serializers.Serializer[object]):
         position = serializers.IntegerField(min_value=0, max_value=5, help_text="The seat to free")
 
     @extend_schema(
@@ -320,7 +323,7 @@ class MatchKickApi(MatchApiView):
     def post(self, request: Request, match_id: int) -> Response:
         s = self.KickInputSerializer(data=request.data)
         s.is_valid(raise_exception=True)
-        match_kick(match_id=match_id, user=request.user, position=s.validated_data["position"])
+        match_kick(match_id=match_id, user=signed_in(request.user), position=s.validated_data["position"])
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         return Response(selectors.match_summary(match, you=you))
 
@@ -330,7 +333,7 @@ class MatchFillAiApi(MatchApiView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    class FillInputSerializer(serializers.Serializer[Any]):
+    class FillInputSerializer(serializers.Serializer[object]):
         ai_agent = serializers.ChoiceField(
             choices=level_choices(), default=DEFAULT_AGENT, help_text="The AI level: easy, normal or hard"
         )
@@ -341,7 +344,7 @@ class MatchFillAiApi(MatchApiView):
     def post(self, request: Request, match_id: int) -> Response:
         s = self.FillInputSerializer(data=request.data)
         s.is_valid(raise_exception=True)
-        match_fill_ai(match_id=match_id, user=request.user, agent=s.validated_data["ai_agent"])
+        match_fill_ai(match_id=match_id, user=signed_in(request.user), agent=s.validated_data["ai_agent"])
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         return Response(selectors.match_summary(match, you=you))
 
@@ -370,7 +373,7 @@ class MatchRematchApi(MatchApiView):
         },
     )
     def post(self, request: Request, match_id: int) -> Response:
-        new, offer = match_rematch(match_id=match_id, user=request.user)
+        new, offer = match_rematch(match_id=match_id, user=signed_in(request.user))
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         body: dict[str, Any] = {"rematch": selectors.match_summary(match, you=you)["rematch"]}
         if new is None:
@@ -386,7 +389,7 @@ class MatchStartApi(MatchApiView):
 
     @extend_schema(request=None, responses={200: SnapshotOut, **errors(400, *SIGNED_IN, 404, 409)})
     def post(self, request: Request, match_id: int) -> Response:
-        match_start(match_id=match_id, user=request.user)
+        match_start(match_id=match_id, user=signed_in(request.user))
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         return Response(selectors.match_snapshot(match=match, you=you))
 
@@ -447,7 +450,7 @@ class MatchActionSubmitApi(MatchApiView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    class ActionSubmitInputSerializer(serializers.Serializer[Any]):
+    class ActionSubmitInputSerializer(serializers.Serializer[object]):
         action = api_types.ObjectField(help_text="One of the legal actions' `action` objects (not null)")
         state_version = serializers.IntegerField(min_value=0)
         idempotency_key = serializers.CharField(required=False, max_length=100, allow_blank=True)
@@ -469,7 +472,7 @@ class MatchActionSubmitApi(MatchApiView):
         key = s.validated_data.get("idempotency_key") or request.headers.get("Idempotency-Key") or None
         result = action_submit(
             match_id=match_id,
-            user=request.user,
+            user=signed_in(request.user),
             action_json=s.validated_data["action"],
             state_version=s.validated_data["state_version"],
             idempotency_key=key,
@@ -495,7 +498,7 @@ class MatchConcedeApi(MatchApiView):
 
     @extend_schema(request=None, responses={200: MatchOut, **errors(*SIGNED_IN, 404, 409)})
     def post(self, request: Request, match_id: int) -> Response:
-        match_concede(match_id=match_id, user=request.user)
+        match_concede(match_id=match_id, user=signed_in(request.user))
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         return Response(selectors.match_summary(match, you=you))
 
@@ -505,12 +508,12 @@ class MatchSeatPreferencesApi(MatchApiView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    class SeatPreferencesInputSerializer(serializers.Serializer[Any]):
+    class SeatPreferencesInputSerializer(serializers.Serializer[object]):
         auto_pass = serializers.BooleanField(
             help_text="Pass at once when the phase's Pass is your only legal action (default on)"
         )
 
-    class SeatPreferencesOutSerializer(serializers.Serializer[Any]):
+    class SeatPreferencesOutSerializer(serializers.Serializer[object]):
         position = serializers.IntegerField(min_value=0)
         auto_pass = serializers.BooleanField()
 
@@ -522,7 +525,7 @@ class MatchSeatPreferencesApi(MatchApiView):
         s = self.SeatPreferencesInputSerializer(data=request.data)
         s.is_valid(raise_exception=True)
         seat = seat_preferences_update(
-            match_id=match_id, user=request.user, auto_pass=s.validated_data["auto_pass"]
+            match_id=match_id, user=signed_in(request.user), auto_pass=s.validated_data["auto_pass"]
         )
         return Response({"position": seat.position, "auto_pass": seat.auto_pass})
 

@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from matches import queries, storage
-from matches.games import get_game
+from matches.games.registry import get_game
+from matches.jsontypes import JSONObject
 from matches.models import ChatMessage, ChatMute, Match, MatchStatus, Seat
+from matches.types import Viewer
 
 TABLE = "table"
 SPECTATORS = "spectators"
@@ -46,7 +49,7 @@ class Channel:
     label: str
     write: bool
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"id": self.id, "label": self.label, "write": self.write}
 
 
@@ -56,10 +59,9 @@ def _seat_names(match: Match, seats: list[Seat], state: Any) -> dict[int, str]:
     game = get_game(match.kind)
     if state is None:
         state = storage.load_state(match, game)
-    engine_player = getattr(game, "engine_player", None)  # EngineGame adapters name each seat's player
     names = {}
     for s in seats:
-        player = engine_player(state, s.position) if engine_player is not None else s.position
+        player = game.engine_player(state, s.position)
         names[s.position] = (
             player if isinstance(player, str) and PLAYER_NAME.fullmatch(player) else f"seat{s.position}"
         )
@@ -71,11 +73,13 @@ def private_channel(a: str, b: str) -> str:
     return f"{PRIVATE_PREFIX}{first}-{second}"
 
 
-def _is_signed_in(user: Any) -> bool:
-    return user is not None and bool(getattr(user, "is_authenticated", False))
+def _is_signed_in(user: Viewer | None) -> TypeGuard[User]:
+    return isinstance(user, User) and user.is_authenticated
 
 
-def channels_for(*, match: Match, you: Seat | None, user: Any = None, state: Any = None) -> list[Channel]:
+def channels_for(
+    *, match: Match, you: Seat | None, user: Viewer | None = None, state: Any = None
+) -> list[Channel]:
     """The channels this viewer may read, each with whether they may write it (the viewer may watch the
     match: `selectors.match_get_for_viewer` said so). `user` defaults to the seat's user."""
     seats = queries.seats_of(match)
@@ -95,7 +99,9 @@ def channels_for(*, match: Match, you: Seat | None, user: Any = None, state: Any
     return out
 
 
-def chat_state(*, match: Match, you: Seat | None, user: Any = None, state: Any = None) -> dict[str, Any]:
+def chat_state(
+    *, match: Match, you: Seat | None, user: Viewer | None = None, state: Any = None
+) -> JSONObject:
     """The `chat` part of a viewer's snapshot: the channels they may read (and write)."""
     return {
         "channels": [c.to_json() for c in channels_for(match=match, you=you, user=user, state=state)],
@@ -103,7 +109,7 @@ def chat_state(*, match: Match, you: Seat | None, user: Any = None, state: Any =
     }
 
 
-def message_json(m: ChatMessage, author_name: str | None = None) -> dict[str, Any]:
+def message_json(m: ChatMessage, author_name: str | None = None) -> JSONObject:
     """One message as every reader of its channel gets it (no per-viewer field)."""
     return {
         "id": m.pk,
@@ -115,13 +121,13 @@ def message_json(m: ChatMessage, author_name: str | None = None) -> dict[str, An
     }
 
 
-def muted_ids(user: Any) -> set[int]:
+def muted_ids(user: Viewer) -> set[int]:
     if not _is_signed_in(user):
         return set()
     return set(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))
 
 
-def visible_messages(match: Match, channel: str, user: Any) -> QuerySet[ChatMessage]:
+def visible_messages(match: Match, channel: str, user: Viewer) -> QuerySet[ChatMessage]:
     """The channel's messages this user may see: not hidden by staff, none of the authors they muted."""
     qs = ChatMessage.objects.filter(match=match, channel=channel, hidden=False)
     muted = muted_ids(user)
@@ -131,8 +137,8 @@ def visible_messages(match: Match, channel: str, user: Any) -> QuerySet[ChatMess
 
 
 def history(
-    *, match: Match, channel: str, user: Any, limit: int = HISTORY_DEFAULT, before: int | None = None
-) -> dict[str, Any]:
+    *, match: Match, channel: str, user: Viewer, limit: int = HISTORY_DEFAULT, before: int | None = None
+) -> JSONObject:
     """The newest `limit` messages of the channel (before message id `before`), oldest first."""
     qs = visible_messages(match, channel, user).select_related("author")
     if before is not None:

@@ -18,6 +18,7 @@ from config.errors import ApplicationError
 from matches import api_types, chat, selectors
 from matches.apis import MatchApiView, errors
 from matches.services import chat as chat_service
+from matches.types import signed_in
 
 CHAT_RATE = "10/min"  # per user, over every match (settings.CHAT_RATE)
 CHAT_BURST_RATE = "3/5s"  # per user and match (settings.CHAT_BURST_RATE)
@@ -79,7 +80,7 @@ class ChatBurstThrottle(SimpleRateThrottle):
         }
 
 
-class ChatMessageInputSerializer(serializers.Serializer[Any]):
+class ChatMessageInputSerializer(serializers.Serializer[object]):
     body = serializers.CharField(
         max_length=4 * chat.MAX_BODY_CHARS,
         error_messages={"max_length": f"A chat message is at most {chat.MAX_BODY_CHARS} characters."},
@@ -199,7 +200,7 @@ class ChatMutesApi(APIView):
         operation_id="chat_mutes_list", responses={200: api_types.ChatMutesOut, **errors(401, 403)}
     )
     def get(self, request: Request) -> Response:
-        return Response({"muted": chat_service.muted_names(request.user)})
+        return Response({"muted": chat_service.muted_names(signed_in(request.user))})
 
 
 class ChatMuteApi(APIView):
@@ -217,8 +218,8 @@ class ChatMuteApi(APIView):
         },
     )
     def put(self, request: Request, username: str) -> Response:
-        chat_service.mute(user=request.user, username=username)
-        return Response({"muted": chat_service.muted_names(request.user)})
+        chat_service.mute(user=signed_in(request.user), username=username)
+        return Response({"muted": chat_service.muted_names(signed_in(request.user))})
 
     @extend_schema(
         operation_id="chat_mute_destroy",
@@ -226,5 +227,5 @@ class ChatMuteApi(APIView):
         responses={200: api_types.ChatMutesOut, **errors(401, 403, 404)},
     )
     def delete(self, request: Request, username: str) -> Response:
-        chat_service.unmute(user=request.user, username=username)
-        return Response({"muted": chat_service.muted_names(request.user)})
+        chat_service.unmute(user=signed_in(request.user), username=username)
+        return Response({"muted": chat_service.muted_names(signed_in(request.user))})

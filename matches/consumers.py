@@ -32,6 +32,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.utils import translation
 from django.utils.translation import trans_real
 
@@ -43,6 +44,7 @@ from matches.chat import PRIVATE_PREFIX
 from matches.models import ChatMute, Match, Seat
 from matches.services.chat import chat_group
 from matches.services.notify import match_group
+from matches.types import Viewer
 
 LOCAL_POLL_SECONDS = 1.0
 
@@ -88,17 +90,17 @@ def _change_key(match_id: int) -> tuple[Any, ...] | None:
     return (*row, seats)
 
 
-def _delivers(user: Any, match_id: int, channel: str, author_id: Any) -> bool:
+def _delivers(user: Viewer | None, match_id: int, channel: str, author_id: int | None) -> bool:
     """Whether a chat message goes to this socket's user: not when they muted its author, and a private
     channel's only while they still play their house (a seat handed to the AI loses it at once, even
     before this socket's next snapshot)."""
-    signed_in = user is not None and getattr(user, "is_authenticated", False)
+    account = user if isinstance(user, User) and user.is_authenticated else None
     if channel.startswith(PRIVATE_PREFIX):
-        if not signed_in or not Seat.objects.filter(match_id=match_id, user=user, ai_agent="").exists():
+        if account is None or not Seat.objects.filter(match_id=match_id, user=account, ai_agent="").exists():
             return False
-    if not signed_in or author_id is None:
+    if account is None or author_id is None:
         return True
-    return not ChatMute.objects.filter(user=user, muted_id=author_id).exists()
+    return not ChatMute.objects.filter(user=account, muted_id=author_id).exists()
 
 
 def scope_language(scope: Any) -> str:
@@ -126,7 +128,9 @@ def scope_language(scope: Any) -> str:
     return str(settings.LANGUAGE_CODE)
 
 
-def _snapshot(match_id: int, user: Any, log_since: int | None = None, language: str = "en") -> dict[str, Any]:
+def _snapshot(
+    match_id: int, user: Viewer, log_since: int | None = None, language: str = "en"
+) -> dict[str, Any]:
     with translation.override(language):  # this socket's language, whatever the others' are
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=user)
         return selectors.match_snapshot(match=match, you=you, log_since=log_since, user=user)

@@ -1,4 +1,8 @@
-"""The one game interface both rules engines implement (docs/style.md 2), as a typing.Protocol.
+"""The one game interface (docs/style.md 2), as a typing.Protocol generic in the player and action types.
+
+Both rules engines implement it, and everything that runs a game uses it: the AI kit's conformance suite and
+arena (``matches.kit``) directly, the play layer through ``matches.games.kind.GameKind``, whose state type
+is bound to ``Game`` and which asks every rules question of the state through it.
 
 Pure Python: no Django. The engines never import this module — they conform structurally, and
 ``mypy --strict`` checks it where the play layer and the conformance suite bind an engine to ``Game``.

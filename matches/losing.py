@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches.games import AnyGame, Player, Result
+from matches.games.kind import Player, Result
+from matches.games.registry import AnyGame
 
 
 def _loses(game: AnyGame, state: Any, seat: Player, action: Any) -> Result | None:

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
 from matches.clocks import TimeControl
-from matches.games import get_game
+from matches.games.registry import get_game
+from matches.jsontypes import JSONObject
 from matches.models import Match, MatchStatus, Seat
 
 RECENT_FINISHED = 20
@@ -43,7 +44,7 @@ class MyGame:
     seats_needed: int = 0
     seated: int = 0
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         out = {k: v for k, v in self.__dict__.items()}
         for key in ("deadline", "started_at", "created_at", "finished_at"):
             out[key] = out[key].isoformat() if out[key] else None
@@ -57,7 +58,7 @@ class MyGames:
     open: list[MyGame] = field(default_factory=list)
     finished: list[MyGame] = field(default_factory=list)
 
-    def as_dict(self) -> dict[str, list[dict[str, Any]]]:
+    def as_dict(self) -> dict[str, list[JSONObject]]:
         return {k: [g.as_dict() for g in v] for k, v in self.__dict__.items()}
 
 
@@ -78,7 +79,7 @@ def _urls(match: Match) -> tuple[str, str]:
     return reverse("match-page", args=[match.pk]), reverse("match-replay-page", args=[match.pk])
 
 
-def my_games(*, user: Any, now: datetime | None = None) -> MyGames:
+def my_games(*, user: User, now: datetime | None = None) -> MyGames:
     """The user's games: waiting for them (soonest deadline first), their other running games (newest
     first), open tables they sit at, and their last RECENT_FINISHED finished ones."""
     now = now or timezone.now()
@@ -147,7 +148,7 @@ def my_games(*, user: Any, now: datetime | None = None) -> MyGames:
     return out
 
 
-def waiting_match_ids(*, user: Any, limit: int = 100) -> list[int]:
+def waiting_match_ids(*, user: User, limit: int = 100) -> list[int]:
     """The running matches waiting for the user's move, soonest deadline first (one query; the header's badge)."""
     return list(
         Seat.objects.filter(user=user, clock_started_at__isnull=False, match__status=MatchStatus.ACTIVE)

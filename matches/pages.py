@@ -19,7 +19,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 
 from config.errors import ApplicationError
 from matches import selectors
-from matches.games import game_kinds, get_game
+from matches.games.registry import game_kinds, get_game
 from matches.models import Match
 
 # The pages' words for names other modules keep in English (game labels, time controls, AI levels,
@@ -131,7 +131,7 @@ def _kinds() -> list[dict[str, str]]:
 
 def _westeros_houses() -> list[dict[str, Any]]:
     """The houses to choose from, each with the smallest player count it plays in (W-1.1, W-2)."""
-    from matches.games import WesterosGame
+    from matches.games.westeros import WesterosGame
 
     out: dict[str, dict[str, Any]] = {}
     for count in range(3, 7):

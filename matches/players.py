@@ -10,16 +10,18 @@ from collections import Counter
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.urls import reverse
 from rest_framework import status
 
 from config.errors import ApplicationError
-from matches.games import game_kinds, get_game
+from matches.games.registry import game_kinds, get_game
 from matches.models import Match, MatchStatus, PlayerRating, RatingChange, Seat
 from matches.selectors import unrated_reason
 from matches.services import ratings
 from matches.summary import replay_url
+from matches.types import Viewer
 
 SHORT_REASONS = {  # how a listed game ended, in a few words
     "concede": "by concession",
@@ -81,7 +83,7 @@ def rating_out(r: PlayerRating | None, kind: str) -> dict[str, Any]:
     }
 
 
-def public_decks_of(user: Any) -> list[dict[str, Any]]:
+def public_decks_of(user: User) -> list[dict[str, Any]]:
     """A user's public decks (the deck app's selector when it has one; else its public visibility)."""
     from decks import selectors as deck_selectors
 
@@ -108,7 +110,7 @@ def public_decks_of(user: Any) -> list[dict[str, Any]]:
     ]
 
 
-def _visible_matches(viewer: Any) -> Q:
+def _visible_matches(viewer: Viewer | None) -> Q:
     """Matches a viewer may open: public ones, the viewer's own, and every match for staff."""
     if viewer is not None and viewer.is_authenticated:
         if viewer.is_staff:
@@ -124,7 +126,7 @@ def _outcome(position: int, result: dict[str, Any] | None) -> str:
     return "win" if winner == position else "loss"
 
 
-def player_profile(*, username: str, viewer: Any = None) -> dict[str, Any]:
+def player_profile(*, username: str, viewer: Viewer | None = None) -> dict[str, Any]:
     """Everything the profile page and GET /api/players/<username>/ show."""
     user = player_get(username=username)
     own = {r.kind: r for r in PlayerRating.objects.filter(user=user)}
@@ -162,7 +164,7 @@ def player_profile(*, username: str, viewer: Any = None) -> dict[str, Any]:
 
 
 def rating_history(
-    user: Any, kind: str, *, viewer: Any = None, limit: int = HISTORY_POINTS
+    user: User, kind: str, *, viewer: Viewer | None = None, limit: int = HISTORY_POINTS
 ) -> list[dict[str, Any]]:
     """The latest `limit` rating changes of a user in one kind, oldest first.
 
@@ -202,7 +204,9 @@ LISTED_ENDS = Q(match__status=MatchStatus.FINISHED) | Q(
 )
 
 
-def recent_games(user: Any, *, viewer: Any = None, limit: int = RECENT_GAMES) -> list[dict[str, Any]]:
+def recent_games(
+    user: User, *, viewer: Viewer | None = None, limit: int = RECENT_GAMES
+) -> list[dict[str, Any]]:
     """The user's latest ended games the viewer may open, each with its opponents, result and replay."""
     seat_rows = list(
         Seat.objects.filter(user=user)

@@ -6,8 +6,6 @@ here (`matches/tests/test_ratings_api.py` checks the answers' keys against them)
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.pagination import PageNumberPagination
@@ -20,7 +18,7 @@ from matches.api_types import ObjectField, ResultOut
 from matches.apis import MatchApiView, errors
 
 
-class RatingOut(serializers.Serializer[Any]):
+class RatingOut(serializers.Serializer[object]):
     """A rating as shown: Glicko-2 (Commandeer) or the OpenSkill ordinal (Westeros)."""
 
     kind = serializers.CharField()
@@ -34,7 +32,7 @@ class RatingOut(serializers.Serializer[Any]):
     draws = serializers.IntegerField(min_value=0)
 
 
-class HistoryPointOut(serializers.Serializer[Any]):
+class HistoryPointOut(serializers.Serializer[object]):
     match = serializers.IntegerField(
         allow_null=True, help_text="Null: a private match the viewer may not open (the rating point stays)"
     )
@@ -43,7 +41,7 @@ class HistoryPointOut(serializers.Serializer[Any]):
     at = serializers.DateTimeField(allow_null=True, help_text="Null with `match`")
 
 
-class KindRecordOut(serializers.Serializer[Any]):
+class KindRecordOut(serializers.Serializer[object]):
     """One game kind on a profile: every finished game's result, and the rating of rated ones."""
 
     kind = serializers.CharField()
@@ -56,12 +54,12 @@ class KindRecordOut(serializers.Serializer[Any]):
     history = HistoryPointOut(many=True, help_text="The latest rating changes, oldest first")
 
 
-class OpponentOut(serializers.Serializer[Any]):
+class OpponentOut(serializers.Serializer[object]):
     name = serializers.CharField()
     username = serializers.CharField(allow_null=True, help_text="Null for an AI seat")
 
 
-class RecentGameOut(serializers.Serializer[Any]):
+class RecentGameOut(serializers.Serializer[object]):
     id = serializers.IntegerField()
     kind = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label
@@ -83,7 +81,7 @@ class RecentGameOut(serializers.Serializer[Any]):
     replay_url = serializers.CharField()
 
 
-class PublicDeckOut(serializers.Serializer[Any]):
+class PublicDeckOut(serializers.Serializer[object]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     faction = serializers.CharField()
@@ -91,7 +89,7 @@ class PublicDeckOut(serializers.Serializer[Any]):
     updated_at = serializers.DateTimeField()
 
 
-class ProfileOut(serializers.Serializer[Any]):
+class ProfileOut(serializers.Serializer[object]):
     """A player's public record (no e-mail, no running game)."""
 
     username = serializers.CharField()
@@ -109,7 +107,7 @@ class LeaderboardRowOut(RatingOut):
     username = serializers.CharField()
 
 
-class LeaderboardPageOut(serializers.Serializer[Any]):
+class LeaderboardPageOut(serializers.Serializer[object]):
     count = serializers.IntegerField(min_value=0)
     next = serializers.CharField(allow_null=True)
     previous = serializers.CharField(allow_null=True)
@@ -119,7 +117,7 @@ class LeaderboardPageOut(serializers.Serializer[Any]):
         ref_name = "LeaderboardPage"
 
 
-class SummaryPlayerOut(serializers.Serializer[Any]):
+class SummaryPlayerOut(serializers.Serializer[object]):
     position = serializers.IntegerField(min_value=0)
     name = serializers.CharField()
     username = serializers.CharField(allow_null=True)
@@ -132,12 +130,12 @@ class SummaryPlayerOut(serializers.Serializer[Any]):
     facts = ObjectField(help_text='Commandeer: {"defeated"}; Westeros: {"house", "castles", "supply"}')
 
 
-class SummaryRoundOut(serializers.Serializer[Any]):
+class SummaryRoundOut(serializers.Serializer[object]):
     round = serializers.JSONField(help_text='The round number at its start, or "final"')
     seats = ObjectField(help_text='{seat: {"house", "castles", "supply"}}')
 
 
-class SummaryRatingOut(serializers.Serializer[Any]):
+class SummaryRatingOut(serializers.Serializer[object]):
     position = serializers.IntegerField(min_value=0)
     username = serializers.CharField()
     place = serializers.IntegerField(min_value=1)
@@ -147,7 +145,7 @@ class SummaryRatingOut(serializers.Serializer[Any]):
     system = serializers.CharField(allow_null=True)
 
 
-class SummaryOut(serializers.Serializer[Any]):
+class SummaryOut(serializers.Serializer[object]):
     """The end-of-game summary of an ended match (the same public facts for every viewer)."""
 
     version = serializers.IntegerField()

@@ -23,7 +23,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 from matches.clocks import TimeControl
-from matches.games import game_kinds, get_game
+from matches.games.registry import game_kinds, get_game
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -48,7 +48,7 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
-class ClosedSerializer(serializers.Serializer[Any]):
+class ClosedSerializer(serializers.Serializer[object]):
     """A serializer of an object whose keys are exactly its fields: an unknown key is a 400 naming it."""
 
     def to_internal_value(self, data: Any) -> Any:
@@ -134,14 +134,14 @@ class TimeControlSerializer(ClosedSerializer):
 
 
 @functools.cache
-def rules_config_serializer(kind: str) -> type[serializers.Serializer[Any]] | None:
+def rules_config_serializer(kind: str) -> type[serializers.Serializer[object]] | None:
     """The rules_config serializer of a game kind (None: a free-form object its adapter checks)."""
     game = get_game(kind)
     classes = game.config_classes()
     if not classes:
         return None
 
-    def validate(self: serializers.Serializer[Any], attrs: dict[str, Any]) -> dict[str, Any]:
+    def validate(self: serializers.Serializer[object], attrs: dict[str, Any]) -> dict[str, Any]:
         try:
             game.check_config(attrs)  # cross-field rules (e.g. a house of that player count)
         except ValueError as exc:
@@ -153,7 +153,7 @@ def rules_config_serializer(kind: str) -> type[serializers.Serializer[Any]] | No
     namespace = {**fields_of(*classes), "validate": validate, "__doc__": doc, "__module__": __name__}
     # A class built at run time from the dataclasses' fields: its metaclass returns a Serializer subclass.
     return cast(
-        "type[serializers.Serializer[Any]]",
+        "type[serializers.Serializer[object]]",
         serializers.SerializerMetaclass(name, (ClosedSerializer,), namespace),
     )
 
@@ -170,7 +170,7 @@ def validate_rules_config(kind: str, data: Any) -> dict[str, Any]:
     return dict(s.validated_data)
 
 
-def _documented_rules_configs() -> list[type[serializers.Serializer[Any]]]:
+def _documented_rules_configs() -> list[type[serializers.Serializer[object]]]:
     return [c for c in (rules_config_serializer(k) for k in game_kinds()) if c is not None]
 
 

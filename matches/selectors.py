@@ -18,8 +18,9 @@ from cards.data_translations import reader_language
 from config.errors import ApplicationError
 from matches import chat, messages, queries, storage
 from matches.clocks import SeatClock
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
+from matches.types import Viewer
 
 LOG_TAIL = 200
 
@@ -29,7 +30,7 @@ def _state(match: Match) -> Any:
     return storage.load_state(match, get_game(match.kind))
 
 
-def match_list(*, user: Any, status_filter: str | None = None, kind: str | None = None) -> QuerySet[Match]:
+def match_list(*, user: Viewer, status_filter: str | None = None, kind: str | None = None) -> QuerySet[Match]:
     """Public matches plus the caller's own, newest first."""
     qs = Match.objects.all()
     if user is not None and user.is_authenticated:
@@ -53,7 +54,7 @@ def _seats_prefetch() -> Prefetch[str, QuerySet[Seat], str]:
     return Prefetch("seats", queryset=Seat.objects.select_related("user").defer("deck_snapshot"))
 
 
-def viewer_seat(match: Match, user: Any) -> Seat | None:
+def viewer_seat(match: Match, user: Viewer) -> Seat | None:
     """The caller's seat in the match, if any."""
     if user is None or not user.is_authenticated:
         return None
@@ -61,7 +62,7 @@ def viewer_seat(match: Match, user: Any) -> Seat | None:
     return next((s for s in queries.seats_of(match) if s.user_id == user.pk and s.left_at is None), None)
 
 
-def match_get_for_viewer(*, match_id: int, user: Any, invite_token: str = "") -> tuple[Match, Seat | None]:
+def match_get_for_viewer(*, match_id: int, user: Viewer, invite_token: str = "") -> tuple[Match, Seat | None]:
     """The match and the caller's seat; private matches are visible to participants and invitees only.
 
     One query (`matches.queries`): the match without its snapshot, its seats and their users.
@@ -452,7 +453,7 @@ def match_snapshot(
     log_since: int | None = None,
     state: Any = None,
     new_entries: list[ActionLog] | None = None,
-    user: Any = None,
+    user: Viewer | None = None,
     actions: list[Any] | None = None,
 ) -> dict[str, Any]:
     """Everything one viewer's page shows: seats/clocks, their own view, their legal actions, the log.

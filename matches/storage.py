@@ -23,8 +23,10 @@ from config import sql
 from config.errors import ApplicationError
 from config.lru import LruCache
 from matches import queries
-from matches.games import JSON, AnyGame, get_game
+from matches.games.kind import JSON
+from matches.games.registry import AnyGame, get_game
 from matches.models import Match, MatchStatus, Seat
+from matches.types import Viewer
 
 # Columns a write path never needs: the snapshot (read through the cache) and its start part.
 SNAPSHOT_FIELDS = ("state", "state_base")
@@ -67,7 +69,7 @@ class LoadedMatch:
     def of(cls, match: Match, seats: list[Seat]) -> LoadedMatch:
         return cls(match, seats, {s.position: _seat_values(s) for s in seats})
 
-    def seat_of(self, user: Any) -> Seat | None:
+    def seat_of(self, user: Viewer) -> Seat | None:
         """The user's seat, if they sit here."""
         if user is None or not getattr(user, "is_authenticated", False):
             return None

@@ -17,7 +17,8 @@ from rest_framework import status
 
 from config.errors import ApplicationError
 from matches import selectors
-from matches.games import AnyGame, Result, get_game
+from matches.games.kind import Result
+from matches.games.registry import AnyGame, get_game
 from matches.models import Match, MatchStatus, MatchSummary, RatingChange, Seat
 from matches.services.ratings import rating_system
 

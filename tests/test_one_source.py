@@ -39,7 +39,7 @@ def test_which_actions_are_secret_is_decided_by_the_engines_only() -> None:
         "boardgame/engine/hidden.py",
         "matches/interface.py",
     }
-    games = (ROOT / "matches/games.py").read_text()
+    games = (ROOT / "matches/games/kind.py").read_text()
     assert "state.secret_action(action)" in games and "ChooseCommander) or" not in games
 
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
+from cards.card_files import cards_import
 from cards.data.check_sample import KEYWORD_NAMES
 from cards.models import Faction, Keyword
 from cards.records import card_record
-from cards.services import cards_import
 from matches.engine.vocabulary import KEYWORDS
 
 

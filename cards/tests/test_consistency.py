@@ -171,7 +171,7 @@ def test_api_answers_400_naming_the_field(
 def test_import_reports_the_card_position_and_field(
     case, record, field, fragment, without_keywords, ember, keywords
 ):
-    from cards.services import cards_import
+    from cards.card_files import cards_import
 
     data = {"format": "commandeer-cards", "version": 1, "cards": [unit(name="Fine Card"), record]}
     report = cards_import(data)

@@ -9,8 +9,9 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
+from cards.card_files import cards_export, cards_import
 from cards.models import Card, Faction, Keyword
-from cards.services import card_upsert_from_dict, cards_export, cards_import
+from cards.services import card_upsert_from_dict
 from cards.tests.conftest import card_file, event, unit
 
 

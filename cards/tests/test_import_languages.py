@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from cards.card_files import cards_import
 from cards.models import Card
-from cards.services import cards_import
 from cards.tests.conftest import card_file
 
 

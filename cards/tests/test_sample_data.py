@@ -9,8 +9,8 @@ from collections import Counter, defaultdict
 import pytest
 from django.core.management import call_command
 
+from cards.card_files import cards_export, cards_import
 from cards.models import Card
-from cards.services import cards_export, cards_import
 from matches.engine.decks import SAMPLE_CARDS
 from matches.engine.vocabulary import KEYWORDS
 

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from django.utils import translation
 
+from cards.card_files import cards_export, cards_import, cards_validate
 from cards.models import Card, Faction, Keyword
-from cards.services import card_upsert_from_dict, cards_export, cards_import, cards_validate
+from cards.services import card_upsert_from_dict
 
 FIXTURE = Path(__file__).parent / "fixtures" / "translated_cards.json"
 
@@ -142,7 +143,7 @@ def test_the_card_api_reads_the_reader_language_and_marks_english_fallbacks(api_
 def test_the_match_catalog_keeps_english_keys_and_adds_the_viewer_language() -> None:
     from cards.selectors import card_texts
     from matches.engine.cards import card_from_dict
-    from matches.games import _card_facts
+    from matches.games.commandeer import card_facts
 
     cards_import(translated_file())
     records = {r["name"]: r for r in translated_file()["cards"]}
@@ -151,14 +152,14 @@ def test_the_match_catalog_keeps_english_keys_and_adds_the_viewer_language() -> 
     }
     with translation.override("zh-hans"):
         local = card_texts(defs)
-        facts = {n: _card_facts(d, local.get(n)) for n, d in defs.items()}
+        facts = {n: card_facts(d, local.get(n)) for n, d in defs.items()}
     assert facts["Ashfoot Skirmisher"]["display_name"] == "灰足散兵"
     assert facts["Ashfoot Skirmisher"]["untranslated"] == []
     assert facts["Ember Warlord"]["display_name"] == "Ember Warlord"
     assert facts["Ember Warlord"]["untranslated"] == ["name", "rules_text"]
     assert facts["Ember Warlord"]["display_rules_text"] == "A veteran of the ash wars."
     assert card_texts(defs, language="en") == {}, "an English viewer needs no query"
-    english = _card_facts(defs["Ember Warlord"])
+    english = card_facts(defs["Ember Warlord"])
     assert (english["display_name"], english["untranslated"]) == ("Ember Warlord", [])
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from cards.services import cards_import
+from cards.card_files import cards_import
 from decks.formats import (
     MappingCatalog,
     decode_share_code,

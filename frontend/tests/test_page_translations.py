@@ -28,7 +28,7 @@ from boardgame import dataset as board_dataset
 from cards.models import Card, Faction
 from decks.models import Deck, Visibility
 from matches import storage
-from matches.games import game_kinds, get_game
+from matches.games.registry import game_kinds, get_game
 from matches.models import Match, MatchStatus
 from matches.services import lobby, submit
 from matches.tests.commandeer_fixtures import legal_deck, load_cards

@@ -223,7 +223,7 @@ def test_the_table_view_keeps_a_chosen_house_card_secret_until_both_are_in_w_20_
 
     from boardgame.engine import load_default_game_data, new_game
     from boardgame.engine.agents import make_agent
-    from matches.games import get_game
+    from matches.games.registry import get_game
 
     game = get_game("westeros")
 

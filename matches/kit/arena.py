@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import Protocol, TypeVar
+from typing import TypeVar
+
+from matches.interface import Game
 
 # Subject level, opponent level. The same names in both games; an engine may offer fewer.
 MATCHUPS: dict[str, tuple[str, str]] = {
@@ -25,19 +27,8 @@ MATCHUPS: dict[str, tuple[str, str]] = {
     "hard vs hard": ("hard", "hard"),
 }
 
-A_contra = TypeVar("A_contra", contravariant=True)
 P = TypeVar("P")
 A = TypeVar("A")
-
-
-class Playable(Protocol[P, A_contra]):
-    """What the arena loop needs of a game state (a part of ``matches.interface.Game``)."""
-
-    def current_players(self) -> list[P]: ...
-
-    def is_terminal(self) -> bool: ...
-
-    def apply_unchecked(self, action: A_contra) -> None: ...
 
 
 def bench_budget(level: str, level_budget_s: Mapping[str, float], scale: float) -> float:
@@ -46,7 +37,7 @@ def bench_budget(level: str, level_budget_s: Mapping[str, float], scale: float) 
     return level_budget_s.get("hard" if level == "flatmc" else level, 0.0) * scale
 
 
-def play_out(state: Playable[P, A], choose: Callable[[P], A], subject: P) -> list[float]:
+def play_out(state: Game[P, A], choose: Callable[[P], A], subject: P) -> list[float]:
     """Play ``state`` to the end, the first current player choosing with ``choose(player)``; the wall
     milliseconds of each decision of ``subject``."""
     times: list[float] = []
@@ -60,4 +51,4 @@ def play_out(state: Playable[P, A], choose: Callable[[P], A], subject: P) -> lis
     return times
 
 
-__all__ = ["MATCHUPS", "Playable", "bench_budget", "play_out"]
+__all__ = ["MATCHUPS", "bench_budget", "play_out"]

@@ -16,7 +16,7 @@ OPEN = ("waiting", "active")
 def abort_bad_settings(apps, schema_editor) -> None:
     try:
         from matches.clocks import TimeControl
-        from matches.games import get_game
+        from matches.games.registry import get_game
     except ImportError:  # pragma: no cover - a later code base without these modules
         return
     Match = apps.get_model("matches", "Match")

@@ -23,7 +23,8 @@ from config.lru import LruCache
 from matches import storage
 from matches.agents import FALLBACK_AGENT, TAKEOVER_AGENT, level_budget_s, max_budget_factor
 from matches.clocks import TIMEOUTS_TO_FORFEIT
-from matches.games import LegalActions, get_game
+from matches.games.kind import LegalActions
+from matches.games.registry import get_game
 from matches.models import ActionLog, MatchStatus, Seat
 from matches.services.failures import task_succeeded
 from matches.services.notify import after_change_on_commit

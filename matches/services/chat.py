@@ -15,6 +15,7 @@ import unicodedata
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from rest_framework import status
@@ -22,6 +23,7 @@ from rest_framework import status
 from config.errors import ApplicationError
 from matches import chat
 from matches.models import ChatMessage, ChatMute, Match, MatchStatus, Seat
+from matches.types import Viewer
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +73,9 @@ def check_channel(channel: str) -> str:
     return channel
 
 
-def channel_access(*, match: Match, you: Seat | None, user: Any, channel: str, write: bool) -> chat.Channel:
+def channel_access(
+    *, match: Match, you: Seat | None, user: Viewer, channel: str, write: bool
+) -> chat.Channel:
     """The caller's channel, or a 403/404 naming why not (a private channel of others: not allowed)."""
     check_channel(channel)
     found = next((c for c in chat.channels_for(match=match, you=you, user=user) if c.id == channel), None)
@@ -106,7 +110,7 @@ def channel_access(*, match: Match, you: Seat | None, user: Any, channel: str, w
 
 
 @transaction.atomic
-def message_post(*, match: Match, you: Seat | None, user: Any, channel: str, body: str) -> ChatMessage:
+def message_post(*, match: Match, you: Seat | None, user: User, channel: str, body: str) -> ChatMessage:
     """Store one message (the caller may write the channel) and push it to the channel's readers on commit."""
     channel_access(match=match, you=you, user=user, channel=channel, write=True)
     text = clean_body(body)
@@ -165,7 +169,7 @@ def _user_by_name(username: str) -> Any:
     return found
 
 
-def mute(*, user: Any, username: str) -> Any:
+def mute(*, user: User, username: str) -> Any:
     """`user` stops seeing `username`'s chat messages (every match, history and live)."""
     other = _user_by_name(username)
     if other.pk == user.pk:
@@ -176,12 +180,12 @@ def mute(*, user: Any, username: str) -> Any:
     return other
 
 
-def unmute(*, user: Any, username: str) -> None:
+def unmute(*, user: User, username: str) -> None:
     other = _user_by_name(username)
     ChatMute.objects.filter(user=user, muted=other).delete()
 
 
-def muted_names(user: Any) -> list[str]:
+def muted_names(user: User) -> list[str]:
     model = get_user_model()
     field = f"muted__{model.USERNAME_FIELD}"
     return sorted(ChatMute.objects.filter(user=user).values_list(field, flat=True))

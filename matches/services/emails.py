@@ -31,7 +31,7 @@ from frontend.language import saved_language
 from frontend.time_spans import TIME_SPANS
 from matches import selectors
 from matches.clocks import TimeControl
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat, YourTurnEmail
 
 log = logging.getLogger(__name__)

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches import storage
-from matches.games import Result
+from matches.games.kind import Result
 from matches.models import Match, MatchStatus
 from matches.services.notify import after_change_on_commit
 from matches.services.submit import finish

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from rest_framework import status
@@ -20,7 +21,9 @@ from config.errors import ApplicationError
 from matches import storage
 from matches.agents import AGENT_NAMES, DEFAULT_AGENT
 from matches.clocks import SeatClock, TimeControl
-from matches.games import AnyGame, Result, get_game
+from matches.games.kind import Result
+from matches.games.registry import AnyGame, get_game
+from matches.jsontypes import JSONObject
 from matches.messages import CANCELLED, CONCEDED, play_message
 from matches.models import IdempotencyRecord, Match, MatchStatus, Seat, new_seed, remember_base
 from matches.services.ai_seats import hand_seat_to_ai
@@ -52,7 +55,7 @@ def max_open_matches() -> int:
     return int(getattr(settings, "MATCHES_MAX_OPEN_PER_USER", MAX_OPEN_MATCHES))
 
 
-def check_open_matches(user: Any) -> None:
+def check_open_matches(user: User) -> None:
     """Refuse a new seat to a user who already sits in the most open matches allowed (409 naming the limit).
 
     Without a bound one request per match keeps a worker busy for days (a 14-day clock each).
@@ -73,14 +76,14 @@ def check_open_matches(user: Any) -> None:
 @transaction.atomic
 def match_create(
     *,
-    user: Any,
+    user: User,
     kind: str,
     deck_id: int | None = None,
     is_public: bool = True,
-    time_control: dict[str, Any] | None = None,
+    time_control: JSONObject | None = None,
     vs_ai: bool = False,
     ai_agent: str = DEFAULT_AGENT,
-    rules_config: dict[str, Any] | None = None,
+    rules_config: JSONObject | None = None,
     create_digest: str = "",
     starter_deck_id: int | None = None,
     rematch_of: Match | None = None,
@@ -148,7 +151,7 @@ def _ai_seat(match: Match, position: int, agent: str, seats: list[Seat]) -> Seat
     return seat
 
 
-def _starter_copy(*, user: Any, starter_deck_id: int) -> int:
+def _starter_copy(*, user: User, starter_deck_id: int) -> int:
     """Copy a starter deck into the user's account (once: an existing copy of the same name is reused)."""
     from decks import selectors as deck_selectors
     from decks import services as deck_services
@@ -185,7 +188,7 @@ STARTER_OWNER = "starter"  # the account `manage.py starter_decks` publishes the
 
 @transaction.atomic
 def match_join(
-    *, match_id: int, user: Any, deck_id: int | None = None, invite_token: str = "", house: str = ""
+    *, match_id: int, user: User, deck_id: int | None = None, invite_token: str = "", house: str = ""
 ) -> Seat:
     """Take the first free seat of a waiting match (private matches need the invite token).
 
@@ -222,7 +225,7 @@ def match_join(
 
 
 @transaction.atomic
-def match_leave(*, match_id: int, user: Any) -> None:
+def match_leave(*, match_id: int, user: User) -> None:
     """Give up a seat before the start (the creator leaving cancels the match); leave a running game of 3+
     seats (an AI plays the seat on: `seating.match_leave_running`)."""
     loaded = storage.load_for_update(match_id)
@@ -249,7 +252,7 @@ def match_leave(*, match_id: int, user: Any) -> None:
 
 
 @transaction.atomic
-def match_start(*, match_id: int, user: Any) -> Match:
+def match_start(*, match_id: int, user: User) -> Match:
     """Start a waiting match whose seats are all taken; every deck is validated again now (C-3)."""
     loaded = storage.load_for_update(match_id)
     match = loaded.match
@@ -261,14 +264,14 @@ def match_start(*, match_id: int, user: Any) -> Match:
     return match
 
 
-def _start(match: Match, game: AnyGame, *, user: Any) -> None:
+def _start(match: Match, game: AnyGame, *, user: User) -> None:
     seats = list(Seat.objects.filter(match=match).select_related("user").order_by("position"))
     needed = game.seat_count(match.rules_config)
     if len(seats) < needed:
         raise ApplicationError("seats_open", f"{needed - len(seats)} seat(s) still open.", status_code=409)
     assign_houses(match, game, seats)
     rng = random.Random(match.seed ^ 0x5EED)
-    decks: list[dict[str, Any]] = []
+    decks: list[JSONObject] = []
     for seat in seats:
         if seat.is_ai:
             seat.deck_snapshot = game.ai_deck_snapshot(rng=rng, opponent=decks[0] if decks else None)
@@ -303,7 +306,7 @@ def _start(match: Match, game: AnyGame, *, user: Any) -> None:
 
 
 @transaction.atomic
-def match_concede(*, match_id: int, user: Any) -> Match:
+def match_concede(*, match_id: int, user: User) -> Match:
     """Concede (C-6.4): the other player wins at once; with 3+ players an AI takes the seat over."""
     loaded = storage.load_for_update(match_id)
     match, seats = loaded.match, loaded.seats
@@ -336,7 +339,7 @@ DEDUPE_WINDOW = timedelta(seconds=10)  # a second identical "create" this soon i
 KEYED_DEDUPE_WINDOW = timedelta(days=1)  # a client's Idempotency-Key names one match this long
 
 
-def create_digest(*, user: Any, idempotency_key: str | None, settings: dict[str, Any]) -> str:
+def create_digest(*, user: User, idempotency_key: str | None, settings: JSONObject) -> str:
     """What identifies a create request: the client's Idempotency-Key, else the creator and every setting."""
     if idempotency_key:
         text = json.dumps(["key", user.pk, idempotency_key])
@@ -345,7 +348,7 @@ def create_digest(*, user: Any, idempotency_key: str | None, settings: dict[str,
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def recent_duplicate(*, user: Any, digest: str, keyed: bool, now: datetime | None = None) -> Match | None:
+def recent_duplicate(*, user: User, digest: str, keyed: bool, now: datetime | None = None) -> Match | None:
     """The match this create request already made (a double click, a retry), if still open and recent.
 
     A client's retry with the same Idempotency-Key gets its match back whatever became of it; without a
@@ -366,7 +369,7 @@ def recent_duplicate(*, user: Any, digest: str, keyed: bool, now: datetime | Non
 @transaction.atomic
 def match_create_once(
     *,
-    user: Any,
+    user: User,
     kind: str,
     ai_seats: int = 0,
     ai_agent: str = DEFAULT_AGENT,
@@ -410,7 +413,7 @@ def match_create_once(
 
 @transaction.atomic
 def match_create_with_ai(
-    *, user: Any, kind: str, ai_seats: int, ai_agent: str = DEFAULT_AGENT, **create: Any
+    *, user: User, kind: str, ai_seats: int, ai_agent: str = DEFAULT_AGENT, **create: Any
 ) -> Match:
     """Create a match whose last `ai_seats` seats are AI houses; when no seat is left open it starts at once."""
     game = get_game(kind)

@@ -54,7 +54,9 @@ from openskill.models import PlackettLuce
 
 from config.errors import ApplicationError
 from matches import storage
-from matches.games import Result, get_game
+from matches.games.kind import Result
+from matches.games.registry import get_game
+from matches.jsontypes import JSONObject
 from matches.models import ActionLog, Match, MatchStatus, PlayerRating, RatingChange, Seat
 
 log = logging.getLogger(__name__)
@@ -75,7 +77,7 @@ def rating_system(kind: str) -> str | None:
     return RATING_SYSTEMS.get(kind)
 
 
-def refuse_unrateable(*, kind: str, ai_seats: int, time_control: dict[str, Any] | None) -> None:
+def refuse_unrateable(*, kind: str, ai_seats: int, time_control: JSONObject | None) -> None:
     """The lobby's check of `"rated": true`: a 400 naming why this match cannot be rated."""
     if kind not in RATING_SYSTEMS:
         raise ApplicationError("not_rateable", f'{kind} matches are not rated; untick "Rated".')
@@ -202,9 +204,7 @@ def seats_without_own_move(match: Match, seats: list[Seat]) -> list[Seat]:
     return [s for s in unsure if s.position not in logged]
 
 
-def pairing_cap_reached(
-    kind: str, user_ids: list[int], *, now: datetime | None = None
-) -> dict[str, Any] | None:
+def pairing_cap_reached(kind: str, user_ids: list[int], *, now: datetime | None = None) -> JSONObject | None:
     """The first pair of these players that already has the most rated games of `kind` the window allows,
     as the reason a new game between them is unrated (`{"code", "text", "games", "hours"}`); else None.
     One query: the rated games of these players in the window, with who played in each."""

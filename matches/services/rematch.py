@@ -19,15 +19,15 @@ once it exists is a 409 naming its id.
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import User
 from django.db import transaction
 from rest_framework import status
 
 from config.errors import ApplicationError
 from matches import storage
 from matches.agents import TAKEOVER_AGENT
-from matches.games import get_game
+from matches.games.registry import get_game
+from matches.jsontypes import JSONObject
 from matches.models import Match, Seat, new_seed
 from matches.selectors import rematch_possible, unrated_reason
 from matches.services.notify import notify_on_commit
@@ -47,7 +47,7 @@ def created_rated(match: Match) -> bool:
 
 
 @transaction.atomic
-def match_rematch(*, match_id: int, user: Any) -> tuple[Match | None, dict[str, Any]]:
+def match_rematch(*, match_id: int, user: User) -> tuple[Match | None, JSONObject]:
     """Offer or accept a rematch of a finished match: (the new match once every player asked, else None; the
     offer as `{"offered_by": [positions], "match_id": id|None}`)."""
     loaded = storage.load_for_update(match_id)
@@ -97,7 +97,8 @@ def _make_rematch(match: Match, seats: list[Seat]) -> Match:
     game = get_game(match.kind)
     players = rematch_players(seats)
     for s in players:
-        check_open_matches(s.user)
+        if s.user is not None:  # the players are the human seats: each has its user
+            check_open_matches(s.user)
     config = {k: v for k, v in (match.rules_config or {}).items() if k != "seat_houses"}
     has_houses = bool(game.houses(config))
     creator = next((s.user for s in players if s.user_id == match.created_by_id), players[0].user)

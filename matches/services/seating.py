@@ -23,8 +23,8 @@ running 2-seat game is conceding (C-6.4).
 from __future__ import annotations
 
 import random
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from rest_framework import status
@@ -32,7 +32,7 @@ from rest_framework import status
 from config.errors import ApplicationError
 from matches import storage
 from matches.agents import LEVELS, TAKEOVER_AGENT
-from matches.games import AnyGame, get_game
+from matches.games.registry import AnyGame, get_game
 from matches.models import Match, MatchStatus, Seat
 from matches.services.ai_seats import hand_seat_to_ai
 from matches.services.notify import notify_on_commit
@@ -56,7 +56,7 @@ def kicked_user_ids(match: Match) -> set[int]:
     return {int(k["user_id"]) for k in (match.lobby or {}).get("kicked", []) if "user_id" in k}
 
 
-def check_not_kicked(match: Match, user: Any) -> None:
+def check_not_kicked(match: Match, user: User) -> None:
     if user.pk in kicked_user_ids(match):
         raise ApplicationError(
             "kicked",
@@ -135,7 +135,7 @@ def house_at_join(match: Match, seats: list[Seat], house: str) -> str:
 
 
 @transaction.atomic
-def match_pick_house(*, match_id: int, user: Any, house: str) -> Seat:
+def match_pick_house(*, match_id: int, user: User, house: str) -> Seat:
     """Pick (choose mode: or change) the caller's house before the start (W-1.1)."""
     loaded = storage.load_for_update(match_id)
     match, seats = loaded.match, loaded.seats
@@ -174,7 +174,7 @@ def match_pick_house(*, match_id: int, user: Any, house: str) -> Seat:
     return seat
 
 
-def _must_be_creator(match: Match, user: Any, what: str) -> None:
+def _must_be_creator(match: Match, user: User, what: str) -> None:
     if match.created_by_id != user.pk:
         raise ApplicationError(
             "not_creator", f"Only the table's creator may {what}.", status_code=status.HTTP_403_FORBIDDEN
@@ -186,7 +186,7 @@ def _must_be_creator(match: Match, user: Any, what: str) -> None:
 
 
 @transaction.atomic
-def match_kick(*, match_id: int, user: Any, position: int) -> None:
+def match_kick(*, match_id: int, user: User, position: int) -> None:
     """The creator removes the player (or AI) of seat `position` from an unstarted table.
 
     A removed player sees why (the match's `kicked` list names them) and cannot join this table again.
@@ -210,7 +210,7 @@ def match_kick(*, match_id: int, user: Any, position: int) -> None:
 
 
 @transaction.atomic
-def match_fill_ai(*, match_id: int, user: Any, agent: str) -> list[Seat]:
+def match_fill_ai(*, match_id: int, user: User, agent: str) -> list[Seat]:
     """The creator fills every empty seat with an AI of level `agent` (choose mode: with the first free houses)."""
     if agent not in LEVELS:
         raise ApplicationError(
@@ -272,7 +272,7 @@ def assign_houses(match: Match, game: AnyGame, seats: list[Seat]) -> None:
 
 
 @transaction.atomic
-def match_leave_running(*, match_id: int, user: Any) -> Match:
+def match_leave_running(*, match_id: int, user: User) -> Match:
     """Leave a running game of 3+ seats: the AI plays the seat on under the player's name, marked "(AI, left)".
 
     The leaver can no longer act (their seat is an AI seat) but may still watch. In a 2-seat game leaving

@@ -11,8 +11,9 @@ import hashlib
 import json
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -22,16 +23,21 @@ from config import sql
 from config.errors import ApplicationError
 from matches import storage
 from matches.clocks import SeatClock, TimeControl
-from matches.games import AnyGame, GameKind, LegalActions, Player, Result, get_game
+from matches.games.kind import (  # S: the engine state, A: its action
+    A,
+    GameKind,
+    LegalActions,
+    Player,
+    Result,
+    S,
+)
+from matches.games.registry import AnyGame, get_game
 from matches.losing import avoidable_loss
 from matches.messages import LOST_ON_TIME, LOST_ON_TIME_IN_A_ROW, auto_pass, play_message, render
 from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus, Seat
 from matches.selectors import consequences_for, describe_action, log_messages, reader_result
 from matches.services.notify import after_change_on_commit
 from matches.services.ratings import rate_finished_match
-
-S = TypeVar("S")  # the engine state of the game being played
-A = TypeVar("A")  # its action
 
 
 def not_participant(match_id: int) -> ApplicationError:
@@ -109,7 +115,7 @@ class _KeyAlreadyUsed(Exception):
 def action_submit(
     *,
     match_id: int,
-    user: Any,
+    user: User,
     action_json: Any,
     state_version: int,
     idempotency_key: str | None = None,
@@ -172,7 +178,7 @@ def overtaken_only_by_simultaneous_moves(match: Match, seat: Seat, since: int) -
     )
 
 
-def _replay_of(match_id: int, user: Any, key: str | None, digest: str) -> SubmitResult | None:
+def _replay_of(match_id: int, user: User, key: str | None, digest: str) -> SubmitResult | None:
     """The first answer to this idempotency key, if any (409 when the key named another action)."""
     if not key:
         return None
@@ -190,7 +196,7 @@ def _replay_of(match_id: int, user: Any, key: str | None, digest: str) -> Submit
 @transaction.atomic
 def _action_submit(
     match_id: int,
-    user: Any,
+    user: User,
     action_json: Any,
     state_version: int,
     key: str | None,
@@ -506,7 +512,7 @@ def finish(
 
 
 @transaction.atomic
-def seat_preferences_update(*, match_id: int, user: Any, auto_pass: bool) -> Seat:
+def seat_preferences_update(*, match_id: int, user: User, auto_pass: bool) -> Seat:
     """Set the caller's own seat preference; turning automatic passes on passes at once when it is due."""
     loaded = storage.load_for_update(match_id)
     seat = loaded.seat_of(user)

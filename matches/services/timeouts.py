@@ -17,7 +17,8 @@ from django.utils import timezone
 from config.errors import ApplicationError
 from matches import storage
 from matches.clocks import TIMEOUTS_TO_FORFEIT, TimeControl
-from matches.games import AnyGame, Result, get_game
+from matches.games.kind import Result
+from matches.games.registry import AnyGame, get_game
 from matches.messages import NEVER_MOVED, play_message
 from matches.models import ActionLog, MatchStatus, Seat
 from matches.services.ai_seats import hand_seat_to_ai

@@ -19,7 +19,7 @@ def load_cards() -> None:
 
 def legal_deck(user: Any, faction: str, *, size: int = 50) -> Any:
     """A legal deck of `faction` for `user`, built by the engine's deterministic deck builder."""
-    from matches.games import get_game
+    from matches.games.registry import get_game
 
     load_cards()
     from matches.engine import build_deck

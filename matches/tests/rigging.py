@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import Match, Seat
 from matches.services.submit import move_clocks
 

@@ -8,7 +8,8 @@ import time
 from typing import Any
 
 from matches.agents import FALLBACK_AGENT
-from matches.games import Player, register
+from matches.games.kind import Player
+from matches.games.registry import register
 from matches.tests.fakegame import CountingGame
 
 

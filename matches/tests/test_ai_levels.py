@@ -14,7 +14,7 @@ from django.db import connection
 from django.db.models import F
 
 from matches import agents, tasks
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
 from matches.services import ai_seats
 from matches.services.ai_seats import ai_action_submit

@@ -15,7 +15,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from matches import selectors
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import ActionLog, Match, Seat
 from matches.services.lobby import match_create, match_join, match_start
 from matches.services.submit import action_submit

@@ -9,7 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from config.errors import ApplicationError
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import ActionLog, Match, MatchStatus
 from matches.services.lobby import match_create, match_join, match_start
 from matches.tests.commandeer_fixtures import illegal_deck, legal_deck

@@ -18,7 +18,7 @@ from cards.services import card_to_dict
 from config.errors import ApplicationError
 from decks import selectors as deck_selectors
 from decks.models import Deck, DeckCard, Visibility
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.services.lobby import match_create, match_join, match_start
 from matches.tests.commandeer_fixtures import legal_deck, load_cards
 

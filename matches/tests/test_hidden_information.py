@@ -18,7 +18,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from config.routing import websocket_urlpatterns
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import Match, MatchStatus
 from matches.services.lobby import match_create, match_join, match_start
 from matches.services.submit import action_submit

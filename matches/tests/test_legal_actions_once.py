@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import Match, Seat
 from matches.services.lobby import match_create, match_join, match_start
 from matches.services.submit import action_submit

@@ -21,7 +21,7 @@ from config.routing import websocket_urlpatterns
 from matches import messages
 from matches.consumers import scope_language
 from matches.engine.messages import Msg
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import ActionLog, Match
 from matches.services.lobby import match_create, match_join, match_start
 from matches.services.submit import action_submit

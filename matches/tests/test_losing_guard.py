@@ -10,7 +10,7 @@ import pytest
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.losing import avoidable_loss
 from matches.models import ActionLog, Match, MatchStatus
 from matches.services.lobby import match_create, match_join, match_start

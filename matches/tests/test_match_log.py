@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from matches import selectors
 from matches.clocks import TIMEOUTS_TO_FORFEIT
 from matches.engine.actions import Attack, Deploy
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
 from matches.services.lobby import match_create, match_join, match_start
 from matches.services.submit import action_submit

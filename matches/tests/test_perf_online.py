@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 
 from matches import selectors, storage
 from matches.engine import GameState, new_match
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import _BASES, FROM_BASE, ActionLog, Match, join_snapshot, split_snapshot
 from matches.services.lobby import match_create, match_join, match_start
 from matches.services.submit import action_submit

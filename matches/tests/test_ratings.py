@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from config.errors import ApplicationError
-from matches.games import Result
+from matches.games.kind import Result
 from matches.models import Match, MatchStatus, PlayerRating, RatingChange, Seat
 from matches.services import ratings
 from matches.services.lobby import match_concede, match_create, match_join, match_start

@@ -10,7 +10,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from matches import storage
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import Match, MatchStatus, MatchSummary, PlayerRating, RatingChange
 from matches.ratings_api import LeaderboardPageOut, ProfileOut, SummaryOut
 from matches.services.lobby import match_concede, match_create, match_join, match_start

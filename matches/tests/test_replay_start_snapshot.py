@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from matches import selectors
 from matches.clocks import TIMEOUTS_TO_FORFEIT
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import Match, MatchStatus, Seat
 from matches.services.ai_seats import ai_action_submit
 from matches.services.lobby import match_create_with_ai

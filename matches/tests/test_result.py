@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any, cast
 
-from matches.games import Result
+from matches.games.kind import Result
 from matches.models import Seat
 from matches.services.submit import lost_on_time
 

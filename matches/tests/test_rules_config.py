@@ -14,7 +14,7 @@ from boardgame.engine import RulesConfig as WesterosRules
 from matches import rules_api
 from matches.clocks import TimeControl
 from matches.engine import RulesConfig as CommandeerRules
-from matches.games import WesterosSeating
+from matches.games.westeros import WesterosSeating
 from matches.models import Match
 
 

@@ -11,7 +11,8 @@ from rest_framework.test import APIClient
 
 from matches import selectors
 from matches.agents import TAKEOVER_AGENT
-from matches.games import Result, get_game
+from matches.games.kind import Result
+from matches.games.registry import get_game
 from matches.models import Match, MatchStatus, Seat
 from matches.my_games import my_games
 from matches.services import submit

@@ -259,11 +259,11 @@ def test_vs_ai_starts_at_once_and_the_ai_answers_each_move(
 
 
 def test_the_state_cache_hands_out_private_copies(started: Match) -> None:
-    from matches.games import get_game
+    from matches.games.registry import get_game
 
     game = get_game("counting")
     first = load_state(started, game)
-    first["total"] = 99
-    first["hands"][0].clear()
+    first.total = 99
+    first.hands[0].clear()
     again = load_state(started, game)
-    assert again["total"] == 0 and again["hands"][0] == started.state["hands"][0]
+    assert again.total == 0 and again.hands[0] == started.state["hands"][0]

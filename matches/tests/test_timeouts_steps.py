@@ -13,7 +13,7 @@ from django.utils import timezone
 from matches import tasks
 from matches.agents import TAKEOVER_AGENT
 from matches.clocks import TIMEOUTS_TO_FORFEIT
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
 from matches.services import timeouts
 from matches.services.ai_seats import ai_action_submit

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from matches.agents import TAKEOVER_AGENT
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import ActionLog, Match, MatchStatus, Seat
 from matches.selectors import match_snapshot
 from matches.services.lobby import match_concede, match_create

@@ -14,7 +14,8 @@ from boardgame.engine.timeouts import TIMEOUT_DEFAULTS
 from matches import tasks
 from matches.agents import TAKEOVER_AGENT
 from matches.clocks import TIMEOUTS_TO_FORFEIT, SeatClock, TimeControl
-from matches.games import WesterosGame, get_game
+from matches.games.registry import get_game
+from matches.games.westeros import WesterosGame
 from matches.models import ActionLog, Match, MatchStatus, Seat
 from matches.services.ai_seats import hand_over_timed_out_seats
 from matches.services.lobby import match_create, match_create_with_ai, match_join, match_start

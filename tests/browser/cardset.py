@@ -1,6 +1,6 @@
 """Cards for the browser tests: the project's sample set when it exists, else a small set made here.
 
-Both go through `cards.services.cards_import` (the cards app's own importer), so the browser test
+Both go through `cards.card_files.cards_import` (the cards app's own importer), so the browser test
 exercises the same data path as `manage.py load_sample_cards`.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cards.card_files import cards_import
 from cards.records import card_record
-from cards.services import cards_import
 from matches.engine.decks import SAMPLE_CARDS
 
 

@@ -32,7 +32,7 @@ def board() -> None:
     from django.contrib.auth import get_user_model
 
     from decks.models import Deck
-    from matches.games import get_game
+    from matches.games.registry import get_game
     from matches.models import Match
     from matches.services.lobby import match_create, match_join, match_start
     from matches.tests.rigging import rig_deploying_position

@@ -464,7 +464,7 @@ def simulate(seed: int, data: Any) -> set[str]:
     order changes the order of legal actions, hence the scripted choices).
     """
     from boardgame.engine import new_game
-    from matches.games import WesterosGame
+    from matches.games.westeros import WesterosGame
 
     game = WesterosGame()
     state = new_game(data, player_count=3, seed=seed)
@@ -485,7 +485,7 @@ def covering_seed(budget_s: float = 150) -> int:
     Run inside the server's environment (`SEARCH_SCRIPT`): the game data is the curated database's,
     exactly what the server's games start from.
     """
-    from matches.games import WesterosGame
+    from matches.games.westeros import WesterosGame
 
     data = WesterosGame()._game_data()
     end = time.monotonic() + budget_s
@@ -504,7 +504,7 @@ print("SEED", covering_seed())
 
 
 def load_state(stack: Stack, match_id: int) -> tuple[Any, int, str]:
-    from matches.games import WesterosGame
+    from matches.games.westeros import WesterosGame
 
     (row,) = stack.sql("SELECT * FROM matches_match WHERE id = %s", match_id)
     cols = [c for (c,) in stack.sql(

@@ -129,7 +129,7 @@ def test_an_ai_seat_moves_within_its_time_budget(worker: Any) -> None:
 
 def human_to_act(match_id: int) -> bool:
     """The Commandeer match waits for seat 0 (the human) again, or is over."""
-    from matches.games import get_game
+    from matches.games.registry import get_game
     from matches.storage import load_state
 
     match = Match.objects.get(pk=match_id)
@@ -142,7 +142,7 @@ def test_a_commandeer_greedy_ai_answers_within_its_time_budget(worker: Any) -> N
     """Each time the human hands over, the worker's GreedyAgent plays its whole part within the budget."""
     import random
 
-    from matches.games import get_game
+    from matches.games.registry import get_game
     from matches.storage import load_state
     from matches.tests.commandeer_fixtures import legal_deck
 

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from matches import selectors, storage
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.models import Match
 from matches.services.lobby import match_create, match_join, match_start
 from matches.services.submit import action_submit

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from cards.services import cards_export
+from cards.card_files import cards_export
 
 
 def export_text() -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from cards.services import ImportReport, cards_import
+from cards.card_files import ImportReport, cards_import
 
 
 def import_file(path: Path, *, dry_run: bool = False) -> ImportReport:

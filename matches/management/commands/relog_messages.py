@@ -14,7 +14,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
-from matches.games import get_game
+from matches.games.registry import get_game
 from matches.messages import auto_pass
 from matches.models import ActionLog, Match, Seat
 from matches.selectors import consequences_for, log_messages, replay_start
