@@ -282,7 +282,12 @@ root.addEventListener("click", (ev) => {
   const wanted = (t) => legal.some((a) => tokensOf(a.action).includes(t));
   if (!wanted(token)) {
     const square = node.closest(".square");
+    // copies are interchangeable: the server offers the first copy of a name in hand, so a click on
+    // another copy plays that one
+    const copy = node.dataset.name && [...root.querySelectorAll(".hand-card[data-name]")]
+      .find((n) => n.dataset.name === node.dataset.name && wanted(n.dataset.token));
     if (square && wanted(square.dataset.token)) token = square.dataset.token;
+    else if (copy) token = copy.dataset.token;
     else return;
   }
   ev.preventDefault();
