@@ -298,7 +298,17 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # Django's default gives the "django" loggers a console handler of their own when DEBUG is on; with
     # the root's, every line (e.g. each request under `make run`) was printed twice.
-    "loggers": {"django": {"handlers": [], "level": os.environ.get("LOG_LEVEL", "INFO")}},
+    "loggers": {
+        "django": {"handlers": [], "level": os.environ.get("LOG_LEVEL", "INFO")},
+        # The beat sends the deadline sweep every second: at INFO each one was three lines ("Sending due
+        # task", "received", "succeeded"), two thirds of a worker's output. These loggers print only
+        # warnings and errors (a task's failure: one ERROR with its traceback, from celery.app.trace);
+        # CELERY_TASK_LOG_LEVEL=INFO shows every task again.
+        **{
+            name: {"level": os.environ.get("CELERY_TASK_LOG_LEVEL", "WARNING")}
+            for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace")
+        },
+    },
 }
 
 
