@@ -390,7 +390,20 @@ function renderWaiting() {
     $("invite-box").hidden = false;
     $("invite-link").value = `${location.origin}/play/join/${match.invite_token}/`;
   }
+  $("auto-start-note").hidden = !match.auto_start;
 }
+
+$("invite-copy").addEventListener("click", async () => {
+  const input = $("invite-link");
+  try {
+    await navigator.clipboard.writeText(input.value);
+    $("invite-copied").textContent = _("Copied");
+  } catch {
+    input.select(); // no clipboard access (an http page, a refusal): selected for Ctrl+C
+    $("invite-copied").textContent = _("Selected: press Ctrl+C to copy");
+  }
+  setTimeout(() => { $("invite-copied").textContent = ""; }, 4000);
+});
 
 function renderLog() {
   const log = $("log");

@@ -1,5 +1,5 @@
 // Deck builder page: edit a deck, check it live against /api/decks/validate/ (C-3), saved as you go
-// (drafts may be illegal) with undo, curves, sample hand, import/export and revisions.
+// (drafts may be illegal) with undo, curves, sample hand, importing, exporting and revisions.
 import { ApiError, api, debounce, toast, withQuery } from "./api.js";
 import { h } from "./dom.js";
 import { _, fmt, formatDateTime, ngettext, pgettext } from "./i18n.js";
