@@ -88,7 +88,9 @@ def test_malformed_q_is_a_400_with_the_position(small_set, api_client):
         ("ember kw:flying", "unknown keyword 'flying' at position 6", "spoil"),
     ],
 )
-def test_an_unknown_faction_or_keyword_is_named_with_the_valid_values(small_set, api_client, query, message, known):
+def test_an_unknown_faction_or_keyword_is_named_with_the_valid_values(
+    small_set, api_client, query, message, known
+):
     response = api_client.get("/api/cards/", {"q": query})
     assert response.status_code == 400 and response.json()["code"] == "invalid_query"
     assert message in response.json()["message"] and known in response.json()["message"]

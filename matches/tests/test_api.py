@@ -53,9 +53,14 @@ def test_a_match_starts_by_itself_when_its_last_seat_is_taken(alice: Any, bob: A
 def test_a_match_created_without_auto_start_waits_for_a_seated_player(alice: Any, bob: Any) -> None:
     r = client_for(alice).post("/api/matches/", {"kind": "counting", "auto_start": False}, format="json")
     match_id = r.json()["id"]
-    assert client_for(bob).post(f"/api/matches/{match_id}/join/", {}, format="json").json()["status"] == "waiting"
+    assert (
+        client_for(bob).post(f"/api/matches/{match_id}/join/", {}, format="json").json()["status"]
+        == "waiting"
+    )
     assert client_for(alice).post(f"/api/matches/{match_id}/start/").json()["status"] == "active"
-    bad = client_for(alice).post("/api/matches/", {"kind": "counting", "auto_start": "sometimes"}, format="json")
+    bad = client_for(alice).post(
+        "/api/matches/", {"kind": "counting", "auto_start": "sometimes"}, format="json"
+    )
     assert bad.status_code == 400 and "auto_start" in str(bad.json()["extra"])
 
 

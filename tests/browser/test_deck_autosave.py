@@ -95,10 +95,13 @@ def test_changes_save_themselves_a_failed_save_keeps_them_and_undo_goes_back(
     page.click("[data-testid=deck-save-retry]")
     page.wait_for_selector("[data-testid=save-state][data-state=saved]")
     assert counts(Deck.objects.get(pk=deck.pk)) == {cards[0].slug: 2, cards[1].slug: 1}
-    assert page.evaluate(
-        "() => { const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e);"
-        " return e.defaultPrevented; }"
-    ) is False
+    assert (
+        page.evaluate(
+            "() => { const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e);"
+            " return e.defaultPrevented; }"
+        )
+        is False
+    )
 
     # Undo: Ctrl+Z takes the last card out again (and saves that), the button the one before.
     page.evaluate("document.activeElement && document.activeElement.blur()")  # not in a text field
@@ -129,7 +132,9 @@ def test_an_import_with_a_typo_keeps_the_known_lines_and_fixes_the_other_in_one_
     page.set_viewport_size(size)
     load_cards()
     log_in(page, url, "importer")
-    known, meant = list(Card.objects.filter(faction__slug="cinder-legion", legendary=False).order_by("name")[:2])
+    known, meant = list(
+        Card.objects.filter(faction__slug="cinder-legion", legendary=False).order_by("name")[:2]
+    )
     typo = meant.name[:-1]
     text = f"4 {known.name}\n2 {typo}\n"
 

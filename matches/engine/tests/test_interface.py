@@ -302,7 +302,7 @@ def test_unplayable_cards_name_the_rule_that_stops_each_card_c_5_2() -> None:
             assert not {g.defs[c].name for c in reasons} & names  # a copy of a playable card is playable
             if g.step.value in ("planning", "defending") and g.decision is None:
                 cards = set(g.sides[p].hand) | ({g.sides[p].commander} - {None})
-                assert set(reasons) == {c for c in cards if g.defs[c].name not in names}
+                assert set(reasons) == {c for c in cards if c is not None and g.defs[c].name not in names}
                 checked += len(reasons)
             g.apply(agents[p].choose(g, p))
     assert checked > 0
