@@ -44,3 +44,16 @@ def test_static_files_get_fingerprinted_names_and_modules_import_them(tmp_path: 
             assert (module.parent / target).resolve().is_file(), (module.name, target)
             imports += 1
     assert imports > 50
+
+
+def test_the_match_page_preloads_every_module_its_entry_imports() -> None:
+    """One round trip for the whole module graph instead of a waterfall one import level at a time."""
+    from django.contrib.staticfiles import finders
+
+    from frontend.templatetags.modules import _graph, module_preloads
+
+    graph = _graph("frontend/match.js")
+    assert {"frontend/match_render.js", "frontend/js/api.js", "frontend/js/i18n.js"} <= set(graph)
+    assert "frontend/match.js" not in graph and all(finders.find(name) for name in graph)
+    links = str(module_preloads("frontend/match.js"))
+    assert links.count('rel="modulepreload"') == len(graph) and "/static/frontend/js/live.js" in links
