@@ -451,6 +451,52 @@ def to_q(node: Node) -> Q:
     return q
 
 
+def _terms(node: Node) -> list[Term]:
+    if isinstance(node, Term):
+        return [node]
+    if isinstance(node, Not):
+        return _terms(node.child)
+    if isinstance(node, And | Or):
+        return [t for child in node.children for t in _terms(child)]
+    return []
+
+
+def check_values(node: Node) -> None:
+    """A faction or keyword that names none in the card database is an error listing the valid ones, not a
+    silent "No cards match" (the parser knows the fixed values; these two live in the database)."""
+    from cards.models import Faction, Keyword
+
+    for term in _terms(node):
+        text = str(term.value)
+        if term.key == "faction":
+            known = Faction.objects.filter(
+                Q(slug__istartswith=text) | _any_language("name", "istartswith", text)
+            ).exists()
+            if not known:
+                raise QuerySyntaxError(
+                    gettext("unknown faction '%(value)s'") % {"value": text},
+                    term.position,
+                    gettext("known: %(values)s")
+                    % {"values": ", ".join(Faction.objects.order_by("slug").values_list("slug", flat=True))},
+                )
+        elif term.key == "keyword":
+            spaced = text.replace("_", " ")
+            known = Keyword.objects.filter(
+                Q(code__iexact=text)
+                | _any_language("name", "iexact", text)
+                | _any_language("name", "iexact", spaced)
+            ).exists()
+            if not known:
+                raise QuerySyntaxError(
+                    gettext("unknown keyword '%(value)s'") % {"value": text},
+                    term.position,
+                    gettext("known: %(values)s")
+                    % {"values": ", ".join(Keyword.objects.order_by("code").values_list("code", flat=True))},
+                )
+
+
 def parse_query(text: str) -> Q:
     """Parse a search query into a ``Q`` over Card; raise QuerySyntaxError(message, position)."""
-    return to_q(parse(text))
+    tree = parse(text)
+    check_values(tree)
+    return to_q(tree)

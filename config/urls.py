@@ -5,6 +5,7 @@ from a CDN, so /api/docs/ and /api/redoc/ work offline; Swagger UI's script is s
 (no inline script, for a Content-Security-Policy).
 """
 
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
@@ -27,7 +28,11 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path(
         "api/redoc/",
-        SpectacularRedocView.as_view(url_name="schema", template_name="api/redoc.html"),
+        # ReDoc builds its search index in a worker made from its own bundle's text (a blob: URL): allowed
+        # on this page alone, where the site's scripts and the API schema are all there is.
+        csp_update({"worker-src": ["'self'", "blob:"]})(
+            SpectacularRedocView.as_view(url_name="schema", template_name="api/redoc.html")
+        ),
         name="api-redoc",
     ),
     path("api/", include("cards.urls")),

@@ -306,6 +306,7 @@ class DeckImportApi(APIView):
         except DeckFormatError as exc:
             raise ApplicationError(exc.code, exc.message) from exc
         resolved = resolve(parsed, selectors.DbCatalog())
+        services.refuse_unreadable_import(resolved)
         deck = None
         if data["save"]:
             if not request.user.is_authenticated:
@@ -320,11 +321,10 @@ class DeckImportApi(APIView):
                 name=data.get("name", ""),
                 visibility=data["visibility"],
             )
-        legality = None
-        if not resolved.errors:
-            legality = validate_deck(
-                resolved.entries, commander=resolved.commander, faction=resolved.faction
-            ).to_dict()
+        # the legality of what was read: the unknown lines are listed in `errors` beside it
+        legality = validate_deck(
+            resolved.entries, commander=resolved.commander, faction=resolved.faction
+        ).to_dict()
         out = {
             "entries": [_card_row(card, count) for card, count in resolved.entries],
             "commander": _ref(resolved.commander),

@@ -66,6 +66,10 @@ class LineError:
     line: int | None = None
     text: str = ""
     suggestions: list[str] = field(default_factory=list)
+    # An unknown card's copies (all its lines; None for the Commander line) and its suggestions as
+    # (slug, name): what a one-click fix adds in its place.
+    count: int | None = None
+    suggested_cards: list[tuple[str, str]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -74,6 +78,8 @@ class LineError:
             "line": self.line,
             "text": self.text,
             "suggestions": list(self.suggestions),
+            "count": self.count,
+            "suggested_cards": [{"card": slug, "name": name} for slug, name in self.suggested_cards],
         }
 
 
@@ -660,7 +666,7 @@ def _resolve(parsed: ParsedDeck, catalog: CardCatalog, reader: str) -> ResolvedD
 
     suggested = 0
 
-    def unknown(ref: str, lines: list[int], by: str) -> None:
+    def unknown(ref: str, lines: list[int], by: str, count: int | None) -> None:
         nonlocal all_names, suggested
         suggestions: list[str] = []
         if suggested < MAX_SUGGESTED:
@@ -668,17 +674,23 @@ def _resolve(parsed: ParsedDeck, catalog: CardCatalog, reader: str) -> ResolvedD
                 all_names = _all_names_any_language(catalog)
             suggestions = _suggest(ref, all_names)
             suggested += 1
+        found = _by_names_any_language(catalog, suggestions) if suggestions else {}
+        cards = [
+            (card_facts(found[n.casefold()], with_keywords=False).slug, n)
+            for n in suggestions
+            if n.casefold() in found
+        ]
         with translation.override(reader):
             message = _unknown_card_message(ref, by, suggestions)
         where: list[int | None] = list(lines) or [None]
         for line in where:
-            result.errors.append(LineError("unknown_card", message, line, ref, suggestions))
+            result.errors.append(LineError("unknown_card", message, line, ref, suggestions, count, cards))
 
     summed: dict[str, list[Any]] = {}  # casefolded name -> [card, count]: copies summed by name
     for entry in parsed.entries:
         card = lookup(entry.ref, entry.by)
         if card is None:
-            unknown(entry.ref, entry.lines, entry.by)
+            unknown(entry.ref, entry.lines, entry.by, entry.count)
         else:
             key = card_facts(card, with_keywords=False).name.casefold()
             summed.setdefault(key, [card, 0])[1] += entry.count
@@ -690,6 +702,7 @@ def _resolve(parsed: ParsedDeck, catalog: CardCatalog, reader: str) -> ResolvedD
                 parsed.commander,
                 [parsed.commander_line] if parsed.commander_line else [],
                 parsed.commander_by,
+                None,
             )
     result.errors.sort(key=lambda e: (e.line is None, e.line or 0))
     return result

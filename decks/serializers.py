@@ -144,6 +144,13 @@ class LineErrorSerializer(serializers.Serializer):
     line = serializers.IntegerField(allow_null=True, help_text="1-based line (text) or cards entry (JSON)")
     text = serializers.CharField()
     suggestions = serializers.ListField(child=serializers.CharField())
+    count = serializers.IntegerField(
+        allow_null=True, help_text="An unknown card's copies (null for the Commander line and other errors)"
+    )
+    suggested_cards = serializers.ListField(
+        child=serializers.DictField(child=serializers.CharField()),
+        help_text="The suggestions as {card: slug, name}: what a fix adds in place of the unknown card",
+    )
 
 
 @extend_schema_field(
@@ -161,7 +168,10 @@ class DecklistField(serializers.JSONField):
 class ImportInputSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=["auto", "text", "json", "code"], default="auto")
     data = DecklistField(help_text="Decklist text, share code (strings) or the deck JSON document")
-    save = serializers.BooleanField(default=False, help_text="Save as a new deck when it has no errors")
+    save = serializers.BooleanField(
+        default=False,
+        help_text="Save as a new deck: the lines that were read (the others are listed in `errors`)",
+    )
     name = serializers.CharField(required=False, allow_blank=True, max_length=100)
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PRIVATE)
 
@@ -172,7 +182,7 @@ class ImportOutputSerializer(serializers.Serializer):
     faction = serializers.CharField(allow_null=True)
     name = serializers.CharField()
     errors = LineErrorSerializer(many=True)
-    legality = LegalitySerializer(allow_null=True, help_text="Null when some lines could not be read")
+    legality = LegalitySerializer(help_text="Of the entries that were read")
     deck = DeckDetailSerializer(allow_null=True, help_text="The saved deck when save=true")
 
 

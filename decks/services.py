@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from rest_framework import status
 
@@ -97,11 +98,26 @@ def snapshot_of(deck: Deck, entries: Sequence[tuple[Card, int]]) -> dict[str, An
     }
 
 
+# The builder saves as you type (a second after each change): the saves of one sitting are one revision,
+# as a document editor groups its edits, so the history lists sittings and restores, not keystrokes.
+EDIT_SESSION = timedelta(minutes=10)
+SAVED = "saved"
+
+
 def _save_revision(deck: Deck, entries: Sequence[tuple[Card, int]], note: str) -> DeckRevision:
-    number = (deck.revisions.aggregate(n=Max("number"))["n"] or 0) + 1
-    return DeckRevision.objects.create(
-        deck=deck, number=number, snapshot=snapshot_of(deck, entries), note=note
-    )
+    """A new revision; a plain save within EDIT_SESSION of the last plain save updates that one instead,
+    and a save that changed nothing adds nothing."""
+    snapshot = snapshot_of(deck, entries)
+    last = deck.revisions.order_by("-number").first()
+    if last is not None and note == SAVED:
+        if last.snapshot == snapshot:
+            return last
+        if last.note == SAVED and timezone.now() - last.created_at < EDIT_SESSION:
+            last.snapshot = snapshot
+            last.save(update_fields=["snapshot"])
+            return last
+    number = (last.number if last is not None else 0) + 1
+    return DeckRevision.objects.create(deck=deck, number=number, snapshot=snapshot, note=note)
 
 
 def _set_entries(deck: Deck, entries: Sequence[tuple[Card, int]]) -> None:
@@ -150,9 +166,10 @@ def deck_update(
     notes: str = _UNSET,
     visibility: str = _UNSET,
     cards: Sequence[tuple[str, int]] | None = _UNSET,
-    note: str = "saved",
+    note: str = SAVED,
 ) -> Deck:
-    """Change the given fields (others stay), replace the cards when given, and save a revision."""
+    """Change the given fields (others stay), replace the cards when given, and save a revision (the
+    saves of one sitting share one: ``_save_revision``)."""
     locked = Deck.objects.select_for_update().get(pk=deck.pk)
     if name is not _UNSET:
         locked.name = name
@@ -209,13 +226,9 @@ def deck_create_from_import(
     visibility: str = Visibility.PRIVATE,
     notes: str | None = None,
 ) -> Deck:
-    """Save an imported decklist that resolved without errors; the faction is the declared or the cards' one."""
-    if resolved.errors:
-        raise ApplicationError(
-            "import_errors",
-            "The decklist has errors; nothing was saved.",
-            extra={"errors": [e.to_dict() for e in resolved.errors]},
-        )
+    """Save the lines of an imported decklist that were read (the caller lists the others with their
+    suggestions, so one typo does not throw the list away); the faction is the declared or the cards' one."""
+    refuse_unreadable_import(resolved)
     faction = resolved.faction
     if not faction:
         factions = {card.faction.slug for card, _ in resolved.entries}
@@ -229,6 +242,16 @@ def deck_create_from_import(
         visibility=visibility,
         cards=[(card.slug, count) for card, count in resolved.entries],
     )
+
+
+def refuse_unreadable_import(resolved: ResolvedDeck) -> None:
+    """A 400 for a decklist none of whose lines names a known card: nothing to import, only errors."""
+    if resolved.errors and not resolved.entries:
+        raise ApplicationError(
+            "import_errors",
+            gettext("No line of the decklist names a known card; nothing was imported."),
+            extra={"errors": [e.to_dict() for e in resolved.errors]},
+        )
 
 
 COPY_SUFFIX = " (copy)"

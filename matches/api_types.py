@@ -105,6 +105,7 @@ class MatchOut(serializers.Serializer[object]):
     status = serializers.ChoiceField(choices=MatchStatus.choices)
     is_public = serializers.BooleanField()
     rated = serializers.BooleanField(help_text="The result changes the players' ratings")
+    auto_start = serializers.BooleanField(help_text="Starts by itself when the last seat is taken")
     unrated_reason = serializers.CharField(
         allow_blank=True,
         help_text="Why a match created rated is played unrated (a repeated pairing, no first move); '' otherwise",

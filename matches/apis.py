@@ -131,6 +131,10 @@ class MatchListCreateApi(APIView):
         spectator_chat = serializers.BooleanField(
             default=False, help_text="Spectators may write in the match's spectator chat channel"
         )
+        auto_start = serializers.BooleanField(
+            default=True,
+            help_text="Start by itself when the last seat is taken; false: a seated player starts it",
+        )
         ai_seats = serializers.IntegerField(
             default=0,
             min_value=0,

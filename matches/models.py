@@ -120,6 +120,11 @@ class Match(models.Model):
     spectator_chat = models.BooleanField(
         default=False, help_text="Set at creation: spectators may write in the match's spectator chat channel"
     )
+    # The API's and the lobby's default is on; off here, so matches made before it (and by code that starts
+    # its own matches) keep waiting for a start.
+    auto_start = models.BooleanField(
+        default=False, help_text="Set at creation: the match starts by itself when its last seat is taken"
+    )
     invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token)
     result = models.JSONField(null=True, blank=True, help_text='{"winner": seat|null, "reason": str}')
     # A failing AI/clock task (matches.tasks): counted, retried after a back-off, then the match is aborted

@@ -13,7 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
@@ -222,8 +222,73 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
             if seating.get("mode") == "choose"
             else [],
             "kind_label": game_label(match.kind),
+            "facts": match_facts(match),
         },
     )
+
+
+def _duration(seconds: int) -> str:
+    """A time control's span in the reader's language: whole days, hours, minutes, else seconds."""
+    if seconds >= 86400 and seconds % 86400 == 0:
+        n = seconds // 86400
+        return ngettext("%(count)s day", "%(count)s days", n) % {"count": n}
+    if seconds >= 3600 and seconds % 3600 == 0:
+        n = seconds // 3600
+        return ngettext("%(count)s hour", "%(count)s hours", n) % {"count": n}
+    if seconds >= 60 and seconds % 60 == 0:
+        return gettext("%(count)s min") % {"count": seconds // 60}
+    return gettext("%(count)s s") % {"count": seconds}
+
+
+def time_control_text(time_control: dict[str, Any]) -> str:
+    """A match's time control as the lobby names it (a preset), else in words."""
+    from matches.clocks import TIME_CONTROL_PRESETS
+
+    for preset in TIME_CONTROL_PRESETS:
+        if preset["value"] == time_control:
+            return str(TIME_CONTROL_LABELS.get(preset["label"], preset["label"]))
+    tc = time_control or {}
+    if tc.get("per_move_s") and tc.get("bank_s"):
+        return gettext("%(per)s per decision + %(bank)s bank") % {
+            "per": _duration(int(tc["per_move_s"])),
+            "bank": _duration(int(tc["bank_s"])),
+        }
+    if tc.get("per_move_s"):
+        return gettext("%(per)s per move") % {"per": _duration(int(tc["per_move_s"]))}
+    if tc.get("initial_s"):
+        return gettext("%(initial)s + %(increment)s per turn") % {
+            "initial": _duration(int(tc["initial_s"])),
+            "increment": _duration(int(tc.get("increment_s") or 0)),
+        }
+    return gettext("No clock")
+
+
+def match_facts(match: Match) -> dict[str, Any]:
+    """What a player decides on before joining: time control, length, seats (rated and the start are
+    the match's own fields)."""
+    game = get_game(match.kind)
+    config = match.rules_config or {}
+    seats = selectors.match_summary(match, you=None)["seats"]
+    length = ""
+    if config.get("turn_limit"):  # C-6.5
+        n = int(config["turn_limit"])
+        length = ngettext(
+            "Ends when each player has had %(count)s turn (C-6.5)",
+            "Ends when each player has had %(count)s turns (C-6.5)",
+            n,
+        ) % {"count": n}
+    elif config.get("max_rounds"):  # W-3.1
+        n = int(config["max_rounds"])
+        length = ngettext("At most %(count)s round (W-3.1)", "At most %(count)s rounds (W-3.1)", n) % {
+            "count": n
+        }
+    return {
+        "time_control": time_control_text(match.time_control),
+        "length": length,
+        "taken": len(seats),
+        "total": game.seat_count(config),
+        "names": [s["name"] for s in seats],
+    }
 
 
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:

@@ -132,10 +132,12 @@ def player_profile(*, username: str, viewer: Viewer | None = None) -> dict[str, 
     own = {r.kind: r for r in PlayerRating.objects.filter(user=user)}
     records: dict[str, Counter[str]] = {}
     rows = Seat.objects.filter(user=user, match__status=MatchStatus.FINISHED).values_list(
-        "match__kind", "position", "match__result"
+        "match__kind", "position", "match__result", "match__rated"
     )
-    for kind, position, result in rows.iterator(chunk_size=2000):
-        records.setdefault(kind, Counter())[_outcome(position, result)] += 1
+    for kind, position, result, is_rated in rows.iterator(chunk_size=2000):
+        counter = records.setdefault(kind, Counter())
+        counter[_outcome(position, result)] += 1
+        counter["rated" if is_rated else "unrated"] += 1
     kinds = []
     for kind in game_kinds():
         counts = records.get(kind, Counter())
@@ -146,7 +148,10 @@ def player_profile(*, username: str, viewer: Viewer | None = None) -> dict[str, 
             {
                 "kind": kind,
                 "label": kind_label(kind),
-                "games": sum(counts.values()),
+                "games": counts["win"] + counts["loss"] + counts["draw"],
+                # apart, so "Games 3" never sits beside "Rated: 1 game" unexplained (AI games are unrated)
+                "rated_games": counts["rated"],
+                "unrated_games": counts["unrated"],
                 "wins": counts["win"],
                 "losses": counts["loss"],
                 "draws": counts["draw"],

@@ -47,6 +47,10 @@ class KindRecordOut(serializers.Serializer[object]):
     kind = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label
     games = serializers.IntegerField(min_value=0, help_text="Finished games, rated or not")
+    rated_games = serializers.IntegerField(min_value=0, help_text="Of `games`, the rated ones")
+    unrated_games = serializers.IntegerField(
+        min_value=0, help_text="Of `games`, the unrated ones (AI, private)"
+    )
     wins = serializers.IntegerField(min_value=0)
     losses = serializers.IntegerField(min_value=0)
     draws = serializers.IntegerField(min_value=0, help_text="Games without a winner")

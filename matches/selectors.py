@@ -342,6 +342,7 @@ def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
         "is_public": match.is_public,
         "rated": match.rated,
         "unrated_reason": str((unrated_reason(match) or {}).get("text", "")),
+        "auto_start": match.auto_start,
         "created_by": _creator_name(match, seats),
         "created_at": match.created_at.isoformat(),
         "time_control": match.time_control,

@@ -81,6 +81,26 @@ def test_malformed_q_is_a_400_with_the_position(small_set, api_client):
     assert body["extra"] == {"position": 6}
 
 
+@pytest.mark.parametrize(
+    ("query", "message", "known"),
+    [
+        ("f:nonexistent", "unknown faction 'nonexistent' at position 0", "ember, tide"),
+        ("ember kw:flying", "unknown keyword 'flying' at position 6", "spoil"),
+    ],
+)
+def test_an_unknown_faction_or_keyword_is_named_with_the_valid_values(
+    small_set, api_client, query, message, known
+):
+    response = api_client.get("/api/cards/", {"q": query})
+    assert response.status_code == 400 and response.json()["code"] == "invalid_query"
+    assert message in response.json()["message"] and known in response.json()["message"]
+
+
+def test_a_faction_prefix_or_name_in_any_language_is_known(small_set, api_client):
+    assert api_client.get("/api/cards/", {"q": "f:emb"}).status_code == 200
+    assert api_client.get("/api/cards/", {"q": "-f:tide kw:marking"}).status_code == 200
+
+
 def test_bad_filter_value_is_a_400_naming_the_filter(small_set, api_client):
     response = api_client.get("/api/cards/?type=wizard")
     assert response.status_code == 400
@@ -118,7 +138,7 @@ def test_list_is_constant_queries_in_page_size(small_set, api_client, django_ass
     with django_assert_max_num_queries(3):  # count, page, prefetch keywords
         response = api_client.get("/api/cards/?page_size=5")
     assert len(response.json()["results"]) == 5
-    with django_assert_max_num_queries(3):
+    with django_assert_max_num_queries(4):  # and one to check that the keyword exists
         response = api_client.get("/api/cards/?page_size=60&q=kw:deploying")
     assert len(response.json()["results"]) == 60
 

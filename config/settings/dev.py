@@ -12,6 +12,8 @@ from .base import *  # noqa: F403
 # Static files straight from the apps' folders through WhiteNoise, so `DEBUG=0 make run` (the site as
 # production shows it: the branded error pages, no debug data) works without `collectstatic`.
 WHITENOISE_USE_FINDERS = True
+# ... and so without a manifest of fingerprinted names: production's storage needs `collectstatic` first.
+STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 
 # E-mails (your-turn notices) are printed by the worker on the console unless EMAIL_BACKEND says otherwise.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")

@@ -163,7 +163,33 @@ def test_import_text_reports_lines_and_suggestions(cards):
     data = response.json()
     assert response.status_code == 200
     assert data["errors"][0]["line"] == 2 and data["errors"][0]["suggestions"] == ["Ember Scout"]
-    assert data["legality"] is None and data["entries"][0]["count"] == 4
+    assert data["entries"][0]["count"] == 4
+    assert data["legality"]["valid"] is False  # of the 4 cards read: too few (C-3.1)
+
+
+def test_a_partial_import_saves_the_lines_it_knows_and_lists_the_rest_with_fixes(cards, alice):
+    body = {"data": "4 Ember Scout\n2 Embr Scout\n3 Zzzzqqq\n", "save": True, "name": "Typo"}
+    response = client_for(alice).post("/api/decks/import/", body, format="json")
+    assert response.status_code == 201
+    data = response.json()
+    assert {e["card"]: e["count"] for e in data["deck"]["cards"]} == {"ember-scout": 4}
+    typo, unknown = data["errors"]
+    assert (typo["line"], typo["text"], typo["count"]) == (2, "Embr Scout", 2)
+    assert typo["suggested_cards"] == [{"card": "ember-scout", "name": "Ember Scout"}]
+    assert (unknown["line"], unknown["count"], unknown["suggested_cards"]) == (3, 3, [])
+    assert Deck.objects.get().entries.get().count == 4
+
+
+def test_an_import_with_no_known_line_is_a_400_listing_each_line(cards, alice):
+    body = {"data": "2 Embr Scout\nfour scouts\n", "save": True}
+    response = client_for(alice).post("/api/decks/import/", body, format="json")
+    assert response.status_code == 400 and response.json()["code"] == "import_errors"
+    assert "nothing was imported" in response.json()["message"]
+    errors = response.json()["extra"]["errors"]
+    assert [e["line"] for e in errors] == [1, 2]
+    assert errors[0]["suggested_cards"] == [{"card": "ember-scout", "name": "Ember Scout"}]
+    preview = client_for().post("/api/decks/import/", {"data": "2 Embr Scout"}, format="json")
+    assert preview.status_code == 400 and not Deck.objects.exists()
 
 
 def test_import_and_save(cards, alice):

@@ -195,12 +195,14 @@ def test_the_deck_line_names_the_imported_deck(cards, alice):
 
 def test_a_bad_line_names_real_example_forms(cards):
     result = client_for().post("/api/decks/import/", {"data": "four scouts"}, format="json").json()
-    assert "'Blazing Lancer x3'" in result["errors"][0]["message"]
+    assert "'Blazing Lancer x3'" in result["extra"]["errors"][0]["message"]
 
 
 def test_an_unknown_card_suggests_each_name_once(cards):
     error = (
-        client_for().post("/api/decks/import/", {"data": "2 Embr Scout"}, format="json").json()["errors"][0]
+        client_for()
+        .post("/api/decks/import/", {"data": "2 Embr Scout"}, format="json")
+        .json()["extra"]["errors"][0]
     )
     assert error["suggestions"] == ["Ember Scout"] and error["message"].count("Ember Scout") == 1
 

@@ -65,7 +65,7 @@ ALWAYS_ALLOWED = {
 }
 FIXTURE_WORDS = {"alice", "bob", "ember", "scout", "deck"}  # fixture data
 # Search syntax shown as it is typed (the example word "drake", compass codes as in `a:ne`), key names.
-SYNTAX_WORDS = {"drake", "ne", "tab"}
+SYNTAX_WORDS = {"drake", "ne", "tab", "ctrl"}
 # Game data and play-layer text that other parts of the site translate (django-modeltranslation for the
 # Westeros areas; the seat titles "Lannister (AI, normal)" of matches.models.Seat and the result line
 # "bob conceded" of matches.summary on My games; the import format's

@@ -147,12 +147,15 @@ def unplayable_cards(g: GameState, player: int) -> dict[int, Msg]:
         return {}
     side = g.sides[player]
     cards = list(side.hand) + ([side.commander] if side.commander is not None else [])
-    playable = {getattr(a, "card", None) for a in g.legal_actions(player)}
+    # Copies are interchangeable, so ``legal_actions`` plays only the first copy of a name in hand
+    # (``choices.distinct``): a second copy of a playable card is playable too and gets no reason.
+    played = {getattr(a, "card", None) for a in g.legal_actions(player)}
+    playable_names = {g.defs[c].name for c in played if isinstance(c, int) and c in g.defs}
     squares = board.deploy_squares(g)
     targets = sorted(g.units, key=lambda u: g.units[u].owner != player)  # own units first
     out: dict[int, Msg] = {}
     for c in cards:
-        if c in playable:
+        if c in played or g.defs[c].name in playable_names:
             continue
         d = g.defs[c]
         simplest: Deploy | PlayEvent

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import random
 from datetime import datetime, timedelta
 from typing import Any
@@ -46,6 +47,8 @@ from matches.services.submit import (
 )
 
 MAX_OPEN_MATCHES = 20  # default of settings.MATCHES_MAX_OPEN_PER_USER: seats in waiting or running matches
+
+logger = logging.getLogger(__name__)
 
 
 def max_open_matches() -> int:
@@ -89,6 +92,7 @@ def match_create(
     rematch_of: Match | None = None,
     rated: bool = False,
     spectator_chat: bool = False,
+    auto_start: bool = False,
 ) -> Match:
     """Open a match with the creator in seat 0; `vs_ai` fills the other seats with AIs and starts at once.
 
@@ -129,6 +133,7 @@ def match_create(
         rematch_of=rematch_of,
         rated=rated,
         spectator_chat=spectator_chat,
+        auto_start=auto_start,
     )
     seats = [Seat.objects.create(match=match, position=0, user=user, deck_id=deck_id)]
     seats[0].house = house_at_join(
@@ -220,8 +225,23 @@ def match_join(
             )
     except IntegrityError:
         raise ApplicationError("match_full", "That seat was just taken.", status_code=409) from None
-    notify_on_commit(match)
+    if match.auto_start and len(free) == 1:
+        _auto_start(match, game, user=user)
+    if match.status == MatchStatus.WAITING:  # a start notifies by itself (after_change_on_commit)
+        notify_on_commit(match)
     return seat
+
+
+def _auto_start(match: Match, game: AnyGame, *, user: Any) -> None:
+    """Start a match whose last seat was just taken (its creator chose so, the default). A start refused
+    now (a deck no longer legal, C-3) keeps the seat taken and the match waiting for a manual start,
+    which names the problem; the join itself succeeds."""
+    try:
+        with transaction.atomic():
+            _start(match, game, user=user)
+    except ApplicationError as exc:
+        logger.info("match %s did not start by itself: %s", match.pk, exc.message)
+        match.refresh_from_db()
 
 
 @transaction.atomic

@@ -26,7 +26,8 @@ def test_health_is_public() -> None:
 
 
 def test_create_join_start_over_http(alice: Any, bob: Any) -> None:
-    r = client_for(alice).post("/api/matches/", {"kind": "counting", "is_public": False}, format="json")
+    body = {"kind": "counting", "is_public": False, "auto_start": False}
+    r = client_for(alice).post("/api/matches/", body, format="json")
     assert r.status_code == 201, r.content
     body = r.json()
     match_id, token = body["id"], body["invite_token"]
@@ -40,6 +41,52 @@ def test_create_join_start_over_http(alice: Any, bob: Any) -> None:
     assert r.status_code == 200
     state = r.json()
     assert state["status"] == "active" and state["view"]["hand"] is not None
+
+
+def test_a_match_starts_by_itself_when_its_last_seat_is_taken(alice: Any, bob: Any) -> None:
+    r = client_for(alice).post("/api/matches/", {"kind": "counting"}, format="json")
+    assert r.status_code == 201 and r.json()["auto_start"] is True  # the default
+    r = client_for(bob).post(f"/api/matches/{r.json()['id']}/join/", {}, format="json")
+    assert r.status_code == 200 and r.json()["status"] == "active"
+
+
+def test_a_match_created_without_auto_start_waits_for_a_seated_player(alice: Any, bob: Any) -> None:
+    r = client_for(alice).post("/api/matches/", {"kind": "counting", "auto_start": False}, format="json")
+    match_id = r.json()["id"]
+    assert (
+        client_for(bob).post(f"/api/matches/{match_id}/join/", {}, format="json").json()["status"]
+        == "waiting"
+    )
+    assert client_for(alice).post(f"/api/matches/{match_id}/start/").json()["status"] == "active"
+    bad = client_for(alice).post(
+        "/api/matches/", {"kind": "counting", "auto_start": "sometimes"}, format="json"
+    )
+    assert bad.status_code == 400 and "auto_start" in str(bad.json()["extra"])
+
+
+def test_a_westeros_game_starts_by_itself_when_its_last_house_joins_w_1_1(
+    alice: Any, bob: Any, carol: Any
+) -> None:
+    body = {"kind": "westeros", "rules_config": {"player_count": 3, "seating": "choose", "house": "stark"}}
+    match_id = client_for(alice).post("/api/matches/", body, format="json").json()["id"]
+    first = client_for(bob).post(f"/api/matches/{match_id}/join/", {"house": "lannister"}, format="json")
+    assert first.json()["status"] == "waiting"
+    last = client_for(carol).post(f"/api/matches/{match_id}/join/", {"house": "baratheon"}, format="json")
+    assert last.status_code == 200 and last.json()["status"] == "active"
+    assert Match.objects.get(pk=match_id).started_at is not None
+
+
+def test_a_start_refused_at_the_last_join_keeps_the_seat_and_the_match_waiting(alice: Any, bob: Any) -> None:
+    from matches.tests.commandeer_fixtures import legal_deck
+
+    deck_a, deck_b = legal_deck(alice, "stonehold"), legal_deck(bob, "stonehold")
+    body = {"kind": "commandeer", "deck_id": deck_a.pk}
+    match_id = client_for(alice).post("/api/matches/", body, format="json").json()["id"]
+    deck_a.entries.all().delete()  # no longer legal (C-3.1): the start refuses it
+    r = client_for(bob).post(f"/api/matches/{match_id}/join/", {"deck_id": deck_b.pk}, format="json")
+    assert r.status_code == 200 and r.json()["status"] == "waiting" and r.json()["you"] == 1
+    refused = client_for(bob).post(f"/api/matches/{match_id}/start/")
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid_deck"
 
 
 def test_unknown_kind_is_a_400_naming_the_field(alice: Any) -> None:

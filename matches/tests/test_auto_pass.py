@@ -125,9 +125,11 @@ def test_unplayable_hand_cards_say_why_and_playable_ones_do_not(
         view = snap["view"]
         if view["phase"] == "planning" and not view["decision"]:
             playable = {a["action"].get("card") for a in snap["legal_actions"]}
+            hand = view["players"][you.position]["hand"]
+            names = {ref["card"] for ref in hand if ref["id"] in playable}  # copies are interchangeable
             notes = view["unplayable"]
-            for ref in view["players"][you.position]["hand"]:
-                assert (str(ref["id"]) in notes) != (ref["id"] in playable), (ref, notes)
+            for ref in hand:
+                assert (str(ref["id"]) in notes) != (ref["card"] in names), (ref, notes)
             seen += len(notes)
             cp = view["players"][you.position]["cp"]
             for text in notes.values():

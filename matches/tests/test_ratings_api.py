@@ -110,6 +110,7 @@ def test_a_finished_rated_commandeer_match_has_a_summary_and_shows_on_both_profi
         assert game["replay_url"] == s["replay_url"] and game["rated"] and game["rating_delta"] != 0
         (record,) = [k for k in profile["kinds"] if k["kind"] == "commandeer"]
         assert record["games"] == 1 and record["rating"]["games"] == 1 and record["rating"]["provisional"]
+        assert (record["rated_games"], record["unrated_games"]) == (1, 0)
         assert record["rating"]["rating"] == round(
             PlayerRating.objects.get(user=user, kind="commandeer").rating
         )
@@ -165,6 +166,9 @@ def test_running_and_private_games_stay_off_a_profile_for_others(alice: Any, bob
     )
     (record,) = seen_by_bob["kinds"]
     assert (record["games"], record["wins"], record["rating"]) == (1, 1, None)
+    assert (record["rated_games"], record["unrated_games"]) == (0, 1)  # counted apart from rated ones
+    page = client_for(bob).get("/players/alice/").content.decode()
+    assert "0 rated · 1 unrated" in page
 
 
 def test_public_decks_are_listed_and_private_ones_are_not(alice: Any) -> None:

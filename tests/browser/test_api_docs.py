@@ -50,6 +50,20 @@ def test_redoc_renders_offline(live_server: Any, browser_page: Any) -> None:
     page.goto(f"{live_server.url}/api/redoc/")
     page.locator("h2", has_text="Validate a card list without saving it (C-3)").first.wait_for()
     assert page.locator("h2", has_text="A deck by its share id").count() == 1
-    # The bundle's "API docs by Redocly" footer always asks for its logo image from Redocly's CDN; offline
-    # the image fails and ReDoc hides it. Nothing else may leave the site.
-    assert [url for url in elsewhere if url != "https://cdn.redoc.ly/redoc/logo-mini.svg"] == []
+    # Nothing leaves the site, not even the "API docs by Redocly" footer's logo (frontend/js/redoc_init.js).
+    assert elsewhere == []
+
+
+def test_redoc_breaks_no_rule_of_the_sites_csp(live_server: Any, chromium_browser: Any) -> None:
+    """Without bypass_csp: the search worker (blob:) is allowed on this page, and nothing is refused."""
+    context = chromium_browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    page.on("pageerror", lambda e: refused.append(str(e)))
+    page.goto(f"{live_server.url}/api/redoc/")
+    page.locator("h2", has_text="Validate a card list without saving it (C-3)").first.wait_for()
+    page.locator("[role=search] input").first.press_sequentially("revision")  # the worker's index answers
+    page.locator("[data-role='search:results'] li", has_text="revision").first.wait_for()
+    context.close()
+    assert refused == []

@@ -229,6 +229,7 @@ def test_two_players_play_a_match_by_clicking_while_a_third_spectates_then_repla
     a = alice.page
     a.goto(f"{server}/play/")
     a.select_option("[data-testid=turn-limit]", "2")
+    a.uncheck("[data-testid=auto-start]")  # this test starts it with the button
     a.click("[data-testid=create-match]")
     a.wait_for_url(re.compile(r"/play/\d+/$"))
     match_id = int(a.url.rstrip("/").split("/")[-1])

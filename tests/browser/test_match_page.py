@@ -253,6 +253,7 @@ def test_player_two_sees_own_units_at_the_bottom_and_attacks_named_as_drawn(
         a.goto(f"{server}/play/")
         # each size its own settings: the lobby takes the same "create" again within seconds as one click
         a.select_option("[data-testid=turn-limit]", "10" if viewport is DESKTOP else "")
+        a.uncheck("[data-testid=auto-start]")  # this test starts it with the button
         a.click("[data-testid=create-match]")
         a.wait_for_url(re.compile(r"/play/\d+/$"))
         match_id = int(a.url.rstrip("/").split("/")[-1])

@@ -67,6 +67,7 @@ def test_a_finished_rated_match_changes_both_ratings_and_shows_on_both_profiles(
     a, b = alice.page, bob.page
     a.goto(f"{server}/play/")
     a.check("[data-testid=rated]")
+    a.uncheck("[data-testid=auto-start]")  # this test starts it with the button
     a.click("[data-testid=create-match]")
     a.wait_for_url(re.compile(r"/play/\d+/$"))
     match_id = int(a.url.rstrip("/").split("/")[-1])

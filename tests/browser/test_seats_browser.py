@@ -64,6 +64,7 @@ def test_a_rematch_creates_the_match_with_the_seats_swapped(browser: Any, server
     alice, bob = Player(browser, server, "alice"), Player(browser, server, "bob")
     alice.page.goto(f"{server}/play/")
     alice.page.select_option("[data-testid=kind]", "commandeer")
+    alice.page.uncheck("[data-testid=auto-start]")  # this test starts it with the button
     alice.page.click("[data-testid=create-match]")
     alice.page.wait_for_url(lambda u: u.rstrip("/").rsplit("/", 1)[1].isdigit())
     first = match_id(alice.page)

@@ -568,6 +568,7 @@ def create_three_house_game(stack: Stack, page: Any, time_control: str | None = 
     page.select_option("[data-testid=ai-seats]", "0")
     if time_control is not None:
         page.select_option("[data-testid=time-control]", time_control)
+    page.uncheck("[data-testid=auto-start]")  # this test starts it with the button
     page.click("[data-testid=create-match]")
     page.wait_for_url(re.compile(r"/play/\d+/$"))
     return int(page.url.rstrip("/").split("/")[-1])

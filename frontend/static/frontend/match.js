@@ -319,7 +319,12 @@ root.addEventListener("click", (ev) => {
   const wanted = (t) => legal.some((a) => tokensOf(a.action).includes(t));
   if (!wanted(token)) {
     const square = node.closest(".square");
+    // copies are interchangeable: the server offers the first copy of a name in hand, so a click on
+    // another copy plays that one
+    const copy = node.dataset.name && [...root.querySelectorAll(".hand-card[data-name]")]
+      .find((n) => n.dataset.name === node.dataset.name && wanted(n.dataset.token));
     if (square && wanted(square.dataset.token)) token = square.dataset.token;
+    else if (copy) token = copy.dataset.token;
     else return;
   }
   ev.preventDefault();
@@ -429,7 +434,20 @@ function renderWaiting() {
     $("invite-box").hidden = false;
     $("invite-link").value = `${location.origin}/play/join/${match.invite_token}/`;
   }
+  $("auto-start-note").hidden = !match.auto_start;
 }
+
+$("invite-copy").addEventListener("click", async () => {
+  const input = $("invite-link");
+  try {
+    await navigator.clipboard.writeText(input.value);
+    $("invite-copied").textContent = _("Copied");
+  } catch {
+    input.select(); // no clipboard access (an http page, a refusal): selected for Ctrl+C
+    $("invite-copied").textContent = _("Selected: press Ctrl+C to copy");
+  }
+  setTimeout(() => { $("invite-copied").textContent = ""; }, 4000);
+});
 
 function renderLog() {
   const log = $("log");

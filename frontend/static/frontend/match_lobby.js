@@ -25,6 +25,7 @@ async function create(form, vsAi, kind = null) {
     time_control: JSON.parse(data.get("time_control")),
     vs_ai: vsAi,
     rated: !vsAi && data.get("rated") === "on", // a game against the AI is never rated
+    auto_start: data.get("auto_start") === "on",
   };
   // The AI level of every AI seat (easy, normal, hard): "play against the AI" and Westeros' AI houses.
   if (vsAi || Number(data.get("ai_seats") || 0) > 0) body.ai_agent = data.get("ai_agent") || "normal";

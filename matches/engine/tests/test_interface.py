@@ -271,6 +271,16 @@ def test_engine_is_pure_python_without_django() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_a_second_copy_of_a_playable_card_gets_no_reason_c_5_2() -> None:
+    """Copies are interchangeable: legal_actions deploys the first copy only, and the second is no less
+    playable (never "c2 is not adjacent to a unit" while c2 is a legal square)."""
+    g = position(board=[unit("c3", "Ember Scout", 0)], p0=side(cp=3, hand=["Ember Scout", "Ember Scout"]))
+    first, second = g.sides[0].hand
+    assert any(getattr(a, "card", None) == first for a in g.legal_actions(0))
+    assert not any(getattr(a, "card", None) == second for a in g.legal_actions(0))
+    assert g.unplayable_cards(0) == {}
+
+
 def test_unplayable_cards_name_the_rule_that_stops_each_card_c_5_2() -> None:
     """A hand hint in the engine's own words: a card some legal action plays never gets a reason, every
     other card of the hand does while cards are played (C-5.2 Planning, C-5.5 Defending)."""
@@ -288,10 +298,11 @@ def test_unplayable_cards_name_the_rule_that_stops_each_card_c_5_2() -> None:
             p = g.current_players()[0]
             reasons = g.unplayable_cards(p)
             playable = {getattr(a, "card", None) for a in g.legal_actions(p)}
-            assert not set(reasons) & playable
+            names = {g.defs[c].name for c in playable if c in g.defs}
+            assert not {g.defs[c].name for c in reasons} & names  # a copy of a playable card is playable
             if g.step.value in ("planning", "defending") and g.decision is None:
                 cards = set(g.sides[p].hand) | ({g.sides[p].commander} - {None})
-                assert set(reasons) == cards - playable
+                assert set(reasons) == {c for c in cards if c is not None and g.defs[c].name not in names}
                 checked += len(reasons)
             g.apply(agents[p].choose(g, p))
     assert checked > 0

@@ -1,6 +1,6 @@
-// Deck builder page: edit a deck locally, check it live against /api/decks/validate/ (C-3),
-// save it (drafts may be illegal), curves, sample hand, import/export and revisions.
-import { api, debounce, toast, withQuery } from "./api.js";
+// Deck builder page: edit a deck, check it live against /api/decks/validate/ (C-3), saved as you go
+// (drafts may be illegal) with undo, curves, sample hand, importing, exporting and revisions.
+import { ApiError, api, debounce, toast, withQuery } from "./api.js";
 import { h } from "./dom.js";
 import { artImage } from "./cards.js";
 import { _, fmt, formatDateTime, ngettext, pgettext } from "./i18n.js";
@@ -8,6 +8,7 @@ import { showCard, withCardText } from "./card_component.js";
 import { createCardSearch, loadFactions } from "./card_search.js";
 import { createDrawOdds, createSampleHand } from "./deck_hand.js";
 import { groupRows, importErrorText, renderCharts, renderLegality } from "./decks.js";
+import { rememberLeftovers, renderLeftovers, takeLeftovers } from "./deck_import.js";
 
 const root = document.getElementById("deck-builder");
 const apiUrl = root.dataset.apiUrl;
@@ -17,6 +18,9 @@ const meta = $("[data-meta]");
 meta.addEventListener("submit", (event) => event.preventDefault()); // fields save as you type
 const legalityPanel = $("[data-legality]");
 const saveState = $("[data-save-state]");
+const retryButton = $("[data-save-retry]");
+const undoButton = $("[data-undo]");
+const SAVE_DELAY = 800; // ms after the last change: a burst of clicks is one request, saved within 1–2 s
 const exportOutput = $("[data-export-output]");
 
 const state = {
@@ -32,6 +36,10 @@ const state = {
 };
 let factions = {};
 let savedSnapshot = "";
+let saving = null; // the save request in flight (a Promise), or null
+let saveFailed = null; // the last save's error while the deck is not saved
+const undoStack = []; // earlier states (editable fields and rows), the latest last
+const MAX_UNDO = 100;
 let legality = null;
 let validateSeq = 0;
 let search = null;
@@ -68,6 +76,39 @@ function snapshot() {
 
 function isDirty() {
   return snapshot() !== savedSnapshot;
+}
+
+// ---------- undo ----------
+
+function captureState() {
+  const { name, faction, visibility, notes, commander } = state;
+  return { name, faction, visibility, notes, commander, rows: [...state.rows.values()].map((row) => ({ ...row })) };
+}
+
+/** Remember the state before a change, for undo (a change that changes nothing is not remembered). */
+function rememberForUndo() {
+  const now = captureState();
+  const last = undoStack[undoStack.length - 1];
+  if (last && JSON.stringify(last) === JSON.stringify(now)) return;
+  undoStack.push(now);
+  if (undoStack.length > MAX_UNDO) undoStack.shift();
+  undoButton.disabled = false;
+}
+
+function undo() {
+  const before = undoStack.pop();
+  undoButton.disabled = !undoStack.length;
+  if (!before) return;
+  Object.assign(state, { name: before.name, faction: before.faction, visibility: before.visibility, notes: before.notes, commander: before.commander });
+  state.rows = new Map(before.rows.map((row) => [row.card, row]));
+  meta.name.value = state.name;
+  meta.faction.value = state.faction;
+  meta.visibility.value = state.visibility;
+  meta.notes.value = state.notes;
+  $("[data-deck-title]").textContent = state.name || _("Untitled deck");
+  changed();
+  if (search) search.run();
+  toast(_("Undone."));
 }
 
 function applyDeck(deck) {
@@ -142,6 +183,7 @@ function setCount(slug, count, card = null) {
   let row = state.rows.get(slug);
   if (!row && card) row = rowFromCard(card);
   if (!row) return;
+  rememberForUndo();
   if (count <= 0) {
     state.rows.delete(slug);
     if (state.commander === slug) state.commander = "";
@@ -154,23 +196,38 @@ function setCount(slug, count, card = null) {
 
 function changed() {
   renderDeck();
-  renderSaveState();
+  edited();
   validateSoon();
   if (search) search.refreshActions();
+}
+
+/** After any edit: show "Saving…" and save a moment later. */
+function edited() {
+  renderSaveState();
+  saveSoon();
 }
 
 // ---------- rendering ----------
 
 function renderSaveState() {
   const dirty = isDirty();
-  saveState.textContent = dirty ? _("Unsaved changes") : _("All changes saved");
-  saveState.classList.toggle("dirty", dirty);
+  let text = _("Saved");
+  if (saveFailed && dirty) {
+    // fetch's own TypeError reads "Failed to fetch" in English: say what happened in the reader's language
+    const message = saveFailed instanceof ApiError ? saveFailed.message : _("the server could not be reached");
+    text = fmt(_("Not saved — %(message)s"), { message });
+  }
+  else if (dirty || saving) text = _("Saving…");
+  saveState.textContent = text;
+  saveState.dataset.state = saveFailed && dirty ? "failed" : dirty || saving ? "saving" : "saved";
+  saveState.classList.toggle("dirty", Boolean(saveFailed && dirty));
+  retryButton.hidden = !(saveFailed && dirty);
   const link = $("[data-share-link]");
   if (state.shareId && state.savedVisibility !== "private") {
     const url = `${location.origin}/decks/shared/${state.shareId}/`;
     link.replaceChildren(_("Share link:"), " ", h("a", { href: url, "data-testid": "share-url" }, url));
   } else {
-    link.textContent = _("Make the deck unlisted or public (and save) to get a share link.");
+    link.textContent = _("Make the deck unlisted or public to get a share link.");
   }
 }
 
@@ -263,32 +320,47 @@ async function validateNow() {
 }
 const validateSoon = debounce(validateNow, 250);
 
-// ---------- save, delete ----------
+// ---------- saving as you go ----------
 
+/** Save the deck now unless it is saved; answers whether it is saved afterwards. A change made while a
+ * request is in flight is saved by the next one (the answer never overwrites what was typed since). */
 async function save() {
-  const button = $("[data-save]");
-  button.disabled = true;
-  saveState.textContent = _("Saving…");
+  if (saving) {
+    await saving.catch(() => {});
+    return isDirty() ? save() : !saveFailed;
+  }
+  if (!isDirty()) return true;
+  const sent = snapshot();
+  saving = api(apiUrl, { method: "PUT", body: payload() });
+  renderSaveState();
   try {
-    const deck = await api(apiUrl, { method: "PUT", body: payload() });
-    applyDeck(deck);
-    renderDeck();
-    renderLegality(legalityPanel, legality);
-    toast(deck.legality && deck.legality.valid ? _("Saved — the deck is legal.") : _("Saved as a draft."));
+    const deck = await saving;
+    saveFailed = null;
+    savedSnapshot = sent;
+    state.savedVisibility = deck.visibility;
+    state.shareId = deck.share_id || "";
+    if (!isDirty()) {
+      legality = deck.legality || legality;
+      renderLegality(legalityPanel, legality);
+    }
     loadRevisions();
-    drawHand();
+    if (drawOdds) drawOdds.load();
     return true;
   } catch (error) {
-    toast(fmt(_("Could not save: %(message)s"), { message: error.message }), { error: true });
+    saveFailed = error; // the change stays here, marked, until a retry or the next change saves it
     return false;
   } finally {
-    button.disabled = false;
+    saving = null;
     renderSaveState();
+    if (isDirty() && !saveFailed) saveSoon();
   }
 }
+const saveSoon = debounce(() => {
+  if (isDirty()) save();
+}, SAVE_DELAY);
 
 async function ensureSaved() {
-  return isDirty() ? save() : true;
+  return isDirty() || saving ? save() : true;
 }
 
 // ---------- export / import ----------
@@ -335,11 +407,7 @@ async function importReplace(event) {
   errorBox.hidden = true;
   try {
     const result = await api("/api/decks/import/", { method: "POST", body: { data: form.data.value, save: false } });
-    if (result.errors && result.errors.length) {
-      errorBox.textContent = importErrorText({ message: _("Some lines could not be read; the deck is unchanged."), extra: { errors: result.errors } });
-      errorBox.hidden = false;
-      return;
-    }
+    rememberForUndo();
     state.rows = new Map(result.entries.map((row) => [row.card, { ...row }]));
     if (result.faction) state.faction = result.faction;
     else {
@@ -356,7 +424,8 @@ async function importReplace(event) {
     }
     changed();
     if (search) search.run();
-    toast(fmt(ngettext("Imported %(count)s card — save to keep it.", "Imported %(count)s cards — save to keep them.", total()), { count: total() }));
+    showLeftovers(result.errors || []);
+    toast(fmt(ngettext("Imported %(count)s card.", "Imported %(count)s cards.", total()), { count: total() }));
   } catch (error) {
     errorBox.textContent = importErrorText(error);
     errorBox.hidden = false;
@@ -369,11 +438,32 @@ async function importNew() {
   errorBox.hidden = true;
   try {
     const result = await api("/api/decks/import/", { method: "POST", body: { data: form.data.value, save: true } });
+    rememberLeftovers(result.deck.id, result.errors);
     location.assign(`/decks/${result.deck.id}/`);
   } catch (error) {
     errorBox.textContent = importErrorText(error);
     errorBox.hidden = false;
   }
+}
+
+/** The lines an import left out, each with a one-click fix that adds the card it meant. */
+function showLeftovers(errors) {
+  renderLeftovers($("[data-import-leftovers]"), errors, async ({ card, count, commander }) => {
+    try {
+      const full = await api(`/api/cards/${encodeURIComponent(card)}/`);
+      const row = state.rows.get(card);
+      if (commander) {
+        if (!row) setCount(card, 1, full); // one undo step: the card and its Commander role
+        else rememberForUndo();
+        state.commander = card;
+        changed();
+      } else setCount(card, (row ? row.count : 0) + count, full);
+      return true;
+    } catch (error) {
+      toast(error.message, { error: true });
+      return false;
+    }
+  });
 }
 
 // ---------- sample hand (C-4.3, C-4.4) and draw odds ----------
@@ -410,9 +500,10 @@ async function loadRevisions() {
 }
 
 async function restore(number) {
-  if (isDirty() && !confirm(_("Discard your unsaved changes and restore this revision?"))) return;
+  if (!(await ensureSaved()) && !confirm(_("Discard your unsaved changes and restore this revision?"))) return;
   try {
     const deck = await api(`${apiUrl}revisions/${number}/restore/`, { method: "POST" });
+    rememberForUndo();
     applyDeck(deck);
     renderDeck();
     renderLegality(legalityPanel, legality);
@@ -444,29 +535,46 @@ function tileActions(card) {
 }
 
 function bindMeta() {
+  // typing in a field is one undo step per visit to the field (the field's own Ctrl+Z undoes letters)
+  for (const field of [meta.name, meta.notes]) field.addEventListener("focus", () => { field.dataset.undoTaken = ""; });
+  const typed = (field) => {
+    if (!field.dataset.undoTaken) {
+      rememberForUndo();
+      field.dataset.undoTaken = "1";
+    }
+  };
+  meta.name.addEventListener("beforeinput", () => typed(meta.name));
+  meta.notes.addEventListener("beforeinput", () => typed(meta.notes));
   meta.name.addEventListener("input", () => {
     state.name = meta.name.value;
     $("[data-deck-title]").textContent = state.name || _("Untitled deck");
-    renderSaveState();
+    edited();
   });
   meta.notes.addEventListener("input", () => {
     state.notes = meta.notes.value;
-    renderSaveState();
+    edited();
   });
   meta.visibility.addEventListener("change", () => {
+    rememberForUndo();
     state.visibility = meta.visibility.value;
-    renderSaveState();
+    edited();
   });
   meta.faction.addEventListener("change", () => {
+    rememberForUndo();
     state.faction = meta.faction.value;
     changed();
     if (search) search.run();
   });
   meta.commander.addEventListener("change", () => {
+    rememberForUndo();
     state.commander = meta.commander.value;
     changed();
   });
-  $("[data-save]").addEventListener("click", save);
+  retryButton.addEventListener("click", () => {
+    saveFailed = null;
+    save();
+  });
+  undoButton.addEventListener("click", undo);
   for (const button of root.querySelectorAll("[data-export]")) button.addEventListener("click", () => exportAs(button.dataset.export));
   $("[data-copy]").addEventListener("click", copyExport);
   $("[data-import]").addEventListener("submit", importReplace);
@@ -481,12 +589,21 @@ function bindMeta() {
     }
   });
   window.addEventListener("beforeunload", (event) => {
-    if (isDirty()) event.preventDefault();
+    if (isDirty() || saving) {
+      event.preventDefault();
+      event.returnValue = ""; // older browsers ask only when it is set
+    }
   });
   document.addEventListener("keydown", (event) => {
-    if ((event.ctrlKey || event.metaKey) && event.key === "s") {
+    if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
+    const key = event.key.toLowerCase();
+    if (key === "s") {
       event.preventDefault();
+      saveFailed = null;
       save();
+    } else if (key === "z" && !event.shiftKey && !event.target.closest("input, textarea, select, [contenteditable]")) {
+      event.preventDefault(); // in a text field the browser's own undo is meant
+      undo();
     }
   });
 }
@@ -506,6 +623,7 @@ async function main() {
   renderLegality(legalityPanel, legality);
   renderSaveState();
   bindMeta();
+  showLeftovers(takeLeftovers(state.id));
   search = createCardSearch($("#builder-search"), { actions: tileActions, lockedFaction: () => state.faction, pageSize: 12 });
   sampleHand = createSampleHand($("[data-sample-hand]"), {
     apiUrl,

@@ -183,17 +183,18 @@ export function createDrawOdds(root, options) {
             )
           : h("p", { class: "muted" }, _("Save some cards to see their odds."))
       );
+      // replaceChildren(null) would print "null": an empty deck has no unit rows, so no table at all
       $("[data-odds-units]").replaceChildren(
-        data.units_by_cost.length
-          ? table(
+        ...(data.units_by_cost.length
+          ? [table(
               _("Chance to hold a unit of Command cost N or less"),
               [_("Unit cost"), ...head.slice(1)],
               data.units_by_cost.map((row) =>
                 h("tr", {}, h("th", { scope: "row" }, `≤ ${row.max_cost} `, h("span", { class: "muted" }, `(${row.copies})`)), cells(row.probabilities))
               ),
               "odds-units"
-            )
-          : null
+            )]
+          : [])
       );
       const reinforce = Number(data.reinforces);
       // One sentence per fact, each translated whole.

@@ -4,6 +4,7 @@ import { h } from "./dom.js";
 import { _, fmt, pgettext } from "./i18n.js";
 import { loadFactions } from "./card_search.js";
 import { deckTotal, importErrorText, legalityOf } from "./decks.js";
+import { rememberLeftovers } from "./deck_import.js";
 
 const root = document.getElementById("deck-lists");
 let factions = {};
@@ -98,6 +99,7 @@ function bindImport() {
         method: "POST",
         body: { data: form.data.value, name: form.name.value.trim(), save: true },
       });
+      rememberLeftovers(result.deck.id, result.errors); // the builder lists them with one-click fixes
       location.assign(`/decks/${result.deck.id}/`);
     } catch (error) {
       errorBox.textContent = importErrorText(error);
