@@ -22,8 +22,8 @@ from cards.art import (
     placeholder_svg,
     placeholder_version,
 )
+from cards.card_files import cards_export, cards_import
 from cards.models import Card
-from cards.services import cards_export, cards_import
 
 pytestmark = pytest.mark.django_db
 
