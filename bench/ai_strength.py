@@ -47,13 +47,13 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _play(args: tuple[str, str, str, int, int, float, bool]) -> dict[str, Any]:
-    game, subject, opponent, index, seed, scale, seat_prior = args
+def _play(args: tuple[str, str, str, int, int, float, bool, float]) -> dict[str, Any]:
+    game, subject, opponent, index, seed, scale, seat_prior, factor = args
     arena = importlib.import_module(ARENAS[game])
     if game == "westeros":
         params = replace(WESTEROS_DEFAULTS, seat_prior_on=seat_prior)
         return dict(arena.play_one(subject, opponent, index, seed, scale, params=params))
-    return dict(arena.play_one(subject, opponent, index, seed, scale))
+    return dict(arena.play_one(subject, opponent, index, seed, scale, opponent_budget_factor=factor))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -71,10 +71,11 @@ def run_matchup(
     seed: int,
     scale: float,
     seat_prior: bool,
+    factor: float = 1.0,
 ) -> dict[str, Any]:
     arena = importlib.import_module(ARENAS[game])
     subject, opponent = arena.MATCHUPS[label]
-    jobs = [(game, subject, opponent, i, seed, scale, seat_prior) for i in range(games)]
+    jobs = [(game, subject, opponent, i, seed, scale, seat_prior, factor) for i in range(games)]
     start = time.perf_counter()
     results = list(pool.map(_play, jobs)) if pool is not None else [_play(j) for j in jobs]
     seconds = time.perf_counter() - start
@@ -102,6 +103,7 @@ def run_matchup(
         # the subject's wins in each of its seats (Westeros: house) or decks (Commandeer), of the games there
         "subject_by_seat": {k: f"{subject_wins[k]}/{by_label[k]}" for k in sorted(by_label)},
         "seat_prior": seat_prior,
+        "opponent_budget_factor": factor,
         "seconds": round(seconds, 1),
     }
 
@@ -124,7 +126,16 @@ def main() -> None:
         default="on" if WESTEROS_DEFAULTS.seat_prior_on else "off",
         help="Westeros: the evaluation's seat constants (WesterosAIParams.seat_prior); default: the engine's",
     )
+    parser.add_argument(
+        "--opponent-budget-factor",
+        type=float,
+        default=1.0,
+        help="Commandeer: multiply the opponent's budget alone by F (old/new engine speed: the opponent searches "
+        "as many simulations as the slower engine would at the same budget; docs/speed.md)",
+    )
     args = parser.parse_args()
+    if args.opponent_budget_factor <= 0 or (args.opponent_budget_factor != 1.0 and args.game != "commandeer"):
+        parser.error("--opponent-budget-factor must be positive and is for --game commandeer")
     if args.games < 1 or args.jobs < 1 or args.budget_scale <= 0:
         parser.error("--games and --jobs must be at least 1 and --budget-scale positive")
     games = ["commandeer", "westeros"] if args.game == "both" else [args.game]
@@ -139,7 +150,14 @@ def main() -> None:
                 parser.error(f"unknown match-up(s) for {game}: {unknown}; choose from {list(arena.MATCHUPS)}")
             for label in labels:
                 row = run_matchup(
-                    pool, game, label, args.games, args.seed, args.budget_scale, args.seat_prior == "on"
+                    pool,
+                    game,
+                    label,
+                    args.games,
+                    args.seed,
+                    args.budget_scale,
+                    args.seat_prior == "on",
+                    args.opponent_budget_factor,
                 )
                 rows.append(row)
                 print(

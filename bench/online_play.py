@@ -269,8 +269,12 @@ def play_until(base: str, a: dict[str, Any], b: dict[str, Any], kind: str, max_a
         k += 1
 
 
-def in_process(kind: str, actions: int, seed_: int = 1) -> dict[str, Any]:
-    """Per-submit cost inside the process (no HTTP): ms and SQL queries of `action_submit`."""
+def in_process(kind: str, actions: int, seed_: int = 1, profile: int = 0) -> dict[str, Any]:
+    """Per-submit cost inside the process (no HTTP): ms and SQL queries of `action_submit`; with `profile`,
+    cProfile's top `profile` functions by cumulative time over those submits, printed on stdout."""
+    import cProfile
+    import pstats
+
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
     from rest_framework.authtoken.models import Token
@@ -294,6 +298,7 @@ def in_process(kind: str, actions: int, seed_: int = 1) -> dict[str, Any]:
     cpu: list[float] = []  # this thread's CPU time: what a loaded machine disturbs least
     queries: list[int] = []
     stored: list[int] = []
+    profiler = cProfile.Profile() if profile else None
     while len(times) < actions:
         a, b = seed(1, kind)[0]
         users = [Token.objects.get(key=x["token"]).user for x in (a, b)]
@@ -312,14 +317,21 @@ def in_process(kind: str, actions: int, seed_: int = 1) -> dict[str, Any]:
             choice = rng.choice(snap["legal_actions"])["action"]
             with CaptureQueriesContext(connection) as ctx:
                 t0, c0 = time.perf_counter(), time.thread_time()
+                if profiler is not None:
+                    profiler.enable()
                 action_submit(match_id=m.pk, user=mover, action_json=choice,
                                        state_version=snap["state_version"], idempotency_key=uuid.uuid4().hex)  # fmt: skip
+                if profiler is not None:
+                    profiler.disable()
                 times.append(time.perf_counter() - t0)
                 cpu.append(time.thread_time() - c0)
             queries.append(sum(1 for q in ctx.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")))
             row = type(match).objects.filter(pk=m.pk).values_list("state", flat=True).get()
             stored.append(len(json.dumps(row)))
     notify_match_changed = notify  # type: ignore[assignment]
+    if profiler is not None:
+        print(f"profile of {len(times)} submits (cumulative time; the profiler slows each call):")
+        pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(profile)
     return {
         "submits": len(times),
         "broadcast_ms_p50": round(1000 * percentile(broadcast, 50), 2),
@@ -348,6 +360,8 @@ def main() -> None:
     ap.add_argument(
         "--in-process", type=int, default=60, help="submits measured in-process afterwards (0: none)"
     )
+    ap.add_argument("--profile", type=int, default=0,
+                    help="print cProfile's top N functions of the in-process submits (0: no profile)")  # fmt: skip
     args = ap.parse_args()
     server = args.server or ("uvicorn" if has_module("uvicorn") else "daphne")
 
@@ -427,7 +441,7 @@ def main() -> None:
         for proc in procs:
             proc.terminate()
             proc.wait(10)
-    inproc = in_process(args.kind, args.in_process) if args.in_process > 0 else None
+    inproc = in_process(args.kind, args.in_process, profile=args.profile) if args.in_process > 0 else None
     ms = lambda xs, p: round(1000 * percentile(xs, p), 2)  # noqa: E731
     result = {
         "bench": "online_play",

@@ -1,5 +1,10 @@
 """Westeros rules engine (A Game of Thrones: The Board Game, 2nd ed.): pure Python, no Django."""
 
+# ruff: noqa: E402 (activate must run before the engine's modules are imported)
+from matches.kit.compiled import activate
+
+activate("boardgame.engine")  # compiled modules when current, else pure Python (docs/speed.md)
+
 from .actions import Action, IllegalActionError, action_from_json
 from .config import RulesConfig
 from .data import GameData, load_default_game_data

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 FILE_STEMS = ("map", "setup", "house_cards", "westeros_cards", "wildling_cards", "tracks")
-DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "westeros"
+# From the imported ``boardgame`` package: a module compiled by mypyc (docs/speed.md) has no ``__file__``
+# while its top level runs.
+DEFAULT_DATA_DIR = Path(str(files("boardgame"))).resolve() / "data" / "westeros"
 HOUSE_ORDER = ("stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell")
 TRACKS = ("iron_throne", "fiefdoms", "kings_court")
 LAND_UNITS = ("footman", "knight", "siege_engine")

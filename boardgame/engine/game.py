@@ -108,7 +108,8 @@ _PLAIN_FIELDS = tuple(
     f for f in STATE_FIELDS if f != "rng" and f != "agenda" and f not in _RECORDS and f not in STATE_CODECS
 )
 # Fields added after snapshots were first stored: their value for a snapshot that lacks them.
-_FIELD_DEFAULTS: dict[str, Any] = {"seat_houses": None, "deck_known": None}
+# Fields a snapshot stored before they existed lacks: `from_dict` fills them in after the others.
+_ADDED_FIELDS = frozenset({"seat_houses", "deck_known"})
 
 
 class WesterosState(Board):
@@ -244,8 +245,8 @@ class WesterosState(Board):
                 st.rng.setstate((r[0], tuple(r[1]), r[2]))
             elif f == "log" and "log" not in d:  # a log-less snapshot (to_dict(log=False))
                 st.log = []
-            elif f not in d and f in _FIELD_DEFAULTS:  # a snapshot stored before the field existed
-                setattr(st, f, _FIELD_DEFAULTS[f])
+            elif f not in d and f in _ADDED_FIELDS:  # a snapshot stored before the field existed: below
+                continue
             elif f == "agenda":
                 st.agenda = [Step.from_json(s) for s in d[f]]
             elif f in _RECORDS:
@@ -258,9 +259,10 @@ class WesterosState(Board):
         if type(start) is not int or start < 0:
             raise ValueError(f"log_start/log_length must be a non-negative integer, not {start!r}")
         st.log_start = start
-        if st.seat_houses is None:
+        # Never set to None first: the attributes are typed (a build by mypyc checks them, docs/speed.md).
+        if "seat_houses" not in d:
             st.seat_houses = list(st.houses)
-        if st.deck_known is None:
+        if "deck_known" not in d:
             st.deck_known = {"1": 0, "2": 0, "3": 0, "wildling": 0}
         return st
 

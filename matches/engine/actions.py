@@ -7,7 +7,7 @@ Each action has a stable JSON form (``to_json`` / ``action_from_json``) and a hu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .config import BOARD_SIZE, FILES
@@ -43,7 +43,7 @@ class Action:
     def to_json(self) -> dict[str, Any]:
         """Stable JSON form: {"type": kind, "player": p, ...fields}; squares by name."""
         out: dict[str, Any] = {"type": self.kind}
-        for name in self.__slots__:
+        for name in own_fields(type(self)):
             value = getattr(self, name)
             out[name] = square_name(value) if name == "square" and value is not None else value
         out["player"] = self.player
@@ -56,6 +56,18 @@ class Action:
     def message(self, state: GameState) -> Msg:
         """What the action does, as a message (docs/commandeer-engine.md, "Messages")."""
         return describe_action(self, state.card_name, state.decision, state.phase_name())
+
+
+_OWN_FIELDS: dict[type[Action], tuple[str, ...]] = {}
+
+
+def own_fields(cls: type[Action]) -> tuple[str, ...]:
+    """The fields an action kind adds to ``player``, in declaration order (its JSON keys' order). Read from
+    the dataclass, not ``__slots__``: a class compiled by mypyc has no ``__slots__``."""
+    names = _OWN_FIELDS.get(cls)
+    if names is None:
+        names = _OWN_FIELDS[cls] = tuple(f.name for f in fields(cls) if f.name != "player")
+    return names
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +223,7 @@ def action_from_json(data: Any) -> Action:
     if cls is None:
         raise ValueError(f"unknown action type {data.get('type')!r} (known: {', '.join(ACTION_TYPES)})")
     kwargs: dict[str, Any] = {}
-    for name in ("player", *cls.__slots__):
+    for name in ("player", *own_fields(cls)):
         if name not in data:
             if name == "target" and cls is PlayEvent:
                 kwargs[name] = None

@@ -101,8 +101,10 @@ class Unit:
         self.entered = entered
 
     def copy(self) -> Unit:
-        u = Unit.__new__(Unit)
-        u.id, u.owner, u.sq, u.damage = self.id, self.owner, self.sq, self.damage
+        # Through the constructor, not ``Unit.__new__``: a class compiled by mypyc runs ``__init__`` in
+        # ``__new__`` (docs/speed.md).
+        u = Unit(self.id, self.owner, self.sq, self.entered)
+        u.damage = self.damage
         u.pmod, u.hmod, u.tpmod, u.thmod = self.pmod, self.hmod, self.tpmod, self.thmod
         u.range_perm, u.range_turn, u.attacked, u.hit_turn = (
             self.range_perm,
@@ -111,7 +113,6 @@ class Unit:
             self.hit_turn,
         )
         u.attached = list(self.attached)
-        u.entered = self.entered
         return u
 
 
@@ -144,7 +145,7 @@ class Side:
         self.mulligans = 0
 
     def copy(self) -> Side:
-        s = Side.__new__(Side)
+        s = Side()  # not ``Side.__new__``: see ``Unit.copy``
         s.hand, s.deck, s.energy = list(self.hand), list(self.deck), list(self.energy)
         s.retired, s.defeated, s.removed = list(self.retired), list(self.defeated), list(self.removed)
         s.commander, s.revealed, s.cp, s.mulligans = self.commander, self.revealed, self.cp, self.mulligans

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from .cards import build_deck, factions_of, load_card_file
 
-REPOSITORY_ROOT = Path(__file__).resolve().parents[2]  # the folder that holds manage.py
+# The folder that holds manage.py, found from the imported ``matches`` package: a module compiled by mypyc
+# (docs/speed.md) has no ``__file__`` while its top level runs.
+REPOSITORY_ROOT = Path(str(files("matches"))).resolve().parent
 # The one source of the sample card set's path (C-1 cards of every faction), relative to the repository
 # root and absolute; the card app, the CLI, the benchmark and the tests all read it from here.
 SAMPLE_CARDS_RELATIVE = "cards/data/sample_cards.json"

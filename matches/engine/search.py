@@ -275,7 +275,9 @@ class PlanSearchAgent(CommandeerAgentBase):
         if self.own_turn_after and end.outcome_ is None:
             t1 = end.turn  # our next turn, greedy, to the start of the opponent's turn after it
             for _ in range(self.rollout_cap):
-                if end.outcome_ is not None or end.turn > t1:
+                # ``is_terminal()``, not ``outcome_``: the test above narrowed ``outcome_`` to None and a
+                # build by mypyc trusts that narrowing after the moves below (docs/speed.md).
+                if end.is_terminal() or end.turn > t1:
                     break
                 q = acting(end)
                 end.apply_unchecked(greedy_choice(end, q, legal(end, q), rng, self.weights))

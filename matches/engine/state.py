@@ -37,12 +37,20 @@ class GameState:
     """A Commandeer match. Create with ``new_match`` or ``GameState.from_dict`` (position format)."""
 
     def __init__(
-        self, config: RulesConfig, defs: dict[int, CardDef], owners: dict[int, int], rng: Random
+        self,
+        config: RulesConfig,
+        defs: dict[int, CardDef],
+        owners: dict[int, int],
+        rng: Random,
+        *,
+        blank: bool = False,
     ) -> None:
         self.config = config
         self.defs = defs  # id -> definition (shared, never mutated)
         self.owners = owners  # id -> owner (shared, never mutated)
         self.rng = rng
+        if blank:  # ``clone`` sets every other field (a class compiled by mypyc has no bare ``__new__``)
+            return
         self.sides = [Side(), Side()]
         self.board: list[int | None] = [None] * NSQ
         self.units: dict[int, Unit] = {}
@@ -172,12 +180,9 @@ class GameState:
         self.events = []
 
     def clone(self) -> GameState:
-        g = GameState.__new__(GameState)
-        g.config = self.config
-        g.defs = self.defs
-        g.owners = self.owners
-        g.rng = Random.__new__(Random)  # skips seeding from the OS; the state is set right away
-        g.rng.setstate(self.rng.getstate())
+        rng = Random.__new__(Random)  # skips seeding from the OS; the state is set right away
+        rng.setstate(self.rng.getstate())
+        g = GameState(self.config, self.defs, self.owners, rng, blank=True)
         g.sides = [self.sides[0].copy(), self.sides[1].copy()]
         g.board = list(self.board)
         g.units = {k: u.copy() for k, u in self.units.items()}

@@ -23,6 +23,8 @@ from boardgame.engine.information import Information
 from boardgame.engine.search import Candidate, SearchAgent, objective
 from matches.kit.budget import Budget
 
+from .conftest import pure_python_only
+
 DATA = load_default_game_data()
 SHORT = RulesConfig(max_rounds=2, event_log=False)
 
@@ -156,6 +158,7 @@ def test_the_search_maximises_the_log_of_the_chance_to_win() -> None:
     assert objective(0.0) == objective(floor / 2) == pytest.approx(math.log(floor))
     assert objective(0.03) < objective(0.04) < objective(1.0) == 0.0
 
+    pure_python_only()  # subclasses SearchAgent: a compiled class takes no interpreted subclass
     SURE = FinishOrders("sure")  # stand-ins: only _simulate reads them
 
     class Fixed(SearchAgent):

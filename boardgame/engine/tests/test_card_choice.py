@@ -14,7 +14,7 @@ from boardgame.engine.game import WesterosState
 from boardgame.engine.heuristics import greedy_score, policy_action
 from boardgame.engine.search import SearchAgent
 
-from .conftest import combat, pending
+from .conftest import combat, pending, pure_python_only
 
 
 def _greyjoy_defends(att_units: list[str], def_units: list[str] | None = None) -> WesterosState:
@@ -121,6 +121,7 @@ def test_the_look_ahead_leaves_the_combat_untouched() -> None:
 
 def _search_choices(monkeypatch: pytest.MonkeyPatch, values: dict[str, float], n: int = 40) -> list[str]:
     """`hard`'s cards in the close combat when its simulations rate the cards `values` (others 0.2)."""
+    pure_python_only()  # replaces SearchAgent.search_values
     st = _greyjoy_defends(["footman", "footman", "knight"], ["knight"])
 
     def rated(

@@ -23,6 +23,8 @@ from boardgame.engine.game import WesterosState, new_game
 from boardgame.engine.log_messages import event_message
 from boardgame.engine.messages import Msg, params_of
 
+from .conftest import pure_python_only
+
 ENGINE = Path(__file__).resolve().parent.parent
 LANGUAGES = ("th", "zh_Hans")
 PLAYOUTS = ((3, 7), (6, 5), (4, 11), (3, 23), (6, 31))  # (player count, seed)
@@ -120,6 +122,7 @@ def playout(gd: GameData, count: int, seed: int, monkeypatch: pytest.MonkeyPatch
 
 @pytest.fixture(scope="module")
 def emitted(gd: GameData) -> list[tuple[str, Msg]]:
+    pure_python_only()  # `playout` wraps Board.event
     mp = pytest.MonkeyPatch()
     try:
         return [x for count, seed in PLAYOUTS for x in playout(gd, count, seed, mp)]

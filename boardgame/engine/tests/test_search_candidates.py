@@ -16,7 +16,7 @@ from boardgame.engine.heuristics import evaluate
 from boardgame.engine.information import Information
 from boardgame.engine.search import SearchAgent
 
-from .conftest import do, pending, pos
+from .conftest import do, pending, pos, pure_python_only
 
 # Lannister's power tokens hold five more castles (W-8.2) and its armies two of them: Stark is far behind.
 LANNISTER_EMPIRE = dict.fromkeys(
@@ -73,6 +73,7 @@ def test_candidates_come_best_first_by_the_prior() -> None:
 def test_equal_scores_go_to_the_prior_w_9_2(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every simulation lost (another house wins, W-18.1): all options score 0 and the prior decides (it
     used to be the first legal option, supporting the attacker)."""
+    pure_python_only()
     monkeypatch.setattr(search, "rollout", lambda *args, **kwargs: 0.0)
     st = _stark_far_behind()
     assert SearchAgent(Random(0), iterations=12).choose(st, "stark") == DeclareSupport("stark", "stark")

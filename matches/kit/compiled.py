@@ -1,0 +1,232 @@
+"""Compiled engines (docs/speed.md): both rules engines' modules compiled by mypyc into extension modules
+that sit next to their ``.py`` files (git-ignored), with pure Python as the fallback.
+
+Python's import prefers an extension module to the ``.py`` of the same name, so a build placed in the
+package is used without any change to the imports. Two things keep a build from ever running code other
+than the source: ``build`` writes a stamp holding the hash of the sources it compiled, and ``activate`` (the
+first line of each engine's ``__init__``) recomputes that hash at import; when it differs (a source edited
+since the build), or when ``ENGINES_PURE=1`` is set, a finder placed in front of the import system loads
+every module of that engine from its ``.py``. A stale build prints one line on stderr; a missing one is
+silent (pure Python is the normal state of a machine without a C compiler).
+
+Run ``python -m matches.kit.compiled build`` (``make install`` does) to build what is missing or stale,
+``status`` to print each engine's mode, ``clean`` to remove the builds. Standard library only at import
+time: mypyc and setuptools are imported by ``build`` alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from collections.abc import Sequence
+from importlib.abc import MetaPathFinder
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[2]  # the folder that holds manage.py
+ENGINES = ("matches.engine", "boardgame.engine")
+# Modules left to the interpreter: the package's own ``__init__`` (it runs ``activate``), and the action
+# classes, whose ``kind: ClassVar[str]`` mypyc 1.19 turns into a dataclass field (mypyc issue #1122).
+NOT_COMPILED = frozenset({"__init__", "actions"})
+STAMP = "_compiled.stamp"
+PURE_ENV = "ENGINES_PURE"
+STRICT_ENV = "ENGINES_BUILD_STRICT"  # CI: a failed build fails `make install` instead of falling back
+_SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def package_dir(package: str) -> Path:
+    return ROOT.joinpath(*package.split("."))
+
+
+def compiled_modules(package: str) -> list[str]:
+    """The engine's module names that the build compiles (sorted, so the hash is stable)."""
+    return sorted(p.stem for p in package_dir(package).glob("*.py") if p.stem not in NOT_COMPILED)
+
+
+def source_hash(package: str) -> str:
+    """SHA-256 over the compiled modules' names and sources, the interpreter's ABI tag and mypyc's version
+    marker file name: a build is current exactly when this equals its stamp."""
+    digest = hashlib.sha256(_SUFFIX.encode())
+    base = package_dir(package)
+    for name in compiled_modules(package):
+        digest.update(name.encode() + b"\0")
+        digest.update((base / f"{name}.py").read_bytes())
+    return digest.hexdigest()
+
+
+def _stamp(package: str) -> str | None:
+    try:
+        return (package_dir(package) / STAMP).read_text(encoding="ascii").strip()
+    except OSError:
+        return None
+
+
+def _built(package: str) -> bool:
+    return any(package_dir(package).glob(f"*{_SUFFIX}"))
+
+
+class _PureFinder(MetaPathFinder):
+    """Loads the listed modules of one engine from their ``.py``, ahead of the extension modules."""
+
+    def __init__(self, package: str) -> None:
+        self.prefix = package + "."
+        self.base = package_dir(package)
+        self.names = frozenset(compiled_modules(package))
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if not fullname.startswith(self.prefix):
+            return None
+        name = fullname[len(self.prefix) :]
+        if name not in self.names:
+            return None
+        return importlib.util.spec_from_file_location(fullname, self.base / f"{name}.py")
+
+
+def activate(package: str) -> bool:
+    """Called first by each engine's ``__init__``: keeps the compiled modules when they match the sources,
+    else makes the engine load as pure Python. Returns whether the compiled modules are used."""
+    if not _built(package):
+        return False
+    pure = os.environ.get(PURE_ENV, "") not in ("", "0")
+    if not pure and _stamp(package) == source_hash(package):
+        return True
+    if not pure:
+        sys.stderr.write(
+            f"{package}: compiled modules do not match the sources (edited since the build); running pure "
+            "Python until `make install` rebuilds them\n"
+        )
+    if not any(isinstance(f, _PureFinder) and f.prefix == package + "." for f in sys.meta_path):
+        sys.meta_path.insert(0, _PureFinder(package))
+    return False
+
+
+def is_compiled(package: str) -> bool:
+    """Whether the imported engine runs compiled code (for tests and benchmarks to say which they ran)."""
+    module = sys.modules.get(f"{package}.state") or sys.modules.get(f"{package}.game")
+    return module is not None and isinstance(module.__loader__, importlib.machinery.ExtensionFileLoader)
+
+
+def compiler_available() -> str | None:
+    """Why a build is impossible here (no C compiler, no Python headers), or None when it can run."""
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(os.environ.get("CC", cc).split()[0]) is None:
+        return f"no C compiler ({cc})"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
+        return "no Python headers (Python.h)"
+    return None
+
+
+def clean(package: str) -> None:
+    base = package_dir(package)
+    for path in [*base.glob(f"*{_SUFFIX}"), base / STAMP]:
+        path.unlink(missing_ok=True)
+
+
+def build(package: str, jobs: int = 2) -> None:
+    """Compile the engine with mypyc in place (extension modules next to the sources) and write the stamp.
+    Intermediate C and object files go to var/engines-build (git-ignored, removed by ``make clean``)."""
+    from mypyc.build import mypycify
+    from setuptools import Distribution  # type: ignore[import-untyped]
+
+    expected = source_hash(package)
+    base = package_dir(package)
+    work = ROOT / "var" / "engines-build" / package
+    paths = [str((base / f"{name}.py").relative_to(ROOT)) for name in compiled_modules(package)]
+    work.mkdir(parents=True, exist_ok=True)
+    config = work / "mypy.ini"  # not pyproject's: its Django plugins are for the play layer
+    config.write_text("[mypy]\n", encoding="ascii")
+    clean(package)  # never leave half a group beside a new one
+    cwd = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        extensions = mypycify(
+            ["--config-file", str(config), *paths],
+            opt_level="2",
+            target_dir=str(work / "c"),
+            group_name=f"{package}._native",
+        )
+        dist = Distribution({"name": package, "ext_modules": extensions})
+        cmd = dist.get_command_obj("build_ext")
+        cmd.inplace = True
+        cmd.build_temp = str(work / "temp")
+        cmd.build_lib = str(work / "lib")
+        cmd.parallel = jobs
+        dist.run_command("build_ext")
+    finally:
+        os.chdir(cwd)
+    if source_hash(package) != expected:
+        clean(package)
+        raise SystemExit(f"{package}: the sources changed during the build; run it again")
+    (base / STAMP).write_text(expected + "\n", encoding="ascii")
+
+
+def _state(package: str) -> str:
+    if not _built(package):
+        return "not built"
+    return "current" if _stamp(package) == source_hash(package) else "stale"
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "status"
+    pure = os.environ.get(PURE_ENV, "") not in ("", "0")
+    if command == "status":
+        for package in ENGINES:
+            print(f"{package}: {_state(package)}{' (ENGINES_PURE is set: not used)' if pure else ''}")
+        return 0
+    if command == "mode":  # what the engines run as here: compiled, pure, or partial (one engine only)
+        current = [_state(package) == "current" and not pure for package in ENGINES]
+        print("compiled" if all(current) else "partial" if any(current) else "pure")
+        return 0
+    if command == "clean":
+        for package in ENGINES:
+            clean(package)
+        return 0
+    if command not in ("build", "build-one"):
+        print("usage: python -m matches.kit.compiled [build|status|mode|clean]", file=sys.stderr)
+        return 2
+    if pure:
+        print(f"engines: {PURE_ENV} is set, pure Python (no build)")
+        return 0
+    reason = compiler_available()
+    if reason:
+        print(f"engines: {reason}, pure Python (no build)")
+        return 0
+    strict = os.environ.get(STRICT_ENV, "") not in ("", "0")
+    if command == "build-one":  # one engine, in this process (``build`` runs one such process per engine)
+        return _build_reporting(argv[1], strict)
+    stale = [package for package in ENGINES if _state(package) != "current"]
+    if stale:
+        print(
+            f"engines: compiling {', '.join(stale)} with mypyc (a few minutes, once per source change)",
+            flush=True,
+        )
+    # One process per engine, side by side: the two C compilations are independent and take most of the time.
+    runs = [
+        subprocess.Popen([sys.executable, "-m", "matches.kit.compiled", "build-one", package], cwd=ROOT)
+        for package in stale
+    ]
+    failed = [run for run in runs if run.wait() != 0]
+    return 1 if failed else 0
+
+
+def _build_reporting(package: str, strict: bool) -> int:
+    try:
+        build(package)
+    except (Exception, SystemExit) as exc:  # mypyc reports a type error by SystemExit
+        clean(package)
+        print(f"engines: building {package} failed ({exc!r}); it runs as pure Python", file=sys.stderr)
+        return 1 if strict else 0
+    print(f"engines: {package} compiled", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
