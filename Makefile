@@ -24,7 +24,10 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e ".[dev]"
 	touch $@
 
-install: $(VENV)/.installed messages engines
+# The compiled engines are opt-in for now (`make engines`, or ENGINES_COMPILE=1 with any target): the build
+# is checked by its source hash and falls back to pure Python, but the engine suites have not yet passed in full
+# on it (docs/speed.md). CI runs the pure engines.
+install: $(VENV)/.installed messages $(if $(filter 1,$(ENGINES_COMPILE)),engines)
 
 # Both rules engines compiled by mypyc into extension modules next to their sources (git-ignored;
 # docs/speed.md): Commandeer about 2x, Westeros 1.6x as fast. Rebuilt only when a source changed (a hash of the sources is
