@@ -8,6 +8,8 @@ import { h } from "../js/dom.js";
 import { _, fmt, ngettext, pgettext } from "../js/i18n.js";
 import { LiveMatch } from "../js/live.js";
 import { HOUSES, WesterosMap, areaSpeech, humanize, orderLabel, unitName } from "./map.js";
+import { houseChip, houseName, renderSupply, renderTracks, renderWesteros, renderWildlings } from "./panels.js";
+import { DECISION_TEXT, MANY_TEXT, OPTION_TEXT, OPTION_WORDS, OTHERS_TEXT, PENDING_TEXT, PHASES, STEPS, TRACK_NAMES, iconText } from "./texts.js";
 
 const root = document.getElementById("wx-game-app");
 const mapData = JSON.parse(document.getElementById("wx-map-data").textContent);
@@ -16,95 +18,6 @@ const TEXTS = JSON.parse(document.getElementById("wx-card-texts").textContent) |
 const AREAS = Object.fromEntries(mapData.areas.map((a) => [a.id, a]));
 const $ = (id) => document.getElementById(id);
 
-const TRACK_NAMES = { iron_throne: _("Iron Throne"), fiefdoms: _("Fiefdoms"), kings_court: _("King's Court") };
-const DOMINANCE = { iron_throne: _("Iron Throne"), fiefdoms: _("Valyrian Steel Blade"), kings_court: _("Messenger Raven") };
-const PHASES = {
-  setup: _("Set-up"), westeros: _("Westeros Phase"), planning: pgettext("Westeros", "Planning Phase"), action: _("Action Phase"), game_over: _("Game over"),
-};
-// The steps of a round (W-3.1), a combat and the bids, as the status line names them.
-const STEPS = {
-  advance_round: _("next round"), reveal_westeros: _("Westeros cards revealed"), resolve_westeros: _("Westeros cards resolved"),
-  assign_orders: _("placing orders"), reveal_orders: _("orders revealed"), messenger_raven: _("Messenger Raven"),
-  raids: _("Raid orders"), marches: _("March orders"), consolidate: _("Consolidate Power orders"), cleanup: _("clean-up"),
-  combat: _("combat"), clash_of_kings: _("Clash of Kings"), wildling_attack: _("wildling attack"),
-};
-const PENDING_TEXT = {
-  orders: _("Place an order in each of your areas (W-5.1)"),
-  raven: _("Messenger Raven (W-5.5)"),
-  raid: _("Resolve a Raid order (W-7.2)"),
-  march_select: _("Choose a March order to resolve (W-6.2)"),
-  march_move: _("Move your units (W-7.1)"),
-  support: _("Declare support (W-9.2)"),
-  house_card: _("Choose a house card — secret until both have chosen (W-9.4)"),
-  consolidate: _("Resolve a Consolidate Power order (W-7.5)"),
-  muster: _("Muster units (W-13)"),
-  bid: _("Bid power tokens — secret until all have bid"),
-};
-// The heading while another house decides: who is acting, never "Move your units" to a house that waits.
-const OTHERS_TEXT = {
-  raven: _("%(house)s is using the Messenger Raven (W-5.5)"),
-  raid: _("%(house)s is resolving a Raid order (W-7.2)"),
-  march_select: _("%(house)s is choosing a March order (W-6.2)"),
-  march_move: _("%(house)s is marching (W-7.1)"),
-  consolidate: _("%(house)s is resolving a Consolidate Power order (W-7.5)"),
-  muster: _("%(house)s is mustering units (W-13)"),
-};
-const MANY_TEXT = {
-  orders: _("%(houses)s: placing orders (W-5.1)"),
-  support: _("%(houses)s: declaring support (W-9.2)"),
-  house_card: _("%(houses)s: choosing house cards (W-9.4)"),
-  bid: _("%(houses)s: bidding power tokens"),
-};
-const DECISION_TEXT = {
-  raven_bury: _("Where does the top wildling card go?"),
-  throne_of_blades: _("A Throne of Blades: choose the effect"),
-  dark_wings: _("Dark Wings, Dark Words: choose the effect"),
-  put_to_the_sword: _("Put to the Sword: choose the restriction"),
-  blade: _("Use the Valyrian Steel Blade (+1)?"),
-  tyrion: _("Tyrion Lannister: cancel the opponent's card?"),
-  aeron: _("Aeron Damphair: swap your card?"),
-  doran: _("Doran Martell: choose the track"),
-  queen_of_thorns: _("Queen of Thorns: remove an adjacent order"),
-  casualty: _("Choose a casualty"),
-  retreat: _("Choose where to retreat"),
-  robb_retreat: _("Robb Stark: choose where the loser retreats"),
-  retreat_loss: _("Choose a unit to destroy (supply after retreat)"),
-  reconcile: _("Destroy a unit to fit your supply (W-12.4)"),
-  destroy: _("Destroy one of your units"),
-  cersei: _("Cersei Lannister: remove an order"),
-  renly: _("Renly Baratheon: upgrade a footman"),
-  patchface: _("Patchface: discard an opponent's card"),
-  port_takeover: _("Ships in the captured port"),
-  muster_done: _("Mustering"),
-  tie_order: _("Break the tie (Iron Throne holder)"),
-  wildling_tie: _("Name the bidder (Iron Throne holder)"),
-  kbw_reward: _("A King Beyond the Wall: take position 1 of a track"),
-  kbw_track: _("A King Beyond the Wall: drop to the bottom of a track"),
-  crow_reward: _("Crow Killers: replace a footman with a knight"),
-  crow_knight: _("Crow Killers: replace a knight"),
-  discard_card: _("Massing on the Milkwater: discard a card"),
-  mammoth_reward: _("Mammoth Riders: take back a card"),
-  preemptive: _("Preemptive Raid: choose the penalty"),
-  preemptive_track: _("Preemptive Raid: choose the track"),
-  horde_area: _("The Horde Descends: choose the area"),
-  horde_reward: _("The Horde Descends: muster a unit"),
-};
-
-// Menu options that name order tokens (Put to the Sword, W-4.5): the printed names, as in the log.
-const OPTION_TEXT = { no_march_plus_one: _("No March +1 ★ orders"), no_defense_orders: _("No Defense orders") };
-// Other menu options the engine names by a word ("done", "top", "bottom" …).
-const OPTION_WORDS = {
-  done: _("Done"), pass: _("Pass"), yes: _("Yes"), no: _("No"), top: _("Top of the deck"), bottom: _("Bottom of the deck"),
-  keep: _("Keep"), skip: _("Skip"), none: _("None"), decline: _("Decline"), use: _("Use"), cancel: _("Cancel"), swap: _("Swap"),
-  look: _("Look at the top wildling card"), replace: _("Replace"), attacking_units: _("The attacking units"),
-  destroy_units: _("Destroy units"), supply: _("Supply"), mustering: _("Mustering"), clash_of_kings: _("Clash of Kings"),
-  collect_power: _("Collect power tokens"),
-};
-const iconText = (c, long = false) => [
-  c.swords ? fmt(ngettext("%(count)s sword", "%(count)s swords", c.swords), { count: c.swords }) : "",
-  c.fortifications ? fmt(long ? ngettext("%(count)s fortification", "%(count)s fortifications", c.fortifications)
-    : ngettext("%(count)s fort", "%(count)s forts", c.fortifications), { count: c.fortifications }) : "",
-].filter(Boolean);
 
 let snap = null; // latest snapshot {state_version, status, view, legal_actions, seats, log, ...}
 let selected = null; // selected area id
@@ -144,12 +57,6 @@ function scrollToArea(id) {
 
 // ---- names and helpers ------------------------------------------------------------------------------
 const areaName = (id) => (AREAS[id] ? AREAS[id].name : humanize(id));
-const houseName = (hid) => (HOUSES[hid] ? HOUSES[hid].name : humanize(hid));
-
-function houseChip(hid, extra = "") {
-  const c = HOUSES[hid] || {};
-  return h("span", { class: "wx-house", "data-house": hid, style: { "--house": c.fill, "--house-edge": c.stroke } }, houseName(hid) + extra);
-}
 
 /** Engine log texts name areas by id ("in white_harbor"); show the map names instead. */
 const TOKENS = new Set(["march_minus_one", "march", "march_plus_one", "defense_plus_one", "defense_plus_two", "support",
@@ -293,72 +200,6 @@ function renderStatus() {
 }
 
 // A house's name in three letters (one character in Chinese) where the tracks are narrow.
-const SHORT = {
-  stark: pgettext("house, short", "STA"), lannister: pgettext("house, short", "LAN"), baratheon: pgettext("house, short", "BAR"),
-  greyjoy: pgettext("house, short", "GRE"), tyrell: pgettext("house, short", "TYR"), martell: pgettext("house, short", "MAR"),
-};
-
-function renderTracks() {
-  const v = snap.view;
-  const used = { fiefdoms: v.blade_used, kings_court: v.raven_used };
-  $("wx-tracks").replaceChildren(...Object.entries(TRACK_NAMES).map(([t, name]) => {
-    const order = (v.tracks || {})[t] || [];
-    const holder = order[0];
-    return h("div", { "data-track": t },
-      h("div", { class: "wx-track-name" }, h("span", {}, name)),
-      h("ol", { class: "wx-track" }, order.map((hid, i) => {
-        const c = HOUSES[hid] || {};
-        return h("li", { style: { "--house": c.fill, "--house-edge": c.stroke, "--house-ink": c.ink }, title: `${i + 1}. ${houseName(hid)}`, "data-house": hid },
-          h("b", {}, String(i + 1)), SHORT[hid] || houseName(hid));
-      })),
-      h("p", { class: "wx-dominance", title: _("Dominance token: always position 1 (W-1.9)") },
-        fmt(used[t] ? _("%(token)s (used):") : _("%(token)s:"), { token: DOMINANCE[t] }), " ", holder ? houseChip(holder) : "–"));
-  }));
-}
-
-function renderSupply() {
-  const v = snap.view;
-  const rows = v.houses.map((hid) => h("tr", { class: hid === me() ? "is-you" : "" },
-    h("td", {}, houseChip(hid)), h("td", { class: "num" }, String(v.supply[hid])),
-    h("td", { class: "num" }, v.castles ? String(v.castles[hid]) : "–")));
-  $("wx-supply").replaceChildren(h("table", { class: "wx-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, _("House")), h("th", { class: "num", title: _("Supply track 0–6 (W-12)") }, _("Supply")),
-      h("th", { class: "num", title: _("Castles and strongholds controlled; 7 wins (W-18)") }, _("Castles")))),
-    h("tbody", {}, rows)), h("p", { class: "wx-hint" }, _("7 castles/strongholds win at once; otherwise most after round 10.")));
-}
-
-function renderWildlings() {
-  const v = snap.view;
-  const threat = v.threat || 0;
-  const meter = h("div", { class: "wx-meter", title: fmt(_("Wildling threat %(threat)s of 12 (W-16)"), { threat }) },
-    [0, 2, 4, 6, 8, 10, 12].map((n) => h("span", { class: n === threat ? "on" : "" }, String(n))));
-  const parts = [h("div", { class: "wx-track-name" }, h("span", {}, _("Threat")), h("b", { "data-testid": "threat" }, `${threat} / 12`)), meter,
-    h("p", { class: "wx-hint" }, fmt(ngettext("%(count)s wildling card in the deck.", "%(count)s wildling cards in the deck.", v.wildling_deck), { count: v.wildling_deck }))];
-  const rk = v.raven_knows;
-  if (rk) {
-    const top = rk.where !== "bottom";
-    parts.push(h("p", { class: "wx-hint" }, rk.card
-      ? fmt(top ? _("You know the top wildling card: %(card)s.") : _("You know the bottom wildling card: %(card)s."),
-        { card: TEXTS.wildling[rk.card] ? TEXTS.wildling[rk.card].name : humanize(rk.card) })
-      : fmt(top ? _("%(house)s knows the top wildling card.") : _("%(house)s knows the bottom wildling card."), { house: houseName(rk.house) })));
-  }
-  $("wx-wildlings").replaceChildren(...parts);
-}
-
-function renderWesteros() {
-  const v = snap.view;
-  const revealed = (v.revealed || []).map((c) => {
-    const [deck, id] = String(c).split(":");
-    const card = TEXTS.westeros[c];
-    return h("li", { title: card ? card.text : "" }, `${["", "I", "II", "III"][Number(deck)] || deck}: ${card ? card.name : humanize(id)}`);
-  });
-  const out = [];
-  out.push(revealed.length ? h("ul", { class: "wx-hint" }, revealed) : h("p", { class: "wx-hint" }, _("No Westeros card revealed this round.")));
-  if ((v.bans || []).length) out.push(h("p", { class: "wx-hint" }, fmt(_("Banned orders this round: %(orders)s."), { orders: v.bans.map(orderLabel).join(_(", ")) })));
-  out.push(h("p", { class: "wx-hint" }, fmt(_("Decks: %(decks)s"), { decks: Object.entries(v.wdecks || {}).map(([k, n]) => `${["", "I", "II", "III"][Number(k)]} ${n}`).join(" · ") })));
-  $("wx-westeros").replaceChildren(...out);
-}
-
 function renderHouses() {
   const v = snap.view;
   const deciding = new Set(v.current_players || []);
@@ -808,10 +649,10 @@ function render() {
   if (snap.view.march && snap.view.march.source) board.mark("neighbour", [snap.view.march.source]);
   else board.mark("neighbour", []);
   renderStatus();
-  renderTracks();
-  renderSupply();
-  renderWildlings();
-  renderWesteros();
+  renderTracks(snap.view);
+  renderSupply(snap.view, me());
+  renderWildlings(snap.view, TEXTS);
+  renderWesteros(snap.view, TEXTS);
   renderCombat();
   renderHouses();
   renderHand();
