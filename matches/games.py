@@ -664,6 +664,17 @@ def _card_ids(state: WesterosState) -> dict[str, str]:
     return names
 
 
+def westeros_event_messages(state: WesterosState, events: list[JSON]) -> list[JSON | None]:
+    """Each engine log event of a Westeros view as its message (`event_message`), None where its words
+    read back as none: the page's log is rendered per reader from them (`selectors.view_for_reader`)."""
+    names = _card_ids(state)
+    out: list[JSON | None] = []
+    for e in events:
+        message = event_message(e, names) if isinstance(e, dict) and "text" in e else None
+        out.append(message.to_json() if message is not None else None)
+    return out
+
+
 def _card_facts(d: Any, local: dict[str, Any] | None = None) -> JSON:
     """Public facts of a card definition (card database data, no game state), keyed by its English name
     (the engine's and the share codes'), with `display_name` and `display_rules_text` in the viewer's

@@ -10,11 +10,12 @@ Names are read once per process and language and dropped when a translated row i
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db.models.signals import post_save
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from cards.data_translations import reader_language
 
@@ -83,11 +84,12 @@ def _connect() -> None:
         post_save.connect(forget_names, sender=model, dispatch_uid=f"matches.messages.{model.__name__}")
 
 
-def join(items: list[str], language: str) -> str:
-    """A list as the language writes one: "a, b" (English), "a b" (Thai), "a、b" (Chinese)."""
+def join(items: list[str], language: str, *, pause: bool = False) -> str:
+    """A list as the language writes one: "a, b" (English), "a b" (Thai), "a、b" (Chinese); `pause`: a
+    list of short words inside parentheses, which Thai separates with a comma too ("alice, AI")."""
     if language.startswith("zh"):
         return "、".join(items)
-    if language == "th":
+    if language == "th" and not pause:
         return " ".join(items)
     return ", ".join(items)
 
@@ -116,6 +118,41 @@ def _param(value: Any, language: str, game: str) -> Any:
     return str(value)
 
 
+# A seat's marks as `Seat.display_name` / `Seat.title` write them: "alice (AI, left)", "AI (hard)",
+# "Stark (alice, AI)" (usernames hold no spaces or parentheses, so the form reads back unambiguously).
+_LEVEL = "a seat's mark: AI level"
+_LEFT = "a seat's mark: the player left the game"
+SEAT_MARKS = {  # mark → its context; each marked for the catalogue below
+    "left": _LEFT,
+    **dict.fromkeys(("easy", "normal", "hard", "random", "greedy", "flatmc"), _LEVEL),
+}
+_MARKED = (  # lazy: only marked for makemessages (Django has no pgettext_noop)
+    translation.pgettext_lazy("a seat's mark: the player left the game", "left"),
+    translation.pgettext_lazy("a seat's mark: AI level", "easy"),
+    translation.pgettext_lazy("a seat's mark: AI level", "normal"),
+    translation.pgettext_lazy("a seat's mark: AI level", "hard"),
+    translation.pgettext_lazy("a seat's mark: AI level", "random"),
+    translation.pgettext_lazy("a seat's mark: AI level", "greedy"),
+    translation.pgettext_lazy("a seat's mark: AI level", "flatmc"),
+)
+SEAT_WITH_MARKS = translation.gettext_noop("%(name)s (%(marks)s)")
+_SEAT_FORM = re.compile(r"^(?P<head>[^\s()]+) \((?P<inner>[^()]+)\)$")
+
+
+def seat_name(text: str, language: str | None = None) -> str:
+    """A seat's name or title (`Seat.display_name`, `Seat.title`) in `language`: its house by its translated
+    name, its marks (an AI level, "left") translated; the username and "AI" stay as they are."""
+    language = language or reader_language()
+    found = _SEAT_FORM.match(text)
+    if language == "en" or found is None:
+        return text
+    head, parts = found["head"], [p.strip() for p in found["inner"].split(",")]
+    house = _name("house", head.lower(), language)
+    with translation.override(language):
+        marks = [pgettext(SEAT_MARKS[p], p) if p in SEAT_MARKS else p for p in parts]
+        return gettext(SEAT_WITH_MARKS) % {"name": house or head, "marks": join(marks, language, pause=True)}
+
+
 def _render(message: Any, language: str, game: str) -> str:
     if not isinstance(message, dict) or not isinstance(message.get("key"), str):
         raise ValueError("a message must be a JSON object with a string 'key'")
@@ -127,7 +164,10 @@ def _render(message: Any, language: str, game: str) -> str:
     template = gettext(key)
     if not params:
         return template
-    return template % {name: _param(v, language, game) for name, v in params.items()}
+    filled = {name: _param(v, language, game) for name, v in params.items()}
+    if key in SEAT_NAMED and isinstance(filled.get("name"), str):  # "Stark (alice)": the house translated
+        filled["name"] = seat_name(filled["name"], language)
+    return template % filled
 
 
 def render(message: Any, language: str | None = None, *, game: str = COMMANDEER) -> str:
@@ -145,6 +185,7 @@ LOST_ON_TIME_IN_A_ROW = translation.gettext_noop(
 CONCEDED = translation.gettext_noop("%(name)s conceded.")
 NEVER_MOVED = translation.gettext_noop("%(name)s never made a first move.")
 CANCELLED = translation.gettext_noop("The creator cancelled the match.")
+SEAT_NAMED = frozenset({LOST_ON_TIME, LOST_ON_TIME_IN_A_ROW, CONCEDED, NEVER_MOVED})
 
 
 def play_message(key: str, **params: Any) -> tuple[str, dict[str, Any]]:

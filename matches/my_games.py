@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from matches.clocks import TimeControl
 from matches.games import get_game
+from matches.messages import seat_name
 from matches.models import Match, MatchStatus, Seat
 
 RECENT_FINISHED = 20
@@ -117,7 +118,9 @@ def my_games(*, user: Any, now: datetime | None = None) -> MyGames:
             game=get_game(match.kind).label,
             status=match.status,
             url=url,
-            opponents=[s.title for s in others.get(match.pk, [])],  # Westeros: "Lannister (AI, hard)"
+            opponents=[
+                seat_name(s.title) for s in others.get(match.pk, [])
+            ],  # Westeros: "Lannister (AI, hard)"
             correspondence=correspondence,
             started_at=match.started_at,
             created_at=match.created_at,
