@@ -360,20 +360,33 @@ def describe_ability(ability: Any, *, event_type: str | None = None, words: Word
     if not isinstance(ability, Mapping):
         return words.gettext(gettext_noop("(invalid ability)"))
     trigger = TRIGGERS.get(str(ability.get("trigger")))
-    continuous = trigger is not None and trigger.continuous
+    body = _body(ability, continuous=trigger is not None and trigger.continuous, words=words)
+    return words.gettext(SENTENCE, sentence=_capitalize(_opening(ability, event_type, words) + body))
+
+
+def _body(ability: Mapping[str, Any], *, continuous: bool, words: Words) -> str:
     effects = ability.get("effects")
     if not isinstance(effects, list) or not effects:
-        body = words.gettext(gettext_noop("(no effect)"))
-    else:
-        clauses = _clauses(effects, continuous=continuous, words=words)
-        body = clauses[0]
-        for clause in clauses[1:]:
-            body = (
-                words.gettext(LIST_LAST, items=body, last=clause)
-                if continuous
-                else words.gettext(THEN, before=body, after=clause)
-            )
-    return words.gettext(SENTENCE, sentence=_capitalize(_opening(ability, event_type, words) + body))
+        return words.gettext(gettext_noop("(no effect)"))
+    clauses = _clauses(effects, continuous=continuous, words=words)
+    body = clauses[0]
+    for clause in clauses[1:]:
+        body = (
+            words.gettext(LIST_LAST, items=body, last=clause)
+            if continuous
+            else words.gettext(THEN, before=body, after=clause)
+        )
+    return body
+
+
+def describe_effects(ability: Any, *, words: Words = ENGLISH) -> str:
+    """What an ability does, without its trigger's opening, as a sentence: "Deal 1000 damage to an enemy
+    unit you choose." (the game log names the card and the timing already)."""
+    if not isinstance(ability, Mapping):
+        return words.gettext(gettext_noop("(invalid ability)"))
+    trigger = TRIGGERS.get(str(ability.get("trigger")))
+    body = _body(ability, continuous=trigger is not None and trigger.continuous, words=words)
+    return words.gettext(SENTENCE, sentence=body)
 
 
 def describe_abilities(abilities: Any, *, event_type: str | None = None, words: Words = ENGLISH) -> list[str]:

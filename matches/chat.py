@@ -25,6 +25,7 @@ from django.db.models import QuerySet
 
 from matches import queries, storage
 from matches.games import get_game
+from matches.messages import seat_name
 from matches.models import ChatMessage, ChatMute, Match, MatchStatus, Seat
 
 TABLE = "table"
@@ -90,7 +91,9 @@ def channels_for(*, match: Match, you: Seat | None, user: Any = None, state: Any
         names = _seat_names(match, seats, state)
         for other in humans:
             if other.position != you.position:
-                label = f"{names[other.position].title()} ({other.display_name})"
+                label = seat_name(
+                    f"{names[other.position].title()} ({other.display_name})"
+                )  # its house translated
                 out.append(Channel(private_channel(names[you.position], names[other.position]), label, True))
     return out
 

@@ -29,6 +29,7 @@ _AUTO_PASS_TEMPLATE = translation.gettext_noop("%(action)s (automatic pass: noth
 PLAYER_LABEL = translation.gettext_noop("Player %(number)s")
 
 _names: dict[tuple[str, str], dict[str, str]] = {}
+_abilities: dict[str, list[Any]] = {}  # a card's English name → its abilities (the card database's)
 
 
 def _field(language: str) -> str:
@@ -72,8 +73,9 @@ def _name(kind: str, key: str, language: str) -> str | None:
 
 
 def forget_names(**_kwargs: Any) -> None:
-    """Drops the cached names (a translated row changed)."""
+    """Drops the cached names and abilities (a translated row changed)."""
     _names.clear()
+    _abilities.clear()
 
 
 def _connect() -> None:
@@ -82,6 +84,31 @@ def _connect() -> None:
 
     for model in (Card, bg.Area, bg.House, bg.WesterosCard, bg.WildlingCard, bg.HouseCard):
         post_save.connect(forget_names, sender=model, dispatch_uid=f"matches.messages.{model.__name__}")
+
+
+def _ability(value: dict[str, Any], language: str) -> str:
+    """What a card's ability does in `language`, worded from its ability data (`cards.describe`, C-1.5); the
+    English words stored with it where the card database no longer holds that ability."""
+    english = str(value.get("text", ""))
+    ref = value.get("ability")
+    if language == "en" or not isinstance(ref, dict):
+        return english
+    if not _abilities:
+        from cards.models import Card
+
+        _abilities.update(
+            {
+                name: list(abilities or [])
+                for name, abilities in Card.objects.values_list("name_en", "abilities")
+            }
+        )
+    index = ref.get("index")
+    found = _abilities.get(str(ref.get("card")), [])
+    if not isinstance(index, int) or not 0 <= index < len(found):
+        return english
+    from cards.describe import describe_effects, reader_words
+
+    return describe_effects(found[index], words=reader_words())
 
 
 def join(items: list[str], language: str, *, pause: bool = False) -> str:
@@ -101,6 +128,8 @@ def _param(value: Any, language: str, game: str) -> Any:
         return _render(value["msg"], language, game)
     if "list" in value:
         return join([str(_param(v, language, game)) for v in value["list"]], language)
+    if "ability" in value:
+        return _ability(value, language)
     if "term" in value:
         return gettext(str(value["term"]))
     if "card" in value:
