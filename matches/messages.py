@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.db.models.signals import post_save
+from django.db.models.signals import post_delete, post_save
 from django.utils import translation
 from django.utils.translation import gettext, pgettext
 
@@ -84,6 +84,10 @@ def _connect() -> None:
 
     for model in (Card, bg.Area, bg.House, bg.WesterosCard, bg.WildlingCard, bg.HouseCard):
         post_save.connect(forget_names, sender=model, dispatch_uid=f"matches.messages.{model.__name__}")
+        # a whole data set replaced (the Westeros import deletes every row, then bulk-creates: no post_save)
+        post_delete.connect(
+            forget_names, sender=model, dispatch_uid=f"matches.messages.deleted.{model.__name__}"
+        )
 
 
 def _ability(value: dict[str, Any], language: str) -> str:

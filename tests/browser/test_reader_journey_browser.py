@@ -13,17 +13,24 @@ data, eager AI moves with AI_BUDGET_SCALE).
 
 from __future__ import annotations
 
+import json
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.cardset import load_cards
-from tests.browser.test_deck_builder import pick_cards, slug_of
-from tests.browser.test_every_page_in_every_language import MATCH_DATA, READ_PAGE, TECHNICAL, english_words, site
-from tests.browser.test_i18n_game_pages_browser import Mover
 from tests.browser.test_browser_match import click_one_move
+from tests.browser.test_deck_builder import pick_cards
+from tests.browser.test_every_page_in_every_language import (
+    MATCH_DATA,
+    READ_PAGE,
+    TECHNICAL,
+    english_words,
+    site,
+)
+from tests.browser.test_i18n_game_pages_browser import Mover
 from tests.browser.test_westeros_online import click_simplest
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
@@ -31,6 +38,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 __all__ = ["site"]  # the imported fixture: pytest finds it in this module's names
 
 LANGUAGES = ("th", "zh-hans")
+SAMPLE = (
+    Path(__file__).resolve().parents[2] / "cards" / "data" / "sample_cards.json"
+)  # what the site's seed loads
 WESTEROS_DATA = """() => {
   const read = (id) => { const n = document.getElementById(id); return n ? JSON.parse(n.textContent) || {} : {}; };
   const map = read("wx-map-data"), cards = read("wx-house-cards"), texts = read("wx-card-texts");
@@ -63,7 +73,11 @@ class Reader:
         if self.page.locator("#wx-map-data").count():
             names = [*names, *self.page.evaluate(WESTEROS_DATA)]
         words = english_words(
-            text, self.lang, self.texts | set(texts), frozenset(self.names | set(names)), frozenset({self.name})
+            text,
+            self.lang,
+            self.texts | set(texts),
+            frozenset(self.names | set(names)),
+            frozenset({self.name}),
         )
         if words:
             self.found.setdefault(step, [])
@@ -90,19 +104,22 @@ def sign_up(r: Reader) -> None:
 
 def build_deck(r: Reader) -> int:
     """A 50-card deck of one faction, each card found by the builder's search and added by clicking."""
-    faction, plan = pick_cards(load_cards())
+    from django.utils.text import slugify
+
+    faction, plan = pick_cards(json.loads(SAMPLE.read_text(encoding="utf-8")))
     r.page.fill("[data-testid=new-deck-name]", "deck")
     r.page.wait_for_selector(f"[data-testid=new-deck-faction] option[value='{faction}']", state="attached")
     r.page.select_option("[data-testid=new-deck-faction]", faction)
     r.page.click("[data-testid=new-deck-submit]")
     r.page.wait_for_url(re.compile(r"/decks/\d+/$"))
     r.page.wait_for_selector("#deck-builder[data-ready=true]")
+    deck_id = int(re.search(r"/decks/(\d+)/", r.page.url).group(1))  # type: ignore[union-attr]
     r.names.add("deck")
     search = r.page.locator("#builder-search")
     for index, (card, copies) in enumerate(plan):
         search.locator("[data-testid=card-search-input]").fill(f'name:"{card["name"]}"')
         search.locator("[data-testid=card-search-input]").press("Enter")
-        tile = search.locator(f"[data-testid=card-tile][data-card='{slug_of(card)}']")
+        tile = search.locator(f"[data-testid=card-tile][data-card='{slugify(card['name'])}']")
         tile.wait_for()
         for _ in range(copies):
             tile.locator("[data-testid=add-card]").click()
@@ -110,10 +127,9 @@ def build_deck(r: Reader) -> int:
             r.check("deck builder (illegal deck)")  # the legality panel explains what is missing
     r.page.locator("[data-testid=legality-error]").first.wait_for(state="detached")
     r.page.click("[data-testid=deck-save]")
-    r.page.wait_for_function("!document.querySelector('[data-testid=deck-save]') || true")
-    r.page.wait_for_timeout(500)
+    r.page.wait_for_function("document.querySelector('[data-testid=save-state]').textContent.length > 0")
     r.check("deck builder (legal deck, saved)")
-    return int(r.page.url.rstrip("/").rsplit("/", 1)[1])
+    return deck_id
 
 
 def play_commandeer(r: Reader, deck_id: int) -> None:
