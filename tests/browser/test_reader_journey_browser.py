@@ -127,7 +127,12 @@ def build_deck(r: Reader) -> int:
             r.check("deck builder (illegal deck)")  # the legality panel explains what is missing
     r.page.locator("[data-testid=legality-error]").first.wait_for(state="detached")
     r.page.click("[data-testid=deck-save]")
-    r.page.wait_for_function("document.querySelector('[data-testid=save-state]').textContent.length > 0")
+    # saved: the state line is neither "Saving…" nor "Unsaved changes" (`.dirty`) any more
+    r.page.wait_for_function(
+        """() => { const s = document.querySelector('[data-testid=save-state]');
+                   return !s.classList.contains('dirty') && !s.textContent.endsWith('…'); }"""
+    )
+    r.page.wait_for_load_state("networkidle")
     r.check("deck builder (legal deck, saved)")
     return deck_id
 
@@ -177,7 +182,7 @@ def play_commandeer(r: Reader, deck_id: int) -> None:
     r.page.locator("[data-testid=chat-messages]").filter(has_text="gg").wait_for()
     r.names.add("gg")
     r.check("chat")
-    r.visit(r.page.url.rstrip("/") + "/replay/", "replay")
+    r.visit(re.sub(r"^https?://[^/]+", "", r.page.url).rstrip("/") + "/replay/", "replay")
 
 
 def play_westeros(r: Reader) -> None:
