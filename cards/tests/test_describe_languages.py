@@ -91,7 +91,10 @@ def test_the_card_api_describes_abilities_in_the_readers_language(small_set: Any
     """GET /api/cards/<slug>/ answers `ability_descriptions` in the request's language."""
 
     def described(language: str) -> str:
-        response = api_client.get("/api/cards/ember-warlord/", HTTP_ACCEPT_LANGUAGE=language)
+        try:
+            response = api_client.get("/api/cards/ember-warlord/", HTTP_ACCEPT_LANGUAGE=language)
+        finally:
+            translation.activate("en")  # the test client's request leaves its language active in this thread
         assert response.status_code == 200, response.content
         return str(response.json()["ability_descriptions"][0])
 
