@@ -43,7 +43,7 @@ from boardgame.models import (
     WildlingCard,
 )
 from boardgame.validation import game_data_errors, map_counts
-from cards.data_translations import translations_apply, with_translations
+from cards.data_translations import TRANSLATION_LANGUAGES, column, translations_apply, with_translations
 from config.errors import ApplicationError
 
 DATA_DIR = Path(__file__).resolve().parent / "data" / "westeros"
@@ -526,14 +526,71 @@ def westeros_data_loaded() -> bool:
     return Area.objects.exists()
 
 
+def _translated_rows(data: dict[str, Any]) -> Iterable[tuple[Any, dict[str, Any], dict[str, int | None]]]:
+    """(row, its record in `data`, the translated fields) for every record of `data` the database holds."""
+    sections: list[tuple[Any, list[dict[str, Any]], dict[str, int | None]]] = [
+        (Area.objects.all(), (data.get("map") or {}).get("areas") or [], AREA_TRANSLATED),
+        (HouseCard.objects.all(), (data.get("house_cards") or {}).get("cards") or [], HOUSE_CARD_TRANSLATED),
+        (
+            WildlingCard.objects.all(),
+            (data.get("wildling_cards") or {}).get("cards") or [],
+            WILDLING_CARD_TRANSLATED,
+        ),
+    ]
+    for rows, records, fields in sections:
+        by_id = {str(r.get("id")): r for r in records if isinstance(r, dict)}
+        for row in rows:
+            if row.slug in by_id:
+                yield row, by_id[row.slug], fields
+    houses = (data.get("setup") or {}).get("houses") or {}
+    for house in House.objects.all():
+        if isinstance(houses.get(house.slug), dict):
+            yield house, houses[house.slug], HOUSE_TRANSLATED
+    cards = {
+        (str(r.get("deck")), str(r.get("id"))): r
+        for r in (data.get("westeros_cards") or {}).get("cards") or []
+        if isinstance(r, dict)
+    }
+    for card in WesterosCard.objects.select_related("deck"):
+        record = cards.get((str(card.deck.number), card.slug))
+        if record is not None:
+            yield card, record, WESTEROS_CARD_TRANSLATED
+
+
+@transaction.atomic
+@translation.override(SOURCE_LANGUAGE)
+def westeros_translations_fill(data: dict[str, Any]) -> int:
+    """Give the database the translations it lacks from `data` (the bundled files): a translated column that
+    is empty takes the file's text for the same record (by id); a translation already there (a curator's)
+    and every English field and number stay as they are. Answers the number of columns filled."""
+    filled = 0
+    for row, record, fields in _translated_rows(data):
+        texts = record.get("translations") or {}
+        changed = []
+        for language in TRANSLATION_LANGUAGES:
+            for field in fields:
+                name = column(field, language)
+                text = (texts.get(language) or {}).get(field)
+                if isinstance(text, str) and text.strip() and not getattr(row, name, None):
+                    setattr(row, name, text)
+                    changed.append(name)
+        if changed:
+            row.save()  # through the model (its checks, the history, the name caches' signals)
+            filled += len(changed)
+    return filled
+
+
 def westeros_load_bundled(*, force: bool = False, directory: Path = DATA_DIR) -> str:
-    """Load the bundled files unless data is already there (then only with force); says what it did."""
+    """Load the bundled files unless data is already there (then only with force); says what it did.
+
+    Data already there and different (a curator's edits, or files newer than the database) is kept, but the
+    translations it lacks are filled in from the files (`westeros_translations_fill`): "translated"."""
     data = bundled_data(directory)
     if westeros_data_loaded():
         current = westeros_export_all()
         if current == data:
             return "unchanged"
         if not force:
-            return "kept"
+            return "translated" if westeros_translations_fill(data) else "kept"
     game_data_import(data=data)
     return "loaded"

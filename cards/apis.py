@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from cards import selectors, services
 from cards.art import art_urls
 from cards.data_translations import untranslated_fields
-from cards.describe import describe_abilities
+from cards.describe import describe_abilities, reader_words
 from cards.filters import CardFilter
 from cards.models import DIRECTIONS, Card, CardType, EventType, Faction, Keyword
 from cards.search import MAX_DEPTH, MAX_QUERY_LENGTH
@@ -131,7 +131,7 @@ class CardOutputSerializer(serializers.Serializer):
         return untranslated_fields(card, CARD_TEXT_FIELDS)
 
     def get_ability_descriptions(self, card: Card) -> list[str]:
-        return describe_abilities(card.abilities)
+        return describe_abilities(card.abilities, words=reader_words())
 
     @extend_schema_field(CardArtSerializer)
     def get_art(self, card: Card) -> dict[str, Any]:

@@ -5,61 +5,160 @@ read is what the rules engine does. The admin, the API, docs/card-abilities.md a
 checker (cards/data/check_sample.py, which requires every sample card's ``rules_text`` and each
 ability's ``text`` to equal this rendering) all use it. Pure Python; tolerant of invalid data (it
 describes what it can and names what it cannot).
+
+Every phrase is a message (a ``gettext_noop``'d English template with named placeholders) rendered by a
+``Words``: ``ENGLISH`` (the default) fills the templates as written, so the English output is the source
+text byte for byte; ``reader_words()`` reads the cards app's catalogue in the active language, so a Thai
+or Chinese reader gets the same description in their language (templates, not pieces: the word order is
+the translation's).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+
+from django.utils.translation import gettext_noop
 
 from matches.engine.vocabulary import TRIGGERS
 
-# How each trigger's sentence opens. Formation fills in {x}; activated triggers fill in {often}
-# ("Once per turn" / "Any number of times") and {pay} ("pay 1 CP" / "use this ability").
+
+class Words:
+    """How the renderer words its phrases: a template looked up (English as written, or a catalogue's
+    translation), then filled with named parameters."""
+
+    def __init__(
+        self,
+        lookup: Callable[[str], str] | None = None,
+        lookup_in: Callable[[str, str], str] | None = None,
+    ) -> None:
+        self._lookup = lookup or (lambda message: message)
+        self._lookup_in = lookup_in or (lambda _context, message: message)
+
+    def gettext(self, message: str, **params: Any) -> str:
+        template = self._lookup(message)
+        return template % params if params else template
+
+    def pgettext(self, context: str, message: str, **params: Any) -> str:
+        template = self._lookup_in(context, message)
+        return template % params if params else template
+
+
+ENGLISH = Words()
+
+
+def reader_words() -> Words:
+    """Words in the active language (Django's catalogue of the cards app); English reads as the source."""
+    from django.utils import translation
+
+    return Words(translation.gettext, translation.pgettext)
+
+
+# How each trigger's sentence opens. Formation fills in %(x)s; activated triggers are worded by `_opening`.
 TRIGGER_PHRASES: dict[str, str] = {
-    "deploying": "Deploying: when this unit enters the battlefield, ",
-    "casting": "Casting: at the start of your turn, if this unit was not attacked during the previous turn, ",
-    "spoil": "Spoil: when this unit causes an enemy unit to be defeated, ",
-    "marking": "When this unit attacks an enemy unit, ",
-    "formation": "Formation {x}: while you have {x} or more of your units connected to one another, ",
-    "start_of_turn": "At the start of your turn, ",
-    "start_of_planning": "At the start of your Planning phase, ",
-    "start_of_defending": "At the start of your Defending phase, ",
-    "on_attack": "After this unit attacks, ",
-    "on_defeated": "When this unit is defeated, ",
-    "planning_activated": "{often}, during your Planning phase, you may {pay}: ",
-    "defending_activated": "{often}, during your Defending phase, you may {pay}: ",
+    "deploying": gettext_noop("Deploying: when this unit enters the battlefield, "),
+    "casting": gettext_noop(
+        "Casting: at the start of your turn, if this unit was not attacked during the previous turn, "
+    ),
+    "spoil": gettext_noop("Spoil: when this unit causes an enemy unit to be defeated, "),
+    "marking": gettext_noop("When this unit attacks an enemy unit, "),
+    "formation": gettext_noop(
+        "Formation %(x)s: while you have %(x)s or more of your units connected to one another, "
+    ),
+    "start_of_turn": gettext_noop("At the start of your turn, "),
+    "start_of_planning": gettext_noop("At the start of your Planning phase, "),
+    "start_of_defending": gettext_noop("At the start of your Defending phase, "),
+    "on_attack": gettext_noop("After this unit attacks, "),
+    "on_defeated": gettext_noop("When this unit is defeated, "),
+    "planning_activated": gettext_noop("%(often)s, during your Planning phase, you may %(pay)s: "),
+    "defending_activated": gettext_noop("%(often)s, during your Defending phase, you may %(pay)s: "),
     "static": "",
     "on_play": "",
     "attached": "",
 }
+# An activated ability usable only while Formation X holds (C-7.6): the condition inside its opening.
+FORMATION_ACTIVATED_PHRASES: dict[str, str] = {
+    "planning_activated": gettext_noop(
+        "%(often)s, during your Planning phase, while you have %(x)s or more of your units connected to one "
+        "another (Formation %(x)s), you may %(pay)s: "
+    ),
+    "defending_activated": gettext_noop(
+        "%(often)s, during your Defending phase, while you have %(x)s or more of your units connected to one "
+        "another (Formation %(x)s), you may %(pay)s: "
+    ),
+}
 # An Ongoing event's on_play ability happens when it is played, unlike its attached abilities (C-1.3).
-ONGOING_ON_PLAY_PHRASE = "When you play this event, "
+ONGOING_ON_PLAY_PHRASE = gettext_noop("When you play this event, ")
+ONCE_PER_TURN = gettext_noop("Once per turn")
+ANY_NUMBER_OF_TIMES = gettext_noop("Any number of times")
 
 TARGET_PHRASES: dict[str, str] = {
-    "self": "this unit",
-    "attached_unit": "the attached unit",
-    "attack_target": "the attacked unit",
-    "defeated_unit": "the defeated unit",
-    "chosen_enemy_unit": "an enemy unit you choose",
-    "chosen_friendly_unit": "a friendly unit you choose",
-    "chosen_other_friendly_unit": "another friendly unit you choose",
-    "chosen_unit": "a unit you choose (yours or your opponent's)",
-    "adjacent_enemy_units": "each enemy unit adjacent to this unit",
-    "adjacent_friendly_units": "each of your other units adjacent to this unit",
-    "all_enemy_units": "each enemy unit",
-    "all_friendly_units": "each of your units",
-    "all_other_friendly_units": "each of your other units",
-    "controller": "you",
-    "opponent": "your opponent",
+    "self": gettext_noop("this unit"),
+    "attached_unit": gettext_noop("the attached unit"),
+    "attack_target": gettext_noop("the attacked unit"),
+    "defeated_unit": gettext_noop("the defeated unit"),
+    "chosen_enemy_unit": gettext_noop("an enemy unit you choose"),
+    "chosen_friendly_unit": gettext_noop("a friendly unit you choose"),
+    "chosen_other_friendly_unit": gettext_noop("another friendly unit you choose"),
+    "chosen_unit": gettext_noop("a unit you choose (yours or your opponent's)"),
+    "adjacent_enemy_units": gettext_noop("each enemy unit adjacent to this unit"),
+    "adjacent_friendly_units": gettext_noop("each of your other units adjacent to this unit"),
+    "all_enemy_units": gettext_noop("each enemy unit"),
+    "all_friendly_units": gettext_noop("each of your units"),
+    "all_other_friendly_units": gettext_noop("each of your other units"),
+    "controller": gettext_noop("you"),
+    "opponent": gettext_noop("your opponent"),
 }
 
 # The first line of every Ongoing event's rules text (C-1.3).
-ATTACH_SENTENCE = "Attach this event to a unit on the battlefield."
+ATTACH_SENTENCE = gettext_noop("Attach this event to a unit on the battlefield.")
 # Keywords with a built-in rule and no ability (C-7.1, C-7.4), each a line of its own in the rules text.
-PLAIN_KEYWORDS: dict[str, str] = {"range_attack": "Range Attack", "marking": "Marking"}
+PLAIN_KEYWORD_LINES: dict[str, str] = {
+    "range_attack": gettext_noop("Range Attack."),
+    "marking": gettext_noop("Marking."),
+}
 
-_STAT_EFFECTS = {"modify_power": "Power", "modify_health": "Health"}
+# A change of a stat or Range Attack, in two contexts: after "gets" (a one-shot change, "+1000 Power until
+# end of turn") and after "has" (while a condition holds); Thai and Chinese word the two differently.
+_PART: dict[str, dict[bool, Callable[[Words, str], str]]] = {
+    "modify_power": {
+        False: lambda w, a: w.pgettext(
+            "a one-shot change of a unit's stat, after 'gets'", "%(amount)s Power", amount=a
+        ),
+        True: lambda w, a: w.pgettext(
+            "what a unit has while a condition holds, after 'has'", "%(amount)s Power", amount=a
+        ),
+    },
+    "modify_health": {
+        False: lambda w, a: w.pgettext(
+            "a one-shot change of a unit's stat, after 'gets'", "%(amount)s Health", amount=a
+        ),
+        True: lambda w, a: w.pgettext(
+            "what a unit has while a condition holds, after 'has'", "%(amount)s Health", amount=a
+        ),
+    },
+    "grant_range_attack": {
+        True: lambda w, _a: w.pgettext(
+            "what a unit has while a condition holds, after 'has'", "Range Attack"
+        ),
+    },
+}
+_STAT_EFFECTS = ("modify_power", "modify_health")
+GETS = {
+    "until_end_of_turn": gettext_noop("%(who)s gets %(changes)s until end of turn"),
+    "permanent": gettext_noop("%(who)s gets %(changes)s permanently"),
+}
+GAINS_RANGE_ATTACK = {
+    "until_end_of_turn": gettext_noop("%(who)s gains Range Attack until end of turn"),
+    "permanent": gettext_noop("%(who)s gains Range Attack permanently"),
+}
+HAS = gettext_noop("%(who)s has %(what)s")
+LIST_ITEM = gettext_noop("%(items)s, %(item)s")
+LIST_LAST = gettext_noop("%(items)s and %(last)s")
+THEN = gettext_noop("%(before)s, then %(after)s")
+SENTENCE = gettext_noop("%(sentence)s.")
+CARDS = (gettext_noop("%(count)s card"), gettext_noop("%(count)s cards"))
+TOP = (gettext_noop("the top card"), gettext_noop("the top %(count)s cards"))
 
 
 def _signed(amount: Any) -> str:
@@ -70,81 +169,111 @@ def _signed(amount: Any) -> str:
     )
 
 
-def _cards(count: Any, what: str = "card") -> str:
-    return f"{count} {what}" if count == 1 else f"{count} {what}s"
+def _one(count: Any, forms: tuple[str, str], words: Words) -> str:
+    """`forms` (one, more) by `count`: Thai and Chinese word both alike (they have no plural)."""
+    return words.gettext(forms[0] if count == 1 else forms[1], count=count)
 
 
 def _duration(effect: Mapping[str, Any]) -> str:
-    return "permanently" if effect.get("duration") == "permanent" else "until end of turn"
+    return "permanent" if effect.get("duration") == "permanent" else "until_end_of_turn"
 
 
-def _target(target: Any) -> str:
-    return TARGET_PHRASES.get(str(target), f"'{target}'")
+def _target(target: Any, words: Words) -> str:
+    phrase = TARGET_PHRASES.get(str(target))
+    return words.gettext(phrase) if phrase is not None else f"'{target}'"
 
 
 def _capitalize(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _join_and(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+def _join_and(parts: list[str], words: Words) -> str:
+    if len(parts) == 1:
+        return parts[0]
+    items = parts[0]
+    for part in parts[1:-1]:
+        items = words.gettext(LIST_ITEM, items=items, item=part)
+    return words.gettext(LIST_LAST, items=items, last=parts[-1])
 
 
-def describe_effect(effect: Any, *, continuous: bool = False) -> str:
+def describe_effect(effect: Any, *, continuous: bool = False, words: Words = ENGLISH) -> str:
     """One effect as a lower-case clause, e.g. 'deal 1000 damage to an enemy unit you choose'.
 
     Under a continuous trigger stat changes and Range Attack hold while the condition holds ("has"),
     otherwise they last until end of turn or permanently ("gets ... until end of turn").
     """
     if not isinstance(effect, Mapping):
-        return "(invalid effect)"
+        return words.gettext(gettext_noop("(invalid effect)"))
     name, target = effect.get("effect"), effect.get("target")
-    who = _target(target)
+    who = _target(target, words)
     amount, count = effect.get("amount"), effect.get("count")
     you = target == "controller"
+    t = words.gettext
     if name in _STAT_EFFECTS:
-        verb, tail = ("has", "") if continuous else ("gets", " " + _duration(effect))
-        return f"{who} {verb} {_signed(amount)} {_STAT_EFFECTS[name]}{tail}"
+        change = _PART[str(name)][continuous](words, _signed(amount))
+        if continuous:
+            return t(HAS, who=who, what=change)
+        return t(GETS[_duration(effect)], who=who, changes=change)
     if name == "grant_range_attack":
-        return f"{who} has Range Attack" if continuous else f"{who} gains Range Attack {_duration(effect)}"
+        if continuous:
+            return t(HAS, who=who, what=_PART["grant_range_attack"][True](words, ""))
+        return t(GAINS_RANGE_ATTACK[_duration(effect)], who=who)
     if name == "deal_damage":
-        return f"deal {amount} damage to {who}"
+        return t(gettext_noop("deal %(amount)s damage to %(who)s"), amount=amount, who=who)
     if name == "heal":
-        return f"remove up to {amount} damage from {who}"
+        return t(gettext_noop("remove up to %(amount)s damage from %(who)s"), amount=amount, who=who)
     if name == "defeat":
-        return f"defeat {who}"
+        return t(gettext_noop("defeat %(who)s"), who=who)
     if name == "return_to_hand":
-        return f"return {who} to its owner's hand"
+        return t(gettext_noop("return %(who)s to its owner's hand"), who=who)
     if name == "move":
-        return f"move {who} to an empty square adjacent to another card on the battlefield"
-    if name == "remove_from_game":
-        return f"remove {who} from the game"
-    if name == "draw":
-        return f"draw {_cards(count)}" if you else f"{who} draws {_cards(count)}"
-    if name == "gain_cp":
-        return f"gain {amount} CP" if you else f"{who} gains {amount} CP"
-    if name == "lose_cp":
-        return f"you lose up to {amount} CP" if you else f"{who} loses up to {amount} CP"
-    if name == "gain_energy":
-        top = "the top card" if count == 1 else f"the top {count} cards"
-        if you:
-            return f"put {top} of your deck into your Energy zone"
-        whose = "your opponent's" if target == "opponent" else f"{who}'s"
-        return f"put {top} of {whose} deck into their Energy zone"
-    if name == "discard":
-        return (
-            f"discard {_cards(count)} of your choice"
-            if you
-            else f"{who} discards {_cards(count)} of their choice"
+        return t(
+            gettext_noop("move %(who)s to an empty square adjacent to another card on the battlefield"),
+            who=who,
         )
+    if name == "remove_from_game":
+        return t(gettext_noop("remove %(who)s from the game"), who=who)
+    cards = _one(count, CARDS, words)
+    if name == "draw":
+        if you:
+            return t(gettext_noop("draw %(cards)s"), cards=cards)
+        return t(gettext_noop("%(who)s draws %(cards)s"), who=who, cards=cards)
+    if name == "gain_cp":
+        if you:
+            return t(gettext_noop("gain %(amount)s CP"), amount=amount)
+        return t(gettext_noop("%(who)s gains %(amount)s CP"), who=who, amount=amount)
+    if name == "lose_cp":
+        if you:
+            return t(gettext_noop("you lose up to %(amount)s CP"), amount=amount)
+        return t(gettext_noop("%(who)s loses up to %(amount)s CP"), who=who, amount=amount)
+    if name == "gain_energy":
+        top = _one(count, TOP, words)
+        if you:
+            return t(gettext_noop("put %(top)s of your deck into your Energy zone"), top=top)
+        if target == "opponent":
+            return t(gettext_noop("put %(top)s of your opponent's deck into their Energy zone"), top=top)
+        return t(gettext_noop("put %(top)s of %(who)s's deck into their Energy zone"), top=top, who=who)
+    if name == "discard":
+        if you:
+            return t(gettext_noop("discard %(cards)s of your choice"), cards=cards)
+        return t(gettext_noop("%(who)s discards %(cards)s of their choice"), who=who, cards=cards)
     if name == "retire_energy":
         if you:
-            return f"move {_cards(count)} of your choice from your Energy zone to your Retired zone"
-        return f"{who} moves {_cards(count)} of their choice from their Energy zone to their Retired zone"
-    return f"unknown effect '{name}'"
+            return t(
+                gettext_noop("move %(cards)s of your choice from your Energy zone to your Retired zone"),
+                cards=cards,
+            )
+        return t(
+            gettext_noop(
+                "%(who)s moves %(cards)s of their choice from their Energy zone to their Retired zone"
+            ),
+            who=who,
+            cards=cards,
+        )
+    return t(gettext_noop("unknown effect '%(name)s'"), name=name)
 
 
-def _clauses(effects: list[Any], *, continuous: bool) -> list[str]:
+def _clauses(effects: list[Any], *, continuous: bool, words: Words) -> list[str]:
     """Clauses for an ability's effects; neighbouring stat changes of one target read as one clause.
 
     Continuous: "the attached unit has Range Attack and +500 Health". One-shot changes merge only when
@@ -155,19 +284,16 @@ def _clauses(effects: list[Any], *, continuous: bool) -> list[str]:
 
     def flush() -> None:
         if len(group) == 1:
-            clauses.append(describe_effect(group[0], continuous=continuous))
+            clauses.append(describe_effect(group[0], continuous=continuous, words=words))
         elif group:
-            parts = [
-                "Range Attack"
-                if e.get("effect") == "grant_range_attack"
-                else f"{_signed(e.get('amount'))} {_STAT_EFFECTS[str(e.get('effect'))]}"
-                for e in group
-            ]
-            subject = _target(group[0].get("target"))
+            parts = [_PART[str(e.get("effect"))][continuous](words, _signed(e.get("amount"))) for e in group]
+            subject = _target(group[0].get("target"), words)
             if continuous:
-                clauses.append(f"{subject} has {_join_and(parts)}")
+                clauses.append(words.gettext(HAS, who=subject, what=_join_and(parts, words)))
             else:
-                clauses.append(f"{subject} gets {_join_and(parts)} {_duration(group[0])}")
+                clauses.append(
+                    words.gettext(GETS[_duration(group[0])], who=subject, changes=_join_and(parts, words))
+                )
         group.clear()
 
     for effect in effects:
@@ -177,7 +303,7 @@ def _clauses(effects: list[Any], *, continuous: bool) -> list[str]:
         )
         if not mergeable:
             flush()
-            clauses.append(describe_effect(effect, continuous=continuous))
+            clauses.append(describe_effect(effect, continuous=continuous, words=words))
             continue
         same = (
             bool(group)
@@ -191,56 +317,80 @@ def _clauses(effects: list[Any], *, continuous: bool) -> list[str]:
     return clauses
 
 
-def _cost(cost: Any) -> str:
+def _cost(cost: Any, words: Words) -> str:
     parts = []
     if isinstance(cost, Mapping):
         if cost.get("cp"):
-            parts.append(f"{cost['cp']} CP")
+            parts.append(words.gettext(gettext_noop("%(amount)s CP"), amount=cost["cp"]))
         if cost.get("energy"):
-            parts.append(f"{cost['energy']} Energy")
-    return " and ".join(parts)
+            parts.append(words.gettext(gettext_noop("%(amount)s Energy"), amount=cost["energy"]))
+    return _join_and(parts, words) if parts else ""
 
 
-def _opening(ability: Mapping[str, Any], event_type: str | None) -> str:
+def _opening(ability: Mapping[str, Any], event_type: str | None, words: Words) -> str:
     """How the ability's sentence opens: its trigger, Formation's X, an activated ability's cost."""
     name = ability.get("trigger")
     phrase = TRIGGER_PHRASES.get(str(name))
     if phrase is None:
-        return f"Unknown trigger '{name}': "
+        return words.gettext(gettext_noop("Unknown trigger '%(name)s': "), name=name)
     if name == "on_play" and event_type == "ongoing":
-        return ONGOING_ON_PLAY_PHRASE
+        return words.gettext(ONGOING_ON_PLAY_PHRASE)
+    if not phrase:
+        return ""
     trigger = TRIGGERS.get(str(name))
-    often = "Once per turn" if ability.get("once_per_turn", True) else "Any number of times"
-    cost = _cost(ability.get("cost")) if trigger is not None and trigger.activated else ""
-    pay = f"pay {cost}" if cost else "use this ability"
-    if trigger is not None and trigger.activated and "x" in ability:  # usable while Formation X holds (C-7.6)
-        x = ability["x"]
-        phrase = phrase.replace(
-            ", you may",
-            f", while you have {x} or more of your units connected to one another (Formation {x}), you may",
-        )
-    return phrase.format(x=ability.get("x", "?"), often=often, pay=pay)
+    if trigger is None or not trigger.activated:
+        return words.gettext(phrase, x=ability.get("x", "?")) if "%(x)s" in phrase else words.gettext(phrase)
+    often = words.gettext(ONCE_PER_TURN if ability.get("once_per_turn", True) else ANY_NUMBER_OF_TIMES)
+    cost = _cost(ability.get("cost"), words)
+    pay = (
+        words.gettext(gettext_noop("pay %(cost)s"), cost=cost)
+        if cost
+        else words.gettext(gettext_noop("use this ability"))
+    )
+    if "x" in ability:  # usable while Formation X holds (C-7.6)
+        return words.gettext(FORMATION_ACTIVATED_PHRASES[str(name)], often=often, pay=pay, x=ability["x"])
+    return words.gettext(phrase, often=often, pay=pay)
 
 
-def describe_ability(ability: Any, *, event_type: str | None = None) -> str:
+def describe_ability(ability: Any, *, event_type: str | None = None, words: Words = ENGLISH) -> str:
     """One ability as a sentence, e.g. 'Deploying: when this unit enters the battlefield, draw 1 card.'
 
     ``event_type`` is the card's (an Ongoing event's on_play ability reads "When you play this event").
     """
     if not isinstance(ability, Mapping):
-        return "(invalid ability)"
+        return words.gettext(gettext_noop("(invalid ability)"))
     trigger = TRIGGERS.get(str(ability.get("trigger")))
-    continuous = trigger is not None and trigger.continuous
+    body = _body(ability, continuous=trigger is not None and trigger.continuous, words=words)
+    return words.gettext(SENTENCE, sentence=_capitalize(_opening(ability, event_type, words) + body))
+
+
+def _body(ability: Mapping[str, Any], *, continuous: bool, words: Words) -> str:
     effects = ability.get("effects")
     if not isinstance(effects, list) or not effects:
-        body = "(no effect)"
-    else:
-        body = (" and " if continuous else ", then ").join(_clauses(effects, continuous=continuous))
-    return _capitalize(_opening(ability, event_type) + body) + "."
+        return words.gettext(gettext_noop("(no effect)"))
+    clauses = _clauses(effects, continuous=continuous, words=words)
+    body = clauses[0]
+    for clause in clauses[1:]:
+        body = (
+            words.gettext(LIST_LAST, items=body, last=clause)
+            if continuous
+            else words.gettext(THEN, before=body, after=clause)
+        )
+    return body
 
 
-def describe_abilities(abilities: Any, *, event_type: str | None = None) -> list[str]:
-    """Every ability of a card as a sentence, in order.
+def describe_effects(ability: Any, *, words: Words = ENGLISH) -> str:
+    """What an ability does, without its trigger's opening, as a sentence: "Deal 1000 damage to an enemy
+    unit you choose." (the game log names the card and the timing already)."""
+    if not isinstance(ability, Mapping):
+        return words.gettext(gettext_noop("(invalid ability)"))
+    trigger = TRIGGERS.get(str(ability.get("trigger")))
+    body = _body(ability, continuous=trigger is not None and trigger.continuous, words=words)
+    return words.gettext(SENTENCE, sentence=body)
+
+
+def describe_abilities(abilities: Any, *, event_type: str | None = None, words: Words = ENGLISH) -> list[str]:
+    """Every ability of a card as a sentence, in order (in `words`' language).
 
     Without ``event_type`` a list holding an ``attached`` ability is read as an Ongoing event's, the
     only card that may have one (C-1.3), so callers that pass just the abilities get the card's words.
@@ -251,10 +401,10 @@ def describe_abilities(abilities: Any, *, event_type: str | None = None) -> list
         isinstance(a, Mapping) and a.get("trigger") == "attached" for a in abilities
     ):
         event_type = "ongoing"
-    return [describe_ability(a, event_type=event_type) for a in abilities]
+    return [describe_ability(a, event_type=event_type, words=words) for a in abilities]
 
 
-def rules_text_for(card: Any) -> str:
+def rules_text_for(card: Any, *, words: Words = ENGLISH) -> str:
     """A card's full rules text: attach sentence, plain keywords, then one line per ability.
 
     ``card`` is a card in the shared card format (``event_type``, ``keywords``, ``abilities``).
@@ -264,12 +414,14 @@ def rules_text_for(card: Any) -> str:
     event_type = card.get("event_type") or None
     lines: list[str] = []
     if event_type == "ongoing":
-        lines.append(ATTACH_SENTENCE)
+        lines.append(words.gettext(ATTACH_SENTENCE))
     keywords = card.get("keywords")
     if isinstance(keywords, list | tuple | set | frozenset):
-        lines.extend(f"{name}." for code, name in PLAIN_KEYWORDS.items() if code in keywords)
+        lines.extend(words.gettext(line) for code, line in PLAIN_KEYWORD_LINES.items() if code in keywords)
     abilities = card.get("abilities")
     lines.extend(
-        describe_abilities(abilities, event_type=event_type or "") if isinstance(abilities, list) else []
+        describe_abilities(abilities, event_type=event_type or "", words=words)
+        if isinstance(abilities, list)
+        else []
     )
     return "\n".join(lines)

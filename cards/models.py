@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import translation
 from django.utils.text import slugify
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from imagekit.models import ImageSpecField
 from imagekit.processors import ResizeToFill
@@ -186,44 +187,49 @@ def card_field_errors(
     abilities: Any,
     keyword_codes: list[str] | None = None,
 ) -> dict[str, list[str]]:
-    """Consistency rules of a card, as {field: [messages]}; shared by the model, admin, API and importer."""
+    """Consistency rules of a card, as {field: [messages]} in the active language (the staff member's: the
+    card services set it); shared by the model, admin, API and importer."""
     errors: dict[str, list[str]] = {}
 
     def add(field: str, message: str) -> None:
         errors.setdefault(field, []).append(message)
 
     if card_type not in CardType.values:
-        add("card_type", f"must be one of {', '.join(CardType.values)}")
+        add("card_type", gettext("must be one of %(choices)s") % {"choices": ", ".join(CardType.values)})
         return errors
     if card_type == CardType.UNIT:
         if power is None:
-            add("power", "a unit needs Power (C-1.1)")
+            add("power", gettext("a unit needs Power (C-1.1)"))
         if health is None:
-            add("health", "a unit needs Health (C-1.1)")
+            add("health", gettext("a unit needs Health (C-1.1)"))
         elif health <= 0:
-            add("health", "Health must be above 0")
+            add("health", gettext("Health must be above 0"))
         for field, value in (("power", power), ("health", health)):
             if value is not None and value % 500:
-                add(field, "must be a multiple of 500 (written in thousands on the card, e.g. 3000)")
+                add(field, gettext("must be a multiple of 500 (written in thousands on the card, e.g. 3000)"))
         if not isinstance(arrows, list) or any(a not in DIRECTIONS for a in arrows):
-            add("arrows", f"must be a list drawn from {' '.join(DIRECTIONS)} (C-1.2)")
+            add(
+                "arrows",
+                gettext("must be a list drawn from %(directions)s (C-1.2)")
+                % {"directions": " ".join(DIRECTIONS)},
+            )
         elif len(set(arrows)) != len(arrows):
-            add("arrows", "each direction may appear once")
+            add("arrows", gettext("each direction may appear once"))
         if unique:
-            add("unique", "only events can be Unique; units are Legendary (C-1.4)")
+            add("unique", gettext("only events can be Unique; units are Legendary (C-1.4)"))
         if event_type:
-            add("event_type", "a unit has no event type")
+            add("event_type", gettext("a unit has no event type"))
     else:
         if power is not None:
-            add("power", "an event has no Power (C-1.3)")
+            add("power", gettext("an event has no Power (C-1.3)"))
         if health is not None:
-            add("health", "an event has no Health (C-1.3)")
+            add("health", gettext("an event has no Health (C-1.3)"))
         if arrows:
-            add("arrows", "an event has no attack directions (C-1.3)")
+            add("arrows", gettext("an event has no attack directions (C-1.3)"))
         if legendary:
-            add("legendary", "only units can be Legendary; events are Unique (C-1.4)")
+            add("legendary", gettext("only units can be Legendary; events are Unique (C-1.4)"))
         if event_type not in EventType.values:
-            add("event_type", "an event needs an event type: planning, defensive or ongoing (C-1.3)")
+            add("event_type", gettext("an event needs an event type: planning, defensive or ongoing (C-1.3)"))
     problems = validate_abilities(abilities, card_type=card_type, event_type=event_type or None)
     if problems:
         errors["abilities"] = problems
@@ -233,8 +239,15 @@ def card_field_errors(
             triggers.add("formation")  # C-7.6: an ability usable while Formation X holds is a Formation one
         for trigger, code in TRIGGER_KEYWORDS.items():
             if trigger in triggers and code not in keyword_codes:
-                add("keywords", f"an ability with trigger '{trigger}' needs the keyword '{code}'")
+                add(
+                    "keywords",
+                    gettext("an ability with trigger '%(trigger)s' needs the keyword '%(code)s'")
+                    % {"trigger": trigger, "code": code},
+                )
         for code in keyword_codes:
             if code in TRIGGER_KEYWORDS.values() and code not in triggers:
-                add("keywords", f"keyword '{code}' needs an ability with trigger '{code}'")
+                add(
+                    "keywords",
+                    gettext("keyword '%(code)s' needs an ability with trigger '%(code)s'") % {"code": code},
+                )
     return errors

@@ -188,9 +188,10 @@ def _is_int(value: Any) -> bool:
 def record_field_errors(record: Mapping[str, Any], *, keyword_codes: list[str] | None = None) -> Errors:
     """cards.models.card_field_errors (C-1) for a well-typed record in the card JSON format."""
     fields = card_model_fields(record)
-    return card_field_errors(
-        **{name: fields[name] for name in CONSISTENCY_FIELDS}, keyword_codes=keyword_codes
-    )
+    with in_reader_language():  # the card file's reader (staff), though the records are read in English
+        return card_field_errors(
+            **{name: fields[name] for name in CONSISTENCY_FIELDS}, keyword_codes=keyword_codes
+        )
 
 
 def card_record_errors(

@@ -38,6 +38,18 @@ def card_names(english_names: Iterable[str]) -> dict[str, str]:
     return {n: found.get(n, n) for n in names}
 
 
+def faction_names(slugs: Iterable[str]) -> dict[str, str]:
+    """Each faction slug → its name in the active language (modeltranslation's `name`, English where the
+    faction has no translation); a slug no faction has stays as it is."""
+    wanted = {s for s in slugs if s}
+    if not wanted:
+        return {}
+    from cards.models import Faction  # not at import: validation runs on plain data too
+
+    found = {f.slug: str(f.name) for f in Faction.objects.filter(slug__in=wanted)}
+    return {s: found.get(s, s) for s in wanted}
+
+
 def _cards_in(value: Any, into: set[str]) -> None:
     if isinstance(value, dict):
         if "card" in value:

@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from decks.cardfacts import CardFacts, card_facts, faction_of
-from decks.messages import card_names, render
+from decks.messages import card_names, faction_names, render
 from matches.engine.deckrules import DEFAULT_DECK_RULES, DeckIssue, DeckRules, deck_issues
 
 # The numbers of C-3 live with the rules themselves (matches.engine.deckrules), shared with the engine.
@@ -93,9 +93,20 @@ def validate_deck(
     declared = faction_of(faction) if faction is not None else None
     if declared is not None and declared[0] == declared[1] and declared[0] in names:
         declared = (declared[0], names[declared[0]])  # a bare slug: its display name when a card knows it
-    errors.extend(  # C-3.1 … C-3.4, the same rules the engine checks at match start
-        Issue.of(i) for i in deck_issues(pairs, rules=rules, deck_faction=declared, faction_names=names)
+    issues = deck_issues(pairs, rules=rules, deck_faction=declared, faction_names=names)
+    bare = {slug for slug, name in names.items() if slug == name} | (
+        {declared[0]} if declared is not None and declared[0] == declared[1] else set()
     )
+    if bare and any(i.code == "mixed_factions" for i in issues):
+        # cards given as data name their faction by slug: the message names it in the reader's language
+        # (looked up only then, so validating plain data needs no database)
+        names.update(faction_names(bare))
+        if declared is not None and declared[0] in bare:
+            declared = (declared[0], names[declared[0]])
+        issues = deck_issues(pairs, rules=rules, deck_faction=declared, faction_names=names)
+    errors.extend(
+        Issue.of(i) for i in issues
+    )  # C-3.1 … C-3.4, the same rules the engine checks at match start
 
     has_legendary = any(f.is_unit and f.legendary for f, _ in by_name.values())
     if commander is not None:  # C-4.1: a Legendary unit of this deck

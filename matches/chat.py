@@ -27,6 +27,7 @@ from django.db.models import QuerySet
 from matches import queries, storage
 from matches.games.registry import get_game
 from matches.jsontypes import JSONObject
+from matches.messages import seat_name
 from matches.models import ChatMessage, ChatMute, Match, MatchStatus, Seat
 from matches.types import Viewer
 
@@ -94,7 +95,9 @@ def channels_for(
         names = _seat_names(match, seats, state)
         for other in humans:
             if other.position != you.position:
-                label = f"{names[other.position].title()} ({other.display_name})"
+                label = seat_name(
+                    f"{names[other.position].title()} ({other.display_name})"
+                )  # its house translated
                 out.append(Channel(private_channel(names[you.position], names[other.position]), label, True))
     return out
 

@@ -10,11 +10,12 @@ Names are read once per process and language and dropped when a translated row i
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from django.db.models.signals import post_save
+from django.db.models.signals import post_delete, post_save
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from cards.data_translations import reader_language
 
@@ -28,6 +29,7 @@ _AUTO_PASS_TEMPLATE = translation.gettext_noop("%(action)s (automatic pass: noth
 PLAYER_LABEL = translation.gettext_noop("Player %(number)s")
 
 _names: dict[tuple[str, str], dict[str, str]] = {}
+_abilities: dict[str, list[Any]] = {}  # a card's English name → its abilities (the card database's)
 
 
 def _field(language: str) -> str:
@@ -71,8 +73,9 @@ def _name(kind: str, key: str, language: str) -> str | None:
 
 
 def forget_names(**_kwargs: Any) -> None:
-    """Drops the cached names (a translated row changed)."""
+    """Drops the cached names and abilities (a translated row changed)."""
     _names.clear()
+    _abilities.clear()
 
 
 def _connect() -> None:
@@ -81,13 +84,43 @@ def _connect() -> None:
 
     for model in (Card, bg.Area, bg.House, bg.WesterosCard, bg.WildlingCard, bg.HouseCard):
         post_save.connect(forget_names, sender=model, dispatch_uid=f"matches.messages.{model.__name__}")
+        # a whole data set replaced (the Westeros import deletes every row, then bulk-creates: no post_save)
+        post_delete.connect(
+            forget_names, sender=model, dispatch_uid=f"matches.messages.deleted.{model.__name__}"
+        )
 
 
-def join(items: list[str], language: str) -> str:
-    """A list as the language writes one: "a, b" (English), "a b" (Thai), "a、b" (Chinese)."""
+def _ability(value: dict[str, Any], language: str) -> str:
+    """What a card's ability does in `language`, worded from its ability data (`cards.describe`, C-1.5); the
+    English words stored with it where the card database no longer holds that ability."""
+    english = str(value.get("text", ""))
+    ref = value.get("ability")
+    if language == "en" or not isinstance(ref, dict):
+        return english
+    if not _abilities:
+        from cards.models import Card
+
+        _abilities.update(
+            {
+                name: list(abilities or [])
+                for name, abilities in Card.objects.values_list("name_en", "abilities")
+            }
+        )
+    index = ref.get("index")
+    found = _abilities.get(str(ref.get("card")), [])
+    if not isinstance(index, int) or not 0 <= index < len(found):
+        return english
+    from cards.describe import describe_effects, reader_words
+
+    return describe_effects(found[index], words=reader_words())
+
+
+def join(items: list[str], language: str, *, pause: bool = False) -> str:
+    """A list as the language writes one: "a, b" (English), "a b" (Thai), "a、b" (Chinese); `pause`: a
+    list of short words inside parentheses, which Thai separates with a comma too ("alice, AI")."""
     if language.startswith("zh"):
         return "、".join(items)
-    if language == "th":
+    if language == "th" and not pause:
         return " ".join(items)
     return ", ".join(items)
 
@@ -99,6 +132,8 @@ def _param(value: Any, language: str, game: str) -> Any:
         return _render(value["msg"], language, game)
     if "list" in value:
         return join([str(_param(v, language, game)) for v in value["list"]], language)
+    if "ability" in value:
+        return _ability(value, language)
     if "term" in value:
         return gettext(str(value["term"]))
     if "card" in value:
@@ -116,6 +151,41 @@ def _param(value: Any, language: str, game: str) -> Any:
     return str(value)
 
 
+# A seat's marks as `Seat.display_name` / `Seat.title` write them: "alice (AI, left)", "AI (hard)",
+# "Stark (alice, AI)" (usernames hold no spaces or parentheses, so the form reads back unambiguously).
+_LEVEL = "a seat's mark: AI level"
+_LEFT = "a seat's mark: the player left the game"
+SEAT_MARKS = {  # mark → its context; each marked for the catalogue below
+    "left": _LEFT,
+    **dict.fromkeys(("easy", "normal", "hard", "random", "greedy", "flatmc"), _LEVEL),
+}
+_MARKED = (  # lazy: only marked for makemessages (Django has no pgettext_noop)
+    translation.pgettext_lazy("a seat's mark: the player left the game", "left"),
+    translation.pgettext_lazy("a seat's mark: AI level", "easy"),
+    translation.pgettext_lazy("a seat's mark: AI level", "normal"),
+    translation.pgettext_lazy("a seat's mark: AI level", "hard"),
+    translation.pgettext_lazy("a seat's mark: AI level", "random"),
+    translation.pgettext_lazy("a seat's mark: AI level", "greedy"),
+    translation.pgettext_lazy("a seat's mark: AI level", "flatmc"),
+)
+SEAT_WITH_MARKS = translation.gettext_noop("%(name)s (%(marks)s)")
+_SEAT_FORM = re.compile(r"^(?P<head>[^\s()]+) \((?P<inner>[^()]+)\)$")
+
+
+def seat_name(text: str, language: str | None = None) -> str:
+    """A seat's name or title (`Seat.display_name`, `Seat.title`) in `language`: its house by its translated
+    name, its marks (an AI level, "left") translated; the username and "AI" stay as they are."""
+    language = language or reader_language()
+    found = _SEAT_FORM.match(text)
+    if language == "en" or found is None:
+        return text
+    head, parts = found["head"], [p.strip() for p in found["inner"].split(",")]
+    house = _name("house", head.lower(), language)
+    with translation.override(language):
+        marks = [pgettext(SEAT_MARKS[p], p) if p in SEAT_MARKS else p for p in parts]
+        return gettext(SEAT_WITH_MARKS) % {"name": house or head, "marks": join(marks, language, pause=True)}
+
+
 def _render(message: Any, language: str, game: str) -> str:
     if not isinstance(message, dict) or not isinstance(message.get("key"), str):
         raise ValueError("a message must be a JSON object with a string 'key'")
@@ -127,7 +197,10 @@ def _render(message: Any, language: str, game: str) -> str:
     template = gettext(key)
     if not params:
         return template
-    return template % {name: _param(v, language, game) for name, v in params.items()}
+    filled = {name: _param(v, language, game) for name, v in params.items()}
+    if key in SEAT_NAMED and isinstance(filled.get("name"), str):  # "Stark (alice)": the house translated
+        filled["name"] = seat_name(filled["name"], language)
+    return template % filled
 
 
 def render(message: Any, language: str | None = None, *, game: str = COMMANDEER) -> str:
@@ -145,6 +218,7 @@ LOST_ON_TIME_IN_A_ROW = translation.gettext_noop(
 CONCEDED = translation.gettext_noop("%(name)s conceded.")
 NEVER_MOVED = translation.gettext_noop("%(name)s never made a first move.")
 CANCELLED = translation.gettext_noop("The creator cancelled the match.")
+SEAT_NAMED = frozenset({LOST_ON_TIME, LOST_ON_TIME_IN_A_ROW, CONCEDED, NEVER_MOVED})
 
 
 def play_message(key: str, **params: Any) -> tuple[str, dict[str, Any]]:

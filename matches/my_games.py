@@ -14,11 +14,14 @@ from django.contrib.auth.models import User
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from matches.clocks import TimeControl
 from matches.games.registry import get_game
 from matches.jsontypes import JSONObject
+from matches.messages import seat_name
 from matches.models import Match, MatchStatus, Seat
+from matches.selectors import reader_result
 
 RECENT_FINISHED = 20
 
@@ -63,13 +66,14 @@ class MyGames:
 
 
 def _outcome(match: Match, position: int) -> tuple[str, str]:
-    result = match.result or {}
+    """(won/lost/draw/aborted, the result's words in the reader's language)."""
+    result = reader_result(match.result, match.kind) or {}
     if match.status == MatchStatus.ABORTED:
-        return "aborted", str(result.get("text") or "The match was called off.")
+        return "aborted", str(result.get("text") or gettext("The match was called off."))
     winner = result.get("winner")
     text = str(result.get("text") or "")
     if winner is None:
-        return "draw", text or "Draw."
+        return "draw", text or gettext("Draw.")
     return ("won" if winner == position else "lost"), text
 
 
@@ -118,7 +122,9 @@ def my_games(*, user: User, now: datetime | None = None) -> MyGames:
             game=get_game(match.kind).label,
             status=match.status,
             url=url,
-            opponents=[s.title for s in others.get(match.pk, [])],  # Westeros: "Lannister (AI, hard)"
+            opponents=[
+                seat_name(s.title) for s in others.get(match.pk, [])
+            ],  # Westeros: "Lannister (AI, hard)"
             correspondence=correspondence,
             started_at=match.started_at,
             created_at=match.created_at,

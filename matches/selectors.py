@@ -12,6 +12,8 @@ from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from rest_framework import status
 
 from cards.data_translations import reader_language
@@ -132,7 +134,8 @@ def log_messages(
 
 def _named_in(text: str, names: dict[str, Any], language: str) -> str:
     """`_named` for a text in `language`: each seat's label ("ผู้เล่น 1", "玩家 1") replaced by its name."""
-    for number, name in names.items():
+    for number, english in names.items():
+        name = messages.seat_name(str(english), language)  # "AI (hard)": its level in the language
         label = messages.player_label(int(number), language)
         if language == "th":  # Thai writes a name set in Latin letters apart from the word before it
             text = re.sub(rf"(?<=[\u0e00-\u0e7f]){re.escape(label)}", " " + label, text)
@@ -191,7 +194,7 @@ def seats_summary(match: Match, *, you: Seat | None, now: Any = None) -> list[di
         out.append(
             {
                 "position": s.position,
-                "name": s.display_name,
+                "name": messages.seat_name(s.display_name),
                 "is_ai": s.is_ai,
                 "is_you": you is not None and s.pk == you.pk,
                 "clock_ms": clock.left_ms(now)
@@ -211,39 +214,50 @@ def seats_summary(match: Match, *, you: Seat | None, now: Any = None) -> list[di
 
 # The lobby's words for a result's reason (the adapters' `text` says more where it is stored).
 REASON_LABELS = {
-    "six_defeated": "six cards defeated",
-    "no_units": "no units left",
-    "turn_limit": "turn limit",
-    "concession": "concession",
-    "concede": "concession",
-    "timeout": "lost on time",
-    "seven_castles": "seven castles",
-    "round_limit": "end of round 10",
-    "cancelled": "cancelled",
-    "aborted": "abandoned",
-    "internal_error": "stopped by a server error",
+    "six_defeated": _("six cards defeated"),
+    "no_units": _("no units left"),
+    "turn_limit": _("turn limit"),
+    "concession": _("concession"),
+    "concede": _("concession"),
+    "timeout": _("lost on time"),
+    "seven_castles": _("seven castles"),
+    "round_limit": _("end of round 10"),
+    "cancelled": _("cancelled"),
+    "aborted": _("abandoned"),
+    "internal_error": _("stopped by a server error"),
 }
 
 
 REASON_TEXTS = {  # the game-over summary's words for a result's reason
-    "concede": "concession",
-    "timeout": "time forfeit (three timeouts in a row)",
-    "aborted": "aborted: a player never made a first move",
-    "cancelled": "cancelled before the start",
-    "internal_error": "stopped by a server error",
-    "seven_castles": "seven castles held (W-18.1)",
-    "round_limit": "most castles after the last round (W-18.2)",
+    "concede": _("concession"),
+    "timeout": _("time forfeit (three timeouts in a row)"),
+    "aborted": _("aborted: a player never made a first move"),
+    "cancelled": _("cancelled before the start"),
+    "internal_error": _("stopped by a server error"),
+    "seven_castles": _("seven castles held (W-18.1)"),
+    "round_limit": _("most castles after the last round (W-18.2)"),
 }
 
 
+def _sentence(words: str) -> str:
+    """A label as a sentence: its first letter capitalised (Thai and Chinese have no capitals)."""
+    return words[:1].upper() + words[1:]
+
+
+def _unknown(reason: str) -> str:
+    """A reason no table names (a future engine's): its slug in words, as it stands."""
+    return reason.replace("_", " ")
+
+
 def reason_text(result: dict[str, Any]) -> str:
-    """Why a finished match ended, as a sentence (the game-over summary and the table's banner)."""
+    """Why a finished match ended, as a sentence (the game-over summary and the table's banner), in the
+    reader's language; `result` as `reader_result` gives it (its `text` already in that language)."""
     reason = str(result.get("reason", ""))
     text = str(result.get("text") or "")
     if reason in ("concede", "timeout", "aborted", "cancelled", "internal_error") and text:
         return text  # the service's own words: "bob conceded.", "alice ran out of time 3 turns in a row."
-    words = REASON_TEXTS.get(reason, text or reason.replace("_", " "))
-    return words[:1].upper() + words[1:]  # a sentence; the texts naming a player keep their user name as is
+    words = REASON_TEXTS.get(reason)
+    return _sentence(str(words) if words is not None else text or _unknown(reason))
 
 
 def reader_result(result: dict[str, Any] | None, kind: str = messages.COMMANDEER) -> dict[str, Any] | None:
@@ -260,20 +274,22 @@ def reader_result(result: dict[str, Any] | None, kind: str = messages.COMMANDEER
 
 
 def result_line(match: Match, seats: list[Seat]) -> str:
-    """A finished match's result in plain words: who won and why (the adapter's outcome text, else a label)."""
+    """A finished match's result in plain words, in the reader's language: who won and why (the adapter's
+    outcome text, else a label); a Westeros winner by their house's name in that language."""
     result = reader_result(match.result, match.kind) or {}
     if not result:
         return ""
     reason = str(result.get("reason", ""))
-    why = str(result.get("text") or REASON_LABELS.get(reason) or reason.replace("_", " "))
+    label = REASON_LABELS.get(reason)
+    why = str(result.get("text") or (label if label is not None else _unknown(reason)))
     winner = result.get("winner")
-    name = next((s.title for s in seats if s.position == winner), None) if winner is not None else None
+    title = next((s.title for s in seats if s.position == winner), None) if winner is not None else None
+    name = messages.seat_name(title) if title is not None else None
     if name is None or why.lower().startswith(name.lower()):
-        return why[:1].upper() + why[1:]
-    label = REASON_LABELS.get(reason, "")
+        return _sentence(why)
     if reason in ("seven_castles", "round_limit"):
-        return f"{name} won ({label})"
-    return f"{name} won — {why}"
+        return gettext("%(name)s won (%(reason)s)") % {"name": name, "reason": label}
+    return gettext("%(name)s won — %(reason)s") % {"name": name, "reason": why}
 
 
 def seating_summary(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
@@ -315,7 +331,7 @@ def rematch_summary(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
         return None
     offer = offer or {}
     asked = list(offer.get("offered_by", []))
-    names = {s.position: s.display_name for s in seats}
+    names = {s.position: messages.seat_name(s.display_name) for s in seats}
     players = [s.position for s in seats if s.user_id is not None and s.left_at is None]
     return {
         "offered_by": asked,
@@ -482,7 +498,7 @@ def match_snapshot(
     game = get_game(match.kind)
     data["chat"] = chat.chat_state(match=match, you=you, user=user, state=state)
     data["current_players"] = [] if match.status != MatchStatus.ACTIVE else game.current_players(state)
-    data["view"] = game.player_view(state, you.position if you else None)
+    data["view"] = view_for_reader(match.kind, state, game.player_view(state, you.position if you else None))
     data["legal_actions"] = legal_actions_for(match, you, state, actions)
     if new_entries is not None:
         data["log"] = [_log_entry(e, you) for e in new_entries][-log_tail:]
@@ -493,6 +509,23 @@ def match_snapshot(
             match=match, you=you, since=log_since or 0, limit=log_tail, until=match.state_version
         )
     return data
+
+
+def view_for_reader(kind: str, state: Any, view: Any) -> Any:
+    """A seat's view with the engine's own log (Westeros: the table's event list) in the reader's language;
+    an event whose words read back as no message keeps its English words."""
+    language = reader_language()
+    log = view.get("log") if isinstance(view, dict) else None
+    if language == "en" or kind != messages.WESTEROS or not isinstance(log, list) or not log:
+        return view
+    from matches.games.westeros import westeros_event_messages
+
+    stored = {"game": kind}
+    events = []
+    for event, message in zip(log, westeros_event_messages(state, log), strict=True):
+        text = _rendered(message, stored, language) if message is not None else None
+        events.append({**event, "text": text} if text else event)
+    return {**view, "log": events}
 
 
 def _same_seat(match: Match, you: Seat | None) -> Seat | None:
@@ -561,13 +594,13 @@ def match_replay(*, match: Match, you: Seat | None) -> dict[str, Any]:
         if entry is None:
             item: dict[str, Any] = {
                 "version": 0,
-                "text": "The match begins.",
+                "text": gettext("The match begins."),
                 "seat": None,
                 "consequences": [],
             }
         else:
             item = _log_entry(entry, you)
-        item["view"] = game.player_view(state, viewer)
+        item["view"] = view_for_reader(match.kind, state, game.player_view(state, viewer))
         frames.append(item)
     return {
         "id": match.pk,

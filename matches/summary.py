@@ -19,6 +19,7 @@ from config.errors import ApplicationError
 from matches import selectors
 from matches.games.kind import Result
 from matches.games.registry import AnyGame, get_game
+from matches.messages import seat_name
 from matches.models import Match, MatchStatus, MatchSummary, RatingChange, Seat
 from matches.services.ratings import rating_system
 
@@ -173,4 +174,8 @@ def match_game_summary(*, match: Match) -> dict[str, Any]:
 def _for_reader(data: dict[str, Any], kind: str) -> dict[str, Any]:
     """The stored (language-independent) summary with its result's words in the reader's language."""
     result = selectors.reader_result(data.get("result"), kind) or {}
-    return {**data, "result": result, "reason_text": selectors.reason_text(result)}
+    players = [  # an AI seat's level in the reader's language ("AI (hard)" → "AI（困难）")
+        {**p, "name": seat_name(str(p.get("name") or ""))} if isinstance(p, dict) else p
+        for p in data.get("players") or []
+    ]
+    return {**data, "players": players, "result": result, "reason_text": selectors.reason_text(result)}

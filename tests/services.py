@@ -188,13 +188,18 @@ def daphne(env: dict[str, str], tmp: Path) -> Iterator[str]:
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(100):
+        deadline = time.monotonic() + 90  # a loaded machine may take long to import Django and the apps
+        while True:
             try:
                 urllib.request.urlopen(f"{url}/api/health/", timeout=1)
                 break
             except Exception:
                 if proc.poll() is not None:
                     raise RuntimeError((tmp / "daphne.log").read_text()) from None
+                if time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"daphne did not answer in 90 s: {(tmp / 'daphne.log').read_text()}"
+                    ) from None
                 time.sleep(0.1)
         yield url
     finally:

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from boardgame import dataset, validation
-from boardgame.models import Area, HouseCard, WesterosCard
+from boardgame.models import Area, House, HouseCard, WesterosCard
 from config.errors import ApplicationError
 
 
@@ -80,6 +80,28 @@ def test_load_is_idempotent_and_keeps_admin_edits_unless_forced() -> None:
     assert HouseCard.objects.get(slug="eddard_stark").name == "Ned"
     call_command("load_westeros", force=True)
     assert HouseCard.objects.get(slug="eddard_stark").name == "Eddard Stark"
+
+
+@pytest.mark.django_db
+def test_load_fills_the_translations_an_install_lacks_and_keeps_a_curators() -> None:
+    """An install loaded before the files had translations (or whose curator edited the data) gets the
+    files' new translations by a plain `load_westeros`; its English edits and its own translations stay."""
+    call_command("load_westeros")
+    HouseCard.objects.filter(slug="eddard_stark").update(
+        name_en="Ned", name="Ned", name_th=None, name_zh_hans=None
+    )
+    Area.objects.filter(slug="winterfell").update(name_zh_hans=None, name_th="วินเทอร์เฟลล์ (ของเรา)")
+    House.objects.filter(slug="stark").update(name_zh_hans=None)
+    call_command("load_westeros")
+    ned = HouseCard.objects.get(slug="eddard_stark")
+    assert ned.name_en == "Ned"  # the curator's English edit is kept
+    assert ned.name_th == "Eddard Stark" and ned.name_zh_hans == "艾德·史塔克"  # the files' translations
+    winterfell = Area.objects.get(slug="winterfell")
+    assert winterfell.name_zh_hans == "临冬城" and winterfell.name_th == "วินเทอร์เฟลล์ (ของเรา)"
+    assert House.objects.get(slug="stark").name_zh_hans == "史塔克"
+    history_rows = Area.history.count()
+    call_command("load_westeros")  # nothing left to fill: nothing rewritten
+    assert Area.history.count() == history_rows
 
 
 @pytest.mark.django_db

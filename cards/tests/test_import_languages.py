@@ -66,3 +66,30 @@ def test_import_errors_are_worded_in_the_staff_members_language(language, expect
     assert len(report.errors) == 3 and summary == summaries[language]
     assert not Card.objects.exists()
     assert translation.get_language() == "en"  # the import's English reading does not leak out
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "en",
+            [
+                "power: a unit needs Power (C-1.1)",
+                "unique: only events can be Unique; units are Legendary (C-1.4)",
+            ],
+        ),
+        ("th", ["power: ยูนิตต้องมีค่า Power (C-1.1)", "unique: เฉพาะอีเวนท์เท่านั้นที่เป็น Unique ได้"]),
+        ("zh-hans", ["power: 单位必须有攻击力（C-1.1）", "unique: 只有事件可以是唯一；单位用传奇（C-1.4）"]),
+    ],
+)
+def test_a_cards_field_errors_are_worded_in_the_staff_members_language(language, expected):
+    """The card's consistency rules (cards.models.card_field_errors, C-1) in the staff member's language."""
+    from cards.tests.conftest import unit
+
+    data = card_file([unit(power=None, unique=True)])
+    with translation.override(language):
+        report = cards_import(data)
+    text = "\n".join(report.errors)
+    assert all(part in text for part in expected), text
+    assert not Card.objects.exists()

@@ -3,6 +3,7 @@ numbers kept), card names in the reader's language, English unchanged without a 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -173,3 +174,22 @@ def test_input_guard_and_json_parser_refusals_in_the_readers_language(cards, ali
     response = client_for(alice).post("/api/decks/", "{oops", content_type="application/json", **headers)
     assert response.status_code == 400
     assert response.json()["code"] == "malformed_json" and response.json()["message"].startswith(json)
+
+
+def test_an_off_faction_card_given_as_data_names_its_faction_in_the_readers_language(
+    cards: dict[str, Any],
+) -> None:
+    """C-3.4: a card given by its data (a snapshot, an import) names its faction by slug; the message shows
+    the faction's translated name, never the slug."""
+    from cards.models import Faction
+    from decks.tests.factories import POOL
+    from decks.validation import validate_deck
+
+    Faction.objects.filter(slug="water").update(name_th="วารี", name_zh_hans="水")
+    Faction.objects.filter(slug="fire").update(name_th="อัคนี", name_zh_hans="火")
+    entries = [(c, 4) for c in POOL[:12]] + [(next(c for c in POOL if c["faction"] == "water"), 1)]
+    for language, faction, other in (("th", "อัคนี", "วารี"), ("zh-hans", "火", "水"), ("en", "Fire", "Water")):
+        with translation.override(language):
+            issue = next(e for e in validate_deck(entries).errors if e.rule == "C-3.4")
+        assert faction in issue.message and re.search(f"[(（]{other}[)）]", issue.message), issue.message
+        assert "water" not in issue.message and "fire" not in issue.message

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from . import views
 from .actions import ChooseCard, Deploy, Move, PlayEvent, square_name
 from .config import FILES
-from .messages import Msg, card, gettext_noop, listing, msg, nested, term
+from .messages import Msg, ability, card, gettext_noop, listing, msg, nested, term
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -143,15 +143,16 @@ def consequences(
         elif kind == "trigger":
             source = cid(ref)
             d = g.defs.get(source) if source is not None else None
-            ability = d.abilities[ev["ability"]] if d is not None and ev["ability"] < len(d.abilities) else {}
-            label = term(TRIGGER_WORDS.get(str(ability.get("trigger", "")), gettext_noop("triggered")))
-            what = _effect_words(str(ability.get("text") or ""))
-            if what:  # the card's own text, as printed
+            index = int(ev["ability"])
+            data = d.abilities[index] if d is not None and index < len(d.abilities) else {}
+            label = term(TRIGGER_WORDS.get(str(data.get("trigger", "")), gettext_noop("triggered")))
+            what = _effect_words(str(data.get("text") or ""))
+            if what and d is not None:  # the card's own text, as printed
                 m = msg(
                     gettext_noop("%(card)s's %(timing)s ability: %(effect)s"),
                     card=name(ref),
                     timing=label,
-                    effect=what,
+                    effect=ability(d.name, index, what),
                 )
             else:
                 m = msg(gettext_noop("%(card)s's %(timing)s ability resolves."), card=name(ref), timing=label)

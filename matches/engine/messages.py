@@ -120,6 +120,8 @@ class Msg:
 def english_param(value: Any) -> str:
     """A parameter as English text (tagged references by their English names)."""
     if isinstance(value, dict):
+        if "ability" in value:
+            return str(value.get("text", ""))
         if "card" in value:
             return str(value["card"])
         if "term" in value:
@@ -134,6 +136,12 @@ def english_param(value: Any) -> str:
 def card(name: str) -> dict[str, str]:
     """A card named by its English name (the play layer shows the viewer's translation)."""
     return {"card": name}
+
+
+def ability(card_name: str, index: int, text: str) -> dict[str, Any]:
+    """What ability ``index`` of card ``card_name`` (its English name) does, as ``text`` words it in English;
+    the play layer words it in the reader's language from the card's ability data (C-1.5)."""
+    return {"ability": {"card": card_name, "index": index}, "text": text}
 
 
 def term(word: str) -> dict[str, str]:

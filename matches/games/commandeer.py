@@ -244,15 +244,17 @@ class CommandeerGame(GameKind[GameState, Action]):
 def _unplayable(state: GameState, player: Player) -> dict[str, str]:
     """Why each card of the viewer's hand (and their Commander) cannot be played now, by card id, in the
     engine's own words (``GameState.unplayable_messages``, the reasons ``explain_illegal`` gives), as sentences
-    shown on the card itself: "Needs 3 CP and you have 2 (C-5.2)." rather than repeating its name — in the
-    reader's language (the engine catalogue's words, as the log's)."""
+    shown on the card itself: "Needs 3 CP and you have 2 (C-5.2)." rather than repeating its name; in the
+    reader's language (the card's name, where a hint names one, as the reader reads it)."""
+    from cards.data_translations import reader_language
     from matches import messages
     from matches.engine.legality import card_hint
 
-    return {
-        str(cid): messages.render(card_hint(m).to_json())
-        for cid, m in state.unplayable_messages(player).items()
-    }
+    language = reader_language()
+    hints = {str(cid): card_hint(m) for cid, m in state.unplayable_messages(player).items()}
+    if language == "en":
+        return {cid: m.english() for cid, m in hints.items()}
+    return {cid: messages.render(m.to_json(), language) for cid, m in hints.items()}  # the reader's language
 
 
 def _seen_direction(state: GameState, direction: str, viewer: Player | None) -> str:

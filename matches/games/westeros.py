@@ -265,3 +265,14 @@ class WesterosGame(GameKind[WesterosState, WesterosAction]):
         log = view.get("log") or []
         view["log"], view["log_total"] = log[-WESTEROS_VIEW_LOG:], len(log)  # the table shows the tail only
         return view  # castles, control and public combat_strength come from the engine's view
+
+
+def westeros_event_messages(state: WesterosState, events: list[JSON]) -> list[JSON | None]:
+    """Each engine log event of a Westeros view as its message (`event_message`), None where its words
+    read back as none: the page's log is rendered per reader from them (`selectors.view_for_reader`)."""
+    names = _card_ids(state)
+    out: list[JSON | None] = []
+    for e in events:
+        message = event_message(e, names) if isinstance(e, dict) and "text" in e else None
+        out.append(message.to_json() if message is not None else None)
+    return out

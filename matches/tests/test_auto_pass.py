@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 import pytest
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from matches import selectors
@@ -131,6 +132,10 @@ def test_unplayable_hand_cards_say_why_and_playable_ones_do_not(
             for ref in hand:
                 assert (str(ref["id"]) in notes) != (ref["card"] in names), (ref, notes)
             seen += len(notes)
+            with translation.override("th"):  # the same reasons in the reader's language, rule numbers kept
+                thai = selectors.match_snapshot(match=m, you=you)["view"]["unplayable"]
+            assert thai.keys() == notes.keys()
+            assert all("(C-" in t and "you have" not in t and "Needs" not in t for t in thai.values()), thai
             cp = view["players"][you.position]["cp"]
             for text in notes.values():
                 # a sentence citing its rule

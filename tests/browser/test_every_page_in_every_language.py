@@ -10,9 +10,9 @@ Westeros board). One browser context per language visits the pages in sequence o
 Latin-script words that may stay: brand names (Commandeer, Westeros, A Game of Thrones …), rule numbers,
 usernames, numbers and units, the terms the Thai column of docs/glossary.md keeps in Latin script (Thai
 only), and names and texts of the game data (cards, factions, keywords, areas, houses, house cards) that
-have no translation in the language. The texts the server's game log and the engines write (log lines,
-action descriptions, reasons) are read as the server sends them; they are rendered per viewer in another
-part of the work and are left out here (SERVER_TEXT).
+have no translation in the language. What the server writes is read too: the game logs and replays, the
+engines' action descriptions, reasons and results (rendered per viewer from their messages), the seats'
+names ("AI (hard)"), and the card abilities' descriptions (cards.describe through the catalogue).
 """
 
 from __future__ import annotations
@@ -73,22 +73,8 @@ THAI_TRACK_AND_CARD_TERMS = {
     *("sta", "lan", "bar", "gre", "tyr", "mar"),
     *("messenger", "raven", "king's", "court", "en", "night's", "watch", "docstring"),
 }
-# What the server's game log and the engines write, shown as it comes (docs/i18n.md "Texts the server
-# writes are shown as they come"; rendering it per viewer is another engineer's work in progress): the
-# logs and a replay step's text, the engine's action descriptions (the buttons of a Commandeer or
-# Westeros decision, their tooltips), why a card cannot be played, the result's reason, and a card's
-# ability descriptions (cards/describe.py writes them in English from the ability data: not translated yet).
-SERVER_TEXT = (
-    ".log, #log, #wx-log, [data-testid=log], #frame-text, .hc-note, .go-reason, .wx-effect, .wx-effect-full,"
-    " [data-testid=action], [data-testid=orders-plan] .wx-plan-tokens button, [data-testid=ability-descriptions]"
-)
 # Technical names (code, key names) the rules pages and hints show as they are typed.
 TECHNICAL = "code, pre, kbd"
-# Words of texts the play layer writes on the server (matches.summary's result lines "bob conceded",
-# "alice won", matches.models.Seat's titles "Lannister (AI, normal)"), by page; another engineer renders
-# them per viewer.
-PLAY_LAYER_WORDS = {"conceded", "won", "easy", "normal", "hard", *("stark", "lannister", "baratheon")}
-PLAY_LAYER_PAGES = ("/play/", "/westeros/games/")
 
 
 def thai_latin_terms() -> set[str]:
@@ -266,12 +252,12 @@ def pages(made: dict[str, Any]) -> list[tuple[str, str]]:
 
 SIGNED_OUT = ("/accounts/login/", "/accounts/signup/")
 
-READ_PAGE = """([server, technical]) => {
-  // the server's texts and the technical names are taken out of what is read (this is the visit's end)
-  for (const n of document.querySelectorAll(`${server}, ${technical}`)) n.style.display = "none";
+READ_PAGE = """(technical) => {
+  // the technical names are taken out of what is read (this is the visit's end)
+  for (const n of document.querySelectorAll(technical)) n.style.display = "none";
   const attrs = [];
   for (const n of document.body.querySelectorAll("[title], [aria-label], [placeholder]")) {
-    if (n.closest(server)) continue;
+    if (n.closest(technical)) continue;
     for (const a of ["title", "aria-label", "placeholder"]) if (n.getAttribute(a)) attrs.push(n.getAttribute(a));
   }
   return [document.body.innerText, attrs.join("\\n"), document.title].join("\\n");
@@ -293,7 +279,7 @@ def read(page: Any, url: str, wait_for: str) -> str:
     if wait_for:
         page.wait_for_selector(wait_for, state="attached")
     page.wait_for_timeout(150)  # a last render after the data came
-    return str(page.evaluate(READ_PAGE, [SERVER_TEXT, TECHNICAL]))
+    return str(page.evaluate(READ_PAGE, TECHNICAL))
 
 
 def visit_every_page(
@@ -322,11 +308,8 @@ def visit_every_page(
         page.wait_for_url(lambda u: "/accounts/login/" not in u)
         for path, wait_for in pages(made):
             text = read(page, f"{url}{path}", wait_for)
-            extra = frozenset(
-                PLAY_LAYER_WORDS if path.startswith(PLAY_LAYER_PAGES) or path.endswith("/replay/") else ()
-            )
             match_names, match_texts = page.evaluate(MATCH_DATA)
-            words = english_words(text, lang, texts | set(match_texts), names | frozenset(match_names), extra)
+            words = english_words(text, lang, texts | set(match_texts), names | frozenset(match_names))
             if words:
                 found[path] = sorted(set(words))
     finally:

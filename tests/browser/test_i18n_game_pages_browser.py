@@ -8,8 +8,8 @@ clicking, Ready). The language comes from the `django_language` cookie, as the s
 
 Allowed Latin words: the Thai game terms the glossary keeps in Latin script (docs/glossary.md), brand names,
 rule numbers, usernames and seat names, and names from the game data (cards, areas) that have no translation
-in the seeded data; texts the server writes (the log, the engine's action descriptions) are another part's
-work and are not looked at here. SCREENSHOT_DIR keeps a picture of each page at 1400×900 and 390×844.
+in the seeded data. The log (rendered per viewer from its messages) and the end-of-game reason are read
+too. SCREENSHOT_DIR keeps a picture of each page at 1400×900 and 390×844.
 """
 
 from __future__ import annotations
@@ -53,6 +53,11 @@ THAI_LATIN_TERMS = {
     "Reinforce",
     "Range",
     "Attack",
+    "Deploying",
+    "Casting",
+    "Spoil",
+    "Marking",
+    "Formation",
     "Power",
     "Health",
     "event",
@@ -91,7 +96,7 @@ THAI_LATIN_TERMS = {
 # Abbreviations and key names that stay Latin in every language.
 EVERYWHERE = {"CP", "AI", "Esc", "Enter", "HTTP", "Commandeer", "TCG", "II", "III"}  # II, III: Westeros decks
 
-# Regions the pages' JavaScript fills (the log and the server's action texts excepted).
+# Regions the pages' JavaScript fills, the log with them (a Westeros action's tooltip excepted: below).
 MATCH_REGIONS = (
     "#prompt",
     "#hint",
@@ -107,6 +112,7 @@ MATCH_REGIONS = (
     "#conn",
     "#game-over-title",
     "#game-over-body",
+    "[data-testid=log]",
 )
 WESTEROS_REGIONS = (
     "#wx-phase",
@@ -124,6 +130,7 @@ WESTEROS_REGIONS = (
     "#wx-combat",
     "#wx-hand-strip",
     "#wx-conn",
+    "#wx-log",
 )
 
 
@@ -137,9 +144,9 @@ def english_words(text: str, lang: str, names: set[str]) -> list[str]:
     return [w for w in re.findall(r"[A-Za-z][A-Za-z']+", text) if w not in allowed]
 
 
-# What the server or the game data writes inside those regions: a card's rules text, why a card cannot be
-# played (the engine's words), the result's reason, the log.
-SERVER_TEXT = ".hc-text, .hc-note, .go-reason, .log, #wx-log, .wx-effect, .wx-effect-full"
+# What the game data writes inside those regions: a card's rules text and notes, a Westeros card's effect
+# (read as data: translated where the data is, allowed by name where it is not).
+SERVER_TEXT = ".hc-text, .hc-note, .wx-effect, .wx-effect-full"
 
 
 def region_text(page: Any, regions: tuple[str, ...]) -> str:

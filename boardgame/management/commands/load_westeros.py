@@ -14,7 +14,8 @@ from config.errors import ApplicationError
 class Command(BaseCommand):
     help = (
         "Load boardgame/data/westeros/*.json (and layout.json) into the database. Does nothing when the "
-        "database already holds Westeros data (admin edits are kept) unless --force is given."
+        "database already holds Westeros data (admin edits are kept) unless --force is given; then it only fills "
+        "in the translations the database lacks (a translation a curator wrote is never replaced)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -30,5 +31,7 @@ class Command(BaseCommand):
             "loaded": "Westeros data loaded.",
             "unchanged": "Westeros data already loaded and identical; nothing to do.",
             "kept": "Westeros data already present and edited; kept it (use --force to replace).",
+            "translated": "Westeros data already present and edited; kept it and filled in the translations it "
+            "lacked from the files (use --force to replace).",
         }
         self.stdout.write(self.style.SUCCESS(messages[outcome]))
