@@ -12,6 +12,7 @@ const root = document.getElementById("wx-tutorial-app");
 const url = `/api/tutorials/${root.dataset.game}/`;
 const mapData = JSON.parse(document.getElementById("wx-map-data").textContent);
 const CARDS = JSON.parse(document.getElementById("wx-house-cards").textContent) || {};
+const TEXTS = JSON.parse(document.getElementById("wx-card-texts").textContent) || { westeros: {}, wildling: {} };
 const $ = (id) => document.getElementById(id);
 const PHASES = { westeros: _("Westeros Phase"), planning: pgettext("Westeros", "Planning Phase"), action: _("Action Phase") };
 
@@ -33,9 +34,14 @@ function buttonLabel(action) {
   }
 }
 
-/** A log line names some areas by id ("moat_cailin"): the map's name for them, in the reader's language. */
+/** A log line names some areas and cards by id ("moat_cailin", "3:wildlings_attack", "skinchanger_scout"):
+ * their names, in the reader's language, as the map and the card data have them. */
 function areaNames(line) {
-  return line.replace(/\b[a-z]+(?:_[a-z]+)*\b/g, (word) => (board.areas[word] ? board.name(word) : word));
+  return line.replace(/\b(?:[123]:)?[a-z]+(?:_[a-z]+)*\b/g, (word) => {
+    if (board.areas[word]) return board.name(word);
+    const card = TEXTS.westeros[word] || TEXTS.wildling[word];
+    return card ? card.name : word;
+  });
 }
 
 function render() {
