@@ -146,3 +146,14 @@ def test_another_move_is_refused_with_the_reason() -> None:
     assert response.status_code == 400 and response.json()["code"] == "invalid_action"
     assert _post(client, {"step": 0, "action": None}).status_code == 400
     assert client.get(URL).json()["step"] == 0
+
+
+@pytest.mark.django_db
+def test_the_page_carries_the_map_and_the_card_names_and_the_home_page_links_to_it() -> None:
+    client = Client()
+    page = client.get("/learn/westeros/")
+    assert page.status_code == 200
+    body = page.content.decode()
+    for script in ("wx-map-data", "wx-house-cards", "wx-card-texts", "westeros/tutorial.js"):
+        assert script in body
+    assert 'href="/learn/westeros/"' in client.get("/").content.decode()
