@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 
 from cards.data_translations import reader_language
 from config.errors import ApplicationError
+from frontend import tutorial_westeros
 from frontend.models import TutorialProgress
 from frontend.tutorial_lessons import COMMANDEER, LEARNER, Chapter, Lesson, Move, Step
 from matches import messages
@@ -28,7 +29,10 @@ from matches.games.registry import (
     get_game,
 )  # the match pages' view: each card's text in the reader's language
 
-LESSONS: dict[str, Lesson] = {COMMANDEER.game: COMMANDEER}
+LESSONS: dict[str, Lesson] = {
+    COMMANDEER.game: COMMANDEER,
+    tutorial_westeros.WESTEROS.game: tutorial_westeros.WESTEROS,
+}
 SESSION_KEY = "tutorials"  # {game: step} for a visitor who is not signed in
 _ID_KEYS = ("card", "unit", "target")  # the keys of an action that hold a card instance id
 
@@ -230,6 +234,8 @@ def _happened(lesson: Lesson, step: int, state: GameState) -> list[str]:
 def payload(lesson: Lesson, step: int) -> dict[str, Any]:
     """Everything the tutorial page shows at `step`: the learner's view of the board (their own hand
     only, C-8), the instruction, the element(s) to click, and what the previous step did."""
+    if lesson.game == tutorial_westeros.WESTEROS.game:
+        return tutorial_westeros.payload(lesson, step)
     steps = lesson.steps()
     state, chapter, chapter_index = state_at(lesson, step)
     finished = step >= len(steps)
@@ -268,14 +274,20 @@ def advance(request: Any, *, game: str, step: int, action: Any) -> dict[str, Any
             raise ApplicationError(
                 "tutorial_finished", gettext("This tutorial is finished: restart it to play it again.")
             )
-        state, _chapter, _index = state_at(lesson, current)
-        wanted = expected_action(state, steps[current][2])
-        if wanted is None and action is not None:
-            raise ApplicationError(
-                "not_this_step", gettext("This step asks you to read on, not to make a move.")
-            )
-        if wanted is not None:
-            _check_move(state, wanted, action)
+        if lesson.game == tutorial_westeros.WESTEROS.game:
+            board = tutorial_westeros.state_at(lesson, current)
+            wanted_move = tutorial_westeros.expected_action(board, steps[current][2])
+            if wanted_move is not None:
+                _refuse(tutorial_westeros.check_move(board, wanted_move, action))
+        else:
+            state, _chapter, _index = state_at(lesson, current)
+            wanted = expected_action(state, steps[current][2])
+            if wanted is None and action is not None:
+                raise ApplicationError(
+                    "not_this_step", gettext("This step asks you to read on, not to make a move.")
+                )
+            if wanted is not None:
+                _check_move(state, wanted, action)
         progress_set(request, game, current + 1)
     return payload(lesson, current + 1)
 
@@ -297,6 +309,23 @@ def _check_move(state: GameState, wanted: Action, sent: Any) -> None:
         raise ApplicationError(
             "illegal_action", gettext("That move is not legal: %(reason)s") % {"reason": reason}
         ) from None
+    raise ApplicationError(
+        "not_this_step",
+        gettext("That move is legal, but this step asks for another one: follow the highlight."),
+    )
+
+
+def _refuse(reason: str | None) -> None:
+    """The Westeros runner's verdict on a sent move as the same errors as the Commandeer one's."""
+    if reason is None:
+        return
+    kind, _sep, detail = reason.partition(":")
+    if kind == "invalid":
+        raise ApplicationError("invalid_action", gettext("Not an action: %(reason)s") % {"reason": detail})
+    if kind == "illegal":
+        raise ApplicationError(
+            "illegal_action", gettext("That move is not legal: %(reason)s") % {"reason": detail}
+        )
     raise ApplicationError(
         "not_this_step",
         gettext("That move is legal, but this step asks for another one: follow the highlight."),

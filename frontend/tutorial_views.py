@@ -26,7 +26,20 @@ def tutorial_page(request: HttpRequest, game: str) -> HttpResponse:
     if game not in tutorial.LESSONS:
         raise Http404(game)
     lesson = tutorial.LESSONS[game]
-    return render(request, f"frontend/tutorial/{game}.html", {"lesson": lesson, "game": game})
+    context: dict[str, Any] = {"lesson": lesson, "game": game}
+    if game == "westeros":  # the Westeros table's map and the house cards' faces, in the reader's language
+        from boardgame import dataset as board_dataset
+        from boardgame import selectors as board_selectors
+        from frontend.westeros_views import _card_texts, _house_cards
+
+        context["map_data"] = board_selectors.westeros_map()
+        export = board_dataset.game_data_export()
+        data = board_selectors.localise_game_data(
+            {key: export[key] for key in ("house_cards", "westeros_cards", "wildling_cards")}
+        )
+        context["house_cards"] = _house_cards(data)
+        context["card_texts"] = _card_texts(data)
+    return render(request, f"frontend/tutorial/{game}.html", context)
 
 
 class StepSerializer(serializers.Serializer):

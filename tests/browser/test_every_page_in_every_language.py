@@ -246,6 +246,8 @@ def pages(made: dict[str, Any]) -> list[tuple[str, str]]:
         ("/accounts/settings/", ""),
         ("/rules/commandeer/", ""),
         ("/rules/westeros/", ""),
+        ("/learn/commandeer/", "[data-testid=tutorial-instruction]:not(:empty)"),
+        ("/learn/westeros/", "[data-testid=tutorial-instruction]:not(:empty)"),
         ("/no-such-page/", ""),
     ]
 
