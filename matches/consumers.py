@@ -42,7 +42,7 @@ from frontend.language import normalize, saved_language
 from matches import selectors, sockets
 from matches.chat import PRIVATE_PREFIX
 from matches.models import ChatMute, Match, Seat
-from matches.services.chat import chat_group
+from matches.services.chat import ChatMessageEvent, ChatRemovedEvent, chat_group
 from matches.services.notify import match_group
 from matches.types import Viewer
 
@@ -82,23 +82,6 @@ class MatchChangedEvent(TypedDict):
 
     type: str
     version: int
-
-
-class ChatMessageEvent(TypedDict):
-    """services.chat: a message posted to a channel (its payload as the readers get it)."""
-
-    type: str
-    channel: str
-    message: object
-    author_id: int | None
-
-
-class ChatRemovedEvent(TypedDict):
-    """services.chat: staff hid this message."""
-
-    type: str
-    channel: str
-    id: int
 
 
 def _change_key(match_id: int) -> tuple[object, ...] | None:
