@@ -10,13 +10,12 @@ Names are read once per process and language and dropped when a translated row i
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models.signals import post_save
 from django.utils import translation
 from django.utils.translation import gettext
 
 from cards.data_translations import reader_language
+from matches.jsontypes import JSONObject, JSONValue
 
 COMMANDEER = "commandeer"
 WESTEROS = "westeros"
@@ -47,7 +46,7 @@ def _load(kind: str, language: str) -> dict[str, str]:
         return out
     from boardgame import models as bg
 
-    sources: dict[str, list[Any]] = {
+    sources: dict[str, list[type[bg.Area | bg.House | bg.WesterosCard | bg.WildlingCard | bg.HouseCard]]] = {
         "area": [bg.Area],
         "house": [bg.House],
         "wcard": [bg.WesterosCard, bg.WildlingCard, bg.HouseCard],  # house cards win a shared id
@@ -70,7 +69,7 @@ def _name(kind: str, key: str, language: str) -> str | None:
     return cached.get(key)
 
 
-def forget_names(**_kwargs: Any) -> None:
+def forget_names(**_kwargs: object) -> None:
     """Drops the cached names (a translated row changed)."""
     _names.clear()
 
@@ -92,7 +91,7 @@ def join(items: list[str], language: str) -> str:
     return ", ".join(items)
 
 
-def _param(value: Any, language: str, game: str) -> Any:
+def _param(value: object, language: str, game: str) -> object:
     if isinstance(value, bool) or not isinstance(value, dict):
         return value
     if "msg" in value:
@@ -116,7 +115,7 @@ def _param(value: Any, language: str, game: str) -> Any:
     return str(value)
 
 
-def _render(message: Any, language: str, game: str) -> str:
+def _render(message: object, language: str, game: str) -> str:
     if not isinstance(message, dict) or not isinstance(message.get("key"), str):
         raise ValueError("a message must be a JSON object with a string 'key'")
     key = message["key"]
@@ -130,7 +129,7 @@ def _render(message: Any, language: str, game: str) -> str:
     return template % {name: _param(v, language, game) for name, v in params.items()}
 
 
-def render(message: Any, language: str | None = None, *, game: str = COMMANDEER) -> str:
+def render(message: object, language: str | None = None, *, game: str = COMMANDEER) -> str:
     """The message (`Msg.to_json()`) as a sentence in `language` (default: the active one)."""
     language = language or reader_language()
     with translation.override(language):
@@ -147,13 +146,13 @@ NEVER_MOVED = translation.gettext_noop("%(name)s never made a first move.")
 CANCELLED = translation.gettext_noop("The creator cancelled the match.")
 
 
-def play_message(key: str, **params: Any) -> tuple[str, dict[str, Any]]:
+def play_message(key: str, **params: JSONValue) -> tuple[str, JSONObject]:
     """(the English text, the message) of one of the play layer's own result texts above."""
-    message = {"key": key, "params": params}
+    message: JSONObject = {"key": key, "params": params}
     return (key % params if params else key), message
 
 
-def auto_pass(message: dict[str, Any]) -> dict[str, Any]:
+def auto_pass(message: JSONObject) -> JSONObject:
     """The message of an action taken as an automatic pass (every reader sees nobody chose it)."""
     return {"key": AUTO_PASS_KEY, "params": {"action": {"msg": message}}}
 
