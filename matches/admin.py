@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib import admin
 from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from matches.chat import PRIVATE_PREFIX
 from matches.models import (
@@ -44,14 +45,15 @@ class StopReasonFilter(admin.SimpleListFilter):
     title = "end reason"
     parameter_name = "end_reason"
 
-    def lookups(self, request: Any, model_admin: Any) -> list[tuple[str, str]]:
+    # Any: Django's stub types the filter's admin as ModelAdmin of any model (a narrower one breaks the override)
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]) -> list[tuple[str, str]]:
         return [
             ("internal_error", "Aborted: internal error"),
             ("aborted", "Aborted: no first move"),
             ("failing", "Task failing now (backing off)"),
         ]
 
-    def queryset(self, request: Any, queryset: QuerySet[Match]) -> QuerySet[Match]:
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> QuerySet[Match]:
         if self.value() == "failing":
             return queryset.filter(status=MatchStatus.ACTIVE, task_failures__gt=0)
         if self.value():
@@ -109,10 +111,10 @@ class ActionLogAdmin(admin.ModelAdmin[ActionLog]):
         "created_at",
     )
 
-    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: ActionLog | None = None) -> bool:
         return False  # append-only
 
-    def has_add_permission(self, request: Any) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
@@ -128,10 +130,11 @@ class ChatChannelFilter(admin.SimpleListFilter):
     title = "channel"
     parameter_name = "channel"
 
-    def lookups(self, request: Any, model_admin: Any) -> list[tuple[str, str]]:
+    # Any: Django's stub types the filter's admin as ModelAdmin of any model (a narrower one breaks the override)
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]) -> list[tuple[str, str]]:
         return [("table", "Table"), ("spectators", "Spectators")]
 
-    def queryset(self, request: Any, queryset: QuerySet[ChatMessage]) -> QuerySet[ChatMessage]:
+    def queryset(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> QuerySet[ChatMessage]:
         return queryset.filter(channel=self.value()) if self.value() else queryset
 
 
@@ -157,7 +160,7 @@ class ChatMessageAdmin(admin.ModelAdmin[ChatMessage]):
     actions = ["hide_messages", "unhide_messages"]
     list_select_related = ("match", "author", "hidden_by")
 
-    def get_queryset(self, request: Any) -> QuerySet[ChatMessage]:
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ChatMessage]:
         return super().get_queryset(request).exclude(channel__startswith=PRIVATE_PREFIX)
 
     @admin.display(description="message")
@@ -165,21 +168,21 @@ class ChatMessageAdmin(admin.ModelAdmin[ChatMessage]):
         return obj.body if len(obj.body) <= 80 else obj.body[:79] + "…"
 
     @admin.action(description="Hide the selected messages (kept for review)")
-    def hide_messages(self, request: Any, queryset: QuerySet[ChatMessage]) -> None:
+    def hide_messages(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
         hidden = sum(
             message_hide(message_id=pk, by=request.user) for pk in queryset.values_list("pk", flat=True)
         )
         self.message_user(request, f"{hidden} message(s) hidden.")
 
     @admin.action(description="Show the selected hidden messages again")
-    def unhide_messages(self, request: Any, queryset: QuerySet[ChatMessage]) -> None:
+    def unhide_messages(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
         shown = sum(message_unhide(message_id=pk) for pk in queryset.values_list("pk", flat=True))
         self.message_user(request, f"{shown} message(s) shown again.")
 
-    def has_add_permission(self, request: Any) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: ChatMessage | None = None) -> bool:
         return False  # read-only: hiding and showing again (the actions) are the only changes
 
 
@@ -199,7 +202,7 @@ class PlayerRatingAdmin(admin.ModelAdmin[PlayerRating]):
     search_fields = ("user__username",)
     readonly_fields = tuple(f.name for f in PlayerRating._meta.fields)
 
-    def has_add_permission(self, request: Any) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
@@ -210,8 +213,8 @@ class RatingChangeAdmin(admin.ModelAdmin[RatingChange]):
     search_fields = ("user__username",)
     readonly_fields = tuple(f.name for f in RatingChange._meta.fields)
 
-    def has_add_permission(self, request: Any) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: RatingChange | None = None) -> bool:
         return False

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TypeAlias, cast
 
 from django.conf import settings
 from django.db import connection
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.exceptions import ErrorDetail
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import UserRateThrottle
+from rest_framework.throttling import BaseThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from config.errors import ApplicationError
@@ -32,7 +35,7 @@ class HealthApi(APIView):
     """Liveness probe and the benchmark's trivial baseline endpoint."""
 
     permission_classes = [permissions.AllowAny]
-    authentication_classes: list[Any] = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(responses={200: api_types.HealthOut})
     def get(self, request: Request) -> Response:
@@ -67,7 +70,7 @@ MAX_MATCH_ID = 2**63 - 1  # the id column's range: a larger id in the path is no
 class MatchApiView(APIView):
     """A view of one match (`match_id` in the path): an id beyond the column's range is a 404, not a 500."""
 
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+    def initial(self, request: Request, *args: object, **kwargs: int) -> None:  # routes: <int:match_id>
         if kwargs.get("match_id", 0) > MAX_MATCH_ID:
             raise ApplicationError("not_found", f"No match #{kwargs['match_id']}.", status_code=404)
         super().initial(request, *args, **kwargs)
@@ -76,13 +79,17 @@ class MatchApiView(APIView):
 SETTINGS_ERROR_CODES = {"rules_config": "invalid_rules_config", "time_control": "invalid_time_control"}
 
 
-def _settings_error(errors: Any) -> Exception:
+# A serializer's `errors`: each field's messages, nested as its (list or object) field is.
+ErrorTree: TypeAlias = "ErrorDetail | list[ErrorTree] | dict[str, ErrorTree]"
+
+
+def _settings_error(errors: Mapping[str, ErrorTree]) -> Exception:
     """The create input's errors: a bad rules_config or time_control alone keeps its own stable code
     (`invalid_rules_config`, `invalid_time_control`), the message naming the setting; else `invalid`."""
     if len(errors) == 1 and next(iter(errors)) in SETTINGS_ERROR_CODES:
         name = next(iter(errors))
 
-        def words(detail: Any, path: str) -> list[str]:
+        def words(detail: object, path: str) -> list[str]:
             if isinstance(detail, dict):
                 return [
                     w
@@ -166,12 +173,13 @@ class MatchListCreateApi(APIView):
                 )
             return value
 
-        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        def validate(self, attrs: dict[str, object]) -> dict[str, object]:
             """rules_config against the kind's generated serializer (errors under `rules_config`)."""
             if "rules_config" in attrs:
                 try:
                     attrs["rules_config"] = rules_api.validate_rules_config(
-                        attrs["kind"], attrs["rules_config"]
+                        cast("str", attrs["kind"]),
+                        attrs["rules_config"],  # a str: validate_kind ran
                     )
                 except serializers.ValidationError as exc:
                     raise serializers.ValidationError({"rules_config": exc.detail}) from None
@@ -199,7 +207,7 @@ class MatchListCreateApi(APIView):
         data = [selectors.match_summary(m, you=selectors.viewer_seat(m, request.user)) for m in page]
         return paginator.get_paginated_response(data)
 
-    def get_throttles(self) -> list[Any]:
+    def get_throttles(self) -> list[BaseThrottle]:
         """Creating is throttled per user (`MatchCreateThrottle`); listing is not."""
         return [MatchCreateThrottle()] if self.request.method == "POST" else super().get_throttles()
 
@@ -379,7 +387,7 @@ class MatchRematchApi(MatchApiView):
     def post(self, request: Request, match_id: int) -> Response:
         new, offer = match_rematch(match_id=match_id, user=signed_in(request.user))
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
-        body: dict[str, Any] = {"rematch": selectors.match_summary(match, you=you)["rematch"]}
+        body: dict[str, object] = {"rematch": selectors.match_summary(match, you=you)["rematch"]}
         if new is None:
             return Response({**body, "match": None})
         new_match, new_you = selectors.match_get_for_viewer(match_id=new.pk, user=request.user)
@@ -561,9 +569,9 @@ class MatchPathNotFoundApi(APIView):
     """Any other path under /api/matches/ (`-1/`, `null,null/`, `5/unknown/`): the API's JSON 404, not a page."""
 
     permission_classes = [permissions.AllowAny]
-    authentication_classes: list[Any] = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+    def initial(self, request: Request, *args: object, **kwargs: object) -> None:
         raise ApplicationError(
             "not_found",
             "No such match resource: a match is /api/matches/<id>/ with a whole number id (see /api/docs/).",

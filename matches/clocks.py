@@ -20,9 +20,10 @@ taken) and three timeouts in a row forfeit, rather than every later turn timing 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field, fields
+from collections.abc import Mapping
+from dataclasses import Field, dataclass, field, fields
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TypedDict, cast
 
 MIN_GRACE_S = 5
 TIMEOUTS_TO_FORFEIT = 3  # consecutive timeouts of one seat that lose the match
@@ -30,6 +31,21 @@ TIMEOUTS_TO_FORFEIT = 3  # consecutive timeouts of one seat that lose the match
 # (plus the timer's grace) stays below Redis' visibility timeout (CELERY_VISIBILITY_TIMEOUT_S), or Redis would
 # hand it to a second worker meanwhile. Further deadlines rest on the stored deadline and the beat's sweep.
 EAGER_TIMER_HORIZON = timedelta(minutes=3)
+
+
+class TimeControlJSON(TypedDict, total=False):
+    """A time control as stored (`Match.time_control`) and sent: Fischer or per move (+ bank)."""
+
+    initial_s: int
+    increment_s: int
+    per_move_s: int | None
+    bank_s: int
+
+
+class TimeControlPreset(TypedDict):
+    label: str  # English; the lobby shows it translated (pages.TIME_CONTROL_LABELS)
+    value: TimeControlJSON
+    kinds: tuple[str, ...]  # the games it is offered for
 
 
 @dataclass(frozen=True)
@@ -46,7 +62,7 @@ class TimeControl:
     bank_s: int = field(default=0, metadata={"min": 0, "max": 86400})
 
     @classmethod
-    def from_json(cls, data: dict[str, Any] | None) -> TimeControl:
+    def from_json(cls, data: Mapping[str, object] | None) -> TimeControl:
         """Parse `{"initial_s", "increment_s"}` or `{"per_move_s"[, "bank_s"]}`; ValueError naming the field.
 
         Strict: every value is an integer (never a bool or a float such as 1e400) within its field's
@@ -68,7 +84,7 @@ class TimeControl:
         return parsed
 
     @classmethod
-    def _parse(cls, data: dict[str, Any]) -> TimeControl:
+    def _parse(cls, data: Mapping[str, object]) -> TimeControl:
         by_name = _fields_by_name()
         unknown = set(data) - set(by_name)
         if unknown:
@@ -81,6 +97,10 @@ class TimeControl:
                 raise ValueError(f"{name} must be an integer number of seconds")
             if not meta["min"] <= value <= meta["max"]:
                 raise ValueError(f"{name} must be from {meta['min']} to {meta['max']} seconds")
+        return cls._checked(cast("TimeControlJSON", data))  # every key and value checked above
+
+    @classmethod
+    def _checked(cls, data: TimeControlJSON) -> TimeControl:
         if data.get("per_move_s") is not None:
             return cls(
                 initial_s=0, increment_s=0, per_move_s=data["per_move_s"], bank_s=data.get("bank_s") or 0
@@ -89,7 +109,7 @@ class TimeControl:
             raise ValueError("bank_s goes with per_move_s (a bank of a per-decision clock)")
         return cls(initial_s=data.get("initial_s", 300), increment_s=data.get("increment_s", 10))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TimeControlJSON:
         if self.per_move_s is not None:
             return {"per_move_s": self.per_move_s, **({"bank_s": self.bank_s} if self.bank_s else {})}
         return {"initial_s": self.initial_s, "increment_s": self.increment_s}
@@ -114,12 +134,14 @@ class TimeControl:
         return 1000 * max(self.increment_s, MIN_GRACE_S)
 
 
-_PARSED: dict[tuple[Any, ...], TimeControl] = {}  # stored controls seen (few distinct: the lobby's presets)
+_PARSED: dict[
+    tuple[tuple[str, object, type], ...], TimeControl
+] = {}  # stored controls seen (few distinct: the lobby's presets)
 _PARSED_SIZE = 1024
 
 
 @functools.cache
-def _fields_by_name() -> dict[str, Any]:
+def _fields_by_name() -> dict[str, Field[object]]:
     return {f.name: f for f in fields(TimeControl)}
 
 
@@ -198,7 +220,7 @@ class SeatClock:
 # The lobby's time controls, per game: Commandeer is turn based (Fischer, or correspondence per move);
 # Westeros decides per phase step, several houses at once (per decision with a bank, or correspondence per
 # step). The first of each game is its default. A game not named here (test games) is offered all of them.
-TIME_CONTROL_PRESETS: tuple[dict[str, Any], ...] = (
+TIME_CONTROL_PRESETS: tuple[TimeControlPreset, ...] = (
     {
         "label": "5 min + 10 s per turn",
         "value": {"initial_s": 300, "increment_s": 10},
@@ -230,7 +252,7 @@ TIME_CONTROL_PRESETS: tuple[dict[str, Any], ...] = (
 )
 
 
-def time_control_choices(kind: str) -> list[dict[str, Any]]:
+def time_control_choices(kind: str) -> list[TimeControlPreset]:
     """The lobby's time controls of a game kind (its default first)."""
     named = [p for p in TIME_CONTROL_PRESETS if kind in p["kinds"]]
     return named or list(TIME_CONTROL_PRESETS)

@@ -26,7 +26,7 @@ import json
 import logging
 import time
 from http.cookies import CookieError, SimpleCookie
-from typing import Any
+from typing import Any, TypedDict
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -42,7 +42,7 @@ from frontend.language import normalize, saved_language
 from matches import selectors, sockets
 from matches.chat import PRIVATE_PREFIX
 from matches.models import ChatMute, Match, Seat
-from matches.services.chat import chat_group
+from matches.services.chat import ChatMessageEvent, ChatRemovedEvent, chat_group
 from matches.services.notify import match_group
 from matches.types import Viewer
 
@@ -77,7 +77,14 @@ def _nesting(text: str) -> int:
     return deepest
 
 
-def _change_key(match_id: int) -> tuple[Any, ...] | None:
+class MatchChangedEvent(TypedDict):
+    """services.notify: a change was committed at this version."""
+
+    type: str
+    version: int
+
+
+def _change_key(match_id: int) -> tuple[object, ...] | None:
     """What changes when anything a viewer sees changes: version, status and who is seated."""
     row = Match.objects.filter(pk=match_id).values_list("state_version", "status", "lobby").first()
     if row is None:
@@ -103,7 +110,8 @@ def _delivers(user: Viewer | None, match_id: int, channel: str, author_id: int |
     return not ChatMute.objects.filter(user=account, muted_id=author_id).exists()
 
 
-def scope_language(scope: Any) -> str:
+# Any: an ASGI scope's values differ per key (asgiref types the scope as a dict of Any)
+def scope_language(scope: dict[str, Any]) -> str:
     """The socket's language, resolved as `LanguageMiddleware` resolves a request's: the signed-in user's
     saved language, else the `django_language` cookie, else the Accept-Language header, else English."""
     saved = saved_language(scope.get("user"))
@@ -128,6 +136,7 @@ def scope_language(scope: Any) -> str:
     return str(settings.LANGUAGE_CODE)
 
 
+# Any: the snapshot is selectors.match_snapshot's (typed where it is built, not here)
 def _snapshot(
     match_id: int, user: Viewer, log_since: int | None = None, language: str = "en"
 ) -> dict[str, Any]:
@@ -239,7 +248,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             )
 
     async def receive(
-        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: object
     ) -> None:
         """One client frame, checked before anything is parsed (an unchecked bad frame once raised in here).
 
@@ -269,7 +278,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.receive_json(content)
 
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+    async def receive_json(self, content: object, **kwargs: object) -> None:
         """Clients may ask for a resync: {"type": "sync"}; actions go through the REST API."""
         if isinstance(content, dict) and content.get("type") == "sync":
             await self._refresh(force=True)
@@ -299,7 +308,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         log.info("match %s socket closed with %s: %s", getattr(self, "match_id", "?"), code, reason)
         await self.close(code=code, reason=reason)
 
-    async def match_changed(self, event: dict[str, Any]) -> None:
+    async def match_changed(self, event: MatchChangedEvent) -> None:
         """A change was committed: send this user their own up-to-date view.
 
         Bursts coalesce: a view is read fresh from the database, so when it already showed a later
@@ -333,7 +342,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(chat_group(self.match_id, channel), self.channel_name)
         self._chat_channels = channels
 
-    async def chat_message(self, event: dict[str, Any]) -> None:
+    async def chat_message(self, event: ChatMessageEvent) -> None:
         """A chat message of a channel this socket reads (checked again), unless its viewer muted the author."""
         channel = event.get("channel")
         if channel not in getattr(self, "_chat_channels", set()):
@@ -344,12 +353,13 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.send_json({"type": "chat", "channel": channel, "message": event.get("message")})
 
-    async def chat_removed(self, event: dict[str, Any]) -> None:
+    async def chat_removed(self, event: ChatRemovedEvent) -> None:
         """Staff hid a message: the page removes it."""
         channel = event.get("channel")
         if channel in getattr(self, "_chat_channels", set()):
             await self.send_json({"type": "chat", "channel": channel, "removed": event.get("id")})
 
+    # Any: selectors.match_snapshot's type, as _snapshot
     async def _send_snapshot(self, snapshot: dict[str, Any], *, force: bool = True) -> None:
         chat_state = snapshot.get("chat") or {}
         await self._join_chat_channels({c["id"] for c in chat_state.get("channels", [])})

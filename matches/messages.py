@@ -11,13 +11,13 @@ Names are read once per process and language and dropped when a translated row i
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from django.db.models.signals import post_delete, post_save
 from django.utils import translation
 from django.utils.translation import gettext, pgettext
 
 from cards.data_translations import reader_language
+from matches.jsontypes import JSONObject, JSONValue
 
 COMMANDEER = "commandeer"
 WESTEROS = "westeros"
@@ -29,7 +29,7 @@ _AUTO_PASS_TEMPLATE = translation.gettext_noop("%(action)s (automatic pass: noth
 PLAYER_LABEL = translation.gettext_noop("Player %(number)s")
 
 _names: dict[tuple[str, str], dict[str, str]] = {}
-_abilities: dict[str, list[Any]] = {}  # a card's English name → its abilities (the card database's)
+_abilities: dict[str, list[JSONValue]] = {}  # a card's English name → its abilities (the card database's)
 
 
 def _field(language: str) -> str:
@@ -49,7 +49,7 @@ def _load(kind: str, language: str) -> dict[str, str]:
         return out
     from boardgame import models as bg
 
-    sources: dict[str, list[Any]] = {
+    sources: dict[str, list[type[bg.Area | bg.House | bg.WesterosCard | bg.WildlingCard | bg.HouseCard]]] = {
         "area": [bg.Area],
         "house": [bg.House],
         "wcard": [bg.WesterosCard, bg.WildlingCard, bg.HouseCard],  # house cards win a shared id
@@ -72,7 +72,7 @@ def _name(kind: str, key: str, language: str) -> str | None:
     return cached.get(key)
 
 
-def forget_names(**_kwargs: Any) -> None:
+def forget_names(**_kwargs: object) -> None:
     """Drops the cached names and abilities (a translated row changed)."""
     _names.clear()
     _abilities.clear()
@@ -90,7 +90,7 @@ def _connect() -> None:
         )
 
 
-def _ability(value: dict[str, Any], language: str) -> str:
+def _ability(value: JSONObject, language: str) -> str:
     """What a card's ability does in `language`, worded from its ability data (`cards.describe`, C-1.5); the
     English words stored with it where the card database no longer holds that ability."""
     english = str(value.get("text", ""))
@@ -125,7 +125,7 @@ def join(items: list[str], language: str, *, pause: bool = False) -> str:
     return ", ".join(items)
 
 
-def _param(value: Any, language: str, game: str) -> Any:
+def _param(value: object, language: str, game: str) -> object:
     if isinstance(value, bool) or not isinstance(value, dict):
         return value
     if "msg" in value:
@@ -186,7 +186,7 @@ def seat_name(text: str, language: str | None = None) -> str:
         return gettext(SEAT_WITH_MARKS) % {"name": house or head, "marks": join(marks, language, pause=True)}
 
 
-def _render(message: Any, language: str, game: str) -> str:
+def _render(message: object, language: str, game: str) -> str:
     if not isinstance(message, dict) or not isinstance(message.get("key"), str):
         raise ValueError("a message must be a JSON object with a string 'key'")
     key = message["key"]
@@ -198,12 +198,13 @@ def _render(message: Any, language: str, game: str) -> str:
     if not params:
         return template
     filled = {name: _param(v, language, game) for name, v in params.items()}
-    if key in SEAT_NAMED and isinstance(filled.get("name"), str):  # "Stark (alice)": the house translated
-        filled["name"] = seat_name(filled["name"], language)
+    name = filled.get("name")
+    if key in SEAT_NAMED and isinstance(name, str):  # "Stark (alice)": the house translated
+        filled["name"] = seat_name(name, language)
     return template % filled
 
 
-def render(message: Any, language: str | None = None, *, game: str = COMMANDEER) -> str:
+def render(message: object, language: str | None = None, *, game: str = COMMANDEER) -> str:
     """The message (`Msg.to_json()`) as a sentence in `language` (default: the active one)."""
     language = language or reader_language()
     with translation.override(language):
@@ -221,13 +222,13 @@ CANCELLED = translation.gettext_noop("The creator cancelled the match.")
 SEAT_NAMED = frozenset({LOST_ON_TIME, LOST_ON_TIME_IN_A_ROW, CONCEDED, NEVER_MOVED})
 
 
-def play_message(key: str, **params: Any) -> tuple[str, dict[str, Any]]:
+def play_message(key: str, **params: JSONValue) -> tuple[str, JSONObject]:
     """(the English text, the message) of one of the play layer's own result texts above."""
-    message = {"key": key, "params": params}
+    message: JSONObject = {"key": key, "params": params}
     return (key % params if params else key), message
 
 
-def auto_pass(message: dict[str, Any]) -> dict[str, Any]:
+def auto_pass(message: JSONObject) -> JSONObject:
     """The message of an action taken as an automatic pass (every reader sees nobody chose it)."""
     return {"key": AUTO_PASS_KEY, "params": {"action": {"msg": message}}}
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from collections.abc import Collection
+from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
 from django.db import models
@@ -11,9 +12,14 @@ from django.utils.translation import gettext_lazy as _
 
 from config import jsoncodec
 from config.lru import LruCache
+from matches.jsontypes import JSONObject, JSONValue
+
+if TYPE_CHECKING:
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.models.expressions import Expression
 
 FROM_BASE = "__from_base__"  # key of a stored snapshot: its top-level keys kept once in Match.state_base
-_BASES: LruCache[tuple[int, int], dict[str, Any]] = LruCache(512)  # (match id, seed) -> state_base
+_BASES: LruCache[tuple[int, int], JSONObject] = LruCache(512)  # (match id, seed) -> state_base
 
 
 def new_invite_token() -> str:
@@ -31,32 +37,33 @@ class MatchStatus(models.TextChoices):
     ABORTED = "aborted", _("Aborted")
 
 
-def remember_base(match_id: int, seed: int, base: dict[str, Any]) -> None:
+def remember_base(match_id: int, seed: int, base: JSONObject) -> None:
     """Keep a match's start snapshot in this process (it never changes once the match has started)."""
     _BASES.put((match_id, seed), base)
 
 
-def known_base(match_id: int, seed: int) -> dict[str, Any] | None:
+def known_base(match_id: int, seed: int) -> JSONObject | None:
     return _BASES.get((match_id, seed))
 
 
-def split_snapshot(state: dict[str, Any], base: dict[str, Any] | None) -> dict[str, Any]:
+def split_snapshot(state: JSONObject, base: JSONObject | None) -> JSONObject:
     """What is stored for `state`: its top-level parts equal to the start snapshot are named, not repeated."""
     if not isinstance(state, dict) or not isinstance(base, dict) or FROM_BASE in state:
         return state
-    same = [k for k, v in state.items() if k in base and (base[k] is v or base[k] == v)]
+    same: list[JSONValue] = [k for k, v in state.items() if k in base and (base[k] is v or base[k] == v)]
     if not same:
         return state
     return {FROM_BASE: same, **{k: v for k, v in state.items() if k not in same}}
 
 
-def join_snapshot(stored: Any, base: dict[str, Any] | None) -> Any:
+def join_snapshot(stored: JSONValue, base: JSONObject | None) -> JSONValue:
     """The full snapshot from what `split_snapshot` stored (a snapshot stored whole is returned as is)."""
     if not isinstance(stored, dict) or FROM_BASE not in stored:
         return stored
     if not isinstance(base, dict):
         raise ValueError("a split state snapshot needs its match's state_base")
-    return {**{k: base[k] for k in stored[FROM_BASE]}, **{k: v for k, v in stored.items() if k != FROM_BASE}}
+    names = cast("list[str]", stored[FROM_BASE])  # split_snapshot wrote the names of base's keys
+    return {**{k: base[k] for k in names}, **{k: v for k, v in stored.items() if k != FROM_BASE}}
 
 
 class SnapshotField(models.JSONField):
@@ -67,13 +74,15 @@ class SnapshotField(models.JSONField):
     card definitions, a Westeros one ~55 KB of map data, which never change during a match).
     """
 
-    def pre_save(self, model_instance: models.Model, add: bool) -> Any:
+    def pre_save(self, model_instance: models.Model, add: bool) -> JSONValue:
         value = super().pre_save(model_instance, add)
         return split_snapshot(value, model_instance.snapshot_base())  # type: ignore[attr-defined]
 
     # The snapshot is the largest JSON written and read per action: orjson (config.jsoncodec) writes and
     # reads it in a fraction of the standard library's time, to and from the same JSON.
-    def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
+    def get_db_prep_value(
+        self, value: object, connection: BaseDatabaseWrapper, prepared: bool = False
+    ) -> object:
         if not prepared:
             value = self.get_prep_value(value)
         if connection.vendor == "postgresql":
@@ -82,7 +91,9 @@ class SnapshotField(models.JSONField):
             return Jsonb(value, dumps=jsoncodec.dumps)
         return jsoncodec.dumps(value).decode()
 
-    def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
+    def from_db_value(
+        self, value: str | bytes | None, expression: Expression, connection: BaseDatabaseWrapper
+    ) -> object:
         if isinstance(value, (str, bytes)):
             try:
                 return jsoncodec.loads(value)
@@ -164,7 +175,7 @@ class Match(models.Model):
         return f"{self.kind} match #{self.pk} ({self.status})"
 
     @classmethod
-    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Match:
+    def from_db(cls, db: str | None, field_names: Collection[str], values: Collection[object]) -> Match:
         """Rows hold the snapshot split from its start part: hand readers the whole snapshot."""
         instance = super().from_db(db, field_names, values)
         loaded = instance.__dict__
@@ -175,11 +186,11 @@ class Match(models.Model):
             instance.state = join_snapshot(stored, instance.snapshot_base())
         return instance
 
-    def snapshot_base(self) -> dict[str, Any] | None:
+    def snapshot_base(self) -> JSONObject | None:
         """The start snapshot: loaded, else this process's copy, else one query (never changes after start)."""
         loaded = self.__dict__
         if "state_base" in loaded:
-            base: dict[str, Any] | None = loaded["state_base"]
+            base: JSONObject | None = loaded["state_base"]
             return base
         if self.pk is None:
             return None
@@ -190,7 +201,7 @@ class Match(models.Model):
         if row is None or row[1] is None:
             return None
         remember_base(self.pk, row[0], row[1])
-        stored: dict[str, Any] = row[1]
+        stored: JSONObject = row[1]
         return stored
 
 

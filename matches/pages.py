@@ -7,7 +7,7 @@ read everything else from the JSON API and the match WebSocket (one source of tr
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -20,7 +20,10 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from config.errors import ApplicationError
 from matches import selectors
 from matches.games.registry import game_kinds, get_game
-from matches.models import Match
+from matches.models import Match, Seat
+
+if TYPE_CHECKING:
+    from matches.clocks import TimeControlJSON
 
 # The pages' words for names other modules keep in English (game labels, time controls, AI levels,
 # houses): those stay the API's language-independent values; a page shows them in the reader's language.
@@ -77,19 +80,58 @@ def _ai_level_text(name: str, english: str) -> str:
     return str(label) if label is not None else english
 
 
-def _my_decks(request: HttpRequest) -> list[dict[str, Any]]:
+class DeckChoice(TypedDict):
+    id: int
+    name: str
+    valid: bool  # legal now (a deck the rules changed under is offered, marked)
+
+
+class StarterDeck(TypedDict):
+    id: int
+    name: str
+
+
+class TimeControlChoice(TypedDict):
+    label: str
+    value: str  # the control as JSON, the form's option value
+    kinds: str  # the games it is offered for, space-separated (the page's JS filters by kind)
+    default_for: str  # the games it is the default of, space-separated
+
+
+class HouseChoice(TypedDict):
+    id: str
+    name: str
+    min_players: int
+
+
+class AILevelChoice(TypedDict):
+    id: str
+    default: bool
+    text: str
+    texts: dict[str, str]  # game kind -> its one-line description
+
+
+class MatchFacts(TypedDict):
+    time_control: str
+    length: str
+    taken: int
+    total: int
+    names: list[str]
+
+
+def _my_decks(request: HttpRequest) -> list[DeckChoice]:
     """The caller's decks with their live legality (the deck builder's selectors)."""
     if not request.user.is_authenticated:
         return []
     from decks import selectors as deck_selectors
 
-    out = []
+    out: list[DeckChoice] = []
     for deck in deck_selectors.deck_list_own(user=request.user):
         out.append({"id": deck.pk, "name": deck.name, "valid": deck_selectors.deck_legality(deck).valid})
     return out
 
 
-def _starter_decks(request: HttpRequest) -> list[dict[str, Any]]:
+def _starter_decks(request: HttpRequest) -> list[StarterDeck]:
     """The published starter decks (`manage.py starter_decks`), offered to an account without a legal deck:
     choosing one copies it into the account on create (`services.lobby.match_create`, starter_deck_id)."""
     if not request.user.is_authenticated:
@@ -101,7 +143,7 @@ def _starter_decks(request: HttpRequest) -> list[dict[str, Any]]:
     return [{"id": d.pk, "name": d.name} for d in starters.order_by("name")[:20]]
 
 
-def _time_controls() -> list[dict[str, Any]]:
+def _time_controls() -> list[TimeControlChoice]:
     """The lobby's time controls, each with the games it is offered for (matches.clocks)."""
     from matches.clocks import TIME_CONTROL_PRESETS
 
@@ -111,7 +153,7 @@ def _time_controls() -> list[dict[str, Any]]:
         if any(k in p["kinds"] for p in TIME_CONTROL_PRESETS)
     }
     named = {k for p in TIME_CONTROL_PRESETS for k in p["kinds"]}
-    out = []
+    out: list[TimeControlChoice] = []
     for preset in TIME_CONTROL_PRESETS:
         kinds = [*preset["kinds"], *(k for k in game_kinds() if k not in named)]  # test games: every preset
         out.append(
@@ -129,18 +171,18 @@ def _kinds() -> list[dict[str, str]]:
     return [{"kind": k, "label": game_label(k)} for k in game_kinds()]
 
 
-def _westeros_houses() -> list[dict[str, Any]]:
+def _westeros_houses() -> list[HouseChoice]:
     """The houses to choose from, each with the smallest player count it plays in (W-1.1, W-2)."""
     from matches.games.westeros import WesterosGame
 
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, HouseChoice] = {}
     for count in range(3, 7):
         for house in WesterosGame.houses_in_play(count):
             out.setdefault(house, {"id": house, "name": house_name(house), "min_players": count})
     return list(out.values())
 
 
-def _ai_levels() -> list[dict[str, Any]]:
+def _ai_levels() -> list[AILevelChoice]:
     """The lobby's AI levels, each with its one-line description per game (the search time is the engine's)."""
     from matches.agents import DEFAULT_AGENT, GAME_KINDS, LEVELS, level_choices
 
@@ -175,7 +217,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     )
 
 
-def match_for_page(request: HttpRequest, match_id: int, invite: str = "") -> tuple[Match, Any]:
+def match_for_page(request: HttpRequest, match_id: int, invite: str = "") -> tuple[Match, Seat | None]:
     """The match and the caller's seat for a page. No such match: the 404 page. A private match the
     caller may not see: the 403 page saying "This match is private." (with a login link when signed out)."""
     try:
@@ -240,7 +282,7 @@ def _duration(seconds: int) -> str:
     return gettext("%(count)s s") % {"count": seconds}
 
 
-def time_control_text(time_control: dict[str, Any]) -> str:
+def time_control_text(time_control: TimeControlJSON | None) -> str:
     """A match's time control as the lobby names it (a preset), else in words."""
     from matches.clocks import TIME_CONTROL_PRESETS
 
@@ -248,13 +290,14 @@ def time_control_text(time_control: dict[str, Any]) -> str:
         if preset["value"] == time_control:
             return str(TIME_CONTROL_LABELS.get(preset["label"], preset["label"]))
     tc = time_control or {}
-    if tc.get("per_move_s") and tc.get("bank_s"):
+    per_move = tc.get("per_move_s")
+    if per_move and tc.get("bank_s"):
         return gettext("%(per)s per decision + %(bank)s bank") % {
-            "per": _duration(int(tc["per_move_s"])),
+            "per": _duration(int(per_move)),
             "bank": _duration(int(tc["bank_s"])),
         }
-    if tc.get("per_move_s"):
-        return gettext("%(per)s per move") % {"per": _duration(int(tc["per_move_s"]))}
+    if per_move:
+        return gettext("%(per)s per move") % {"per": _duration(int(per_move))}
     if tc.get("initial_s"):
         return gettext("%(initial)s + %(increment)s per turn") % {
             "initial": _duration(int(tc["initial_s"])),
@@ -263,7 +306,7 @@ def time_control_text(time_control: dict[str, Any]) -> str:
     return gettext("No clock")
 
 
-def match_facts(match: Match) -> dict[str, Any]:
+def match_facts(match: Match) -> MatchFacts:
     """What a player decides on before joining: time control, length, seats (rated and the start are
     the match's own fields)."""
     game = get_game(match.kind)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TypedDict
 
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
@@ -29,11 +30,33 @@ REASON_LABELS = {
 CHART_W, CHART_H, CHART_PAD = 600, 160, 24  # the rating chart's SVG box (it scales to its column)
 
 
-def rating_chart(history: list[dict[str, Any]]) -> dict[str, Any] | None:
+class ChartDot(TypedDict):
+    x: float
+    y: float
+    rating: int
+    match: int | None
+
+
+class RatingChart(TypedDict):
+    width: int
+    height: int
+    points: str  # the SVG polyline's points
+    dots: list[ChartDot]
+    high: int
+    low: int
+    high_y: int
+    low_y: int
+    first: int
+    last: int
+
+
+def rating_chart(history: Sequence[players.RatingPoint]) -> RatingChart | None:
     """The rating history as an SVG polyline: points in a CHART_W × CHART_H box, and its axis labels."""
     if not history:
         return None
     values = [history[0]["before"]] + [h["rating"] for h in history]
+    low: float  # widened to a float around a flat line
+    high: float
     low, high = min(values), max(values)
     if high - low < 40:  # a flat line sits mid-chart, not on an edge
         mid = (high + low) / 2
@@ -48,7 +71,7 @@ def rating_chart(history: list[dict[str, Any]]) -> dict[str, Any] | None:
         )
 
     points = [xy(i, v) for i, v in enumerate(values)]
-    dots = [
+    dots: list[ChartDot] = [
         {"x": x, "y": y, "rating": h["rating"], "match": h["match"]}
         for (x, y), h in zip(points[1:], history, strict=True)
     ]

@@ -7,7 +7,8 @@ in it, or staff): of another's private game a profile shows the rating change, n
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -22,6 +23,9 @@ from matches.selectors import unrated_reason
 from matches.services import ratings
 from matches.summary import replay_url
 from matches.types import Viewer
+
+if TYPE_CHECKING:
+    from matches.player_pages import RatingChart
 
 SHORT_REASONS = {  # how a listed game ended, in a few words
     "concede": "by concession",
@@ -40,13 +44,89 @@ PUBLIC_DECKS = 50
 MAX_USERNAME = 150
 
 
+class RatingOut(TypedDict):
+    kind: str
+    system: str | None
+    rating: int
+    deviation: float  # OpenSkill's sigma or Glicko-2's deviation, rounded
+    provisional: bool
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+class LeaderboardRow(RatingOut):
+    rank: int
+    username: str
+
+
+class PublicDeck(TypedDict):
+    id: int
+    name: str
+    faction: str
+    url: str
+    updated_at: str
+
+
+class RatingPoint(TypedDict):
+    match: int | None  # None: a match the viewer may not open
+    before: int
+    rating: int
+    at: str | None
+
+
+class KindRecord(TypedDict):
+    kind: str
+    label: str
+    games: int
+    rated_games: int
+    unrated_games: int
+    wins: int
+    losses: int
+    draws: int
+    rating: RatingOut | None
+    history: list[RatingPoint]
+    chart: NotRequired[RatingChart | None]  # added by the profile page (player_pages), never by the API
+
+
+class Opponent(TypedDict):
+    name: str
+    username: str | None  # None: an AI seat
+
+
+class RecentGame(TypedDict):
+    id: int
+    kind: str
+    label: str
+    finished_at: str | None
+    outcome: str
+    reason: str
+    reason_label: str
+    rated: bool
+    unrated_reason: str
+    rating_delta: int | None
+    place: int | None
+    players: int
+    opponents: list[Opponent]
+    replay_url: str
+
+
+class Profile(TypedDict):
+    username: str
+    joined: str
+    kinds: list[KindRecord]
+    recent_games: list[RecentGame]
+    public_decks: list[PublicDeck]
+
+
 def _not_found(username: str) -> ApplicationError:
     return ApplicationError(
         "not_found", f"No player named {username[:MAX_USERNAME]!r}.", status_code=status.HTTP_404_NOT_FOUND
     )
 
 
-def player_get(*, username: str) -> Any:
+def player_get(*, username: str) -> User:
     """The active user with this user name (a 404 naming it otherwise)."""
     if not username or len(username) > MAX_USERNAME:
         raise _not_found(username)
@@ -65,7 +145,7 @@ def kind_label(kind: str) -> str:
     return get_game(kind).label
 
 
-def rating_out(r: PlayerRating | None, kind: str) -> dict[str, Any]:
+def rating_out(r: PlayerRating | None, kind: str) -> RatingOut:
     """A rating as shown: rounded, with its provisional flag ("?") and deviation."""
     if r is None:
         r = ratings.new_rating(0, kind)
@@ -83,7 +163,7 @@ def rating_out(r: PlayerRating | None, kind: str) -> dict[str, Any]:
     }
 
 
-def public_decks_of(user: User) -> list[dict[str, Any]]:
+def public_decks_of(user: User) -> list[PublicDeck]:
     """A user's public decks (the deck app's selector when it has one; else its public visibility)."""
     from decks import selectors as deck_selectors
 
@@ -119,14 +199,14 @@ def _visible_matches(viewer: Viewer | None) -> Q:
     return Q(match__is_public=True)
 
 
-def _outcome(position: int, result: dict[str, Any] | None) -> str:
+def _outcome(position: int, result: Mapping[str, object] | None) -> str:
     winner = (result or {}).get("winner")
     if winner is None:
         return "draw"
     return "win" if winner == position else "loss"
 
 
-def player_profile(*, username: str, viewer: Viewer | None = None) -> dict[str, Any]:
+def player_profile(*, username: str, viewer: Viewer | None = None) -> Profile:
     """Everything the profile page and GET /api/players/<username>/ show."""
     user = player_get(username=username)
     own = {r.kind: r for r in PlayerRating.objects.filter(user=user)}
@@ -138,7 +218,7 @@ def player_profile(*, username: str, viewer: Viewer | None = None) -> dict[str, 
         counter = records.setdefault(kind, Counter())
         counter[_outcome(position, result)] += 1
         counter["rated" if is_rated else "unrated"] += 1
-    kinds = []
+    kinds: list[KindRecord] = []
     for kind in game_kinds():
         counts = records.get(kind, Counter())
         rated = ratings.rating_system(kind) is not None
@@ -170,7 +250,7 @@ def player_profile(*, username: str, viewer: Viewer | None = None) -> dict[str, 
 
 def rating_history(
     user: User, kind: str, *, viewer: Viewer | None = None, limit: int = HISTORY_POINTS
-) -> list[dict[str, Any]]:
+) -> list[RatingPoint]:
     """The latest `limit` rating changes of a user in one kind, oldest first.
 
     Every change is a point (the curve stays whole and true); the match and its time only for a match the
@@ -209,9 +289,7 @@ LISTED_ENDS = Q(match__status=MatchStatus.FINISHED) | Q(
 )
 
 
-def recent_games(
-    user: User, *, viewer: Viewer | None = None, limit: int = RECENT_GAMES
-) -> list[dict[str, Any]]:
+def recent_games(user: User, *, viewer: Viewer | None = None, limit: int = RECENT_GAMES) -> list[RecentGame]:
     """The user's latest ended games the viewer may open, each with its opponents, result and replay."""
     seat_rows = list(
         Seat.objects.filter(user=user)
@@ -230,7 +308,7 @@ def recent_games(
             "match_id", "before", "after", "place"
         )
     }
-    out = []
+    out: list[RecentGame] = []
     for seat in seat_rows:
         match: Match = seat.match
         change = changes.get(match.pk)
@@ -290,5 +368,5 @@ def leaderboard(kind: str) -> QuerySet[PlayerRating]:
     )
 
 
-def leaderboard_row(r: PlayerRating, rank: int) -> dict[str, Any]:
+def leaderboard_row(r: PlayerRating, rank: int) -> LeaderboardRow:
     return {"rank": rank, "username": r.user.get_username(), **rating_out(r, r.kind)}

@@ -17,13 +17,28 @@ import functools
 import inspect
 import re
 from dataclasses import MISSING, Field, fields
-from typing import Any, cast
+from typing import Any, TypeAlias, TypedDict, cast
 
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from matches.clocks import TimeControl
 from matches.games.registry import game_kinds, get_game
+from matches.jsontypes import JSONObject
+
+# Any: DRF's fields differ in all four type parameters (value, data, representation, instance) and the
+# stubs' Field is invariant in them, so a mapping of mixed fields can only name them as Field of Any.
+APIField: TypeAlias = "serializers.Field[Any, Any, Any, Any]"
+
+
+class _CommonOptions(TypedDict):
+    required: bool
+    help_text: str
+
+
+class _Bounds(TypedDict, total=False):
+    min_value: int
+    max_value: int
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -31,7 +46,7 @@ class StrictIntegerField(serializers.IntegerField):
 
     default_error_messages = {"invalid": "An integer is required (not a string, a boolean or a float)."}
 
-    def to_internal_value(self, data: Any) -> int:
+    def to_internal_value(self, data: object) -> int:
         if not isinstance(data, int) or isinstance(data, bool):
             self.fail("invalid")
         return int(super().to_internal_value(data))
@@ -42,7 +57,7 @@ class StrictBooleanField(serializers.BooleanField):
 
     default_error_messages = {"invalid": "Must be true or false."}
 
-    def to_internal_value(self, data: Any) -> bool:
+    def to_internal_value(self, data: object) -> bool:
         if not isinstance(data, bool):
             self.fail("invalid")
         return data
@@ -51,12 +66,13 @@ class StrictBooleanField(serializers.BooleanField):
 class ClosedSerializer(serializers.Serializer[object]):
     """A serializer of an object whose keys are exactly its fields: an unknown key is a 400 naming it."""
 
-    def to_internal_value(self, data: Any) -> Any:
+    def to_internal_value(self, data: object) -> JSONObject:
         if isinstance(data, dict):
             unknown = sorted(str(k) for k in set(data) - set(self.fields))
             if unknown:
                 raise serializers.ValidationError({k: ["Unknown field."] for k in unknown})
-        return super().to_internal_value(data)
+        validated: JSONObject = super().to_internal_value(data)
+        return validated
 
 
 @functools.cache
@@ -80,14 +96,14 @@ def _field_comments(cls: type) -> dict[str, str]:
     return out
 
 
-def _serializer_field(cls: type, f: Field[Any]) -> serializers.Field[Any, Any, Any, Any]:
+def _serializer_field(cls: type, f: Field[object]) -> APIField:
     """The DRF field of one dataclass field: its type from the default, its bounds from its metadata."""
     meta = f.metadata
     default = f.default if f.default is not MISSING else None
     help_text = _field_comments(cls).get(f.name) or str(meta.get("rule", ""))
     if default is not None:
         help_text = f"{help_text} Default: {default!r}.".strip()
-    common: dict[str, Any] = {"required": False, "help_text": help_text}
+    common: _CommonOptions = {"required": False, "help_text": help_text}
     if "length" in meta:
         return serializers.ListField(
             child=StrictIntegerField(min_value=meta["item_min"], max_value=meta["item_max"]),
@@ -99,19 +115,20 @@ def _serializer_field(cls: type, f: Field[Any]) -> serializers.Field[Any, Any, A
     if isinstance(default, bool):
         return StrictBooleanField(**common)
     if isinstance(default, int) or meta.get("null"):
-        bounds: dict[str, Any] = {
-            "min_value": meta.get("min"),
-            "max_value": meta.get("max"),
-        }  # None: unbounded
+        bounds: _Bounds = {}  # a bound left out: unbounded (DRF's default of None)
+        if meta.get("min") is not None:
+            bounds["min_value"] = meta["min"]
+        if meta.get("max") is not None:
+            bounds["max_value"] = meta["max"]
         return StrictIntegerField(**bounds, allow_null=bool(meta.get("null")), **common)
     if "choices" in meta:
         return serializers.ChoiceField(choices=list(meta["choices"]), allow_blank=default == "", **common)
     raise TypeError(f"{cls.__name__}.{f.name}: no API field for its type; give it bounds metadata")
 
 
-def fields_of(*classes: type) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+def fields_of(*classes: type) -> dict[str, APIField]:
     """The API fields of the settable (`api` not False) fields of these dataclasses, in their order."""
-    out: dict[str, serializers.Field[Any, Any, Any, Any]] = {}
+    out: dict[str, APIField] = {}
     for cls in classes:
         for f in fields(cls):
             if f.metadata.get("api", True):
@@ -122,10 +139,10 @@ def fields_of(*classes: type) -> dict[str, serializers.Field[Any, Any, Any, Any]
 class TimeControlSerializer(ClosedSerializer):
     """A time control: Fischer `{initial_s, increment_s}` or per move `{per_move_s[, bank_s]}`."""
 
-    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+    def get_fields(self) -> dict[str, APIField]:
         return fields_of(TimeControl)
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+    def validate(self, attrs: JSONObject) -> JSONObject:
         try:
             TimeControl.from_json(attrs)
         except ValueError as exc:
@@ -141,7 +158,7 @@ def rules_config_serializer(kind: str) -> type[serializers.Serializer[object]] |
     if not classes:
         return None
 
-    def validate(self: serializers.Serializer[object], attrs: dict[str, Any]) -> dict[str, Any]:
+    def validate(self: serializers.Serializer[object], attrs: JSONObject) -> JSONObject:
         try:
             game.check_config(attrs)  # cross-field rules (e.g. a house of that player count)
         except ValueError as exc:
@@ -158,7 +175,7 @@ def rules_config_serializer(kind: str) -> type[serializers.Serializer[object]] |
     )
 
 
-def validate_rules_config(kind: str, data: Any) -> dict[str, Any]:
+def validate_rules_config(kind: str, data: object) -> JSONObject:
     """The rules_config of a `kind` match checked by its generated serializer (ValidationError naming keys)."""
     if not isinstance(data, dict):
         raise serializers.ValidationError("rules_config must be an object of setting: value.")
@@ -181,16 +198,16 @@ def _documented_rules_configs() -> list[type[serializers.Serializer[object]]]:
         resource_type_field_name=None,
     )
 )
-class RulesConfigField(serializers.Field[Any, Any, Any, Any]):
+class RulesConfigField(serializers.Field[JSONObject, object, JSONObject, object]):
     """The rules_config object, passed as parsed; the create serializer checks it against the match
     kind's generated serializer (`validate_rules_config`), which names the offending key."""
 
     default_error_messages = {"invalid": "rules_config must be an object of setting: value."}
 
-    def to_internal_value(self, data: Any) -> dict[str, Any]:
+    def to_internal_value(self, data: object) -> JSONObject:
         if not isinstance(data, dict):
             self.fail("invalid")
         return data
 
-    def to_representation(self, value: Any) -> Any:
+    def to_representation(self, value: JSONObject) -> JSONObject:
         return value

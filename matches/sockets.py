@@ -95,6 +95,7 @@ _REFUSALS = {1: Refusal.PER_MATCH, 2: Refusal.TOTAL}
 class RedisSocketRegistry:
     """The leases in Redis; `connection(key)` gives the redis.asyncio client for a key."""
 
+    # Any: the redis client channels_redis hands out (channels_redis is untyped)
     def __init__(self, connection: Callable[[str], Any]) -> None:
         self.connection = connection
 
@@ -161,7 +162,7 @@ class MemorySocketRegistry:
 _memory = MemorySocketRegistry()
 
 
-def registry_for(channel_layer: Any) -> SocketRegistry:
+def registry_for(channel_layer: object) -> SocketRegistry:
     """Where the leases live: in the Redis of a Redis channel layer (sharded as it shards), else here."""
     connection = getattr(channel_layer, "connection", None)
     consistent_hash = getattr(channel_layer, "consistent_hash", None)
@@ -170,6 +171,7 @@ def registry_for(channel_layer: Any) -> SocketRegistry:
     return RedisSocketRegistry(lambda key: connection(consistent_hash(key)))
 
 
+# Any: an ASGI scope's values differ per key (asgiref types the scope as a dict of Any)
 def owner_of(scope: dict[str, Any]) -> str:
     """Whose socket this is: `user:<id>`, or `addr:<client address>` for an anonymous viewer."""
     user = scope.get("user")
@@ -188,7 +190,7 @@ def owner_of(scope: dict[str, Any]) -> str:
 RETRY_DELAYS_S = (0.05, 0.2, 0.5)
 
 
-async def retrying(what: str, step: Callable[[], Awaitable[Any]]) -> bool:
+async def retrying(what: str, step: Callable[[], Awaitable[object]]) -> bool:
     """Run a clean-up step, retrying transient Redis failures; give up (logged, never raised) after the last.
 
     Clean-ups that still fail have backstops: a group member lapses after CHANNEL_GROUP_EXPIRY_S, a

@@ -8,8 +8,9 @@ and kept in `MatchSummary`; every viewer gets the same public facts, so one copy
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import TypedDict, cast
 
 from django.db import IntegrityError, transaction
 from django.urls import reverse
@@ -17,13 +18,63 @@ from rest_framework import status
 
 from config.errors import ApplicationError
 from matches import selectors
-from matches.games.kind import Result
+from matches.games.kind import JSON, Result
 from matches.games.registry import AnyGame, get_game
+from matches.jsontypes import JSONObject, JSONValue
 from matches.messages import seat_name
 from matches.models import Match, MatchStatus, MatchSummary, RatingChange, Seat
 from matches.services.ratings import rating_system
 
 SUMMARY_VERSION = 4  # bump to recompute stored summaries when their shape changes
+
+
+class SummaryPlayer(TypedDict):
+    position: int
+    name: str
+    username: str | None
+    is_ai: bool
+    time_used_ms: int
+    moves: int
+    place: int | None
+    facts: JSONObject  # the game's own facts of this seat (summary_facts)
+
+
+class SummaryRound(TypedDict):
+    round: JSONValue  # the game's turn counter at the round's start, or "final"
+    seats: dict[str, JSONObject]  # seat position (as a JSON key) -> that seat's facts
+
+
+class SummaryRatingChange(TypedDict):
+    position: int
+    username: str
+    place: int
+    before: int
+    after: int
+    delta: int
+    system: str | None
+
+
+class Summary(TypedDict):
+    """The stored (and served) end-of-game summary; SUMMARY_VERSION names this shape."""
+
+    version: int
+    match: int
+    kind: str
+    status: str
+    rated: bool
+    result: JSONObject
+    winner: int | None
+    reason: str
+    reason_text: str
+    turns: JSONValue
+    turns_label: JSONValue
+    started_at: str | None
+    finished_at: str | None
+    duration_ms: int
+    players: list[SummaryPlayer]
+    rounds: list[SummaryRound]
+    ratings: list[SummaryRatingChange]
+    replay_url: str
 
 
 def replay_url(match: Match) -> str:
@@ -35,7 +86,7 @@ def _ms(a: datetime, b: datetime | None) -> int:
     return 0 if b is None else max(0, int((b - a).total_seconds() * 1000))
 
 
-def compute_summary(match: Match) -> dict[str, Any]:
+def compute_summary(match: Match) -> Summary:
     """Replay the match's log once: time used per seat (a seat's time runs from when it must act until it
     acts, as its clock does), the game's facts at the start of each round (by-round games) and at the end."""
     game = get_game(match.kind)
@@ -43,10 +94,10 @@ def compute_summary(match: Match) -> dict[str, Any]:
     used = {s.position: 0 for s in seats}
     moves = {s.position: 0 for s in seats}
     waiting: dict[int, datetime] = {}
-    rounds: list[dict[str, Any]] = []
-    facts: dict[str, Any] = {}
-    final_state: Any = None
-    last_turn: Any = None
+    rounds: list[SummaryRound] = []
+    facts: JSON = {}  # the game's summary_facts
+    final_state: object = None
+    last_turn: JSONValue = None
     start = match.started_at
     for entry, state in selectors.replay_states(match):
         at = entry.created_at if entry is not None else start
@@ -75,7 +126,7 @@ def compute_summary(match: Match) -> dict[str, Any]:
     reason = ended.reason if ended else ""
     final = _json_keys(facts.get("seats", {}))
     places = _places(game, final_state, [s.position for s in seats], ended)
-    players = [
+    players: list[SummaryPlayer] = [
         {
             "position": s.position,
             "name": s.display_name if s.user is None else s.user.get_username(),
@@ -104,13 +155,13 @@ def compute_summary(match: Match) -> dict[str, Any]:
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         "duration_ms": _ms(match.started_at, end) if match.started_at and end else 0,
         "players": players,
-        "rounds": rounds + ([{"round": "final", "seats": final}] if rounds else []),
+        "rounds": rounds + ([SummaryRound(round="final", seats=final)] if rounds else []),
         "ratings": _rating_changes(match),
         "replay_url": replay_url(match),
     }
 
 
-def _places(game: AnyGame, state: Any, positions: list[int], result: Result | None) -> dict[int, int]:
+def _places(game: AnyGame, state: object, positions: list[int], result: Result | None) -> dict[int, int]:
     """Each seat's final place (1 = first): the game's standing (3+ seats, W-18), else the winner first;
     a seat that forfeited on time (`loser`) is last. An aborted match has no places."""
     if result is not None and result.reason in ("aborted", "cancelled", "internal_error"):
@@ -130,11 +181,11 @@ def _places(game: AnyGame, state: Any, positions: list[int], result: Result | No
     return out
 
 
-def _json_keys(seats: dict[Any, Any]) -> dict[str, Any]:
+def _json_keys(seats: Mapping[object, Mapping[str, JSONValue]]) -> dict[str, JSONObject]:
     return {str(k): dict(v) for k, v in seats.items()}
 
 
-def _rating_changes(match: Match) -> list[dict[str, Any]]:
+def _rating_changes(match: Match) -> list[SummaryRatingChange]:
     changes = RatingChange.objects.filter(match=match).select_related("user").order_by("place", "position")
     system = rating_system(match.kind)
     return [
@@ -151,7 +202,7 @@ def _rating_changes(match: Match) -> list[dict[str, Any]]:
     ]
 
 
-def match_game_summary(*, match: Match) -> dict[str, Any]:
+def match_game_summary(*, match: Match) -> Summary:
     """The stored summary of an ended match, computed on the first request (409 while it is running)."""
     if match.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED) or match.started_at is None:
         raise ApplicationError(
@@ -161,7 +212,7 @@ def match_game_summary(*, match: Match) -> dict[str, Any]:
         )
     stored = MatchSummary.objects.filter(match=match).values_list("data", flat=True).first()
     if isinstance(stored, dict) and stored.get("version") == SUMMARY_VERSION:
-        return _for_reader(stored, match.kind)
+        return _for_reader(cast("Summary", stored), match.kind)  # this version's shape
     data = compute_summary(match)
     try:
         with transaction.atomic():
@@ -171,11 +222,12 @@ def match_game_summary(*, match: Match) -> dict[str, Any]:
     return _for_reader(data, match.kind)
 
 
-def _for_reader(data: dict[str, Any], kind: str) -> dict[str, Any]:
+def _for_reader(data: Summary, kind: str) -> Summary:
     """The stored (language-independent) summary with its result's words in the reader's language."""
     result = selectors.reader_result(data.get("result"), kind) or {}
-    players = [  # an AI seat's level in the reader's language ("AI (hard)" → "AI（困难）")
-        {**p, "name": seat_name(str(p.get("name") or ""))} if isinstance(p, dict) else p
-        for p in data.get("players") or []
+    players: list[
+        SummaryPlayer
+    ] = [  # an AI seat's level in the reader's language ("AI (hard)" → "AI（困难）")
+        {**p, "name": seat_name(p["name"])} for p in data.get("players") or []
     ]
     return {**data, "players": players, "result": result, "reason_text": selectors.reason_text(result)}

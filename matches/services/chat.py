@@ -12,7 +12,8 @@ import asyncio
 import logging
 import re
 import unicodedata
-from typing import Any
+from concurrent.futures import Future
+from typing import Any, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -118,11 +119,34 @@ def message_post(*, match: Match, you: Seat | None, user: User, channel: str, bo
         match=match, channel=channel, author=user, seat=you.position if you is not None else None, body=text
     )
     payload = chat.message_json(message, author_name=user.get_username())
-    event = {"type": "chat.message", "channel": channel, "message": payload, "author_id": user.pk}
+    event: ChatMessageEvent = {
+        "type": "chat.message",
+        "channel": channel,
+        "message": payload,
+        "author_id": user.pk,
+    }
     transaction.on_commit(lambda: _group_send(chat_group(match.pk, channel), event))
     return message
 
 
+class ChatMessageEvent(TypedDict):
+    """A message posted to a channel (its payload as the readers get it)."""
+
+    type: str
+    channel: str
+    message: object
+    author_id: int | None
+
+
+class ChatRemovedEvent(TypedDict):
+    """Staff hid this message."""
+
+    type: str
+    channel: str
+    id: int
+
+
+# Any: the admin passes request.user, which Django's stub types as User | AnonymousUser (staff only here)
 @transaction.atomic
 def message_hide(*, message_id: int, by: Any) -> bool:
     """Staff: hide a message (kept for review, never read again); its readers' pages remove it live.
@@ -132,7 +156,7 @@ def message_hide(*, message_id: int, by: Any) -> bool:
         return False
     message.hidden, message.hidden_by, message.hidden_at = True, by, timezone.now()
     message.save(update_fields=["hidden", "hidden_by", "hidden_at"])
-    event = {"type": "chat.removed", "channel": message.channel, "id": message.pk}
+    event: ChatRemovedEvent = {"type": "chat.removed", "channel": message.channel, "id": message.pk}
     group = chat_group(message.match_id, message.channel)
     transaction.on_commit(lambda: _group_send(group, event))
     return True
@@ -148,7 +172,7 @@ def message_unhide(*, message_id: int) -> bool:
     message.hidden, message.hidden_by, message.hidden_at = False, None, None
     message.save(update_fields=["hidden", "hidden_by", "hidden_at"])
     payload = chat.message_json(message)
-    event = {
+    event: ChatMessageEvent = {
         "type": "chat.message",
         "channel": message.channel,
         "message": payload,
@@ -159,7 +183,7 @@ def message_unhide(*, message_id: int) -> bool:
     return True
 
 
-def _user_by_name(username: str) -> Any:
+def _user_by_name(username: str) -> User:
     model = get_user_model()
     found = model.objects.filter(**{model.USERNAME_FIELD: username[:150]}).first()
     if found is None:
@@ -169,7 +193,7 @@ def _user_by_name(username: str) -> Any:
     return found
 
 
-def mute(*, user: User, username: str) -> Any:
+def mute(*, user: User, username: str) -> User:
     """`user` stops seeing `username`'s chat messages (every match, history and live)."""
     other = _user_by_name(username)
     if other.pk == user.pk:
@@ -191,7 +215,7 @@ def muted_names(user: User) -> list[str]:
     return sorted(ChatMute.objects.filter(user=user).values_list(field, flat=True))
 
 
-def _group_send(group: str, event: dict[str, Any]) -> None:
+def _group_send(group: str, event: ChatMessageEvent | ChatRemovedEvent) -> None:
     """Hand one event to the channel layer (after commit); a failure is logged, never raised: the
     message is stored and readers see it on their next history read."""
     from asgiref.sync import async_to_sync
@@ -212,6 +236,6 @@ def _group_send(group: str, event: dict[str, Any]) -> None:
         log.exception("chat push to %s failed", group)
 
 
-def _push_failed(sent: Any) -> None:
+def _push_failed(sent: Future[object]) -> None:
     if not sent.cancelled() and sent.exception() is not None:
         log.error("chat push failed: %r", sent.exception())

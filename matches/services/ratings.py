@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import combinations
@@ -77,7 +78,7 @@ def rating_system(kind: str) -> str | None:
     return RATING_SYSTEMS.get(kind)
 
 
-def refuse_unrateable(*, kind: str, ai_seats: int, time_control: JSONObject | None) -> None:
+def refuse_unrateable(*, kind: str, ai_seats: int, time_control: Mapping[str, object] | None) -> None:
     """The lobby's check of `"rated": true`: a 400 naming why this match cannot be rated."""
     if kind not in RATING_SYSTEMS:
         raise ApplicationError("not_rateable", f'{kind} matches are not rated; untick "Rated".')
