@@ -262,7 +262,7 @@ def test_a_finished_rated_westeros_game_ranks_every_house_and_tracks_castles_and
     assert match.status == MatchStatus.FINISHED
     game = get_game("westeros")
     state = storage.load_state(match, game)
-    order = [game._seat(state, h) for h in state.final_standing()]  # W-18.2: castles, land, supply, throne
+    order = [game.seat_of(state, h) for h in state.final_standing()]  # W-18.2: castles, land, supply, throne
     assert order[0] == match.result["winner"]
     changes = {c.position: c for c in RatingChange.objects.filter(match=match)}
     assert [changes[p].place for p in order] == [1, 2, 3]
