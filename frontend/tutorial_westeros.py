@@ -266,7 +266,7 @@ def happened(before: WesterosState, state: WesterosState) -> list[str]:
     messages)."""
     from cards.data_translations import reader_language
     from matches import messages
-    from matches.games import get_game
+    from matches.games.registry import get_game
 
     language = reader_language()
     lines = []
@@ -279,7 +279,7 @@ def happened(before: WesterosState, state: WesterosState) -> list[str]:
 def payload(lesson: Lesson, step: int) -> dict[str, Any]:
     """What the Westeros tutorial page shows at `step`: Stark's view (their own hand and orders only, W-20),
     the instruction, what to click, and what the previous step did."""
-    from matches.games import get_game
+    from matches.games.registry import get_game
 
     steps = lesson.steps()
     state = state_at(lesson, step)
