@@ -46,6 +46,7 @@ EVERYWHERE = {
     "cp",
     "ai",
     "esc",
+    "ctrl",  # a key name (the deck builder's Ctrl+Z undo), as printed on the keyboard
     "enter",
     "tab",
     "utc",
