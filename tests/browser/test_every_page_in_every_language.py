@@ -118,7 +118,21 @@ def english_words(
     }
     if lang == "th":
         allowed |= thai_latin_terms() | THAI_TRACK_AND_CARD_TERMS
-    return [w for w in re.findall(r"[A-Za-z][A-Za-z']+", text) if w.lower() not in allowed]
+    # a board label's deliberate abbreviation of a unit's card name ("Guar." for Guardian, "GDMK" initials)
+    name_words = [w.lower() for name in names for w in re.findall(r"[A-Za-z][A-Za-z']+", name)]
+    initials = {"".join(w[0] for w in re.findall(r"[A-Za-z][A-Za-z']*", name)).lower() for name in names}
+
+    def shortened(word: str, at: int) -> bool:
+        low = word.lower()
+        if word.isupper() and low in initials:
+            return True
+        return text[at + len(word) : at + len(word) + 1] == "." and any(n.startswith(low) for n in name_words)
+
+    return [
+        m[0]
+        for m in re.finditer(r"[A-Za-z][A-Za-z']+", text)
+        if m[0].lower() not in allowed and not shortened(m[0], m.start())
+    ]
 
 
 def seed() -> dict[str, Any]:
