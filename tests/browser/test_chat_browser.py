@@ -154,7 +154,9 @@ def test_two_players_and_a_spectator_chat_live_in_a_commandeer_match(
     alice, bob = User(chromium_browser, server, "alice"), User(chromium_browser, server, "bob")
     dave = User(chromium_browser, server, "dave")
     created = alice.api(
-        "POST", "/api/matches/", {"kind": "commandeer", "deck_id": _deck_id(alice), "spectator_chat": True}
+        "POST",
+        "/api/matches/",
+        {"kind": "commandeer", "deck_id": _deck_id(alice), "spectator_chat": True, "auto_start": False},
     )
     assert created["status"] == 201, created
     match_id = created["data"]["id"]
@@ -245,7 +247,9 @@ def test_a_private_message_in_a_three_house_westeros_game_reaches_exactly_two_ho
     alice, bob, carol = (User(chromium_browser, server, n) for n in ("alice", "bob", "carol"))
     dave = User(chromium_browser, server, "dave")
     created = alice.api(
-        "POST", "/api/matches/", {"kind": "westeros", "rules_config": {"player_count": 3, "house": "stark"}}
+        "POST",
+        "/api/matches/",
+        {"kind": "westeros", "rules_config": {"player_count": 3, "house": "stark"}, "auto_start": False},
     )
     assert created["status"] == 201, created
     match_id = created["data"]["id"]
