@@ -88,7 +88,7 @@ def started_match(
     a: Player, b: Player, time_control: dict[str, int] | None = None
 ) -> tuple[int, Player, Player]:
     """A running Commandeer match of a and b past the simultaneous openings: (id, mover, waiter)."""
-    body: dict[str, Any] = {"kind": "commandeer", "deck_id": deck_of(a)}
+    body: dict[str, Any] = {"kind": "commandeer", "deck_id": deck_of(a), "auto_start": False}
     if time_control:
         body["time_control"] = time_control
     # A fresh key: the same settings again within a few seconds would be taken for a double submit and

@@ -166,7 +166,7 @@ def get_status(url: str) -> int:
 
 def new_counting_match(a: Client, b: Client, **extra: Any) -> dict[str, Any]:
     """A started match of the counting test game (cheap: the engine costs nothing) between two people."""
-    status, m, _ = a.call("POST", "/api/matches/", {**counting(), **extra})
+    status, m, _ = a.call("POST", "/api/matches/", {**counting(), "auto_start": False, **extra})
     assert status == 201, m
     status, body, _ = b.call("POST", f"/api/matches/{m['id']}/join/", {})
     assert status == 200, body

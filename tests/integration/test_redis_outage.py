@@ -119,7 +119,7 @@ def test_redis_stopped_gives_503s_with_retry_after_and_the_site_recovers_by_itse
         status, _, game = call(
             f"{site}/api/matches/",
             "POST",
-            {"kind": "counting", "time_control": {"initial_s": 60, "increment_s": 0}},
+            {"kind": "counting", "time_control": {"initial_s": 60, "increment_s": 0}, "auto_start": False},
             bob,
         )
         assert status == 201, game
