@@ -126,12 +126,8 @@ def build_deck(r: Reader) -> int:
         if index == 0:
             r.check("deck builder (illegal deck)")  # the legality panel explains what is missing
     r.page.locator("[data-testid=legality-error]").first.wait_for(state="detached")
-    r.page.click("[data-testid=deck-save]")
-    # saved: the state line is neither "Saving…" nor "Unsaved changes" (`.dirty`) any more
-    r.page.wait_for_function(
-        """() => { const s = document.querySelector('[data-testid=save-state]');
-                   return !s.classList.contains('dirty') && !s.textContent.endsWith('…'); }"""
-    )
+    # the builder saves as you go: wait until its state line says the last change is saved
+    r.page.wait_for_selector("[data-testid=save-state][data-state=saved]", timeout=15_000)
     r.page.wait_for_load_state("networkidle")
     r.check("deck builder (legal deck, saved)")
     return deck_id
