@@ -13,3 +13,10 @@ from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 class StaticStorage(CompressedManifestStaticFilesStorage):
     support_js_module_import_aggregation = True
+
+    def stored_name(self, name: str) -> str:
+        """Without a manifest (``collectstatic`` has not run) a page names the file as it is rather than
+        failing with a 500: the site still answers, unstyled until ``collectstatic`` fills STATIC_ROOT."""
+        if not self.hashed_files:
+            return name
+        return str(super().stored_name(name))

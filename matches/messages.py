@@ -17,6 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext, pgettext
 
 from cards.data_translations import reader_language
+from matches.agents import AGENT_NAMES
 from matches.jsontypes import JSONObject, JSONValue
 
 COMMANDEER = "commandeer"
@@ -157,7 +158,7 @@ _LEVEL = "a seat's mark: AI level"
 _LEFT = "a seat's mark: the player left the game"
 SEAT_MARKS = {  # mark → its context; each marked for the catalogue below
     "left": _LEFT,
-    **dict.fromkeys(("easy", "normal", "hard", "random", "greedy", "flatmc"), _LEVEL),
+    **dict.fromkeys(AGENT_NAMES, _LEVEL),
 }
 _MARKED = (  # lazy: only marked for makemessages (Django has no pgettext_noop)
     translation.pgettext_lazy("a seat's mark: the player left the game", "left"),

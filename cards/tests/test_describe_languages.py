@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,9 +17,10 @@ from cards.describe import (
     reader_words,
     rules_text_for,
 )
+from matches.engine.decks import SAMPLE_CARDS
 from matches.engine.vocabulary import EFFECTS, TRIGGERS
 
-SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample_cards.json"
+SAMPLE = SAMPLE_CARDS
 
 
 def _cards() -> list[dict[str, Any]]:

@@ -298,9 +298,11 @@ CSRF_COOKIE_HTTPONLY = False  # the pages' fetch() reads it to send X-CSRFToken
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
+_TASK_LOG_LEVEL = os.environ.get("CELERY_TASK_LOG_LEVEL", "WARNING")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"drop_task_sends": {"()": "config.logfilters.DropTaskSends"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # Django's default gives the "django" loggers a console handler of their own when DEBUG is on; with
@@ -308,12 +310,13 @@ LOGGING = {
     "loggers": {
         "django": {"handlers": [], "level": os.environ.get("LOG_LEVEL", "INFO")},
         # The beat sends the deadline sweep every second: at INFO each one was three lines ("Sending due
-        # task", "received", "succeeded"), two thirds of a worker's output. These loggers print only
-        # warnings and errors (a task's failure: one ERROR with its traceback, from celery.app.trace);
-        # CELERY_TASK_LOG_LEVEL=INFO shows every task again.
-        **{
-            name: {"level": os.environ.get("CELERY_TASK_LOG_LEVEL", "WARNING")}
-            for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace")
+        # task", "received", "succeeded"), two thirds of a worker's output. The worker's task loggers print
+        # only warnings and errors (a task's failure: one ERROR with its traceback, from celery.app.trace),
+        # and the beat drops its "Sending due task" lines but keeps its own life (starting, the lock taken or
+        # lost) at INFO; CELERY_TASK_LOG_LEVEL=INFO shows every task again.
+        **{name: {"level": _TASK_LOG_LEVEL} for name in ("celery.worker.strategy", "celery.app.trace")},
+        "celery.beat": {
+            "filters": [] if _TASK_LOG_LEVEL in ("INFO", "DEBUG") else ["drop_task_sends"],
         },
     },
 }

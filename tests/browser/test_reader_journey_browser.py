@@ -16,11 +16,11 @@ from __future__ import annotations
 import json
 import re
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from matches.engine.decks import SAMPLE_CARDS
 from tests.browser.test_browser_match import click_one_move
 from tests.browser.test_deck_builder import pick_cards
 from tests.browser.test_every_page_in_every_language import (
@@ -38,9 +38,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 __all__ = ["site"]  # the imported fixture: pytest finds it in this module's names
 
 LANGUAGES = ("th", "zh-hans")
-SAMPLE = (
-    Path(__file__).resolve().parents[2] / "cards" / "data" / "sample_cards.json"
-)  # what the site's seed loads
+SAMPLE = SAMPLE_CARDS  # what the site's seed loads
 WESTEROS_DATA = """() => {
   const read = (id) => { const n = document.getElementById(id); return n ? JSON.parse(n.textContent) || {} : {}; };
   const map = read("wx-map-data"), cards = read("wx-house-cards"), texts = read("wx-card-texts");

@@ -26,7 +26,7 @@ from tests.services import ROOT, service_env, unavailable
 
 LOCK_S = 3  # RedBeat's lock timeout in these tests (REDBEAT_LOCK_TIMEOUT_S)
 ACQUIRED = "beat: Acquired lock"
-SENT = "Sending due task matches-sweep-deadlines"
+SENT = "Sending due task matches-sweep-deadlines"  # printed with CELERY_TASK_LOG_LEVEL=INFO only
 
 
 class Beat:
@@ -56,7 +56,9 @@ class Beat:
 def start_beat(redis_url: str, tmp_path: Path) -> Iterator[Callable[[], Beat]]:
     """Starts `celery beat` processes on one Redis (a lock timeout of LOCK_S); all killed at the end."""
     env = service_env(redis_url=redis_url, database_url=f"sqlite:///{tmp_path / 'unused.sqlite3'}")
-    env.update(REDBEAT_LOCK_TIMEOUT_S=str(LOCK_S), VAR_DIR=str(tmp_path / "var"))
+    env.update(
+        REDBEAT_LOCK_TIMEOUT_S=str(LOCK_S), VAR_DIR=str(tmp_path / "var"), CELERY_TASK_LOG_LEVEL="INFO"
+    )
     started: list[Beat] = []
 
     def start() -> Beat:
@@ -103,7 +105,9 @@ def test_the_beat_outlives_a_redis_restart_and_sends_again(tmp_path: Path) -> No
     server = PrivateRedis(tmp_path)
     server.start()
     env = service_env(redis_url=server.url, database_url=f"sqlite:///{tmp_path / 'unused.sqlite3'}")
-    env.update(REDBEAT_LOCK_TIMEOUT_S=str(LOCK_S), VAR_DIR=str(tmp_path / "var"))
+    env.update(
+        REDBEAT_LOCK_TIMEOUT_S=str(LOCK_S), VAR_DIR=str(tmp_path / "var"), CELERY_TASK_LOG_LEVEL="INFO"
+    )
     beat = Beat(env, tmp_path / "beat.log")
     try:
         assert wait_for(lambda: SENT in beat.output(), 30), beat.output()[-3000:]

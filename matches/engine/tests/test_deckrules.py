@@ -32,6 +32,7 @@ def _engine_messages(cards: list[dict[str, Any]]) -> list[str]:
     return deck_problems([card_from_dict(c) for c in cards])
 
 
+@pytest.mark.django_db  # the builder names an off-faction card's faction as the database translates it
 @pytest.mark.parametrize(
     "change",
     ["legal", "too_few", "fifth_copy", "second_legendary", "mixed"],
