@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TranslationTabularInline
 from simple_history.admin import SimpleHistoryAdmin
 
@@ -219,8 +220,10 @@ class AreaForm(forms.ModelForm):
         queryset=Area.objects.all(),
         required=False,
         widget=FilteredSelectMultiple("neighbours", is_stacked=False),
-        help_text="Areas adjacent to this one (each border is stored once, so both sides see it). "
-        "A port's borders come from its port record.",
+        help_text=_(
+            "Areas adjacent to this one (each border is stored once, so both sides see it). "
+            "A port's borders come from its port record."
+        ),
     )
 
     class Meta:

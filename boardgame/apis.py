@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -17,13 +18,15 @@ from cards.data_translations import untranslated_fields
 from config.errors import ApplicationError
 from config.schema import ApiErrorSerializer
 
-UNTRANSLATED_HELP = "Fields shown in English: no translation in the reader's language yet (empty in English)."
+UNTRANSLATED_HELP = _(
+    "Fields shown in English: no translation in the reader's language yet (empty in English)."
+)
 
 
 class AreaOutputSerializer(serializers.Serializer):
     id = serializers.CharField()
-    name = serializers.CharField(help_text="In the reader's language; English where not yet translated.")
-    name_en = serializers.CharField(help_text="The English name.")
+    name = serializers.CharField(help_text=_("In the reader's language; English where not yet translated."))
+    name_en = serializers.CharField(help_text=_("The English name."))
     untranslated = serializers.ListField(child=serializers.CharField(), help_text=UNTRANSLATED_HELP)
     kind = serializers.ChoiceField(choices=["land", "sea", "port"])
     castle = serializers.ChoiceField(choices=["none", "castle", "stronghold"])
@@ -31,12 +34,14 @@ class AreaOutputSerializer(serializers.Serializer):
     crowns = serializers.IntegerField()
     home_house = serializers.CharField(allow_null=True)
     island = serializers.BooleanField()
-    port = serializers.CharField(allow_null=True, required=False, help_text="Land areas: id of their port.")
-    land_area = serializers.CharField(required=False, help_text="Ports: their land area.")
-    sea_area = serializers.CharField(required=False, help_text="Ports: the sea they open onto.")
+    port = serializers.CharField(
+        allow_null=True, required=False, help_text=_("Land areas: id of their port.")
+    )
+    land_area = serializers.CharField(required=False, help_text=_("Ports: their land area."))
+    sea_area = serializers.CharField(required=False, help_text=_("Ports: the sea they open onto."))
     max_ships = serializers.IntegerField(required=False)
     neighbours = serializers.ListField(child=serializers.CharField())
-    x = serializers.FloatField(allow_null=True, help_text="Label position on the schematic map.")
+    x = serializers.FloatField(allow_null=True, help_text=_("Label position on the schematic map."))
     y = serializers.FloatField(allow_null=True)
     outline = serializers.ListField(child=serializers.ListField(child=serializers.FloatField()))
 
@@ -53,7 +58,8 @@ class MapOutputSerializer(serializers.Serializer):
     counts = serializers.DictField(child=serializers.IntegerField())
     areas = AreaOutputSerializer(many=True)
     adjacency = serializers.ListField(
-        child=serializers.ListField(child=serializers.CharField()), help_text="Undirected edges, each once."
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text=_("Undirected edges, each once."),
     )
     ports = PortOutputSerializer(many=True)
 
@@ -72,8 +78,8 @@ class WesterosMapApi(APIView):
 
 class HouseOutputSerializer(serializers.Serializer):
     id = serializers.CharField(source="slug")
-    name = serializers.CharField(help_text="In the reader's language; English where not yet translated.")
-    name_en = serializers.CharField(help_text="The English name.")
+    name = serializers.CharField(help_text=_("In the reader's language; English where not yet translated."))
+    name_en = serializers.CharField(help_text=_("The English name."))
     untranslated = serializers.SerializerMethodField(help_text=UNTRANSLATED_HELP)
     home_area = serializers.SerializerMethodField()
     supply_level = serializers.IntegerField()
@@ -114,8 +120,8 @@ class HouseListApi(APIView):
 class HouseCardOutputSerializer(serializers.Serializer):
     id = serializers.CharField(source="slug")
     house = serializers.CharField(source="house.slug")
-    name = serializers.CharField(help_text="In the reader's language; English where not yet translated.")
-    name_en = serializers.CharField(help_text="The English name.")
+    name = serializers.CharField(help_text=_("In the reader's language; English where not yet translated."))
+    name_en = serializers.CharField(help_text=_("The English name."))
     untranslated = serializers.SerializerMethodField(help_text=UNTRANSLATED_HELP)
     strength = serializers.IntegerField()
     swords = serializers.IntegerField()
@@ -160,7 +166,7 @@ class SetupOutputSerializer(serializers.Serializer):
     kings_court_special_orders = serializers.ListField(child=serializers.IntegerField())
     variant_notes = serializers.ListField(child=serializers.CharField(), required=False)
     houses_setup = serializers.DictField(
-        help_text="Per playing house: home area, starting units, garrison, tokens."
+        help_text=_("Per playing house: home area, starting units, garrison, tokens.")
     )
     start = serializers.DictField()
 

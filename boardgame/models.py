@@ -16,6 +16,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from boardgame.data_format import (
@@ -29,8 +30,8 @@ from boardgame.data_format import (
 from boardgame.track_validation import track_table_errors
 from boardgame.validation import setup_field_errors, westeros_card_errors
 
-ID_HELP = "Stable snake_case id used by the rules engine and the JSON files, e.g. kings_landing."
-ORDER_HELP = "Export order (lower first); rows with equal values are ordered by id."
+ID_HELP = _("Stable snake_case id used by the rules engine and the JSON files, e.g. kings_landing.")
+ORDER_HELP = _("Export order (lower first); rows with equal values are ordered by id.")
 SECTIONS = ("map", "setup", "house_cards", "westeros_cards", "wildling_cards", "tracks", "layout")
 
 
@@ -54,7 +55,7 @@ class SectionMeta(models.Model):
 
     section = models.CharField(max_length=20, unique=True, choices=[(s, s) for s in SECTIONS])
     data = models.JSONField(
-        default=dict, blank=True, help_text="JSON object; keys are copied into the export."
+        default=dict, blank=True, help_text=_("JSON object; keys are copied into the export.")
     )
 
     history = HistoricalRecords()
@@ -82,10 +83,10 @@ class House(EnglishSourceModel):
     supply_level = models.PositiveSmallIntegerField(default=2, validators=[MaxValueValidator(6)])
     victory_track = models.PositiveSmallIntegerField(default=1, validators=[MaxValueValidator(7)])
     garrison_strength = models.PositiveSmallIntegerField(
-        default=2, help_text="Garrison on the home area (W-11.2)."
+        default=2, help_text=_("Garrison on the home area (W-11.2).")
     )
     influence_iron_throne = models.PositiveSmallIntegerField(
-        default=1, validators=[MinValueValidator(1)], help_text="6-player start position (1 = top)."
+        default=1, validators=[MinValueValidator(1)], help_text=_("6-player start position (1 = top).")
     )
     influence_fiefdoms = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1)])
     influence_kings_court = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1)])
@@ -118,16 +119,18 @@ class Area(EnglishSourceModel):
     name = models.CharField(max_length=80, unique=True)
     kind = models.CharField(max_length=4, choices=KINDS)
     castle = models.CharField(max_length=10, choices=CASTLES, default="none")
-    supply = models.PositiveSmallIntegerField(default=0, help_text="Supply barrel icons.")
-    crowns = models.PositiveSmallIntegerField(default=0, help_text="Power crown icons.")
+    supply = models.PositiveSmallIntegerField(default=0, help_text=_("Supply barrel icons."))
+    crowns = models.PositiveSmallIntegerField(default=0, help_text=_("Power crown icons."))
     home_house = models.ForeignKey(
         House, null=True, blank=True, on_delete=models.PROTECT, related_name="home_areas"
     )
-    island = models.BooleanField(default=False, help_text="Land area touching no other land area (W-10.2).")
-    x = models.FloatField(default=0, help_text="Label position on the schematic map (viewbox units).")
+    island = models.BooleanField(
+        default=False, help_text=_("Land area touching no other land area (W-10.2).")
+    )
+    x = models.FloatField(default=0, help_text=_("Label position on the schematic map (viewbox units)."))
     y = models.FloatField(default=0)
     outline = models.JSONField(
-        default=list, blank=True, help_text="Polygon [[x, y], ...] on the schematic map."
+        default=list, blank=True, help_text=_("Polygon [[x, y], ...] on the schematic map.")
     )
 
     history = HistoricalRecords()
@@ -321,23 +324,24 @@ class Setup(models.Model):
         unique=True, validators=[MinValueValidator(3), MaxValueValidator(6)]
     )
     houses = models.JSONField(
-        default=list, help_text='House ids in play, e.g. ["stark", "lannister", "baratheon"].'
+        default=list, help_text=_('House ids in play, e.g. ["stark", "lannister", "baratheon"].')
     )
     influence_tracks = models.JSONField(
-        default=dict, help_text='{"iron_throne": [...], "fiefdoms": [...], "kings_court": [...]}, top first.'
+        default=dict,
+        help_text=_('{"iron_throne": [...], "fiefdoms": [...], "kings_court": [...]}, top first.'),
     )
     dominance_token_holders = models.JSONField(
         default=dict,
-        help_text='{"iron_throne": house, "valyrian_steel_blade": house, "messenger_raven": house}',
+        help_text=_('{"iron_throne": house, "valyrian_steel_blade": house, "messenger_raven": house}'),
     )
     impassable_areas = models.JSONField(
-        default=list, blank=True, help_text="Area ids no unit may enter (W-2.4)."
+        default=list, blank=True, help_text=_("Area ids no unit may enter (W-2.4).")
     )
     kings_court_special_orders = models.JSONField(
-        default=list, help_text="Special orders per King's Court position, e.g. [3, 2, 1]."
+        default=list, help_text=_("Special orders per King's Court position, e.g. [3, 2, 1].")
     )
     variant_notes = models.JSONField(
-        null=True, blank=True, help_text="Optional list of notes (exported if set)."
+        null=True, blank=True, help_text=_("Optional list of notes (exported if set).")
     )
 
     history = HistoricalRecords()
@@ -431,7 +435,7 @@ class HouseCard(EnglishSourceModel):
     strength = models.PositiveSmallIntegerField(validators=[MaxValueValidator(4)])
     swords = models.PositiveSmallIntegerField(default=0)
     fortifications = models.PositiveSmallIntegerField(default=0)
-    effect = models.TextField(blank=True, default="", help_text="Card text; empty when the card has none.")
+    effect = models.TextField(blank=True, default="", help_text=_("Card text; empty when the card has none."))
     effect_timing = models.CharField(max_length=12, choices=TIMINGS, default="none")
     position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
 
@@ -511,11 +515,11 @@ class WesterosCard(EnglishSourceModel):
         choices=CHOOSERS,
         blank=True,
         default="",
-        help_text="Choice cards: who picks the option.",
+        help_text=_("Choice cards: who picks the option."),
     )
-    options = models.JSONField(default=list, blank=True, help_text="Choice cards: the option ids.")
+    options = models.JSONField(default=list, blank=True, help_text=_("Choice cards: the option ids."))
     restricted_orders = models.JSONField(
-        null=True, blank=True, help_text="Order-restriction cards: order token ids of the tracks section."
+        null=True, blank=True, help_text=_("Order-restriction cards: order token ids of the tracks section.")
     )
     position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
 
@@ -562,9 +566,9 @@ class WildlingCard(EnglishSourceModel):
 
     slug = models.SlugField(max_length=60, unique=True, help_text=ID_HELP)
     name = models.CharField(max_length=80)
-    highest_bidder = models.TextField(help_text="Night's Watch victory: reward of the highest bidder.")
-    lowest_bidder = models.TextField(help_text="Wildling victory: penalty of the lowest bidder.")
-    everyone_else = models.TextField(help_text="Wildling victory: penalty of every other house.")
+    highest_bidder = models.TextField(help_text=_("Night's Watch victory: reward of the highest bidder."))
+    lowest_bidder = models.TextField(help_text=_("Wildling victory: penalty of the lowest bidder."))
+    everyone_else = models.TextField(help_text=_("Wildling victory: penalty of every other house."))
     position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
 
     history = HistoricalRecords()

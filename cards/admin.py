@@ -80,7 +80,7 @@ class CardAdminForm(forms.ModelForm):
         choices=[(d, d) for d in DIRECTIONS],
         widget=forms.CheckboxSelectMultiple,
         required=False,
-        help_text="Units only: attack directions, N toward the opponent (C-1.2).",
+        help_text=_("Units only: attack directions, N toward the opponent (C-1.2)."),
     )
 
     class Meta:

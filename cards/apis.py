@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.pagination import PageNumberPagination
@@ -40,7 +41,7 @@ class CardPagination(PageNumberPagination):
     max_page_size = 200
 
 
-UNTRANSLATED_HELP = (
+UNTRANSLATED_HELP = _(
     "The fields shown in English because they have no translation in the reader's language yet "
     "(empty for an English reader)"
 )
@@ -81,11 +82,13 @@ class KeywordSerializer(serializers.ModelSerializer):
 class CardArtSerializer(serializers.Serializer):
     """A card's picture: staff's art in the sizes the pages use, or its placeholder until there is art."""
 
-    thumb = serializers.CharField(help_text="160×120 (the board, the hand, deck lists)")
-    card = serializers.CharField(help_text="480×360 (card tiles and the card page)")
-    full = serializers.CharField(allow_null=True, help_text="The uploaded picture; null while there is none")
+    thumb = serializers.CharField(help_text=_("160×120 (the board, the hand, deck lists)"))
+    card = serializers.CharField(help_text=_("480×360 (card tiles and the card page)"))
+    full = serializers.CharField(
+        allow_null=True, help_text=_("The uploaded picture; null while there is none")
+    )
     placeholder = serializers.BooleanField(
-        help_text="True while the card has no art: thumb and card are then an SVG in the faction's colours"
+        help_text=_("True while the card has no art: thumb and card are then an SVG in the faction's colours")
     )
 
 
@@ -99,7 +102,9 @@ class CardOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     slug = serializers.CharField()
     name = serializers.CharField()
-    name_en = serializers.CharField(help_text="The English name (deck lists, share codes, the API's input)")
+    name_en = serializers.CharField(
+        help_text=_("The English name (deck lists, share codes, the API's input)")
+    )
     untranslated = _untranslated()
     faction = serializers.CharField(source="faction.slug")
     faction_name = serializers.CharField(source="faction.name")
@@ -147,7 +152,7 @@ class CardInputSerializer(serializers.Serializer):
     """A card in the shared card format (docs/card-format.md); consistency is checked by the service."""
 
     name = serializers.CharField(max_length=80)
-    faction = serializers.CharField(help_text="Faction slug")
+    faction = serializers.CharField(help_text=_("Faction slug"))
     type = serializers.ChoiceField(choices=CardType.choices)
     command_cost = serializers.IntegerField(min_value=0, max_value=services.MAX_COST)
     energy_cost = serializers.IntegerField(min_value=0, max_value=services.MAX_COST, required=False)
@@ -161,9 +166,11 @@ class CardInputSerializer(serializers.Serializer):
     legendary = serializers.BooleanField(required=False)
     unique = serializers.BooleanField(required=False)
     event_type = serializers.ChoiceField(choices=EventType.choices, allow_null=True, required=False)
-    keywords = serializers.ListField(child=serializers.CharField(), required=False, help_text="Keyword codes")
+    keywords = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text=_("Keyword codes")
+    )
     rules_text = serializers.CharField(allow_blank=True, required=False)
-    abilities = serializers.JSONField(required=False, help_text="Abilities (docs/card-abilities.md)")
+    abilities = serializers.JSONField(required=False, help_text=_("Abilities (docs/card-abilities.md)"))
     flavor_text = serializers.CharField(allow_blank=True, required=False)
 
 

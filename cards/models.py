@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import translation
-from django.utils.text import slugify
+from django.utils.text import format_lazy, slugify
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from imagekit.models import ImageSpecField
@@ -41,7 +41,7 @@ class Faction(EnglishSourceModel):
     slug = models.SlugField(max_length=60, unique=True)
     description = models.TextField(blank=True)
     color = models.CharField(
-        max_length=7, default="#666666", help_text="Hex colour for card frames, e.g. #c0392b"
+        max_length=7, default="#666666", help_text=_("Hex colour for card frames, e.g. #c0392b")
     )
 
     history = HistoricalRecords()
@@ -61,7 +61,9 @@ class Faction(EnglishSourceModel):
 class Keyword(EnglishSourceModel):
     """A keyword (C-7) with its reminder text. `code` is the rules engine's name for it."""
 
-    code = models.SlugField(max_length=40, unique=True, help_text=f"One of: {', '.join(KEYWORDS)}")
+    code = models.SlugField(
+        max_length=40, unique=True, help_text=format_lazy(_("One of: {codes}"), codes=", ".join(KEYWORDS))
+    )
     name = models.CharField(max_length=60, unique=True)
     reminder_text = models.TextField()
 
@@ -98,20 +100,22 @@ class Card(EnglishSourceModel):
     slug = models.SlugField(max_length=80, unique=True)
     faction = models.ForeignKey(Faction, on_delete=models.PROTECT, related_name="cards")
     card_type = models.CharField(max_length=5, choices=CardType.choices)
-    command_cost = models.PositiveSmallIntegerField(help_text="Command cost, paid in Command Points (C-1.1)")
-    energy_cost = models.PositiveSmallIntegerField(default=0, help_text="Energy cost (C-5.3)")
-    power = models.PositiveIntegerField(null=True, blank=True, help_text="Units only, e.g. 3000")
-    health = models.PositiveIntegerField(null=True, blank=True, help_text="Units only, e.g. 5000")
-    arrows = models.JSONField(
-        default=list, blank=True, help_text="Units only: subset of N NE E SE S SW W NW (C-1.2)"
+    command_cost = models.PositiveSmallIntegerField(
+        help_text=_("Command cost, paid in Command Points (C-1.1)")
     )
-    legendary = models.BooleanField(default=False, help_text="Units only (C-1.4)")
-    unique = models.BooleanField(default=False, help_text="Events only (C-1.4)")
+    energy_cost = models.PositiveSmallIntegerField(default=0, help_text=_("Energy cost (C-5.3)"))
+    power = models.PositiveIntegerField(null=True, blank=True, help_text=_("Units only, e.g. 3000"))
+    health = models.PositiveIntegerField(null=True, blank=True, help_text=_("Units only, e.g. 5000"))
+    arrows = models.JSONField(
+        default=list, blank=True, help_text=_("Units only: subset of N NE E SE S SW W NW (C-1.2)")
+    )
+    legendary = models.BooleanField(default=False, help_text=_("Units only (C-1.4)"))
+    unique = models.BooleanField(default=False, help_text=_("Events only (C-1.4)"))
     event_type = models.CharField(max_length=9, choices=EventType.choices, blank=True, default="")
     keywords = models.ManyToManyField(Keyword, blank=True, related_name="cards")
     rules_text = models.TextField(blank=True)
     abilities = models.JSONField(
-        default=list, blank=True, help_text="Structured abilities (docs/card-abilities.md)"
+        default=list, blank=True, help_text=_("Structured abilities (docs/card-abilities.md)")
     )
     flavor_text = models.TextField(blank=True)
     # Staff's picture (cards/art.py checks it by its content); a card without one shows a placeholder.

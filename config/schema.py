@@ -16,6 +16,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular import openapi
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -27,12 +28,16 @@ class ApiErrorSerializer(serializers.Serializer[Any]):
     """Every API error: a stable code, a message naming the problem, and details (config/errors.py)."""
 
     code = serializers.CharField(
-        help_text="Stable code, e.g. invalid, not_found, not_authenticated, permission_denied, "
-        "invalid_character, json_too_deep, non_finite_number, request_too_large, throttled"
+        help_text=_(
+            "Stable code, e.g. invalid, not_found, not_authenticated, permission_denied, "
+            "invalid_character, json_too_deep, non_finite_number, request_too_large, throttled"
+        )
     )
-    message = serializers.CharField(help_text="What is wrong, naming the field or parameter")
+    message = serializers.CharField(help_text=_("What is wrong, naming the field or parameter"))
     extra = serializers.DictField(
-        help_text="Details, e.g. {'fields': {...}} for invalid fields, {'parameter': 'search'}, {'field': 'cards[0].card'}"
+        help_text=_(
+            "Details, e.g. {'fields': {...}} for invalid fields, {'parameter': 'search'}, {'field': 'cards[0].card'}"
+        )
     )
 
     class Meta:
@@ -40,14 +45,16 @@ class ApiErrorSerializer(serializers.Serializer[Any]):
 
 
 GENERIC_ERRORS = {
-    "400": "Input that cannot be used: invalid fields, JSON that is malformed, nested too deep or holds a "
-    "non-finite number, a NUL character in the path, query or body, too many query fields.",
-    "401": "Missing, invalid or expired credentials.",
-    "403": "Not allowed for this user (or, for a session, a failed CSRF check).",
-    "404": "No such object, or not one you may see (an unknown path parameter or page).",
-    "413": "The body is larger than the upload limit.",
-    "415": "The body is not JSON.",
-    "429": "Too many requests: try again later (Retry-After).",
+    "400": _(
+        "Input that cannot be used: invalid fields, JSON that is malformed, nested too deep or holds a "
+        "non-finite number, a NUL character in the path, query or body, too many query fields."
+    ),
+    "401": _("Missing, invalid or expired credentials."),
+    "403": _("Not allowed for this user (or, for a session, a failed CSRF check)."),
+    "404": _("No such object, or not one you may see (an unknown path parameter or page)."),
+    "413": _("The body is larger than the upload limit."),
+    "415": _("The body is not JSON."),
+    "429": _("Too many requests: try again later (Retry-After)."),
 }
 
 
@@ -93,7 +100,7 @@ class AutoSchema(openapi.AutoSchema):
                 response = self._get_response_for_code(  # type: ignore[no-untyped-call]  # untyped in drf-spectacular
                     ApiErrorSerializer, code, direction=direction
                 )
-                response["description"] = GENERIC_ERRORS[code]
+                response["description"] = str(GENERIC_ERRORS[code])  # in the language of the request
                 responses[code] = response
         return responses
 

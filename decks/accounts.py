@@ -14,6 +14,7 @@ from django.contrib.auth import authenticate, get_user_model, logout, password_v
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
@@ -33,7 +34,7 @@ User = get_user_model()
 
 class SignupInputSerializer(serializers.Serializer):
     username = serializers.RegexField(
-        r"^[\w.@+-]+\Z", max_length=150, help_text="Letters, digits and @/./+/-/_ only"
+        r"^[\w.@+-]+\Z", max_length=150, help_text=_("Letters, digits and @/./+/-/_ only")
     )
     password = serializers.CharField(write_only=True, style={"input_type": "password"})
     email = serializers.EmailField(required=False, allow_blank=True)

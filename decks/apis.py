@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -352,7 +353,7 @@ class DeckExportApi(DeckLookupMixin, APIView):
                 {
                     "format": serializers.CharField(),
                     "content": serializers.JSONField(
-                        help_text="text: a string; json: the deck document; code: a string"
+                        help_text=_("text: a string; json: the deck document; code: a string")
                     ),
                 },
             ),
@@ -428,16 +429,18 @@ class DeckSampleHandApi(DeckLookupMixin, APIView):
                         "HandCard",
                         {"card": serializers.CharField(), "name": serializers.CharField()},
                         many=True,
-                        help_text="The cards drawn (6, C-4.3)",
+                        help_text=_("The cards drawn (6, C-4.3)"),
                     ),
                     "bottom": serializers.IntegerField(
-                        help_text="How many of them go to the bottom of the deck (C-4.4: the k-th mulligan, k)"
+                        help_text=_(
+                            "How many of them go to the bottom of the deck (C-4.4: the k-th mulligan, k)"
+                        )
                     ),
                     "upcoming": inline_serializer(
                         "UpcomingCard",
                         {"card": serializers.CharField(), "name": serializers.CharField()},
                         many=True,
-                        help_text="The next cards on top of the deck, for Reinforce draws (C-5.2)",
+                        help_text=_("The next cards on top of the deck, for Reinforce draws (C-5.2)"),
                     ),
                 },
             ),
@@ -465,7 +468,7 @@ class DeckSampleHandApi(DeckLookupMixin, APIView):
 
 _ODDS_ROW = {
     "probabilities": serializers.ListField(
-        child=serializers.FloatField(), help_text="Opening hand, then by your turn 1, 2, … (0 to 1)"
+        child=serializers.FloatField(), help_text=_("Opening hand, then by your turn 1, 2, … (0 to 1)")
     )
 }
 
@@ -501,7 +504,7 @@ class DeckDrawOddsApi(DeckLookupMixin, APIView):
                 "DrawOdds",
                 {
                     "draw_pile": serializers.IntegerField(
-                        help_text="Cards in the deck once the Commander is out"
+                        help_text=_("Cards in the deck once the Commander is out")
                     ),
                     "opening_hand": serializers.IntegerField(),
                     "reinforce_draw": serializers.IntegerField(),
@@ -510,7 +513,7 @@ class DeckDrawOddsApi(DeckLookupMixin, APIView):
                     "first": serializers.BooleanField(),
                     "cards_seen": serializers.ListField(
                         child=serializers.IntegerField(),
-                        help_text="Cards seen: opening, then by turn 1, 2, …",
+                        help_text=_("Cards seen: opening, then by turn 1, 2, …"),
                     ),
                     "cards": inline_serializer(
                         "CardOdds",
@@ -519,7 +522,7 @@ class DeckDrawOddsApi(DeckLookupMixin, APIView):
                             "name": serializers.CharField(),
                             "count": serializers.IntegerField(),
                             "commander": serializers.BooleanField(
-                                help_text="In the Commander zone: always at hand"
+                                help_text=_("In the Commander zone: always at hand")
                             ),
                             **_ODDS_ROW,
                         },
@@ -528,7 +531,9 @@ class DeckDrawOddsApi(DeckLookupMixin, APIView):
                     "units_by_cost": inline_serializer(
                         "UnitCostOdds",
                         {
-                            "max_cost": serializers.IntegerField(help_text="A unit of Command cost <= this"),
+                            "max_cost": serializers.IntegerField(
+                                help_text=_("A unit of Command cost <= this")
+                            ),
                             "copies": serializers.IntegerField(),
                             **_ODDS_ROW,
                         },

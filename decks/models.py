@@ -7,6 +7,7 @@ import secrets
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from cards.models import Card, Faction
 
@@ -36,7 +37,7 @@ class Deck(models.Model):
         related_name="commanded_decks",
         null=True,
         blank=True,
-        help_text="A Legendary unit of this deck (C-4.1)",
+        help_text=_("A Legendary unit of this deck (C-4.1)"),
     )
     notes = models.TextField(blank=True)
     visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.PRIVATE)
@@ -47,7 +48,7 @@ class Deck(models.Model):
         related_name="copies",
         null=True,
         blank=True,
-        help_text="The public deck this one was copied from (kept as credit; cleared if it is deleted)",
+        help_text=_("The public deck this one was copied from (kept as credit; cleared if it is deleted)"),
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -88,9 +89,9 @@ class DeckRevision(models.Model):
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="revisions")
     number = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
-    snapshot = models.JSONField(help_text="name, faction, commander, notes, visibility, cards (by slug)")
+    snapshot = models.JSONField(help_text=_("name, faction, commander, notes, visibility, cards (by slug)"))
     note = models.CharField(
-        max_length=200, blank=True, help_text="Why it was saved, e.g. 'restored revision 3'"
+        max_length=200, blank=True, help_text=_("Why it was saved, e.g. 'restored revision 3'")
     )
 
     class Meta:

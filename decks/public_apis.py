@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.pagination import PageNumberPagination
@@ -51,12 +52,19 @@ class PublicDeckPagination(PageNumberPagination):
 
 class PublicDeckFilterSerializer(serializers.Serializer):
     q = serializers.CharField(
-        required=False, allow_blank=True, max_length=MAX_SEARCH, help_text="Words in the deck or card names"
+        required=False,
+        allow_blank=True,
+        max_length=MAX_SEARCH,
+        help_text=_("Words in the deck or card names"),
     )
-    card = serializers.SlugField(required=False, allow_blank=True, max_length=80, help_text="Has this card")
-    faction = serializers.SlugField(required=False, allow_blank=True, max_length=60, help_text="Faction slug")
+    card = serializers.SlugField(
+        required=False, allow_blank=True, max_length=80, help_text=_("Has this card")
+    )
+    faction = serializers.SlugField(
+        required=False, allow_blank=True, max_length=60, help_text=_("Faction slug")
+    )
     owner = serializers.CharField(
-        required=False, allow_blank=True, max_length=150, help_text="Only this player's decks (username)"
+        required=False, allow_blank=True, max_length=150, help_text=_("Only this player's decks (username)")
     )
     sort = serializers.ChoiceField(choices=list(selectors.PUBLIC_SORTS), default="newest", required=False)
 
@@ -71,7 +79,7 @@ class CopyInputSerializer(serializers.Serializer):
         required=False,
         allow_blank=True,
         max_length=100,
-        help_text="Name of the copy; default '<name> (copy)'",
+        help_text=_("Name of the copy; default '<name> (copy)'"),
     )
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.text import format_lazy
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
@@ -31,7 +33,7 @@ WRITE_ERRORS: dict[int, Any] = {**ERRORS, 401: ApiErrorSerializer, 403: ApiError
 
 
 class CardCountSerializer(serializers.Serializer):
-    card = serializers.SlugField(help_text="Card slug", max_length=80)
+    card = serializers.SlugField(help_text=_("Card slug"), max_length=80)
     count = serializers.IntegerField(min_value=1, max_value=MAX_COUNT)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -42,9 +44,10 @@ class CardCountSerializer(serializers.Serializer):
         return attrs
 
 
-FACTION_HELP = "Slug of an existing faction (an unknown one is a 400 unknown_faction)"
-CARDS_HELP = (
-    f"Distinct cards with their counts, at most {MAX_ENTRIES} (unknown slugs are a 400 unknown_cards)"
+FACTION_HELP = _("Slug of an existing faction (an unknown one is a 400 unknown_faction)")
+CARDS_HELP = format_lazy(
+    _("Distinct cards with their counts, at most {max} (unknown slugs are a 400 unknown_cards)"),
+    max=MAX_ENTRIES,
 )
 
 
@@ -58,7 +61,7 @@ class DeckInputSerializer(serializers.Serializer):
         allow_null=True,
         allow_blank=True,
         max_length=80,
-        help_text="Slug of a Legendary unit in the deck (C-4.1)",
+        help_text=_("Slug of a Legendary unit in the deck (C-4.1)"),
     )
     notes = serializers.CharField(required=False, allow_blank=True, max_length=10000)
     visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
@@ -74,10 +77,10 @@ class ValidateInputSerializer(serializers.Serializer):
 
 
 class IssueSerializer(serializers.Serializer):
-    rule = serializers.CharField(help_text="Rule cited, e.g. C-3.2")
+    rule = serializers.CharField(help_text=_("Rule cited, e.g. C-3.2"))
     code = serializers.CharField()
     message = serializers.CharField()
-    cards = serializers.ListField(child=serializers.CharField(), help_text="Names of the cards involved")
+    cards = serializers.ListField(child=serializers.CharField(), help_text=_("Names of the cards involved"))
 
 
 class LegalitySerializer(serializers.Serializer):
@@ -92,7 +95,7 @@ class NamedRefSerializer(serializers.Serializer):
 
 
 class DeckCardOutputSerializer(serializers.Serializer):
-    card = serializers.CharField(help_text="Card slug")
+    card = serializers.CharField(help_text=_("Card slug"))
     name = serializers.CharField()
     count = serializers.IntegerField()
     faction = serializers.CharField()
@@ -106,23 +109,23 @@ class DeckCardOutputSerializer(serializers.Serializer):
 class DeckSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    owner = serializers.CharField(help_text="Owner's username")
+    owner = serializers.CharField(help_text=_("Owner's username"))
     is_owner = serializers.BooleanField()
     faction = NamedRefSerializer(allow_null=True)
     commander = NamedRefSerializer(allow_null=True)
     visibility = serializers.CharField()
-    share_id = serializers.CharField(allow_null=True, help_text="Only shown to the owner")
+    share_id = serializers.CharField(allow_null=True, help_text=_("Only shown to the owner"))
     card_count = serializers.IntegerField()
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     legality = LegalitySerializer()
-    like_count = serializers.IntegerField(help_text="Signed-in players who like this deck")
-    liked = serializers.BooleanField(help_text="Whether you like it (false when not signed in)")
+    like_count = serializers.IntegerField(help_text=_("Signed-in players who like this deck"))
+    liked = serializers.BooleanField(help_text=_("Whether you like it (false when not signed in)"))
     copied_from = inline_serializer(
         "DeckOrigin",
         {"id": serializers.IntegerField(), "name": serializers.CharField(), "owner": serializers.CharField()},
         allow_null=True,
-        help_text="The public deck this one was copied from, while it is still public",
+        help_text=_("The public deck this one was copied from, while it is still public"),
     )
 
 
@@ -141,15 +144,16 @@ class DeckPageSerializer(serializers.Serializer):
 class LineErrorSerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
-    line = serializers.IntegerField(allow_null=True, help_text="1-based line (text) or cards entry (JSON)")
+    line = serializers.IntegerField(allow_null=True, help_text=_("1-based line (text) or cards entry (JSON)"))
     text = serializers.CharField()
     suggestions = serializers.ListField(child=serializers.CharField())
     count = serializers.IntegerField(
-        allow_null=True, help_text="An unknown card's copies (null for the Commander line and other errors)"
+        allow_null=True,
+        help_text=_("An unknown card's copies (null for the Commander line and other errors)"),
     )
     suggested_cards = serializers.ListField(
         child=serializers.DictField(child=serializers.CharField()),
-        help_text="The suggestions as {card: slug, name}: what a fix adds in place of the unknown card",
+        help_text=_("The suggestions as {card: slug, name}: what a fix adds in place of the unknown card"),
     )
 
 
@@ -167,10 +171,10 @@ class DecklistField(serializers.JSONField):
 
 class ImportInputSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=["auto", "text", "json", "code"], default="auto")
-    data = DecklistField(help_text="Decklist text, share code (strings) or the deck JSON document")
+    data = DecklistField(help_text=_("Decklist text, share code (strings) or the deck JSON document"))
     save = serializers.BooleanField(
         default=False,
-        help_text="Save as a new deck: the lines that were read (the others are listed in `errors`)",
+        help_text=_("Save as a new deck: the lines that were read (the others are listed in `errors`)"),
     )
     name = serializers.CharField(required=False, allow_blank=True, max_length=100)
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PRIVATE)
@@ -182,27 +186,31 @@ class ImportOutputSerializer(serializers.Serializer):
     faction = serializers.CharField(allow_null=True)
     name = serializers.CharField()
     errors = LineErrorSerializer(many=True)
-    legality = LegalitySerializer(help_text="Of the entries that were read")
-    deck = DeckDetailSerializer(allow_null=True, help_text="The saved deck when save=true")
+    legality = LegalitySerializer(help_text=_("Of the entries that were read"))
+    deck = DeckDetailSerializer(allow_null=True, help_text=_("The saved deck when save=true"))
 
 
 class HandOddsSerializer(serializers.Serializer):
     card = serializers.CharField()
     name = serializers.CharField()
     count = serializers.IntegerField()
-    probability = serializers.FloatField(help_text="Chance to see at least one copy in the opening 6")
+    probability = serializers.FloatField(help_text=_("Chance to see at least one copy in the opening 6"))
 
 
 class DeckStatsSerializer(serializers.Serializer):
     total_cards = serializers.IntegerField()
-    draw_pile = serializers.IntegerField(help_text="Cards left to draw from once the Commander is set aside")
-    command_curve = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Command cost -> copies"
+    draw_pile = serializers.IntegerField(
+        help_text=_("Cards left to draw from once the Commander is set aside")
     )
-    energy_curve = serializers.DictField(child=serializers.IntegerField(), help_text="Energy cost -> copies")
-    types = serializers.DictField(child=serializers.IntegerField(), help_text="unit/event -> copies")
-    keywords = serializers.DictField(child=serializers.IntegerField(), help_text="Keyword code -> copies")
-    average_power = serializers.FloatField(allow_null=True, help_text="Units only, full numbers (3000)")
+    command_curve = serializers.DictField(
+        child=serializers.IntegerField(), help_text=_("Command cost -> copies")
+    )
+    energy_curve = serializers.DictField(
+        child=serializers.IntegerField(), help_text=_("Energy cost -> copies")
+    )
+    types = serializers.DictField(child=serializers.IntegerField(), help_text=_("unit/event -> copies"))
+    keywords = serializers.DictField(child=serializers.IntegerField(), help_text=_("Keyword code -> copies"))
+    average_power = serializers.FloatField(allow_null=True, help_text=_("Units only, full numbers (3000)"))
     average_health = serializers.FloatField(allow_null=True)
     opening_hand_odds = HandOddsSerializer(many=True)
 

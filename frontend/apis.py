@@ -53,27 +53,37 @@ class LanguageField(serializers.CharField):
 
 class UserSettingsSerializer(serializers.Serializer):
     browser_notifications = StrictBooleanField(
-        required=False, help_text="A browser notification when it is your turn and the game's tab is hidden"
+        required=False,
+        help_text=gettext_lazy("A browser notification when it is your turn and the game's tab is hidden"),
     )
     notifications_asked = StrictBooleanField(
-        required=False, help_text="The game page has offered browser notifications (it asks only once)"
+        required=False,
+        help_text=gettext_lazy("The game page has offered browser notifications (it asks only once)"),
     )
-    sound = StrictBooleanField(required=False, help_text="A short sound when it becomes your turn")
+    sound = StrictBooleanField(
+        required=False, help_text=gettext_lazy("A short sound when it becomes your turn")
+    )
     low_time_warning = StrictBooleanField(
-        required=False, help_text="A warning (and a tick with sound on) when your live clock runs low"
+        required=False,
+        help_text=gettext_lazy("A warning (and a tick with sound on) when your live clock runs low"),
     )
     email_your_turn = StrictBooleanField(
         required=False,
-        help_text="E-mail when a correspondence game waits for your move and you have been away "
-        "(needs an e-mail address)",
+        help_text=gettext_lazy(
+            "E-mail when a correspondence game waits for your move and you have been away "
+            "(needs an e-mail address)"
+        ),
     )
     language = LanguageField(
         required=False,
         allow_blank=True,
-        help_text="The site's language for you: en, th or zh-hans ('' for your browser's)",
+        help_text=gettext_lazy("The site's language for you: en, th or zh-hans ('' for your browser's)"),
     )
     email = BoundedEmailField(
-        required=False, allow_blank=True, max_length=254, help_text="Where e-mails go ('' for none)"
+        required=False,
+        allow_blank=True,
+        max_length=254,
+        help_text=gettext_lazy("Where e-mails go ('' for none)"),
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -127,18 +137,22 @@ class MeSettingsApi(APIView):
 class MyGameSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField()
-    game = serializers.CharField(help_text="The game's name, e.g. Commandeer TCG")
+    game = serializers.CharField(help_text=gettext_lazy("The game's name, e.g. Commandeer TCG"))
     status = serializers.CharField()
-    url = serializers.CharField(help_text="The match page")
+    url = serializers.CharField(help_text=gettext_lazy("The match page"))
     opponents = serializers.ListField(child=serializers.CharField())
     your_turn = serializers.BooleanField()
-    deadline = serializers.DateTimeField(allow_null=True, help_text="When your move is due (your turn only)")
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text=gettext_lazy("When your move is due (your turn only)")
+    )
     time_left_ms = serializers.IntegerField(allow_null=True)
     correspondence = serializers.BooleanField()
     started_at = serializers.DateTimeField(allow_null=True)
     created_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
-    outcome = serializers.CharField(help_text="won, lost, draw or aborted (finished games); '' otherwise")
+    outcome = serializers.CharField(
+        help_text=gettext_lazy("won, lost, draw or aborted (finished games); '' otherwise")
+    )
     result_text = serializers.CharField()
     replay_url = serializers.CharField()
     seats_needed = serializers.IntegerField()
@@ -146,10 +160,14 @@ class MyGameSerializer(serializers.Serializer):
 
 
 class MyGamesSerializer(serializers.Serializer):
-    your_turn = MyGameSerializer(many=True, help_text="Waiting for your move, soonest deadline first")
-    running = MyGameSerializer(many=True, help_text="Your other running games, newest first")
-    open = MyGameSerializer(many=True, help_text="Tables you sit at that have not started")
-    finished = MyGameSerializer(many=True, help_text="Your last 20 finished games, newest first")
+    your_turn = MyGameSerializer(
+        many=True, help_text=gettext_lazy("Waiting for your move, soonest deadline first")
+    )
+    running = MyGameSerializer(many=True, help_text=gettext_lazy("Your other running games, newest first"))
+    open = MyGameSerializer(many=True, help_text=gettext_lazy("Tables you sit at that have not started"))
+    finished = MyGameSerializer(
+        many=True, help_text=gettext_lazy("Your last 20 finished games, newest first")
+    )
 
 
 class MyGamesApi(APIView):
@@ -165,9 +183,10 @@ class MyGamesApi(APIView):
 
 
 class MyTurnsSerializer(serializers.Serializer):
-    count = serializers.IntegerField(help_text="How many running games wait for your move")
+    count = serializers.IntegerField(help_text=gettext_lazy("How many running games wait for your move"))
     matches = serializers.ListField(
-        child=serializers.IntegerField(), help_text="Their ids, soonest deadline first (at most 100)"
+        child=serializers.IntegerField(),
+        help_text=gettext_lazy("Their ids, soonest deadline first (at most 100)"),
     )
 
 

@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class FormSubmission(models.Model):
@@ -36,18 +37,18 @@ class UserSettings(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     browser_notifications = models.BooleanField(
-        default=False, help_text="Show a browser notification when it is your turn and the tab is hidden"
+        default=False, help_text=_("Show a browser notification when it is your turn and the tab is hidden")
     )
     notifications_asked = models.BooleanField(
-        default=False, help_text="The game page has offered browser notifications once (asked only once)"
+        default=False, help_text=_("The game page has offered browser notifications once (asked only once)")
     )
-    sound = models.BooleanField(default=True, help_text="A short sound when it becomes your turn")
+    sound = models.BooleanField(default=True, help_text=_("A short sound when it becomes your turn"))
     low_time_warning = models.BooleanField(
-        default=True, help_text="Warn (and tick, with sound on) when your live clock runs low"
+        default=True, help_text=_("Warn (and tick, with sound on) when your live clock runs low")
     )
     email_your_turn = models.BooleanField(
         default=True,
-        help_text="E-mail me when a correspondence game waits for my move and I have been away",
+        help_text=_("E-mail me when a correspondence game waits for my move and I have been away"),
     )
     # The site's language for this user ('' : none chosen, the cookie or the browser's Accept-Language
     # decides); frontend.language reads it on every request.
@@ -56,7 +57,7 @@ class UserSettings(models.Model):
         blank=True,
         default="",
         choices=settings.LANGUAGES,
-        help_text="The language of the site for this user (empty: the browser's)",
+        help_text=_("The language of the site for this user (empty: the browser's)"),
     )
     last_seen_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
@@ -80,7 +81,9 @@ class TutorialProgress(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     game = models.CharField(max_length=20, choices=GAMES)
     step = models.PositiveSmallIntegerField(default=0)
-    finished_at = models.DateTimeField(null=True, blank=True, help_text="When the lesson was last finished")
+    finished_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("When the lesson was last finished")
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -43,9 +44,9 @@ def tutorial_page(request: HttpRequest, game: str) -> HttpResponse:
 
 
 class StepSerializer(serializers.Serializer):
-    step = serializers.IntegerField(min_value=0, max_value=1000, help_text="The step this move answers")
+    step = serializers.IntegerField(min_value=0, max_value=1000, help_text=_("The step this move answers"))
     action = serializers.JSONField(
-        allow_null=True, required=False, help_text="The step's action (its `expect`), or null to read on"
+        allow_null=True, required=False, help_text=_("The step's action (its `expect`), or null to read on")
     )
 
 

@@ -7,6 +7,8 @@ and checks its keys against the fields here, so the schema cannot drift from wha
 
 from __future__ import annotations
 
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -31,18 +33,18 @@ class SeatOut(serializers.Serializer[object]):
     name = serializers.CharField()
     is_ai = serializers.BooleanField()
     is_you = serializers.BooleanField()
-    clock_ms = serializers.IntegerField(help_text="Time left now (a running clock counts down)")
+    clock_ms = serializers.IntegerField(help_text=_("Time left now (a running clock counts down)"))
     running = serializers.BooleanField()
     deadline = serializers.DateTimeField(allow_null=True)
     consecutive_timeouts = serializers.IntegerField(min_value=0)
     auto_pass = serializers.BooleanField(
         required=False,
-        help_text="Your own seat only: the phase's Pass is made for you when it is your only move",
+        help_text=_("Your own seat only: the phase's Pass is made for you when it is your only move"),
     )
     house = serializers.CharField(
-        allow_blank=True, help_text="Westeros: the seat's house (W-1.1); '' until fixed"
+        allow_blank=True, help_text=_("Westeros: the seat's house (W-1.1); '' until fixed")
     )
-    left = serializers.BooleanField(help_text="The player left the running game: the AI plays the seat on")
+    left = serializers.BooleanField(help_text=_("The player left the running game: the AI plays the seat on"))
 
 
 class ResultOut(serializers.Serializer[object]):
@@ -50,19 +52,25 @@ class ResultOut(serializers.Serializer[object]):
 
     winner = serializers.IntegerField(allow_null=True)
     reason = serializers.CharField(
-        help_text="The engine's reason, or concede, timeout, aborted, cancelled, internal_error"
+        help_text=_("The engine's reason, or concede, timeout, aborted, cancelled, internal_error")
     )
-    text = serializers.CharField(required=False, help_text='In plain words, e.g. "bob lost on time"')
+    text = serializers.CharField(required=False, help_text=_('In plain words, e.g. "bob lost on time"'))
     winner_name = serializers.CharField(required=False)
-    loser = serializers.IntegerField(required=False, help_text="reason timeout: the seat that lost on time")
+    loser = serializers.IntegerField(
+        required=False, help_text=_("reason timeout: the seat that lost on time")
+    )
     rules_reason = serializers.CharField(
         required=False,
-        help_text="reason timeout: the engine's own reason for the end the timeout default left behind "
-        "(e.g. no_units), never shown as the result",
+        help_text=_(
+            "reason timeout: the engine's own reason for the end the timeout default left behind "
+            "(e.g. no_units), never shown as the result"
+        ),
     )
     unrated = ObjectField(
         required=False,
-        help_text='A match created rated that did not count: {"code": "no_first_move"|"repeated_pairing", "text"}',
+        help_text=_(
+            'A match created rated that did not count: {"code": "no_first_move"|"repeated_pairing", "text"}'
+        ),
     )
 
 
@@ -71,16 +79,21 @@ class SeatingOut(serializers.Serializer[object]):
 
     mode = serializers.CharField(
         allow_blank=True,
-        help_text=f"One of {', '.join(SEATING_CHOICES)} (the rules_config `seating`; '' for a game without houses): "
-        "choose: each player picks a free house; random: drawn at the start; draft: in join order",
+        help_text=format_lazy(
+            _(
+                "One of {choices} (the rules_config `seating`; '' for a game without houses): "
+                "choose: each player picks a free house; random: drawn at the start; draft: in join order"
+            ),
+            choices=", ".join(SEATING_CHOICES),
+        ),
     )
     houses = serializers.ListField(
-        child=serializers.CharField(), help_text="The houses of this player count (W-1.1)"
+        child=serializers.CharField(), help_text=_("The houses of this player count (W-1.1)")
     )
-    free = serializers.ListField(child=serializers.CharField(), help_text="The houses nobody holds yet")
-    kicked = serializers.ListField(child=serializers.CharField(), help_text="Players the creator removed")
+    free = serializers.ListField(child=serializers.CharField(), help_text=_("The houses nobody holds yet"))
+    kicked = serializers.ListField(child=serializers.CharField(), help_text=_("Players the creator removed"))
     picking = serializers.IntegerField(
-        allow_null=True, min_value=0, help_text="Draft: the seat whose player picks now (join order)"
+        allow_null=True, min_value=0, help_text=_("Draft: the seat whose player picks now (join order)")
     )
 
 
@@ -88,13 +101,13 @@ class RematchOut(serializers.Serializer[object]):
     """A finished match's rematch (services.rematch): who asked, and the new match once every player did."""
 
     offered_by = serializers.ListField(
-        child=serializers.IntegerField(min_value=0), help_text="Seats that asked"
+        child=serializers.IntegerField(min_value=0), help_text=_("Seats that asked")
     )
     offered_by_names = serializers.ListField(child=serializers.CharField())
     players = serializers.ListField(
-        child=serializers.IntegerField(min_value=0), help_text="The seats whose players must ask"
+        child=serializers.IntegerField(min_value=0), help_text=_("The seats whose players must ask")
     )
-    match_id = serializers.IntegerField(allow_null=True, help_text="The rematch, once made")
+    match_id = serializers.IntegerField(allow_null=True, help_text=_("The rematch, once made"))
 
 
 class MatchOut(serializers.Serializer[object]):
@@ -104,30 +117,32 @@ class MatchOut(serializers.Serializer[object]):
     kind = serializers.CharField()
     status = serializers.ChoiceField(choices=MatchStatus.choices)
     is_public = serializers.BooleanField()
-    rated = serializers.BooleanField(help_text="The result changes the players' ratings")
-    auto_start = serializers.BooleanField(help_text="Starts by itself when the last seat is taken")
+    rated = serializers.BooleanField(help_text=_("The result changes the players' ratings"))
+    auto_start = serializers.BooleanField(help_text=_("Starts by itself when the last seat is taken"))
     unrated_reason = serializers.CharField(
         allow_blank=True,
-        help_text="Why a match created rated is played unrated (a repeated pairing, no first move); '' otherwise",
+        help_text=_(
+            "Why a match created rated is played unrated (a repeated pairing, no first move); '' otherwise"
+        ),
     )
-    created_by = serializers.CharField(help_text="The creator's user name")
+    created_by = serializers.CharField(help_text=_("The creator's user name"))
     created_at = serializers.DateTimeField()
-    time_control = ObjectField(help_text='{"initial_s", "increment_s"} or {"per_move_s"[, "bank_s"]}')
+    time_control = ObjectField(help_text=_('{"initial_s", "increment_s"} or {"per_move_s"[, "bank_s"]}'))
     state_version = serializers.IntegerField(min_value=0)
     result = ResultOut(allow_null=True)
     seats = SeatOut(many=True)
     seats_needed = serializers.IntegerField(min_value=1)
-    you = serializers.IntegerField(allow_null=True, help_text="Your seat, null when you do not sit here")
-    invite_token = serializers.CharField(required=False, help_text="Only for the creator")
+    you = serializers.IntegerField(allow_null=True, help_text=_("Your seat, null when you do not sit here"))
+    invite_token = serializers.CharField(required=False, help_text=_("Only for the creator"))
     result_text = serializers.CharField(
-        allow_blank=True, help_text="The result in plain words ('' while open)"
+        allow_blank=True, help_text=_("The result in plain words ('' while open)")
     )
     result_reason = serializers.CharField(
-        allow_blank=True, help_text="Why it ended, in the game-over summary's words ('' while open)"
+        allow_blank=True, help_text=_("Why it ended, in the game-over summary's words ('' while open)")
     )
-    seating = SeatingOut(allow_null=True, help_text="Houses to pick before the start; removed players")
-    rematch = RematchOut(allow_null=True, help_text="A finished match's rematch offer (null otherwise)")
-    rematch_of = serializers.IntegerField(allow_null=True, help_text="The finished match this one replays")
+    seating = SeatingOut(allow_null=True, help_text=_("Houses to pick before the start; removed players"))
+    rematch = RematchOut(allow_null=True, help_text=_("A finished match's rematch offer (null otherwise)"))
+    rematch_of = serializers.IntegerField(allow_null=True, help_text=_("The finished match this one replays"))
 
     class Meta:
         ref_name = "MatchSummary"
@@ -137,7 +152,7 @@ class RematchAnswerOut(serializers.Serializer[object]):
     """The answer to a rematch request: the offer now, and the new match when this call made it."""
 
     rematch = RematchOut()
-    match = MatchOut(allow_null=True, help_text="The new match (started), when this call made it")
+    match = MatchOut(allow_null=True, help_text=_("The new match (started), when this call made it"))
 
 
 class MatchPageOut(serializers.Serializer[object]):
@@ -158,18 +173,19 @@ class ConsequenceOut(serializers.Serializer[object]):
 
     text = serializers.CharField()
     kind = serializers.CharField(
-        help_text="damage, defeat, heal, modify, draw, cp, energy, ability, zone, turn (more may be added)"
+        help_text=_("damage, defeat, heal, modify, draw, cp, energy, ability, zone, turn (more may be added)")
     )
     square = serializers.ListField(
         child=serializers.IntegerField(min_value=0),
         min_length=2,
         max_length=2,
         allow_null=True,
-        help_text="[row, col] in engine coordinates (Commandeer: row = rank - 1, col = file; a1 = [0, 0]), "
-        "or null",
+        help_text=_(
+            "[row, col] in engine coordinates (Commandeer: row = rank - 1, col = file; a1 = [0, 0]), or null"
+        ),
     )
     amount = serializers.IntegerField(
-        allow_null=True, help_text="damage dealt, health healed, cards drawn, CP/Energy change (signed)"
+        allow_null=True, help_text=_("damage dealt, health healed, cards drawn, CP/Energy change (signed)")
     )
 
     class Meta:
@@ -185,14 +201,16 @@ class LogEntryOut(serializers.Serializer[object]):
     source = serializers.ChoiceField(choices=ActionLog.Source.choices)  # type: ignore[assignment]
     text = serializers.CharField(allow_blank=True)
     created_at = serializers.DateTimeField()
-    action = ObjectField(required=False, help_text="The raw action, unless a part of it is hidden from you")
-    consequences = ConsequenceOut(many=True, help_text="What the action caused, as you may see it")
+    action = ObjectField(
+        required=False, help_text=_("The raw action, unless a part of it is hidden from you")
+    )
+    consequences = ConsequenceOut(many=True, help_text=_("What the action caused, as you may see it"))
 
 
 class LegalActionOut(serializers.Serializer[object]):
     """One legal action of the caller and its plain-words description."""
 
-    action = ObjectField(help_text="Submit exactly this object to /actions/")
+    action = ObjectField(help_text=_("Submit exactly this object to /actions/"))
     description = serializers.CharField()
 
 
@@ -200,19 +218,19 @@ class ChatChannelOut(serializers.Serializer[object]):
     """One chat channel the caller may read: "table", "spectators" or "private:<a>-<b>"."""
 
     id = serializers.CharField(
-        help_text='Pass as `?channel=` to /chat/: "table", "spectators", "private:<a>-<b>"'
+        help_text=_('Pass as `?channel=` to /chat/: "table", "spectators", "private:<a>-<b>"')
     )
     label = serializers.CharField(  # type: ignore[assignment]  # a field named like Field.label (see LogEntryOut)
-        help_text="What the page calls it (a private channel: the other house)"
+        help_text=_("What the page calls it (a private channel: the other house)")
     )
-    write = serializers.BooleanField(help_text="Whether the caller may post in it")
+    write = serializers.BooleanField(help_text=_("Whether the caller may post in it"))
 
 
 class ChatStateOut(serializers.Serializer[object]):
     """The chat channels of a match for the caller (docs/play-layer.md, "Chat")."""
 
     channels = ChatChannelOut(many=True)
-    max_chars = serializers.IntegerField(help_text="The longest message accepted")
+    max_chars = serializers.IntegerField(help_text=_("The longest message accepted"))
 
     class Meta:
         ref_name = "ChatState"
@@ -223,8 +241,8 @@ class ChatMessageOut(serializers.Serializer[object]):
 
     id = serializers.IntegerField()
     channel = serializers.CharField()
-    author = serializers.CharField(help_text="The author's user name")
-    seat = serializers.IntegerField(allow_null=True, help_text="The author's seat when they wrote it")
+    author = serializers.CharField(help_text=_("The author's user name"))
+    seat = serializers.IntegerField(allow_null=True, help_text=_("The author's seat when they wrote it"))
     body = serializers.CharField()
     created_at = serializers.DateTimeField()
 
@@ -234,9 +252,9 @@ class ChatMessageOut(serializers.Serializer[object]):
 
 class ChatHistoryOut(serializers.Serializer[object]):
     channel = serializers.CharField()
-    messages = ChatMessageOut(many=True, help_text="Oldest first")
+    messages = ChatMessageOut(many=True, help_text=_("Oldest first"))
     has_more = serializers.BooleanField(
-        help_text="Older messages exist: ask again with `before=` the first id"
+        help_text=_("Older messages exist: ask again with `before=` the first id")
     )
 
     class Meta:
@@ -244,7 +262,7 @@ class ChatHistoryOut(serializers.Serializer[object]):
 
 
 class ChatMutesOut(serializers.Serializer[object]):
-    muted = serializers.ListField(child=serializers.CharField(), help_text="User names you muted")
+    muted = serializers.ListField(child=serializers.CharField(), help_text=_("User names you muted"))
 
     class Meta:
         ref_name = "ChatMutes"
@@ -255,14 +273,14 @@ class SnapshotOut(MatchOut):
 
     server_time = serializers.DateTimeField()
     current_players = serializers.ListField(child=serializers.IntegerField(min_value=0))
-    view = ObjectField(allow_null=True, help_text="The caller's player_view (spectator: no hands)")
+    view = ObjectField(allow_null=True, help_text=_("The caller's player_view (spectator: no hands)"))
     legal_actions = LegalActionOut(many=True)
     log = LogEntryOut(many=True)
     log_since = serializers.IntegerField(
         allow_null=True,
-        help_text="null: `log` is the log's tail; a version: `log` holds only the entries after it",
+        help_text=_("null: `log` is the log's tail; a version: `log` holds only the entries after it"),
     )
-    chat = ChatStateOut(help_text="The chat channels you may read and write")
+    chat = ChatStateOut(help_text=_("The chat channels you may read and write"))
 
     class Meta:
         ref_name = "MatchState"
@@ -276,7 +294,7 @@ class SubmitOut(serializers.Serializer[object]):
     result = ResultOut(allow_null=True)
     current_players = serializers.ListField(child=serializers.IntegerField(min_value=0))
     replayed = serializers.BooleanField(
-        help_text="True when this idempotency key was answered before: nothing was applied"
+        help_text=_("True when this idempotency key was answered before: nothing was applied")
     )
     state = SnapshotOut()
 
@@ -308,7 +326,7 @@ class ReplayFrameOut(serializers.Serializer[object]):
     source = serializers.ChoiceField(choices=ActionLog.Source.choices, required=False)  # type: ignore[assignment]
     created_at = serializers.DateTimeField(required=False)
     action = ObjectField(required=False)
-    consequences = ConsequenceOut(many=True, help_text="What the action caused, as you may see it")
+    consequences = ConsequenceOut(many=True, help_text=_("What the action caused, as you may see it"))
     view = ObjectField()
 
 
@@ -326,7 +344,7 @@ class ReplayOut(serializers.Serializer[object]):
 
 class HealthOut(serializers.Serializer[object]):
     ok = serializers.BooleanField()
-    db = serializers.CharField(help_text="The database vendor, e.g. postgresql")
+    db = serializers.CharField(help_text=_("The database vendor, e.g. postgresql"))
 
     class Meta:
         ref_name = "Health"

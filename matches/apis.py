@@ -7,6 +7,7 @@ from typing import TypeAlias, cast
 
 from django.conf import settings
 from django.db import connection
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.authentication import BaseAuthentication
@@ -129,41 +130,49 @@ class MatchListCreateApi(APIView):
             allow_null=True,
             min_value=1,
             max_value=MAX_MATCH_ID,
-            help_text="A starter deck (owner 'starter'): copied into your decks and played (instead of deck_id)",
+            help_text=_(
+                "A starter deck (owner 'starter'): copied into your decks and played (instead of deck_id)"
+            ),
         )
         is_public = serializers.BooleanField(
-            default=True, help_text="Listed, and anyone may watch (AI matches too) and join while open"
+            default=True, help_text=_("Listed, and anyone may watch (AI matches too) and join while open")
         )
-        vs_ai = serializers.BooleanField(default=False, help_text="Every other seat is an AI; starts at once")
+        vs_ai = serializers.BooleanField(
+            default=False, help_text=_("Every other seat is an AI; starts at once")
+        )
         spectator_chat = serializers.BooleanField(
-            default=False, help_text="Spectators may write in the match's spectator chat channel"
+            default=False, help_text=_("Spectators may write in the match's spectator chat channel")
         )
         auto_start = serializers.BooleanField(
             default=True,
-            help_text="Start by itself when the last seat is taken; false: a seated player starts it",
+            help_text=_("Start by itself when the last seat is taken; false: a seated player starts it"),
         )
         ai_seats = serializers.IntegerField(
             default=0,
             min_value=0,
             max_value=5,
-            help_text="This many of the last seats are AI (3+ seat games)",
+            help_text=_("This many of the last seats are AI (3+ seat games)"),
         )
         ai_agent = serializers.ChoiceField(
             choices=agent_choices(),
             default=DEFAULT_AGENT,
-            help_text="The AI seats' level: easy, normal (default) or hard; random, greedy and flatmc are "
-            "baselines for tests and benchmarks",
+            help_text=_(
+                "The AI seats' level: easy, normal (default) or hard; random, greedy and flatmc are "
+                "baselines for tests and benchmarks"
+            ),
         )
         time_control = rules_api.TimeControlSerializer(
-            required=False, help_text='{"initial_s": 300, "increment_s": 10} or {"per_move_s": 86400}'
+            required=False, help_text=_('{"initial_s": 300, "increment_s": 10} or {"per_move_s": 86400}')
         )
         rules_config = rules_api.RulesConfigField(
-            required=False, help_text="The match kind's rules settings (see the RulesConfig variants)"
+            required=False, help_text=_("The match kind's rules settings (see the RulesConfig variants)")
         )
         rated = serializers.BooleanField(
             default=False,
-            help_text="The result changes ratings: only people (no AI seat) with a time control; else 400 "
-            "not_rateable",
+            help_text=_(
+                "The result changes ratings: only people (no AI seat) with a time control; else 400 "
+                "not_rateable"
+            ),
         )
 
         def validate_kind(self, value: str) -> str:
@@ -275,7 +284,9 @@ class MatchJoinApi(MatchApiView):
             default="",
             allow_blank=True,
             max_length=20,
-            help_text="Westeros: the house you pick (free, of this player count, W-1.1); '' = the first free",
+            help_text=_(
+                "Westeros: the house you pick (free, of this player count, W-1.1); '' = the first free"
+            ),
         )
 
     @extend_schema(
@@ -308,7 +319,7 @@ class MatchHouseApi(MatchApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     class HouseInputSerializer(serializers.Serializer[object]):
-        house = serializers.CharField(max_length=20, help_text="A free house of this player count")
+        house = serializers.CharField(max_length=20, help_text=_("A free house of this player count"))
 
     @extend_schema(
         request=HouseInputSerializer, responses={200: MatchOut, **errors(400, *SIGNED_IN, 404, 409)}
@@ -327,7 +338,7 @@ class MatchKickApi(MatchApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     class KickInputSerializer(serializers.Serializer[object]):
-        position = serializers.IntegerField(min_value=0, max_value=5, help_text="The seat to free")
+        position = serializers.IntegerField(min_value=0, max_value=5, help_text=_("The seat to free"))
 
     @extend_schema(
         request=KickInputSerializer, responses={200: MatchOut, **errors(400, *SIGNED_IN, 404, 409)}
@@ -347,7 +358,7 @@ class MatchFillAiApi(MatchApiView):
 
     class FillInputSerializer(serializers.Serializer[object]):
         ai_agent = serializers.ChoiceField(
-            choices=level_choices(), default=DEFAULT_AGENT, help_text="The AI level: easy, normal or hard"
+            choices=level_choices(), default=DEFAULT_AGENT, help_text=_("The AI level: easy, normal or hard")
         )
 
     @extend_schema(
@@ -463,14 +474,16 @@ class MatchActionSubmitApi(MatchApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     class ActionSubmitInputSerializer(serializers.Serializer[object]):
-        action = api_types.ObjectField(help_text="One of the legal actions' `action` objects (not null)")
+        action = api_types.ObjectField(help_text=_("One of the legal actions' `action` objects (not null)"))
         state_version = serializers.IntegerField(min_value=0)
         idempotency_key = serializers.CharField(required=False, max_length=100, allow_blank=True)
         guard = serializers.BooleanField(
             required=False,
             default=False,
-            help_text="Refuse (409 `loses_at_once`, nothing applied) an action that would lose the match at "
-            "once while another legal action would not, so the page can ask the player first",
+            help_text=_(
+                "Refuse (409 `loses_at_once`, nothing applied) an action that would lose the match at "
+                "once while another legal action would not, so the page can ask the player first"
+            ),
         )
 
     @extend_schema(
@@ -522,7 +535,7 @@ class MatchSeatPreferencesApi(MatchApiView):
 
     class SeatPreferencesInputSerializer(serializers.Serializer[object]):
         auto_pass = serializers.BooleanField(
-            help_text="Pass at once when the phase's Pass is your only legal action (default on)"
+            help_text=_("Pass at once when the phase's Pass is your only legal action (default on)")
         )
 
     class SeatPreferencesOutSerializer(serializers.Serializer[object]):

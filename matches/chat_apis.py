@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from django.conf import settings
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.exceptions import Throttled
@@ -86,8 +88,10 @@ class ChatMessageInputSerializer(serializers.Serializer[object]):
         error_messages={"max_length": f"A chat message is at most {chat.MAX_BODY_CHARS} characters."},
         trim_whitespace=False,
         allow_blank=True,
-        help_text=f"Plain text, 1 to {chat.MAX_BODY_CHARS} characters after trimming (control characters "
-        "are removed)",
+        help_text=format_lazy(
+            _("Plain text, 1 to {max} characters after trimming (control characters are removed)"),
+            max=chat.MAX_BODY_CHARS,
+        ),
     )
 
 

@@ -105,7 +105,7 @@ class SnapshotField(models.JSONField):
 class Match(models.Model):
     """One match of one game kind. `seed` and `state` are server-side only; views go through the engine."""
 
-    kind = models.CharField(max_length=30, db_index=True, help_text="Game kind (matches.games registry)")
+    kind = models.CharField(max_length=30, db_index=True, help_text=_("Game kind (matches.games registry)"))
     status = models.CharField(max_length=10, choices=MatchStatus.choices, default=MatchStatus.WAITING)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_matches"
@@ -113,40 +113,41 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    seed = models.BigIntegerField(help_text="Secret RNG seed; never shown while the match runs")
+    seed = models.BigIntegerField(help_text=_("Secret RNG seed; never shown while the match runs"))
     rules_config = models.JSONField(default=dict, blank=True)
-    state = SnapshotField(null=True, blank=True, help_text="Engine state snapshot (server only)")
+    state = SnapshotField(null=True, blank=True, help_text=_("Engine state snapshot (server only)"))
     state_base = models.JSONField(
         null=True,
         editable=False,
         blank=True,
-        help_text="The snapshot at the start: `state` stores only what differs (server only)",
+        help_text=_("The snapshot at the start: `state` stores only what differs (server only)"),
     )
     state_version = models.PositiveIntegerField(default=0)
     time_control = models.JSONField(default=dict, blank=True)
-    is_public = models.BooleanField(default=True, help_text="Anyone may join (while open) and spectate")
+    is_public = models.BooleanField(default=True, help_text=_("Anyone may join (while open) and spectate"))
     rated = models.BooleanField(
-        default=False, help_text="The result changes the players' ratings (humans only, a time control)"
+        default=False, help_text=_("The result changes the players' ratings (humans only, a time control)")
     )
     spectator_chat = models.BooleanField(
-        default=False, help_text="Set at creation: spectators may write in the match's spectator chat channel"
+        default=False,
+        help_text=_("Set at creation: spectators may write in the match's spectator chat channel"),
     )
     # The API's and the lobby's default is on; off here, so matches made before it (and by code that starts
     # its own matches) keep waiting for a start.
     auto_start = models.BooleanField(
-        default=False, help_text="Set at creation: the match starts by itself when its last seat is taken"
+        default=False, help_text=_("Set at creation: the match starts by itself when its last seat is taken")
     )
     invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token)
-    result = models.JSONField(null=True, blank=True, help_text='{"winner": seat|null, "reason": str}')
+    result = models.JSONField(null=True, blank=True, help_text=_('{"winner": seat|null, "reason": str}'))
     # A failing AI/clock task (matches.tasks): counted, retried after a back-off, then the match is aborted
     # with reason "internal_error" (services.task_failed). Server and staff only.
     task_failures = models.PositiveSmallIntegerField(
-        default=0, help_text="Failures in a row of this match's AI or clock task"
+        default=0, help_text=_("Failures in a row of this match's AI or clock task")
     )
     task_retry_at = models.DateTimeField(
-        null=True, blank=True, help_text="Back-off: the sweep does not run the match's tasks before then"
+        null=True, blank=True, help_text=_("Back-off: the sweep does not run the match's tasks before then")
     )
-    task_error = models.TextField(blank=True, default="", help_text="The last task failure (staff only)")
+    task_error = models.TextField(blank=True, default="", help_text=_("The last task failure (staff only)"))
     # A double submit of "create" returns the first match (services.lobby.match_create_once): the digest of the
     # creator's settings, or of their Idempotency-Key.
     create_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
@@ -213,22 +214,30 @@ class Seat(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
     )
-    ai_agent = models.CharField(max_length=20, blank=True, help_text="Non-empty for an AI seat, e.g. greedy")
-    deck_id = models.BigIntegerField(null=True, blank=True, help_text="decks.Deck chosen (checked at start)")
-    deck_snapshot = models.JSONField(default=dict, blank=True, help_text="Deck as played (server only)")
+    ai_agent = models.CharField(
+        max_length=20, blank=True, help_text=_("Non-empty for an AI seat, e.g. greedy")
+    )
+    deck_id = models.BigIntegerField(
+        null=True, blank=True, help_text=_("decks.Deck chosen (checked at start)")
+    )
+    deck_snapshot = models.JSONField(default=dict, blank=True, help_text=_("Deck as played (server only)"))
     clock_remaining_ms = models.BigIntegerField(default=0)
     clock_started_at = models.DateTimeField(null=True, blank=True)
     clock_carry_ms = models.BigIntegerField(
         default=0,
-        help_text="For a decision taken back (matches.clocks.SeatClock.carry_ms): the last increment added, "
-        "or the time used on the decision so far",
+        help_text=_(
+            "For a decision taken back (matches.clocks.SeatClock.carry_ms): the last increment added, "
+            "or the time used on the decision so far"
+        ),
     )
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     has_moved = models.BooleanField(default=False)
     auto_pass = models.BooleanField(
         default=True,
-        help_text="Pass at once for this seat when the phase's Pass is its only legal action (the player's choice)",
+        help_text=_(
+            "Pass at once for this seat when the phase's Pass is its only legal action (the player's choice)"
+        ),
     )
     # Westeros: the house this seat plays (W-1.1), picked in the waiting room or drawn at the start.
     house = models.CharField(max_length=20, blank=True, default="")
@@ -292,19 +301,23 @@ class ActionLog(models.Model):
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYER)
     action = models.JSONField()
     descriptions = models.JSONField(
-        default=dict, help_text='Plain words per viewer: {"0": ..., "1": ..., "spectator": ...}'
+        default=dict, help_text=_('Plain words per viewer: {"0": ..., "1": ..., "spectator": ...}')
     )
     messages = models.JSONField(
         default=dict,
         blank=True,
-        help_text='The same words as messages, rendered in each reader\'s language: {"game", "names": '
-        '{"1": name, ...}, "0": message, "1": ..., "spectator": ...} (docs/play-layer.md); empty on older rows',
+        help_text=_(
+            'The same words as messages, rendered in each reader\'s language: {"game", "names": '
+            '{"1": name, ...}, "0": message, "1": ..., "spectator": ...} (docs/play-layer.md); empty on older rows'
+        ),
     )
     consequences = models.JSONField(
         default=dict,
         blank=True,
-        help_text='What the action caused, per viewer: {"0": [...], "1": [...], "spectator": [...]}, '
-        'each item {"text", "kind", "square", "amount"} (docs/play-layer.md)',
+        help_text=_(
+            'What the action caused, per viewer: {"0": [...], "1": [...], "spectator": [...]}, '
+            'each item {"text", "kind", "square", "amount"} (docs/play-layer.md)'
+        ),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -349,12 +362,14 @@ class ChatMessage(models.Model):
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_messages")
-    channel = models.CharField(max_length=40, help_text='"table", "spectators" or "private:<a>-<b>"')
+    channel = models.CharField(max_length=40, help_text=_('"table", "spectators" or "private:<a>-<b>"'))
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The author's seat then, if any")
+    seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("The author's seat then, if any")
+    )
     body = models.TextField(max_length=500)
     created_at = models.DateTimeField(auto_now_add=True)
-    hidden = models.BooleanField(default=False, help_text="Hidden by staff: kept for review, never shown")
+    hidden = models.BooleanField(default=False, help_text=_("Hidden by staff: kept for review, never shown"))
     hidden_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -419,12 +434,12 @@ class PlayerRating(models.Model):
     """
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
-    kind = models.CharField(max_length=30, help_text="Game kind (matches.games registry)")
-    rating = models.FloatField(help_text="The displayed rating (Glicko-2 rating, or OpenSkill ordinal)")
-    deviation = models.FloatField(default=0.0, help_text="Glicko-2 rating deviation (RD)")
-    volatility = models.FloatField(default=0.0, help_text="Glicko-2 volatility")
-    mu = models.FloatField(default=0.0, help_text="OpenSkill mu")
-    sigma = models.FloatField(default=0.0, help_text="OpenSkill sigma")
+    kind = models.CharField(max_length=30, help_text=_("Game kind (matches.games registry)"))
+    rating = models.FloatField(help_text=_("The displayed rating (Glicko-2 rating, or OpenSkill ordinal)"))
+    deviation = models.FloatField(default=0.0, help_text=_("Glicko-2 rating deviation (RD)"))
+    volatility = models.FloatField(default=0.0, help_text=_("Glicko-2 volatility"))
+    mu = models.FloatField(default=0.0, help_text=_("OpenSkill mu"))
+    sigma = models.FloatField(default=0.0, help_text=_("OpenSkill sigma"))
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     losses = models.PositiveIntegerField(default=0)
@@ -447,16 +462,16 @@ class RatingChange(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
     )
     kind = models.CharField(max_length=30)
-    position = models.PositiveSmallIntegerField(help_text="The user's seat")
+    position = models.PositiveSmallIntegerField(help_text=_("The user's seat"))
     place = models.PositiveSmallIntegerField(
-        help_text="Final standing: 1 = first (equal places share a number)"
+        help_text=_("Final standing: 1 = first (equal places share a number)")
     )
     score = models.FloatField(
-        help_text="1 win, 0.5 draw, 0 loss (Glicko-2); share of opponents beaten (OpenSkill)"
+        help_text=_("1 win, 0.5 draw, 0 loss (Glicko-2); share of opponents beaten (OpenSkill)")
     )
     before = models.FloatField()
     after = models.FloatField()
-    deviation_after = models.FloatField(default=0.0, help_text="RD (Glicko-2) or sigma (OpenSkill) after")
+    deviation_after = models.FloatField(default=0.0, help_text=_("RD (Glicko-2) or sigma (OpenSkill) after"))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

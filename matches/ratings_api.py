@@ -6,6 +6,7 @@ here (`matches/tests/test_ratings_api.py` checks the answers' keys against them)
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.pagination import PageNumberPagination
@@ -24,9 +25,9 @@ class RatingOut(serializers.Serializer[object]):
     kind = serializers.CharField()
     system = serializers.ChoiceField(choices=["glicko2", "openskill"])
     rating = serializers.IntegerField()
-    deviation = serializers.FloatField(help_text="Glicko-2 RD, or OpenSkill sigma")
-    provisional = serializers.BooleanField(help_text='Too few games to be sure: shown with a "?"')
-    games = serializers.IntegerField(min_value=0, help_text="Rated games")
+    deviation = serializers.FloatField(help_text=_("Glicko-2 RD, or OpenSkill sigma"))
+    provisional = serializers.BooleanField(help_text=_('Too few games to be sure: shown with a "?"'))
+    games = serializers.IntegerField(min_value=0, help_text=_("Rated games"))
     wins = serializers.IntegerField(min_value=0)
     losses = serializers.IntegerField(min_value=0)
     draws = serializers.IntegerField(min_value=0)
@@ -34,11 +35,11 @@ class RatingOut(serializers.Serializer[object]):
 
 class HistoryPointOut(serializers.Serializer[object]):
     match = serializers.IntegerField(
-        allow_null=True, help_text="Null: a private match the viewer may not open (the rating point stays)"
+        allow_null=True, help_text=_("Null: a private match the viewer may not open (the rating point stays)")
     )
     before = serializers.IntegerField()
-    rating = serializers.IntegerField(help_text="The rating after this match")
-    at = serializers.DateTimeField(allow_null=True, help_text="Null with `match`")
+    rating = serializers.IntegerField(help_text=_("The rating after this match"))
+    at = serializers.DateTimeField(allow_null=True, help_text=_("Null with `match`"))
 
 
 class KindRecordOut(serializers.Serializer[object]):
@@ -46,21 +47,21 @@ class KindRecordOut(serializers.Serializer[object]):
 
     kind = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label
-    games = serializers.IntegerField(min_value=0, help_text="Finished games, rated or not")
-    rated_games = serializers.IntegerField(min_value=0, help_text="Of `games`, the rated ones")
+    games = serializers.IntegerField(min_value=0, help_text=_("Finished games, rated or not"))
+    rated_games = serializers.IntegerField(min_value=0, help_text=_("Of `games`, the rated ones"))
     unrated_games = serializers.IntegerField(
-        min_value=0, help_text="Of `games`, the unrated ones (AI, private)"
+        min_value=0, help_text=_("Of `games`, the unrated ones (AI, private)")
     )
     wins = serializers.IntegerField(min_value=0)
     losses = serializers.IntegerField(min_value=0)
-    draws = serializers.IntegerField(min_value=0, help_text="Games without a winner")
+    draws = serializers.IntegerField(min_value=0, help_text=_("Games without a winner"))
     rating = RatingOut(allow_null=True)
-    history = HistoryPointOut(many=True, help_text="The latest rating changes, oldest first")
+    history = HistoryPointOut(many=True, help_text=_("The latest rating changes, oldest first"))
 
 
 class OpponentOut(serializers.Serializer[object]):
     name = serializers.CharField()
-    username = serializers.CharField(allow_null=True, help_text="Null for an AI seat")
+    username = serializers.CharField(allow_null=True, help_text=_("Null for an AI seat"))
 
 
 class RecentGameOut(serializers.Serializer[object]):
@@ -70,17 +71,18 @@ class RecentGameOut(serializers.Serializer[object]):
     finished_at = serializers.DateTimeField(allow_null=True)
     outcome = serializers.ChoiceField(
         choices=["win", "loss", "draw", "aborted"],
-        help_text="aborted: a player never moved (no rating change)",
+        help_text=_("aborted: a player never moved (no rating change)"),
     )
     reason = serializers.CharField()
-    reason_label = serializers.CharField(help_text="How it ended, in a few words")
+    reason_label = serializers.CharField(help_text=_("How it ended, in a few words"))
     rated = serializers.BooleanField()
     unrated_reason = serializers.CharField(
-        allow_blank=True, help_text="Why a game created rated did not count (no first move, repeated pairing)"
+        allow_blank=True,
+        help_text=_("Why a game created rated did not count (no first move, repeated pairing)"),
     )
     rating_delta = serializers.IntegerField(allow_null=True)
-    place = serializers.IntegerField(allow_null=True, help_text="Final place in a rated game (1 = first)")
-    players = serializers.IntegerField(min_value=1, help_text="Seats at the table")
+    place = serializers.IntegerField(allow_null=True, help_text=_("Final place in a rated game (1 = first)"))
+    players = serializers.IntegerField(min_value=1, help_text=_("Seats at the table"))
     opponents = OpponentOut(many=True)
     replay_url = serializers.CharField()
 
@@ -99,7 +101,7 @@ class ProfileOut(serializers.Serializer[object]):
     username = serializers.CharField()
     joined = serializers.DateField()
     kinds = KindRecordOut(many=True)
-    recent_games = RecentGameOut(many=True, help_text="Finished games you may open, newest first")
+    recent_games = RecentGameOut(many=True, help_text=_("Finished games you may open, newest first"))
     public_decks = PublicDeckOut(many=True)
 
     class Meta:
@@ -127,16 +129,16 @@ class SummaryPlayerOut(serializers.Serializer[object]):
     username = serializers.CharField(allow_null=True)
     is_ai = serializers.BooleanField()
     time_used_ms = serializers.IntegerField(
-        min_value=0, help_text="Time spent deciding (as the clock counts)"
+        min_value=0, help_text=_("Time spent deciding (as the clock counts)")
     )
     moves = serializers.IntegerField(min_value=0)
-    place = serializers.IntegerField(min_value=1, allow_null=True, help_text="Final place (null: aborted)")
-    facts = ObjectField(help_text='Commandeer: {"defeated"}; Westeros: {"house", "castles", "supply"}')
+    place = serializers.IntegerField(min_value=1, allow_null=True, help_text=_("Final place (null: aborted)"))
+    facts = ObjectField(help_text=_('Commandeer: {"defeated"}; Westeros: {"house", "castles", "supply"}'))
 
 
 class SummaryRoundOut(serializers.Serializer[object]):
-    round = serializers.JSONField(help_text='The round number at its start, or "final"')
-    seats = ObjectField(help_text='{seat: {"house", "castles", "supply"}}')
+    round = serializers.JSONField(help_text=_('The round number at its start, or "final"'))
+    seats = ObjectField(help_text=_('{seat: {"house", "castles", "supply"}}'))
 
 
 class SummaryRatingOut(serializers.Serializer[object]):
@@ -160,15 +162,17 @@ class SummaryOut(serializers.Serializer[object]):
     result = ResultOut(allow_null=True)
     winner = serializers.IntegerField(allow_null=True)
     reason = serializers.CharField()
-    reason_text = serializers.CharField(help_text="Why the match ended, in plain words")
+    reason_text = serializers.CharField(help_text=_("Why the match ended, in plain words"))
     turns = serializers.IntegerField(min_value=0)
-    turns_label = serializers.CharField(help_text='"turns" (Commandeer) or "rounds" (Westeros)')
+    turns_label = serializers.CharField(help_text=_('"turns" (Commandeer) or "rounds" (Westeros)'))
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     duration_ms = serializers.IntegerField(min_value=0)
     players = SummaryPlayerOut(many=True)
-    rounds = SummaryRoundOut(many=True, help_text="Westeros: castles and supply at the start of each round")
-    ratings = SummaryRatingOut(many=True, help_text="Rating changes of a rated match")
+    rounds = SummaryRoundOut(
+        many=True, help_text=_("Westeros: castles and supply at the start of each round")
+    )
+    ratings = SummaryRatingOut(many=True, help_text=_("Rating changes of a rated match"))
     replay_url = serializers.CharField()
 
     class Meta:

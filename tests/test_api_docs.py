@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 # An address on another host: a scheme or a protocol-relative `//host`, in src/href or a quoted string.
 EXTERNAL = re.compile(
@@ -28,3 +29,45 @@ def test_the_docs_load_their_scripts_from_the_sidecar_package():
     assert "<script>" not in html  # the page's own script is served from ?script (CSP-friendly)
     redoc = Client().get("/api/redoc/").content.decode()
     assert "/static/drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js" in redoc
+
+
+def _descriptions(client: Client) -> tuple[str, str, str]:
+    """A serializer field's help text, a model field's help text and a shared error's description, as the
+    schema the docs pages load gives them to this client."""
+    with translation.override(None):  # the request's language does not stay active for the tests after
+        spec = client.get("/api/schema/?format=json").json()
+    schemas = spec["components"]["schemas"]
+    return (
+        schemas["ApiError"]["properties"]["message"]["description"],
+        schemas["Faction"]["properties"]["color"]["description"],
+        spec["paths"]["/api/cards/"]["post"]["responses"]["401"]["description"],
+    )
+
+
+@pytest.mark.django_db
+def test_the_schema_the_docs_show_is_written_in_the_readers_language():
+    """ReDoc and Swagger UI fetch /api/schema/ with the reader's cookie and Accept-Language: the schema is
+    built per request in that language (no copy of one language is kept for another)."""
+    english = (
+        "What is wrong, naming the field or parameter",
+        "Hex colour for card frames, e.g. #c0392b",
+        "Missing, invalid or expired credentials.",
+    )
+    thai = (
+        "สิ่งที่ผิดพลาด โดยระบุชื่อฟิลด์หรือพารามิเตอร์",
+        "สีกรอบการ์ดแบบเลขฐานสิบหก เช่น #c0392b",
+        "ไม่มีข้อมูลยืนยันตัวตน หรือข้อมูลนั้นไม่ถูกต้องหรือหมดอายุ",
+    )
+    assert _descriptions(Client()) == english
+    assert _descriptions(Client(headers={"accept-language": "th"})) == thai
+    cookie = Client(headers={"accept-language": "en"})
+    cookie.cookies["django_language"] = "th"  # the switcher's cookie wins over the browser's language
+    assert _descriptions(cookie) == thai
+    chinese = _descriptions(Client(headers={"accept-language": "zh-CN"}))
+    assert (
+        chinese[0] == "出错的原因，并指明相关字段或参数" and chinese[1] == "卡框的十六进制颜色，例如 #c0392b"
+    )
+    assert _descriptions(Client()) == english  # asked again in English after the others: still English
+    with translation.override(None):
+        response = Client(headers={"accept-language": "th"}).get("/api/schema/?format=json")
+    assert "Accept-Language" in response["Vary"] and "Cookie" in response["Vary"]  # caches keep them apart
