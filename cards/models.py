@@ -16,7 +16,7 @@ from imagekit.processors import ResizeToFill
 from simple_history.models import HistoricalRecords
 
 from cards.art import ART_QUALITY, ART_SIZES, card_art_path, validate_card_art
-from matches.engine.vocabulary import KEYWORDS, TRIGGER_KEYWORDS, validate_abilities
+from matches.engine.vocabulary import KEYWORDS, TRIGGER_KEYWORDS, abilities_problems
 
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # C-1.2, relative to the card's owner
 
@@ -234,9 +234,13 @@ def card_field_errors(
             add("legendary", gettext("only units can be Legendary; events are Unique (C-1.4)"))
         if event_type not in EventType.values:
             add("event_type", gettext("an event needs an event type: planning, defensive or ongoing (C-1.3)"))
-    problems = validate_abilities(abilities, card_type=card_type, event_type=event_type or None)
+    problems = abilities_problems(abilities, card_type=card_type, event_type=event_type or None)
     if problems:
-        errors["abilities"] = problems
+        # The ability vocabulary's checks are engine messages (key + parameters): worded here from the engine
+        # catalogue in the active language; the data's own words (trigger, effect and field names) stay as written.
+        from matches.messages import render
+
+        errors["abilities"] = [render(problem.to_json()) for problem in problems]
     if keyword_codes is not None and not problems and isinstance(abilities, list):
         triggers = {a.get("trigger") for a in abilities if isinstance(a, dict)}
         if any(isinstance(a, dict) and "x" in a for a in abilities):

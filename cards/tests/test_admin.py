@@ -110,6 +110,60 @@ def test_admin_refuses_an_event_with_power(small_set, admin_client):
     assert not Card.objects.filter(name="Admin Card").exists()
 
 
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "en",
+            [
+                "abilities[0]: unknown trigger 'sneeze' (known: deploying, casting, ",
+                "abilities[0]: effects[0]: effect 'draw' needs 'count' (a whole number from 1 to 10)",
+            ],
+        ),
+        (
+            "th",
+            [
+                "abilities[0]: ไม่รู้จัก trigger 'sneeze' (ที่รู้จัก: deploying, casting, ",
+                "abilities[0]: effects[0]: effect 'draw' ต้องมี 'count' (จำนวนเต็มตั้งแต่ 1 ถึง 10)",
+            ],
+        ),
+        (
+            "zh-hans",
+            [
+                "abilities[0]：未知的触发时机“sneeze”（已知：deploying, casting, ",
+                "abilities[0]：effects[0]：效果“draw”需要“count”（1 到 10 之间的整数）",
+            ],
+        ),
+    ],
+)
+def test_admin_words_an_abilitys_problems_in_the_staff_members_language(
+    small_set, admin_client, language, expected
+):
+    """The ability vocabulary's checks (engine messages) in the admin's language; the data's names as written."""
+    admin_client.cookies["django_language"] = language
+    ability = {"trigger": "sneeze", "effects": [{"effect": "draw", "target": "controller"}]}
+    with translation.override(None):  # the request's language does not stay active for the tests after
+        response = admin_client.post("/admin/cards/card/add/", _post_data(abilities=json.dumps([ability])))
+    assert response.status_code == 200, "the form is shown again"
+    errors = response.context["adminform"].form.errors["abilities"]
+    assert len(errors) == 2, errors
+    assert errors[0].startswith(expected[0]) and errors[1] == expected[1], errors
+    assert not Card.objects.filter(name="Admin Card").exists()
+
+
+def test_admin_forms_show_their_help_texts_in_the_staff_members_language(small_set, admin_client):
+    admin_client.cookies["django_language"] = "th"
+    with translation.override(None):  # the request's language does not stay active for the tests after
+        html = admin_client.get("/admin/cards/card/add/").content.decode()
+    assert "ค่า Command จ่ายด้วย Command Point (C-1.1)" in html
+    assert "เฉพาะยูนิต: ทิศทางการโจมตี โดย N หันไปทางฝ่ายตรงข้าม (C-1.2)" in html  # the admin form's own
+    assert "Command cost, paid in Command Points" not in html
+    code_help = Keyword._meta.get_field("code").help_text  # a help text with a value filled in
+    with translation.override("zh-hans"):
+        assert str(code_help).startswith("以下之一：range_attack, deploying, ")
+    assert str(code_help).startswith("One of: range_attack, deploying, ")
+
+
 def test_admin_saves_a_consistent_card_and_records_history(small_set, admin_client):
     spoil = Keyword.objects.get(code="spoil")
     ability = {"trigger": "spoil", "effects": [{"effect": "draw", "target": "controller", "count": 1}]}

@@ -93,3 +93,27 @@ def test_a_cards_field_errors_are_worded_in_the_staff_members_language(language,
     text = "\n".join(report.errors)
     assert all(part in text for part in expected), text
     assert not Card.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "abilities: abilities[0]: effects[0].amount: a positive multiple of 500 (e.g. 1000)"),
+        ("th", "abilities: abilities[0]: effects[0].amount: จำนวนบวกที่เป็นพหุคูณของ 500 (เช่น 1000)"),
+        ("zh-hans", "abilities: abilities[0]：effects[0].amount：500 的正整数倍（例如 1000）"),
+    ],
+)
+def test_an_abilitys_problems_in_a_card_file_are_worded_in_the_staff_members_language(language, expected):
+    """The ability vocabulary's checks (engine messages) as the import reports them, in the reader's language."""
+    from cards.tests.conftest import unit
+
+    bad = {
+        "trigger": "deploying",
+        "effects": [{"effect": "deal_damage", "target": "chosen_enemy_unit", "amount": 250}],
+    }
+    data = card_file([unit(keywords=["deploying"], abilities=[bad])])
+    with translation.override(language):
+        report = cards_import(data)
+    assert len(report.errors) == 1 and report.errors[0].endswith(expected), report.errors
+    assert not Card.objects.exists()

@@ -1,8 +1,10 @@
 """The card-ability vocabulary (C-1.5): the triggers, effects, targets and parameters admins may use.
 
 This module is the single source of truth for what an ability may say. The card database validates
-curated abilities against it (``validate_abilities``) and the rules engine interprets exactly these
-names. It is plain data and pure Python (no Django), documented for admins in docs/card-abilities.md.
+curated abilities against it (``abilities_problems``: each problem a message, key + parameters, that the
+play layer words in the staff member's language; ``validate_abilities``: the same in English) and the rules
+engine interprets exactly these names. It is plain data and pure Python (no Django), documented for admins
+in docs/card-abilities.md.
 
 An ability is a JSON object::
 
@@ -20,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from .messages import Msg, gettext_noop, msg, nested
 
 
 @dataclass(frozen=True)
@@ -218,11 +222,12 @@ EFFECTS: dict[str, Effect] = {
     ]
 }
 
+# What each parameter kind accepts (docs/card-abilities.md; a message key of the problems below).
 PARAM_KINDS = {
-    "amount": "a positive multiple of 500 (e.g. 1000)",
-    "signed_amount": "a non-zero multiple of 500, may be negative",
-    "count": "a whole number from 1 to 10",
-    "duration": "turn or permanent",
+    "amount": gettext_noop("a positive multiple of 500 (e.g. 1000)"),
+    "signed_amount": gettext_noop("a non-zero multiple of 500, may be negative"),
+    "count": gettext_noop("a whole number from 1 to 10"),
+    "duration": gettext_noop("turn or permanent"),
 }
 
 KEYWORDS: dict[str, str] = {
@@ -243,114 +248,249 @@ TRIGGER_KEYWORDS = {
 }
 
 
-def _check_param(kind: str, value: Any) -> str | None:
+def _check_param(kind: str, value: Any) -> Msg | None:
     if kind == "duration":
-        return None if value in DURATIONS else f"must be one of {', '.join(DURATIONS)}"
+        return (
+            None
+            if value in DURATIONS
+            else msg(gettext_noop("must be one of %(choices)s"), choices=", ".join(DURATIONS))
+        )
     if isinstance(value, bool) or not isinstance(value, int):
-        return "must be a whole number"
+        return msg(gettext_noop("must be a whole number"))
     if kind == "amount":
-        return None if value > 0 and value % 500 == 0 else PARAM_KINDS[kind]
+        return None if value > 0 and value % 500 == 0 else Msg(PARAM_KINDS[kind])
     if kind == "signed_amount":
-        return None if value != 0 and value % 500 == 0 else PARAM_KINDS[kind]
+        return None if value != 0 and value % 500 == 0 else Msg(PARAM_KINDS[kind])
     if kind == "count":
-        return None if 1 <= value <= 10 else PARAM_KINDS[kind]
-    return f"unknown parameter kind {kind}"
+        return None if 1 <= value <= 10 else Msg(PARAM_KINDS[kind])
+    return msg(gettext_noop("unknown parameter kind %(kind)s"), kind=kind)
 
 
-def validate_ability(ability: Any, *, card_type: str, event_type: str | None = None) -> list[str]:
-    """Return every problem with one ability (empty list when it is valid). Messages name the field."""
+def _at(where: str, problem: Msg) -> Msg:
+    """``problem`` prefixed by the place it was found ("effects[0]: ...")."""
+    return msg(gettext_noop("%(where)s: %(problem)s"), where=where, problem=nested(problem))
+
+
+def _not_allowed_on(trigger_name: str, card_type: str) -> Msg:
+    if card_type == "unit":
+        return msg(gettext_noop("trigger '%(trigger)s' is not allowed on a unit card"), trigger=trigger_name)
+    if card_type == "event":
+        return msg(
+            gettext_noop("trigger '%(trigger)s' is not allowed on an event card"), trigger=trigger_name
+        )
+    return msg(
+        gettext_noop("trigger '%(trigger)s' is not allowed on a %(card_type)s card"),
+        trigger=trigger_name,
+        card_type=str(card_type),
+    )
+
+
+def ability_problems(ability: Any, *, card_type: str, event_type: str | None = None) -> list[Msg]:
+    """Every problem with one ability as a message (empty list when it is valid); each names the field.
+
+    Values taken from the ability (an unknown trigger, effect or field name) are plain parameters: they are
+    the data's own words, shown as written in every language.
+    """
     if not isinstance(ability, Mapping):
-        return ["an ability must be a JSON object"]
-    problems: list[str] = []
+        return [msg(gettext_noop("an ability must be a JSON object"))]
+    problems: list[Msg] = []
     allowed_keys = {"trigger", "effects", "x", "cost", "once_per_turn", "text"}
     for key in sorted(set(ability) - allowed_keys):
-        problems.append(f"unknown field '{key}' (allowed: {', '.join(sorted(allowed_keys))})")
+        problems.append(
+            msg(
+                gettext_noop("unknown field '%(field)s' (allowed: %(allowed)s)"),
+                field=str(key),
+                allowed=", ".join(sorted(allowed_keys)),
+            )
+        )
     trigger_name = ability.get("trigger")
     trigger = TRIGGERS.get(trigger_name) if isinstance(trigger_name, str) else None
     if trigger is None:
-        problems.append(f"unknown trigger '{trigger_name}' (known: {', '.join(TRIGGERS)})")
+        problems.append(
+            msg(
+                gettext_noop("unknown trigger '%(trigger)s' (known: %(known)s)"),
+                trigger=str(trigger_name),
+                known=", ".join(TRIGGERS),
+            )
+        )
     elif card_type not in trigger.card_types:
-        problems.append(f"trigger '{trigger_name}' is not allowed on a {card_type} card")
+        problems.append(_not_allowed_on(str(trigger_name), card_type))
     elif trigger_name == "attached" and event_type != "ongoing":
-        problems.append("trigger 'attached' is only for Ongoing events")
+        problems.append(msg(gettext_noop("trigger 'attached' is only for Ongoing events")))
     activated = trigger is not None and trigger.activated
     if trigger_name == "formation" or (activated and "x" in ability):
         x = ability.get("x")
         if isinstance(x, bool) or not isinstance(x, int) or not 2 <= x <= 36:
-            problems.append("a Formation ability needs x, a whole number from 2 to 36 (C-7.6)")
+            problems.append(
+                msg(gettext_noop("a Formation ability needs x, a whole number from 2 to 36 (C-7.6)"))
+            )
     elif "x" in ability:
         problems.append(
-            "x is only for Formation abilities: the formation trigger, or an activated ability usable "
-            "only while Formation X holds (C-7.6)"
+            msg(
+                gettext_noop(
+                    "x is only for Formation abilities: the formation trigger, or an activated ability usable "
+                    "only while Formation X holds (C-7.6)"
+                )
+            )
         )
     if "cost" in ability:
         cost = ability["cost"]
         if not activated:
-            problems.append("cost is only for activated abilities (planning_activated, defending_activated)")
+            problems.append(
+                msg(
+                    gettext_noop(
+                        "cost is only for activated abilities (planning_activated, defending_activated)"
+                    )
+                )
+            )
         elif not isinstance(cost, Mapping) or set(cost) - {"cp", "energy"}:
-            problems.append("cost must be an object with cp and/or energy")
+            problems.append(msg(gettext_noop("cost must be an object with cp and/or energy")))
         else:
             for k, v in cost.items():
                 if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 10:
-                    problems.append(f"cost.{k} must be a whole number from 0 to 10")
+                    problems.append(
+                        msg(gettext_noop("cost.%(part)s must be a whole number from 0 to 10"), part=str(k))
+                    )
     if "once_per_turn" in ability and not activated:
-        problems.append("once_per_turn is only for activated abilities")
+        problems.append(msg(gettext_noop("once_per_turn is only for activated abilities")))
     if "text" in ability and not isinstance(ability["text"], str):
-        problems.append("text must be a string")
+        problems.append(msg(gettext_noop("text must be a string")))
     effects = ability.get("effects")
     if not isinstance(effects, list) or not effects:
-        problems.append("effects must be a non-empty list")
+        problems.append(msg(gettext_noop("effects must be a non-empty list")))
         return problems
     for i, effect in enumerate(effects):
         where = f"effects[{i}]"
         if not isinstance(effect, Mapping):
-            problems.append(f"{where} must be a JSON object")
+            problems.append(msg(gettext_noop("%(where)s must be a JSON object"), where=where))
             continue
         name = effect.get("effect")
         spec = EFFECTS.get(name) if isinstance(name, str) else None
         if spec is None:
-            problems.append(f"{where}: unknown effect '{name}' (known: {', '.join(EFFECTS)})")
+            problems.append(
+                _at(
+                    where,
+                    msg(
+                        gettext_noop("unknown effect '%(effect)s' (known: %(known)s)"),
+                        effect=str(name),
+                        known=", ".join(EFFECTS),
+                    ),
+                )
+            )
             continue
         target = effect.get("target")
         if target not in TARGETS:
-            problems.append(f"{where}: unknown target '{target}' (known: {', '.join(TARGETS)})")
+            problems.append(
+                _at(
+                    where,
+                    msg(
+                        gettext_noop("unknown target '%(target)s' (known: %(known)s)"),
+                        target=str(target),
+                        known=", ".join(TARGETS),
+                    ),
+                )
+            )
         elif target not in spec.targets:
-            problems.append(f"{where}: effect '{name}' cannot target '{target}'")
+            problems.append(
+                _at(
+                    where,
+                    msg(
+                        gettext_noop("effect '%(effect)s' cannot target '%(target)s'"),
+                        effect=name,
+                        target=target,
+                    ),
+                )
+            )
         elif target in TARGET_TRIGGERS and trigger_name not in TARGET_TRIGGERS[target]:
             problems.append(
-                f"{where}: target '{target}' is only available under {sorted(TARGET_TRIGGERS[target])}"
+                _at(
+                    where,
+                    msg(
+                        gettext_noop("target '%(target)s' is only available under %(triggers)s"),
+                        target=target,
+                        triggers=str(sorted(TARGET_TRIGGERS[target])),
+                    ),
+                )
             )
         elif target == "attached_unit" and event_type != "ongoing":
-            problems.append(f"{where}: target 'attached_unit' is only for Ongoing events")
+            problems.append(
+                _at(where, msg(gettext_noop("target 'attached_unit' is only for Ongoing events")))
+            )
         if trigger is not None and trigger.continuous:
             if not spec.continuous_ok:
-                problems.append(f"{where}: effect '{name}' cannot be continuous (trigger '{trigger_name}')")
+                problems.append(
+                    _at(
+                        where,
+                        msg(
+                            gettext_noop("effect '%(effect)s' cannot be continuous (trigger '%(trigger)s')"),
+                            effect=name,
+                            trigger=str(trigger_name),
+                        ),
+                    )
+                )
             elif target in TARGETS and target not in CONTINUOUS_TARGETS:
-                problems.append(f"{where}: target '{target}' cannot be used by a continuous ability")
+                problems.append(
+                    _at(
+                        where,
+                        msg(
+                            gettext_noop("target '%(target)s' cannot be used by a continuous ability"),
+                            target=str(target),
+                        ),
+                    )
+                )
         for key in sorted(set(effect) - {"effect", "target", *spec.params}):
-            problems.append(f"{where}: unknown parameter '{key}' for effect '{name}'")
+            problems.append(
+                _at(
+                    where,
+                    msg(
+                        gettext_noop("unknown parameter '%(param)s' for effect '%(effect)s'"),
+                        param=str(key),
+                        effect=name,
+                    ),
+                )
+            )
         for pname, kind in spec.params.items():
             if pname not in effect:
                 if kind == "duration":
                     continue  # defaults to "turn"
-                problems.append(f"{where}: effect '{name}' needs '{pname}' ({PARAM_KINDS[kind]})")
+                problems.append(
+                    _at(
+                        where,
+                        msg(
+                            gettext_noop("effect '%(effect)s' needs '%(param)s' (%(kind)s)"),
+                            effect=name,
+                            param=pname,
+                            kind=nested(Msg(PARAM_KINDS[kind])),
+                        ),
+                    )
+                )
                 continue
             err = _check_param(kind, effect[pname])
             if err:
-                problems.append(f"{where}.{pname}: {err}")
+                problems.append(_at(f"{where}.{pname}", err))
     return problems
 
 
-def validate_abilities(abilities: Any, *, card_type: str, event_type: str | None = None) -> list[str]:
-    """Validate a card's list of abilities; each message starts with the ability's index."""
+def abilities_problems(abilities: Any, *, card_type: str, event_type: str | None = None) -> list[Msg]:
+    """Every problem with a card's list of abilities as a message; each starts with the ability's index."""
     if abilities in (None, []):
         return []
     if not isinstance(abilities, list):
-        return ["abilities must be a list"]
-    problems: list[str] = []
-    for i, ability in enumerate(abilities):
-        problems.extend(
-            f"abilities[{i}]: {p}"
-            for p in validate_ability(ability, card_type=card_type, event_type=event_type)
-        )
-    return problems
+        return [msg(gettext_noop("abilities must be a list"))]
+    return [
+        _at(f"abilities[{i}]", problem)
+        for i, ability in enumerate(abilities)
+        for problem in ability_problems(ability, card_type=card_type, event_type=event_type)
+    ]
+
+
+def validate_ability(ability: Any, *, card_type: str, event_type: str | None = None) -> list[str]:
+    """Every problem with one ability in English (empty list when it is valid); ``ability_problems`` gives
+    them as messages for a reader of another language."""
+    return [m.english() for m in ability_problems(ability, card_type=card_type, event_type=event_type)]
+
+
+def validate_abilities(abilities: Any, *, card_type: str, event_type: str | None = None) -> list[str]:
+    """Validate a card's list of abilities, in English; each message starts with the ability's index
+    (``abilities_problems``: the same as messages)."""
+    return [m.english() for m in abilities_problems(abilities, card_type=card_type, event_type=event_type)]

@@ -36,16 +36,20 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 RULE = re.compile(r"C-\d+(?:\.\d+)?")
 
 
-def _source_keys() -> set[str]:
-    """Every string literal the engine passes to ``gettext_noop`` (what makemessages extracts)."""
+def _keys_in(path: Path) -> set[str]:
+    """Every string literal a module passes to ``gettext_noop`` (what makemessages extracts)."""
     keys: set[str] = set()
-    for path in ENGINE.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "gettext_noop":
-                arg = node.args[0]
-                assert isinstance(arg, ast.Constant) and isinstance(arg.value, str), (path.name, node.lineno)
-                keys.add(arg.value)
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "gettext_noop":
+            arg = node.args[0]
+            assert isinstance(arg, ast.Constant) and isinstance(arg.value, str), (path.name, node.lineno)
+            keys.add(arg.value)
     return keys
+
+
+def _source_keys() -> set[str]:
+    """Every string literal the engine passes to ``gettext_noop``."""
+    return {key for path in ENGINE.glob("*.py") for key in _keys_in(path)}
 
 
 def _po(lang: str) -> dict[str, tuple[str, bool]]:
@@ -250,3 +254,146 @@ def test_deck_issues_carry_their_message() -> None:
         for m in _flatten(issue.msg):
             assert m.key in catalogue and m.key in source
             assert set(PLACEHOLDER.findall(m.key)) == set(m.params), m.key
+
+
+# One card's abilities (card type, event type) for every problem the ability vocabulary can report (C-1.5).
+_DRAW = {"effect": "draw", "target": "controller", "count": 1}
+_BAD_ABILITIES: list[tuple[Any, str, str | None]] = [
+    ("not a list", "unit", None),
+    ([3], "unit", None),
+    ([{"trigger": "deploying", "effects": [_DRAW], "junk": 1}], "unit", None),
+    ([{"trigger": "sneeze", "effects": [_DRAW]}], "unit", None),
+    ([{"trigger": "on_play", "effects": [_DRAW]}], "unit", None),
+    ([{"trigger": "deploying", "effects": [_DRAW]}], "event", "planning"),
+    ([{"trigger": "deploying", "effects": [_DRAW]}], "land", None),
+    (
+        [{"trigger": "attached", "effects": [{"effect": "defeat", "target": "attached_unit"}]}],
+        "event",
+        "planning",
+    ),
+    (
+        [{"trigger": "formation", "effects": [{"effect": "modify_power", "target": "self", "amount": 500}]}],
+        "unit",
+        None,
+    ),
+    (
+        [
+            {
+                "trigger": "deploying",
+                "x": 3,
+                "cost": {"cp": 1},
+                "once_per_turn": True,
+                "text": 3,
+                "effects": [],
+            }
+        ],
+        "unit",
+        None,
+    ),
+    ([{"trigger": "planning_activated", "cost": 3, "effects": ["x"]}], "unit", None),
+    (
+        [
+            {
+                "trigger": "planning_activated",
+                "cost": {"cp": 11},
+                "effects": [{"effect": "explode", "target": "self"}],
+            }
+        ],
+        "unit",
+        None,
+    ),
+    (
+        [{"trigger": "deploying", "effects": [{"effect": "draw", "target": "nobody", "count": 1}]}],
+        "unit",
+        None,
+    ),
+    (
+        [{"trigger": "deploying", "effects": [{"effect": "draw", "target": "self", "count": 11}]}],
+        "unit",
+        None,
+    ),
+    (
+        [{"trigger": "deploying", "effects": [{"effect": "defeat", "target": "defeated_unit", "bogus": 1}]}],
+        "unit",
+        None,
+    ),
+    (
+        [{"trigger": "on_play", "effects": [{"effect": "defeat", "target": "attached_unit"}]}],
+        "event",
+        "planning",
+    ),
+    ([{"trigger": "static", "effects": [{"effect": "deal_damage", "target": "self"}]}], "unit", None),
+    (
+        [
+            {
+                "trigger": "static",
+                "effects": [
+                    {
+                        "effect": "modify_power",
+                        "target": "chosen_enemy_unit",
+                        "amount": 250,
+                        "duration": "forever",
+                    },
+                    {"effect": "modify_health", "target": "self", "amount": "x"},
+                    {"effect": "deal_damage", "target": "self", "amount": 250},
+                ],
+            }
+        ],
+        "unit",
+        None,
+    ),
+]
+# Keys of the vocabulary no ability can reach: a duration is never missing (it defaults to "turn") and every
+# parameter kind is known; both stay in the catalogue (docs/card-abilities.md lists the kinds).
+_UNREACHABLE = {"turn or permanent", "unknown parameter kind %(kind)s"}
+
+
+def _render(m: Msg, catalogue: dict[str, tuple[str, bool]]) -> str:
+    """``m`` worded from a catalogue as the play layer words it: nested messages too, plain values as they are."""
+    params = {
+        name: _render(Msg.from_json(value["msg"]), catalogue) if isinstance(value, dict) else str(value)
+        for name, value in m.params.items()
+    }
+    text = catalogue[m.key][0]
+    return text % params if params else text
+
+
+def test_ability_problems_are_catalogued_messages_whose_english_is_what_validate_abilities_says() -> None:
+    from matches.engine.vocabulary import abilities_problems, validate_abilities
+
+    source, reached, vocabulary = _source_keys(), set(), _keys_in(ENGINE / "vocabulary.py")
+    catalogues = {lang: _po(lang) for lang in LOCALES}
+    for abilities, card_type, event_type in _BAD_ABILITIES:
+        problems = abilities_problems(abilities, card_type=card_type, event_type=event_type)
+        assert problems, abilities
+        assert [m.english() for m in problems] == validate_abilities(
+            abilities, card_type=card_type, event_type=event_type
+        )
+        for top in problems:
+            assert Msg.from_json(json.loads(json.dumps(top.to_json()))) == top
+            for m in _flatten(top):
+                reached.add(m.key)
+                assert m.key in source, m.key
+                assert set(PLACEHOLDER.findall(m.key)) == set(m.params), (m.key, m.params)
+            thai, chinese = _render(top, catalogues["th"]), _render(top, catalogues["zh_Hans"])
+            assert re.search(r"[\u0e00-\u0e7f]", thai) and re.search(r"[\u4e00-\u9fff]", chinese), top
+    assert reached == vocabulary - _UNREACHABLE
+    # The data's own words stay as written in every language: "abilities[0]: effects[0]: ไม่รู้จัก effect ..."
+    unknown = abilities_problems(
+        [{"trigger": "deploying", "effects": [{"effect": "explode", "target": "self"}]}], card_type="unit"
+    )
+    assert _render(unknown[0], catalogues["th"]).startswith(
+        "abilities[0]: effects[0]: ไม่รู้จัก effect 'explode'"
+    )
+    assert _render(unknown[0], catalogues["zh_Hans"]).startswith(
+        "abilities[0]：effects[0]：未知的效果“explode”"
+    )
+
+
+def test_an_event_card_is_named_with_an() -> None:
+    from matches.engine.vocabulary import validate_abilities
+
+    problems = validate_abilities(
+        [{"trigger": "deploying", "effects": [_DRAW]}], card_type="event", event_type="planning"
+    )
+    assert problems == ["abilities[0]: trigger 'deploying' is not allowed on an event card"]
