@@ -38,3 +38,20 @@ def browser_page(chromium_browser: object, request: pytest.FixtureRequest) -> It
         page.screenshot(path=str(Path(shots) / f"{request.node.name}.png"), full_page=True)
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture(autouse=True)
+def _close_what_the_test_opened(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Closes every browser context a test opened and left open (a player object's pages, say): a match
+    page left running keeps its socket, clocks and animations busy in a renderer of its own, and a dozen
+    of them starve the later tests of the two cores. Contexts of module-scoped fixtures, made before the
+    test, stay open."""
+    if "chromium_browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("chromium_browser")
+    before = set(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
