@@ -1,6 +1,7 @@
 """The Commandeer tutorial in headless Chromium, played to its end by clicking what it highlights: from the
 home page at 1400×900 (a wrong click is explained, a reload keeps the step), and from the lobby on a
-390×844 phone in Thai, where every element to click must be in sight above the fixed tutorial panel.
+390×844 phone in Thai, where every element to click must be in sight above the fixed tutorial panel and
+every board square is a comfortable tap target with readable, uncut labels.
 
 TUTORIAL_SCREENSHOTS=<dir> keeps a picture of the steps that teach something new at both sizes
 (docs/screenshots/tutorial-commandeer-*.png are taken this way; tests/browser/tutorial_pages.py).
@@ -31,6 +32,25 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 TOTAL = len(COMMANDEER.steps())
 # The steps worth a picture: deploy, defend, reinforce, attack, Formation, the won match.
 PICTURES = {1: "deploy", 3: "defend", 5: "energy", 8: "attack", 11: "formation", TOTAL: "won"}
+# On a phone: the smallest square (a tap target: 44 CSS px at least), and each unit's visible labels whose
+# type is under 10 px or that do not fit inside their unit.
+BOARD_ON_A_PHONE_JS = """() => {
+  const squares = [...document.querySelectorAll('.board .square')].map((s) => s.getBoundingClientRect());
+  const bad = [];
+  for (const unit of document.querySelectorAll('.board .unit')) {
+    const box = unit.getBoundingClientRect();
+    for (const part of unit.querySelectorAll('.unit-name, .p, .hp, .arrows')) {
+      if (getComputedStyle(part).display === 'none') continue;
+      const range = document.createRange();
+      range.selectNodeContents(part);
+      const text = range.getBoundingClientRect();
+      const size = parseFloat(getComputedStyle(part).fontSize);
+      if (size < 9 || text.right > box.right + 0.5 || text.bottom > box.bottom + 0.5 || part.scrollWidth > part.clientWidth + 0.5)
+        bad.push([unit.dataset.name, part.className, part.textContent, size]);
+    }
+  }
+  return {smallest: Math.min(...squares.map((b) => Math.min(b.width, b.height))), units: document.querySelectorAll('.board .unit').length, bad};
+}"""
 STILL_TO_CLICK_JS = (
     "(step) => document.body.dataset.tutorialStep === step && !!document.querySelector('.tutorial-target')"
 )
@@ -103,10 +123,17 @@ def test_the_tutorial_on_a_phone_in_thai_from_the_lobby(live_server: Any, chromi
     load_cards()
     with tutorial_page(chromium_browser, live_server, language="th", viewport=PHONE) as page:
         open_from(page, live_server, "/play/", "lobby-learn-commandeer", language="th")
-        seen = play_to_the_end(
-            page,
-            TOTAL,
-            partial(_make_step, check_in_view=True),
-            before_step=lambda p, _s: shoot(p, "commandeer", PICTURES, "phone-th"),
-        )
+        units_seen = []
+
+        def before_step(p: Any, step: int) -> None:
+            shoot(p, "commandeer", PICTURES, "phone-th")
+            # every square a comfortable tap target, every unit's name, Power, Health and arrows readable
+            # (10 px type; a name too long for its square is abbreviated, 9 px at the least) and uncut
+            board = p.evaluate(BOARD_ON_A_PHONE_JS)
+            assert board["smallest"] >= 44, board
+            assert board["bad"] == [], board
+            units_seen.append(board["units"])
+
+        seen = play_to_the_end(page, TOTAL, partial(_make_step, check_in_view=True), before_step=before_step)
         assert all(written_in(text, "th") for text in seen), "every instruction in Thai"
+        assert max(units_seen) >= 5  # the checks saw a board with units on it
