@@ -95,8 +95,10 @@ export class Tutorial {
       // Keyboard and screen-reader users land on the button to press; a phone's reader sees it (a card or
       // square keeps the page still: focusing it would open its card text over the board).
       button.focus({ preventScroll: true });
-      const box = button.getBoundingClientRect();
-      if (box.bottom > window.innerHeight || box.top < 0) button.scrollIntoView({ block: "center" });
+      // the buttons at the foot of the screen, with the instruction and what it is about above them
+      const box = actions.getBoundingClientRect();
+      if (box.bottom > window.innerHeight) window.scrollBy({ top: box.bottom - window.innerHeight + 16 });
+      else if (box.top < 0) window.scrollBy({ top: box.top - 16 });
     }
   }
 
