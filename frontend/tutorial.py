@@ -173,7 +173,8 @@ def progress_get(request: Any, game: str) -> int:
         else None
     )
     if row is not None:
-        step: object = row.step
+        # a finished lesson stays finished when a later version of it has more steps
+        step: object = total if row.finished_at is not None else row.step
     else:
         stored = request.session.get(SESSION_KEY, {})
         step = stored.get(game, 0) if isinstance(stored, dict) else 0

@@ -26,7 +26,8 @@ Move = dict[str, Any]
 class Step:
     """One step: the instruction, the move the learner makes (None: read, then "Next") and what happened.
 
-    `focus` names page elements to point at in a step without a move (a data-testid: "count-defeated-1").
+    `focus` names page elements the step's words point at (a data-testid: "count-defeated-1"; in the
+    Westeros lesson "westeros-card-<id>", a card of the round shown with its text).
     """
 
     instruction: str | Promise

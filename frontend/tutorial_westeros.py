@@ -1,6 +1,7 @@
 """The Westeros tutorial: a guided first round for Stark on a prepared 3-house position, played by the real
 `boardgame/engine` (docs/westeros-position.md) — orders, the Messenger Raven, a Raid, a March into a combat
-with house cards, Consolidate Power, then the next round's Westeros cards and a wildling bid.
+with house cards, Consolidate Power, then the next round's Westeros cards (the learner chooses what Dark
+Wings, Dark Words does) and a wildling bid.
 
 As in the Commandeer lesson, every move (the learner's and the scripted Lannister's and Baratheon's) is
 matched against the engine's `legal_actions()` (docs/style.md 3); a learner's decision with one legal move
@@ -45,9 +46,11 @@ _POSITION: dict[str, Any] = {
         "fiefdoms": ["baratheon", "lannister", "stark"],
         "kings_court": ["stark", "lannister", "baratheon"],
     },
-    # Round 2 turns up two Last Days of Summer (+2 threat each, W-4.1) and Wildlings Attack (W-4.5):
-    # the wildlings come at strength 8 with Skinchanger Scout, the card the Raven shows.
-    "westeros_top": ["last_days_of_summer", "last_days_of_summer", "wildlings_attack"],
+    # Round 2 turns up Last Days of Summer and Dark Wings, Dark Words (+2 threat each, W-4.1) and Wildlings
+    # Attack (W-4.5). Dark Wings asks the Raven's holder, Stark, what it does (W-4.4): the learner's
+    # decision on a Westeros card. Then the wildlings come at strength 8 with Skinchanger Scout, the card
+    # the Raven shows.
+    "westeros_top": ["last_days_of_summer", "dark_wings_dark_words", "wildlings_attack"],
     "wildling_top": ["skinchanger_scout"],
 }
 
@@ -141,11 +144,26 @@ _STEPS = (
     Step(
         _("Last come the Consolidate Power orders: click White Harbor to gather your power tokens."),
         _(
-            "The round ends and round 2 begins with the Westeros phase (W-4.1): three cards are turned up. "
-            "Two Last Days of Summer raise the wildling threat to 8, and Wildlings Attack makes them come "
-            "now (W-4.5)."
+            "The round ends and round 2 begins with the Westeros phase: the top card of each of the three "
+            "Westeros decks is turned up, and each wildling icon on them raises the threat by 2 (W-4.1). "
+            "Last Days of Summer and Dark Wings, Dark Words carry one each: the threat rises from 4 to 8."
         ),
         {"type": "resolve_consolidate", "area": "white_harbor", "muster": False},
+    ),
+    Step(
+        _(
+            "The cards are resolved in deck order, and Last Days of Summer does nothing. Dark Wings, Dark "
+            "Words lets the holder of the Messenger Raven — you — choose what happens (W-4.4): a Clash of "
+            "Kings, power tokens for every house, or nothing. Power tokens pay for bids: choose “Collect "
+            "power tokens”."
+        ),
+        _(
+            "Every house gains 1 power token for each crown in the land areas it controls, ports not "
+            "counted (W-15.2): you gain 1 for Winterfell, Baratheon 1 for Dragonstone, Lannister none. "
+            "Then Wildlings Attack makes the wildlings come now (W-4.5)."
+        ),
+        {"type": "choose", "decision": "dark_wings", "option": "collect_power"},
+        focus=("westeros-card-dark_wings_dark_words",),
     ),
     Step(
         _(

@@ -185,6 +185,9 @@ def test_a_signed_in_player_keeps_progress_on_the_server() -> None:
     _play_to_the_end(client)
     row = TutorialProgress.objects.get(user=user, game="commandeer")
     assert row.step == len(COMMANDEER.steps()) and row.finished_at is not None
+    # a lesson given a step more since then is still finished for them, until they start it again
+    TutorialProgress.objects.filter(pk=row.pk).update(step=row.step - 1)
+    assert client.get(URL).json()["finished"] is True
 
 
 @pytest.mark.django_db

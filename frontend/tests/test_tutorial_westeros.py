@@ -93,12 +93,42 @@ def test_the_march_starts_a_combat_won_with_eddard_stark_8_to_3_w_9() -> None:
     assert fought[0]["combat"]["numbers"]["stark"]["swords"] == 2
 
 
-def test_consolidate_power_gives_one_token_and_round_two_brings_the_wildlings_w_7_5_w_4_w_16() -> None:
+def test_consolidate_power_gives_one_token_and_round_two_turns_up_two_wildling_icons_w_7_5_w_4_1() -> None:
     before, after = _before("resolve_consolidate"), _after("resolve_consolidate")
     assert _view(after)["power"]["stark"] == _view(before)["power"]["stark"] + 1  # no crown in White Harbor
     view = _view(after)
-    assert view["round"] == 2 and view["threat"] == 8  # two Last Days of Summer: +2 each from 4
+    # Last Days of Summer and Dark Wings, Dark Words: a wildling icon each, +2 each from 4
+    assert view["round"] == 2 and view["threat"] == 8
+    assert view["revealed"] == ["1:last_days_of_summer", "2:dark_wings_dark_words", "3:wildlings_attack"]
+
+
+def _dark_wings() -> int:
+    return next(i for i, (_c, _w, s) in enumerate(STEPS) if s.move and s.move.get("decision") == "dark_wings")
+
+
+@pytest.mark.django_db
+def test_dark_wings_asks_stark_the_raven_holder_and_gives_power_per_crown_w_4_4_w_15_2() -> None:
+    index = _dark_wings()
+    before, after = tw.state_at(LESSON, index), tw.state_at(LESSON, index + 1)
+    # the engine asks the Raven's holder, and nobody else, to choose among the card's three options
+    assert before.current_players() == ["stark"]
+    options = {
+        a.to_json()["option"] for a in before.legal_actions("stark") if a.to_json()["type"] == "choose"
+    }
+    assert options == {"clash_of_kings", "collect_power", "nothing"}
+    assert _view(before)["pending"]["decision"] == "dark_wings"
+    # 1 per crown in controlled land areas: Winterfell for Stark, Dragonstone for Baratheon, none for Lannister
+    gained = {
+        h: _view(after)["power"][h] - _view(before)["power"][h] for h in ("stark", "lannister", "baratheon")
+    }
+    assert gained == {"stark": 1, "lannister": 0, "baratheon": 1}
+    # then Wildlings Attack: the wildlings come at the threat, 8, and Stark bids (W-4.5, W-16.3)
+    view = _view(after)
     assert view["pending"]["kind"] == "bid" and view["pending"]["task"]["strength"] == 8
+    # the page shows the card the step is about, and offers exactly that option
+    data = tw.payload(LESSON, index)
+    assert data["focus"] == ["westeros-card-dark_wings_dark_words"] and data["highlight"] == ["button:choose"]
+    assert data["expect"]["option"] == "collect_power"
 
 
 def test_bids_of_5_2_and_1_hold_the_wall_and_the_top_bidder_gets_the_bid_back_w_16_4_w_16_7() -> None:

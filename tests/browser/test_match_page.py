@@ -373,6 +373,13 @@ def test_the_decision_and_its_choices_are_on_screen_without_scrolling(
     assert _in_view(page, "[data-testid=prompt]") and _in_view(page, "#actions [data-type=pass]")
     assert re.search(r"\d+ of \d+", page.inner_text("[data-testid=turn]"))  # turns counted against the limit
     if viewport is PHONE:  # the squares leave room: the whole hand strip shows above the fixed decision bar
+        # and stay comfortable tap targets (44 CSS px)
+        assert (
+            page.evaluate(
+                "() => Math.min(...[...document.querySelectorAll('.board .square')].map((s) => s.getBoundingClientRect().height))"
+            )
+            >= 44
+        )
         assert page.evaluate(
             """() => { const bar = document.getElementById("decision").getBoundingClientRect();
             const cards = [...document.querySelectorAll(".hand-card")];

@@ -570,7 +570,7 @@ function fitPhone() {
   const reserve = Math.max(bar.offsetHeight, Math.ceil(window.innerHeight * 0.27));
   const fit = Math.floor((window.innerHeight - reserve - 4 - others) / 6);
   const widest = Math.floor((window.innerWidth - 20) / 6);
-  const next = Math.max(36, Math.min(widest, fit));
+  const next = Math.max(44, Math.min(widest, fit)); // never under a comfortable tap target (match.css)
   if (Math.abs(next - sq) >= 1) app.style.setProperty("--sq", `${next}px`);
 }
 window.addEventListener("resize", fitPhone);

@@ -167,7 +167,7 @@ function handCard(ref, view, note) {
     artThumb(f, "hc-art"),
     h("div", { class: "hc-name" }, cardName(view, ref.card)),
     h("div", { class: "hc-costs", "aria-hidden": "true" }, fmt(_("CP %(cp)s · En %(energy)s"), { cp: f.command_cost ?? "?", energy: f.energy_cost ?? 0 })),
-    isUnit ? h("div", { class: "hc-stats", "aria-hidden": "true" }, h("b", { class: "p" }, k(f.power)), " / ", h("b", { class: "hp" }, k(f.health)), ` ${arrows}`)
+    isUnit ? h("div", { class: "hc-stats", "aria-hidden": "true" }, h("b", { class: "p" }, k(f.power)), " / ", h("b", { class: "hp" }, k(f.health)), " ", h("span", { class: "hc-arrows" }, arrows))
       : h("div", { class: "hc-stats", "aria-hidden": "true" }, eventKind(f.event_type)),
     f.rules_text ? h("div", { class: "hc-text", "aria-hidden": "true" }, f.display_rules_text ?? f.rules_text) : null,
     note ? h("div", { class: "hc-note", "data-testid": "unplayable-reason", "aria-hidden": "true" }, note) : null,
@@ -261,7 +261,7 @@ function unitNode(u, view, orient, names, viewer) {
     artThumb((view.catalog || {})[u.card] || {}, "unit-art"),
     // the card's full name; board_labels.js shortens it, told apart from the other cards, if it does not fit
     h("div", { class: "unit-name", title: cardName(view, u.card), "data-label-for": cardName(view, u.card), "data-testid": "unit-label" }, cardName(view, u.card)),
-    h("div", { class: "unit-stats" }, h("span", { class: "p", title: _("Power") }, `⚔${k(u.power)}`), " ", h("span", { class: "hp", title: _("Health left / Health"), "data-testid": "unit-health" }, `♥${k(left)}/${k(u.health)}`)),
+    h("div", { class: "unit-stats" }, h("span", { class: "p", title: _("Power") }, `⚔${k(u.power)}`), " ", h("span", { class: `hp${u.damage ? " hurt" : ""}`, title: _("Health left / Health"), "data-testid": "unit-health" }, `♥${k(left)}`, h("span", { class: "hp-max" }, `/${k(u.health)}`))),
     u.damage ? h("div", { class: "unit-damage", "data-testid": "unit-damage" }, `−${k(u.damage)}`) : null,
     (u.attached || []).length ? h("div", { class: "unit-attached" }, u.attached.map((e) => {
       const c = h("span", { class: "attached-chip", "data-testid": "attached", "data-name": e.card, title: cardName(view, e.card) }, "◆", h("span", {}, cardName(view, e.card)));

@@ -84,7 +84,7 @@ export const OPTION_WORDS = {
   keep: _("Keep"), skip: _("Skip"), none: _("None"), decline: _("Decline"), use: _("Use"), cancel: _("Cancel"), swap: _("Swap"),
   look: _("Look at the top wildling card"), replace: _("Replace"), attacking_units: _("The attacking units"),
   destroy_units: _("Destroy units"), supply: _("Supply"), mustering: _("Mustering"), clash_of_kings: _("Clash of Kings"),
-  collect_power: _("Collect power tokens"),
+  collect_power: _("Collect power tokens"), nothing: _("Nothing happens"),
 };
 export const iconText = (c, long = false) => [
   c.swords ? fmt(ngettext("%(count)s sword", "%(count)s swords", c.swords), { count: c.swords }) : "",
