@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TranslationTabularInline
 from simple_history.admin import SimpleHistoryAdmin
@@ -79,7 +80,8 @@ class SetupReferencedMixin(NoBulkDeleteMixin, admin.ModelAdmin):
             return super().delete_view(request, object_id, extra_context)
         self.message_user(
             request,
-            f"{obj} cannot be deleted: it is named in {'; '.join(places)}. Edit those set-ups first.",
+            gettext("%(name)s cannot be deleted: it is named in %(places)s. Edit those set-ups first.")
+            % {"name": obj, "places": "; ".join(places)},
             messages.ERROR,
         )
         opts = self.model._meta
@@ -147,7 +149,7 @@ class HouseAdmin(SetupReferencedMixin, SimpleHistoryAdmin, DataTranslationAdmin)
     def get_queryset(self, request: HttpRequest) -> QuerySet[House]:
         return super().get_queryset(request).prefetch_related("home_areas")
 
-    @admin.display(description="home area")
+    @admin.display(description=_("home area"))
     def home(self, obj: House) -> str:
         return ", ".join(a.name for a in obj.home_areas.all()) or "—"
 
@@ -177,7 +179,10 @@ class HouseCardForm(forms.ModelForm):
             if len(others) == 6:
                 problem = hand_strength_problem([*others, strength])
                 if problem:
-                    raise forms.ValidationError(f"{problem} Change several cards at once on the house page.")
+                    raise forms.ValidationError(
+                        gettext("%(problem)s Change several cards at once on the house page.")
+                        % {"problem": problem}
+                    )
         return data
 
 
@@ -193,8 +198,11 @@ class HouseCardAdmin(NoBulkDeleteMixin, SimpleHistoryAdmin, DataTranslationAdmin
         if card is not None:
             self.message_user(
                 request,
-                f"{card.name} cannot be deleted: {card.house} must keep exactly 7 house cards (W-17.1). "
-                "Edit the card instead.",
+                gettext(
+                    "%(card)s cannot be deleted: %(house)s must keep exactly 7 house cards (W-17.1). "
+                    "Edit the card instead."
+                )
+                % {"card": card.name, "house": card.house},
                 messages.ERROR,
             )
             return HttpResponseRedirect(reverse("admin:boardgame_housecard_change", args=[card.pk]))
@@ -219,7 +227,8 @@ class AreaForm(forms.ModelForm):
     neighbours = forms.ModelMultipleChoiceField(
         queryset=Area.objects.all(),
         required=False,
-        widget=FilteredSelectMultiple("neighbours", is_stacked=False),
+        widget=FilteredSelectMultiple(_("neighbours"), is_stacked=False),
+        label=_("Neighbours"),
         help_text=_(
             "Areas adjacent to this one (each border is stored once, so both sides see it). "
             "A port's borders come from its port record."
@@ -249,9 +258,9 @@ class AreaForm(forms.ModelForm):
             self.initial["neighbours"] = list(self.instance.neighbour_ids())
         if self.instance.kind == Area.PORT:
             self.fields["neighbours"].disabled = True
-            self.fields[
-                "neighbours"
-            ].help_text = "A port borders its land area and its sea: edit the port record."
+            self.fields["neighbours"].help_text = _(
+                "A port borders its land area and its sea: edit the port record."
+            )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -283,18 +292,18 @@ class AreaAdmin(SetupReferencedMixin, SimpleHistoryAdmin, DataTranslationAdmin):
     inlines = [PortInline]
     fieldsets = [
         (None, {"fields": ["slug", "name", "kind", "castle", "supply", "crowns", "home_house", "island"]}),
-        ("Borders", {"fields": ["neighbours"]}),
-        ("Drawing on the schematic map", {"fields": ["x", "y", "outline"], "classes": ["collapse"]}),
+        (_("Borders"), {"fields": ["neighbours"]}),
+        (_("Drawing on the schematic map"), {"fields": ["x", "y", "outline"], "classes": ["collapse"]}),
     ]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Area]:
         return super().get_queryset(request).select_related("home_house")
 
-    @admin.display(description="borders")
+    @admin.display(description=_("borders"))
     def border_count(self, obj: Area) -> int:
         return Adjacency.objects.filter(Q(area_a=obj) | Q(area_b=obj)).count()
 
-    @admin.display(description="drawn", boolean=True)
+    @admin.display(description=_("drawn"), boolean=True)
     def drawn(self, obj: Area) -> bool:
         return bool(obj.outline)
 
@@ -322,20 +331,21 @@ class AreaAdmin(SetupReferencedMixin, SimpleHistoryAdmin, DataTranslationAdmin):
         """The schematic map drawn from the current data; each area links to its admin page."""
         href = reverse("admin:boardgame_area_changelist") + "?slug={id}"
         svg = map_svg(game_data_export()["map"], layout_export(), href=href)
-        return HttpResponse(_page("Westeros map preview", f'<div style="max-width:1000px">{svg}</div>'))
+        return HttpResponse(
+            _page(gettext("Westeros map preview"), f'<div style="max-width:1000px">{svg}</div>')
+        )
 
     def check_data(self, request: HttpRequest) -> HttpResponse:
         """Whole-data-set check: what a new game would refuse, listed with reasons."""
         errors = dataset_errors()
         if errors:
-            body = (
-                f"<p>{len(errors)} problem(s):</p><ul>"
-                + "".join(f"<li>{escape(e)}</li>" for e in errors)
-                + "</ul>"
-            )
+            found = ngettext("%(count)d problem:", "%(count)d problems:", len(errors)) % {
+                "count": len(errors)
+            }
+            body = f"<p>{escape(found)}</p><ul>" + "".join(f"<li>{escape(e)}</li>" for e in errors) + "</ul>"
         else:
-            body = "<p>The Westeros data set is consistent.</p>"
-        return HttpResponse(_page("Westeros data check", body))
+            body = f"<p>{escape(gettext('The Westeros data set is consistent.'))}</p>"
+        return HttpResponse(_page(gettext("Westeros data check"), body))
 
     def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
         slug = request.GET.get("slug")
@@ -345,7 +355,7 @@ class AreaAdmin(SetupReferencedMixin, SimpleHistoryAdmin, DataTranslationAdmin):
                 return HttpResponseRedirect(reverse("admin:boardgame_area_change", args=[area.pk]))
         extra_context = {
             **(extra_context or {}),
-            "title": "Areas (map preview: ./map-preview/, data check: ./check/)",
+            "title": gettext("Areas (map preview: ./map-preview/, data check: ./check/)"),
         }
         return super().changelist_view(request, extra_context)
 
@@ -353,10 +363,12 @@ class AreaAdmin(SetupReferencedMixin, SimpleHistoryAdmin, DataTranslationAdmin):
 def _page(title: str, body: str) -> str:
     back = reverse("admin:boardgame_area_changelist")
     return format_html(
-        '<!doctype html><html><head><meta charset="utf-8"><title>{}</title></head>'
-        '<body style="font-family:sans-serif;margin:1em"><p><a href="{}">&larr; Areas</a></p><h1>{}</h1>{}</body></html>',
+        '<!doctype html><html lang="{}"><head><meta charset="utf-8"><title>{}</title></head>'
+        '<body style="font-family:sans-serif;margin:1em"><p><a href="{}">&larr; {}</a></p><h1>{}</h1>{}</body></html>',
+        get_language() or "en",
         title,
         back,
+        gettext("Areas"),
         title,
         mark_safe(body),  # built from escaped pieces by the callers
     )
@@ -420,7 +432,7 @@ class SetupAdmin(SimpleHistoryAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Setup]:
         return super().get_queryset(request).annotate(n_forces=Count("neutral_forces"))
 
-    @admin.display(description="neutral forces", ordering="n_forces")
+    @admin.display(description=_("neutral forces"), ordering="n_forces")
     def neutral_force_count(self, obj: Any) -> int:
         return obj.n_forces
 
@@ -476,7 +488,7 @@ class WesterosDeckAdmin(SimpleHistoryAdmin):
     list_display = ["__str__", "size", "card_total"]
     inlines = [WesterosCardInline]
 
-    @admin.display(description="cards")
+    @admin.display(description=_("cards"))
     def card_total(self, obj: WesterosDeck) -> int:
         return sum(obj.cards.values_list("count", flat=True))
 
@@ -507,7 +519,10 @@ class WesterosCardForm(forms.ModelForm):
             others = list(deck.cards.exclude(pk=self.instance.pk).values_list("count", flat=True))
             problem = deck_size_problem(deck=deck, counts=[*others, count])
             if problem:
-                raise forms.ValidationError(f"{problem} Change several cards at once on the deck page.")
+                raise forms.ValidationError(
+                    gettext("%(problem)s Change several cards at once on the deck page.")
+                    % {"problem": problem}
+                )
             old_deck = self.instance.deck if self.instance.pk else None
             if old_deck and old_deck != deck:
                 remaining = list(old_deck.cards.exclude(pk=self.instance.pk).values_list("count", flat=True))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
@@ -69,7 +70,9 @@ class WesterosMapApi(APIView):
 
     @extend_schema(
         operation_id="westeros_map",
-        summary="The Westeros map: areas with icons and drawing, undirected adjacency, ports (W-1.2, W-10)",
+        summary=_(
+            "The Westeros map: areas with icons and drawing, undirected adjacency, ports (W-1.2, W-10)"
+        ),
         responses=MapOutputSerializer,
     )
     def get(self, request: Request) -> Response:
@@ -110,7 +113,7 @@ class HouseListApi(APIView):
 
     @extend_schema(
         operation_id="westeros_houses",
-        summary="The six houses and their start values (W-1.1, W-2)",
+        summary=_("The six houses and their start values (W-1.1, W-2)"),
         responses=HouseOutputSerializer(many=True),
     )
     def get(self, request: Request) -> Response:
@@ -139,10 +142,10 @@ class HouseCardListApi(APIView):
 
     @extend_schema(
         operation_id="westeros_house_cards",
-        summary="House cards, 7 per house (W-17.1)",
+        summary=_("House cards, 7 per house (W-17.1)"),
         parameters=[
             OpenApiParameter(
-                "house", str, description="Only this house's cards (house id); an unknown house is a 404."
+                "house", str, description=_("Only this house's cards (house id); an unknown house is a 404.")
             )
         ],
         responses={200: HouseCardOutputSerializer(many=True), 404: ApiErrorSerializer},
@@ -151,7 +154,9 @@ class HouseCardListApi(APIView):
         house = request.query_params.get("house") or None
         cards = selectors.house_card_list(house=house)
         if house and not cards.exists():
-            raise ApplicationError("unknown_house", f"No house with id '{house}'.", status_code=404)
+            raise ApplicationError(
+                "unknown_house", gettext("No house with id '%(house)s'.") % {"house": house}, status_code=404
+            )
         return Response(HouseCardOutputSerializer(cards, many=True).data)
 
 
@@ -176,7 +181,7 @@ class SetupDetailApi(APIView):
 
     @extend_schema(
         operation_id="westeros_setup",
-        summary="Start of a game for 3 to 6 players (W-2)",
+        summary=_("Start of a game for 3 to 6 players (W-2)"),
         responses={200: SetupOutputSerializer, 404: ApiErrorSerializer},
     )
     def get(self, request: Request, player_count: int) -> Response:
@@ -184,7 +189,7 @@ class SetupDetailApi(APIView):
         if setup is None:
             raise ApplicationError(
                 "unknown_player_count",
-                f"No set-up for {player_count} players; the game takes 3 to 6.",
+                gettext("No set-up for %(count)s players; the game takes 3 to 6.") % {"count": player_count},
                 status_code=404,
             )
         return Response(SetupOutputSerializer(setup).data)

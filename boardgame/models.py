@@ -16,6 +16,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import translation
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -62,14 +63,14 @@ class SectionMeta(models.Model):
 
     class Meta:
         ordering = ["section"]
-        verbose_name = "section header"
+        verbose_name = _("section header")
 
     def __str__(self) -> str:
         return self.section
 
     def clean(self) -> None:
         if not isinstance(self.data, dict):
-            raise ValidationError({"data": "A section header must be a JSON object."})
+            raise ValidationError({"data": gettext("A section header must be a JSON object.")})
 
 
 class House(EnglishSourceModel):
@@ -103,7 +104,9 @@ class House(EnglishSourceModel):
         if self.power_tokens_available > self.power_tokens_total:
             raise ValidationError(
                 {
-                    "power_tokens_available": "A house cannot start with more available power than it owns (W-1.7)."
+                    "power_tokens_available": gettext(
+                        "A house cannot start with more available power than it owns (W-1.7)."
+                    )
                 }
             )
 
@@ -112,8 +115,8 @@ class Area(EnglishSourceModel):
     """One of the board's areas (W-1.2): land, sea or port, with icons and its drawing on the map."""
 
     LAND, SEA, PORT = "land", "sea", "port"
-    KINDS = [(LAND, "land"), (SEA, "sea"), (PORT, "port")]
-    CASTLES = [("none", "none"), ("castle", "castle"), ("stronghold", "stronghold")]
+    KINDS = [(LAND, _("land")), (SEA, _("sea")), (PORT, _("port"))]
+    CASTLES = [("none", _("none")), ("castle", _("castle")), ("stronghold", _("stronghold"))]
 
     slug = models.SlugField(max_length=60, unique=True, help_text=ID_HELP)
     name = models.CharField(max_length=80, unique=True)
@@ -145,20 +148,22 @@ class Area(EnglishSourceModel):
         errors: dict[str, str] = {}
         if self.kind != self.LAND:
             if self.castle != "none" or self.supply or self.crowns:
-                errors["castle"] = "Sea areas and ports carry no castle, supply or crown icons (W-1.2)."
+                errors["castle"] = gettext(
+                    "Sea areas and ports carry no castle, supply or crown icons (W-1.2)."
+                )
             if self.home_house_id:
-                errors["home_house"] = "Only a land area can be a home area (W-1.2)."
+                errors["home_house"] = gettext("Only a land area can be a home area (W-1.2).")
             if self.island:
-                errors["island"] = "Only a land area can be an island (W-10.2)."
+                errors["island"] = gettext("Only a land area can be an island (W-10.2).")
         if self.home_house_id and self.castle != "stronghold":
-            errors["castle"] = "A home area is a stronghold (W-1.2)."
+            errors["castle"] = gettext("A home area is a stronghold (W-1.2).")
         if self.pk:
             if self.kind != self.PORT and Port.objects.filter(area_id=self.pk).exists():
-                errors["kind"] = "This area is described as a port; delete its port record first."
+                errors["kind"] = gettext("This area is described as a port; delete its port record first.")
             if self.kind != self.LAND and Port.objects.filter(land_area_id=self.pk).exists():
-                errors["kind"] = "A port belongs to this area, so it must stay a land area (W-1.2)."
+                errors["kind"] = gettext("A port belongs to this area, so it must stay a land area (W-1.2).")
             if self.castle == "none" and Port.objects.filter(land_area_id=self.pk).exists():
-                errors["castle"] = (
+                errors["castle"] = gettext(
                     "This area has a port; a port belongs to a castle or stronghold area (W-1.2)."
                 )
         outline_error = outline_problem(self.outline)
@@ -187,7 +192,7 @@ class Adjacency(models.Model):
     history = HistoricalRecords()
 
     class Meta:
-        verbose_name_plural = "adjacencies"
+        verbose_name_plural = _("adjacencies")
         ordering = ["area_a__slug", "area_b__slug"]
         constraints = [
             models.UniqueConstraint(fields=["area_a", "area_b"], name="adjacency_once"),
@@ -208,12 +213,15 @@ class Adjacency(models.Model):
         if not (self.area_a_id and self.area_b_id):
             return
         if self.area_a_id == self.area_b_id:
-            raise ValidationError("An area is never adjacent to itself (W-10.1).")
+            raise ValidationError(gettext("An area is never adjacent to itself (W-10.1)."))
         a, b = sorted((self.area_a_id, self.area_b_id))
         if Adjacency.objects.filter(area_a_id=a, area_b_id=b).exclude(pk=self.pk).exists():
             raise ValidationError(
-                f"{self.area_a} and {self.area_b} are already adjacent; adjacency is symmetric and each "
-                "border is stored once (W-10.1)."
+                gettext(
+                    "%(first)s and %(second)s are already adjacent; adjacency is symmetric and each "
+                    "border is stored once (W-10.1)."
+                )
+                % {"first": self.area_a, "second": self.area_b}
             )
         problem = port_edge_problem(self.area_a, self.area_b)
         if problem:
@@ -227,12 +235,13 @@ def port_edge_problem(first: Area, second: Area) -> str | None:
             continue
         port = Port.objects.filter(area=port_area).first()
         if port is None:
-            return f"{port_area} is a port without a port record; add its land and sea area first."
+            return gettext("%(port)s is a port without a port record; add its land and sea area first.") % {
+                "port": port_area
+            }
         if other.pk not in (port.land_area_id, port.sea_area_id):
-            return (
-                f"{port_area} may only border its land area ({port.land_area}) and its sea "
-                f"({port.sea_area}), not {other} (W-10.4)."
-            )
+            return gettext(
+                "%(port)s may only border its land area (%(land)s) and its sea (%(sea)s), not %(other)s (W-10.4)."
+            ) % {"port": port_area, "land": port.land_area, "sea": port.sea_area, "other": other}
     return None
 
 
@@ -250,26 +259,35 @@ class Port(models.Model):
         ordering = ["area__slug"]
 
     def __str__(self) -> str:
-        return str(self.area) if self.area_id else "port"
+        return str(self.area) if self.area_id else gettext("port")
 
     def clean(self) -> None:
         errors: dict[str, str] = {}
         if self.area_id and self.area.kind != Area.PORT:
-            errors["area"] = f"{self.area} is a {self.area.kind} area, not a port."
+            errors["area"] = gettext("%(area)s is a %(kind)s area, not a port.") % {
+                "area": self.area,
+                "kind": self.area.get_kind_display(),
+            }
         if self.land_area_id:
             land = self.land_area
             if land.kind != Area.LAND:
-                errors["land_area"] = f"{land} is not a land area; a port belongs to a land area (W-1.2)."
+                errors["land_area"] = gettext(
+                    "%(area)s is not a land area; a port belongs to a land area (W-1.2)."
+                ) % {"area": land}
             elif land.castle not in ("castle", "stronghold"):
-                errors["land_area"] = f"{land} has no castle or stronghold, so it cannot have a port (W-1.2)."
+                errors["land_area"] = gettext(
+                    "%(area)s has no castle or stronghold, so it cannot have a port (W-1.2)."
+                ) % {"area": land}
         if self.sea_area_id:
             sea = self.sea_area
             if sea.kind != Area.SEA:
-                errors["sea_area"] = f"{sea} is not a sea area; a port opens onto a sea (W-1.2)."
+                errors["sea_area"] = gettext(
+                    "%(area)s is not a sea area; a port opens onto a sea (W-1.2)."
+                ) % {"area": sea}
             elif self.land_area_id and sea.pk not in self.land_area.neighbour_ids():
-                errors["sea_area"] = (
-                    f"{sea} is not adjacent to {self.land_area}; a port opens onto an adjacent sea."
-                )
+                errors["sea_area"] = gettext(
+                    "%(sea)s is not adjacent to %(land)s; a port opens onto an adjacent sea."
+                ) % {"sea": sea, "land": self.land_area}
         if self.area_id and not errors:
             allowed = {self.land_area_id, self.sea_area_id}
             if self.pk:  # the borders to the old land and sea are replaced when the port is saved
@@ -279,17 +297,26 @@ class Port(models.Model):
             others = Area.objects.filter(pk__in=self.area.neighbour_ids() - allowed)
             if others.exists():
                 names = ", ".join(str(a) for a in others)
-                errors["area"] = (
-                    f"A port borders only its land and its sea; remove its border with {names} first."
-                )
+                errors["area"] = gettext(
+                    "A port borders only its land and its sea; remove its border with %(areas)s first."
+                ) % {"areas": names}
         if errors:
             raise ValidationError(errors)
+
+
+# The unit types' names in the admin (glossary: footman, knight, ship, siege engine).
+UNIT_NAMES = {
+    "footman": _("footman"),
+    "knight": _("knight"),
+    "ship": _("ship"),
+    "siege_engine": _("siege engine"),
+}
 
 
 class StartingUnit(models.Model):
     """Units a house places at set-up (W-2.1)."""
 
-    UNITS = [(u, u.replace("_", " ")) for u in UNIT_TYPES]
+    UNITS = [(u, UNIT_NAMES.get(u, u.replace("_", " "))) for u in UNIT_TYPES]
 
     house = models.ForeignKey(House, on_delete=models.CASCADE, related_name="starting_units")
     area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="+")
@@ -303,17 +330,21 @@ class StartingUnit(models.Model):
         ordering = ["house__position", "position", "id"]
 
     def __str__(self) -> str:
-        return f"{self.count} {self.unit} in {self.area}"
+        return gettext("%(count)s %(unit)s in %(area)s") % {
+            "count": self.count,
+            "unit": self.get_unit_display(),
+            "area": self.area,
+        }
 
     def clean(self) -> None:
         if not (self.area_id and self.unit):
             return
         kind = self.area.kind
         if self.unit == "ship" and kind == Area.LAND:
-            raise ValidationError({"area": "Ships stand only in sea areas and ports (W-1.3)."})
+            raise ValidationError({"area": gettext("Ships stand only in sea areas and ports (W-1.3).")})
         if self.unit != "ship" and kind != Area.LAND:
             raise ValidationError(
-                {"area": "Footmen, knights and siege engines stand only in land areas (W-1.3)."}
+                {"area": gettext("Footmen, knights and siege engines stand only in land areas (W-1.3).")}
             )
 
 
@@ -350,7 +381,7 @@ class Setup(models.Model):
         ordering = ["player_count"]
 
     def __str__(self) -> str:
-        return f"{self.player_count}-player set-up"
+        return gettext("%(count)s-player set-up") % {"count": self.player_count}
 
     def clean(self) -> None:
 
@@ -369,7 +400,9 @@ class Setup(models.Model):
         if self.variant_notes is not None and not (
             isinstance(self.variant_notes, list) and all(isinstance(n, str) for n in self.variant_notes)
         ):
-            errors.setdefault("variant_notes", []).append("variant_notes is a list of strings or empty.")
+            errors.setdefault("variant_notes", []).append(
+                gettext("variant_notes is a list of strings or empty.")
+            )
         if errors:
             raise ValidationError(errors)
 
@@ -388,11 +421,11 @@ class SetupGarrison(models.Model):
         ordering = ["setup__player_count", "position", "id"]
 
     def __str__(self) -> str:
-        return f"garrison {self.strength} in {self.area}"
+        return gettext("garrison %(strength)s in %(area)s") % {"strength": self.strength, "area": self.area}
 
     def clean(self) -> None:
         if self.area_id and self.area.home_house_id is None:
-            raise ValidationError({"area": "Garrisons stand only in home areas (W-1.12)."})
+            raise ValidationError({"area": gettext("Garrisons stand only in home areas (W-1.12).")})
 
 
 class NeutralForce(models.Model):
@@ -413,15 +446,22 @@ class NeutralForce(models.Model):
         constraints = [models.UniqueConstraint(fields=["setup", "area"], name="one_neutral_force_per_area")]
 
     def __str__(self) -> str:
-        return f"{'~' if self.impassable else self.strength} in {self.area}"
+        return gettext("%(strength)s in %(area)s") % {
+            "strength": "~" if self.impassable else self.strength,
+            "area": self.area,
+        }
 
     def clean(self) -> None:
         if self.impassable != (self.strength is None):
             raise ValidationError(
-                {"strength": "An impassable token has no strength; any other token has one (W-11.1)."}
+                {
+                    "strength": gettext(
+                        "An impassable token has no strength; any other token has one (W-11.1)."
+                    )
+                }
             )
         if self.area_id and self.area.kind != Area.LAND:
-            raise ValidationError({"area": "Neutral forces stand only in land areas (W-11.1)."})
+            raise ValidationError({"area": gettext("Neutral forces stand only in land areas (W-11.1).")})
 
 
 class HouseCard(EnglishSourceModel):
@@ -450,7 +490,7 @@ class HouseCard(EnglishSourceModel):
     def clean(self) -> None:
         if (not self.effect) != (self.effect_timing == "none"):
             raise ValidationError(
-                {"effect_timing": "A card has a timing tag exactly when it has text (W-17.1)."}
+                {"effect_timing": gettext("A card has a timing tag exactly when it has text (W-17.1).")}
             )
         if not self.house_id:
             return
@@ -460,15 +500,21 @@ class HouseCard(EnglishSourceModel):
             if old_house_id is not None and old_house_id != self.house_id:
                 raise ValidationError(
                     {
-                        "house": f"Each house keeps exactly {per_house} house cards (W-17.1); moving this card "
-                        "would leave its house one short and give the other one too many."
+                        "house": gettext(
+                            "Each house keeps exactly %(count)s house cards (W-17.1); moving this card "
+                            "would leave its house one short and give the other one too many."
+                        )
+                        % {"count": per_house}
                     }
                 )
         elif HouseCard.objects.filter(house_id=self.house_id).count() >= per_house:
             raise ValidationError(
                 {
-                    "house": f"{self.house} already has {per_house} house cards; each house keeps exactly "
-                    f"{per_house} (W-17.1). Edit an existing card instead."
+                    "house": gettext(
+                        "%(house)s already has %(count)s house cards; each house keeps exactly %(count)s "
+                        "(W-17.1). Edit an existing card instead."
+                    )
+                    % {"house": self.house, "count": per_house}
                 }
             )
 
@@ -494,7 +540,7 @@ class WesterosDeck(models.Model):
         ordering = ["number"]
 
     def __str__(self) -> str:
-        return f"Westeros deck {self.number}"
+        return gettext("Westeros deck %(number)s") % {"number": self.number}
 
 
 class WesterosCard(EnglishSourceModel):
@@ -530,7 +576,9 @@ class WesterosCard(EnglishSourceModel):
         constraints = [models.UniqueConstraint(fields=["deck", "slug"], name="westeros_card_once_per_deck")]
 
     def __str__(self) -> str:
-        return f"{self.name} (deck {self.deck.number})" if self.deck_id else self.name
+        if not self.deck_id:
+            return self.name
+        return gettext("%(name)s (deck %(number)s)") % {"name": self.name, "number": self.deck.number}
 
     def clean(self) -> None:
 

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from boardgame.data_format import HOUSE_CARD_STRENGTHS
 from boardgame.models import (
@@ -31,7 +32,7 @@ def area_set_neighbours(*, area: Area, neighbours: Iterable[Area]) -> None:
     """Make `neighbours` exactly the areas adjacent to `area` (each border stored once, W-10.1)."""
     wanted = {n.pk for n in neighbours}
     if area.pk in wanted:
-        raise ApplicationError("invalid_adjacency", f"{area} cannot be adjacent to itself (W-10.1).")
+        raise ApplicationError("invalid_adjacency", _self_loop(area))
     current = area.neighbour_ids()
     Adjacency.objects.filter(
         Q(area_a_id=area.pk, area_b_id__in=current - wanted)
@@ -48,29 +49,38 @@ def port_sync_edges(*, port: Port) -> None:
     area_set_neighbours(area=port.area, neighbours=[port.land_area, port.sea_area])
 
 
+def _self_loop(area: Area) -> str:
+    return gettext("%(area)s cannot be adjacent to itself (W-10.1).") % {"area": area}
+
+
 def neighbour_problems(*, area: Area, neighbours: Iterable[Area]) -> list[str]:
     """Why `area` cannot have exactly these neighbours (self loop, port rules), for the admin form."""
     nbs = list(neighbours)
     problems = []
     if any(n.pk == area.pk for n in nbs):
-        problems.append(f"{area} cannot be adjacent to itself (W-10.1).")
+        problems.append(_self_loop(area))
     if area.kind == Area.PORT:
         port = Port.objects.filter(area=area).select_related("land_area", "sea_area").first()
         if port and {n.pk for n in nbs} != {port.land_area_id, port.sea_area_id}:
             problems.append(
-                f"A port borders exactly its land area ({port.land_area}) and its sea ({port.sea_area}) (W-10.4)."
+                gettext("A port borders exactly its land area (%(land)s) and its sea (%(sea)s) (W-10.4).")
+                % {"land": port.land_area, "sea": port.sea_area}
             )
     else:
         for n in nbs:
             if n.kind == Area.PORT:
                 port = Port.objects.filter(area=n).first()
                 if port is None or area.pk not in (port.land_area_id, port.sea_area_id):
-                    problems.append(f"{n} is a port; it may border only its own land area and sea (W-10.4).")
+                    problems.append(
+                        gettext("%(port)s is a port; it may border only its own land area and sea (W-10.4).")
+                        % {"port": n}
+                    )
     if area.pk and area.kind == Area.LAND:
         port = Port.objects.filter(land_area=area).select_related("sea_area").first()
         if port and port.sea_area_id not in {n.pk for n in nbs}:
             problems.append(
-                f"{area}'s port opens onto {port.sea_area}, so {area} must stay adjacent to it (W-1.2)."
+                gettext("%(area)s's port opens onto %(sea)s, so %(area)s must stay adjacent to it (W-1.2).")
+                % {"area": area, "sea": port.sea_area}
             )
     return problems
 
@@ -80,7 +90,8 @@ def house_card_delete(*, card: HouseCard) -> None:
     """Refuse: deleting a house card would leave its house short of its 7 cards (W-17.1)."""
     raise ApplicationError(
         "house_cards_fixed",
-        f"{card.house} must keep exactly 7 house cards (W-17.1); edit {card.name} instead of deleting it.",
+        gettext("%(house)s must keep exactly 7 house cards (W-17.1); edit %(card)s instead of deleting it.")
+        % {"house": card.house, "card": card.name},
     )
 
 
@@ -88,14 +99,20 @@ def hand_strength_problem(strengths: list[int]) -> str | None:
     """Why a house's 7 card strengths are not 4, 3, 2, 2, 1, 1, 0 (W-17.1), or None."""
     if sorted(strengths) != HOUSE_CARD_STRENGTHS:
         shown = ", ".join(str(s) for s in sorted(strengths, reverse=True))
-        return f"A house's cards have strengths 4, 3, 2, 2, 1, 1, 0 (W-17.1); these would be {shown}."
+        return gettext(
+            "A house's cards have strengths 4, 3, 2, 2, 1, 1, 0 (W-17.1); these would be %(shown)s."
+        ) % {"shown": shown}
     return None
 
 
 def deck_size_problem(*, deck: WesterosDeck, counts: list[int]) -> str | None:
     """Why these card counts do not fill the deck exactly (10 cards per deck, W-1.11), or None."""
     if sum(counts) != deck.size:
-        return f"{deck} must hold {deck.size} cards (W-1.11); these counts add up to {sum(counts)}."
+        return gettext("%(deck)s must hold %(size)s cards (W-1.11); these counts add up to %(total)s.") % {
+            "deck": deck,
+            "size": deck.size,
+            "total": sum(counts),
+        }
     return None
 
 
@@ -103,7 +120,7 @@ def setup_references(*, slug: str, what: str) -> list[str]:
     """Where the set-ups' JSON lists name this area or house id (they hold ids, not foreign keys)."""
     found = []
     for setup in Setup.objects.all():
-        where = f"{setup.player_count}-player set-up"
+        where = gettext("%(count)s-player set-up") % {"count": setup.player_count}
         if what == "area" and slug in (setup.impassable_areas or []):
             found.append(f"{where}: impassable_areas")
         if what == "house":

@@ -11,6 +11,7 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
@@ -53,7 +54,7 @@ def arrows_compass_html(arrows: Any, *, size: int = 14) -> SafeString:
             else:
                 cells.append(format_html('<td style="{}color:#ccc" title="{}">·</td>', cell, direction))
         rows.append(format_html("<tr>{}</tr>", mark_safe("".join(cells))))
-    label = " ".join(a for a in DIRECTIONS if a in lit) or "no arrows"
+    label = " ".join(a for a in DIRECTIONS if a in lit) or gettext("no arrows")
     return format_html(
         '<table style="border-collapse:collapse;display:inline-table" aria-label="{}" title="{}">{}</table>',
         label,
@@ -66,7 +67,7 @@ def abilities_html(abilities: Any) -> SafeString:
     """Abilities in plain words as a list (generated from the structured data)."""
     lines = describe_abilities(abilities)
     if not lines:
-        return format_html("<em>{}</em>", "no abilities")
+        return format_html("<em>{}</em>", gettext("no abilities"))
     return format_html(
         "<ul style='margin:0;padding-left:1.2em'>{}</ul>",
         format_html_join("", "<li>{}</li>", ((line,) for line in lines)),
@@ -80,6 +81,7 @@ class CardAdminForm(forms.ModelForm):
         choices=[(d, d) for d in DIRECTIONS],
         widget=forms.CheckboxSelectMultiple,
         required=False,
+        label=_("Arrows"),
         help_text=_("Units only: attack directions, N toward the opponent (C-1.2)."),
     )
 
@@ -163,7 +165,7 @@ class CardAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     list_filter = ("faction", "card_type", "event_type", "command_cost", "keywords", "legendary", "unique")
     list_select_related = ("faction",)
     search_fields = all_languages("name", "rules_text")
-    search_help_text = (
+    search_help_text = _(
         "Name or rules text; the card search language works too, e.g. f:ember t:unit pow>=3000 -kw:spoil"
     )
     prepopulated_fields = {"slug": ("name",)}
@@ -177,18 +179,20 @@ class CardAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
     )
     fieldsets = (
         (None, {"fields": ("name", "slug", "faction", "card_type", "command_cost", "energy_cost")}),
-        ("Unit", {"fields": ("power", "health", "arrows", "arrows_compass_large", "legendary")}),
-        ("Event", {"fields": ("event_type", "unique")}),
+        (_("Unit"), {"fields": ("power", "health", "arrows", "arrows_compass_large", "legendary")}),
+        (_("Event"), {"fields": ("event_type", "unique")}),
         (
-            "Text and abilities",
+            _("Text and abilities"),
             {
                 "fields": ("keywords", "rules_text", "abilities", "abilities_in_words", "flavor_text"),
-                "description": "Abilities are JSON in the vocabulary of docs/card-abilities.md; "
-                "the plain-words summary below is generated from it.",
+                "description": _(
+                    "Abilities are JSON in the vocabulary of docs/card-abilities.md; "
+                    "the plain-words summary below is generated from it."
+                ),
             },
         ),
         (_("Art"), {"fields": ("art", "art_preview")}),
-        ("History", {"fields": ("created_at", "updated_at")}),
+        (_("History"), {"fields": ("created_at", "updated_at")}),
     )
 
     @admin.display(description=_("Art as the pages show it"))
@@ -204,21 +208,21 @@ class CardAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
             urls["thumb"],
         )
 
-    @admin.display(description="Power / Health")
+    @admin.display(description=_("Power / Health"))
     def power_health(self, card: Card) -> str:
         if not card.is_unit:
             return "—"
         return f"{card.power} / {card.health}"
 
-    @admin.display(description="Arrows")
+    @admin.display(description=_("Arrows"))
     def arrows_compass(self, card: Card) -> SafeString:
         return arrows_compass_html(card.arrows) if card.is_unit else format_html("{}", "—")
 
-    @admin.display(description="Arrows (compass)")
+    @admin.display(description=_("Arrows (compass)"))
     def arrows_compass_large(self, card: Card) -> SafeString:
         return arrows_compass_html(card.arrows, size=22)
 
-    @admin.display(description="Abilities in plain words")
+    @admin.display(description=_("Abilities in plain words"))
     def abilities_in_words(self, card: Card) -> SafeString:
         return abilities_html(card.abilities)
 
@@ -231,7 +235,10 @@ class CardAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[misc]
         try:
             return queryset.filter(parse_query(search_term)), False
         except QuerySyntaxError as exc:
-            messages.warning(request, f"Search: {exc.message}; searched the words instead.")
+            messages.warning(
+                request,
+                gettext("Search: %(problem)s; searched the words instead.") % {"problem": exc.message},
+            )
             return super().get_search_results(request, queryset, search_term)
 
 
@@ -244,7 +251,7 @@ class FactionAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[mi
     def get_queryset(self, request: HttpRequest) -> QuerySet[Faction]:
         return super().get_queryset(request).annotate(card_total=Count("cards"))
 
-    @admin.display(description="Colour")
+    @admin.display(description=_("Colour"))
     def swatch(self, faction: Faction) -> SafeString:
         return format_html(
             '<span style="display:inline-block;width:1.2em;height:1.2em;background:{};'
@@ -253,7 +260,7 @@ class FactionAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[mi
             faction.color,
         )
 
-    @admin.display(description="Cards", ordering="card_total")
+    @admin.display(description=_("Cards"), ordering="card_total")
     def card_count(self, faction: Faction) -> int:
         return getattr(faction, "card_total", 0)
 
@@ -277,6 +284,6 @@ class KeywordAdmin(SimpleHistoryAdmin, DataTranslationAdmin):  # type: ignore[mi
     def get_queryset(self, request: HttpRequest) -> QuerySet[Keyword]:
         return super().get_queryset(request).annotate(card_total=Count("cards"))
 
-    @admin.display(description="Cards", ordering="card_total")
+    @admin.display(description=_("Cards"), ordering="card_total")
     def card_count(self, keyword: Keyword) -> int:
         return getattr(keyword, "card_total", 0)

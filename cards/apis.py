@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import mixins, permissions, serializers, status, viewsets
@@ -177,40 +178,56 @@ class CardInputSerializer(serializers.Serializer):
 Q_PARAMETER = OpenApiParameter(
     "q",
     {"type": "string", "maxLength": MAX_QUERY_LENGTH},
-    description=(
-        "Search query language (docs/card-format.md). Free words match name or rules text; "
-        'quoted "phrases"; keys f: t: cp e pow hp (with = : < <= > >= !=) kw: is: a: name: o:; '
-        "'-' negates, 'or' and parentheses combine. Example: `f:ember (kw:spoil or pow>=4000) -is:legendary`. "
-        f"At most {MAX_QUERY_LENGTH} characters and {MAX_DEPTH} levels of brackets and negations. "
-        "A malformed query answers 400 with code invalid_query and the position."
+    description=format_lazy(
+        _(
+            "Search query language (docs/card-format.md). Free words match name or rules text; "
+            'quoted "phrases"; keys f: t: cp e pow hp (with = : < <= > >= !=) kw: is: a: name: o:; '
+            "'-' negates, 'or' and parentheses combine. Example: `f:ember (kw:spoil or pow>=4000) -is:legendary`. "
+            "At most {length} characters and {depth} levels of brackets and negations. "
+            "A malformed query answers 400 with code invalid_query and the position."
+        ),
+        length=MAX_QUERY_LENGTH,
+        depth=MAX_DEPTH,
     ),
+)
+
+
+CARDS_DESCRIPTION = _(
+    "Cards: read for everyone, write for staff with the same consistency rules as the admin (C-1)."
 )
 
 
 @extend_schema_view(
     list=extend_schema(
-        summary="List and search cards",
+        description=CARDS_DESCRIPTION,
+        summary=_("List and search cards"),
         parameters=[Q_PARAMETER],
         responses={200: CardOutputSerializer(many=True), 400: ApiErrorSerializer},
     ),
-    retrieve=extend_schema(summary="One card, with its abilities in plain words"),
+    retrieve=extend_schema(
+        description=CARDS_DESCRIPTION, summary=_("One card, with its abilities in plain words")
+    ),
     create=extend_schema(
-        summary="Create a card (staff)",
+        description=CARDS_DESCRIPTION,
+        summary=_("Create a card (staff)"),
         request=CardInputSerializer,
         responses={201: CardOutputSerializer, 400: ApiErrorSerializer, 403: ApiErrorSerializer},
     ),
     update=extend_schema(
-        summary="Replace a card (staff)",
+        description=CARDS_DESCRIPTION,
+        summary=_("Replace a card (staff)"),
         request=CardInputSerializer,
         responses={200: CardOutputSerializer, 400: ApiErrorSerializer, 403: ApiErrorSerializer},
     ),
     partial_update=extend_schema(
-        summary="Change some fields of a card (staff)",
+        description=CARDS_DESCRIPTION,
+        summary=_("Change some fields of a card (staff)"),
         request=CardInputSerializer,
         responses={200: CardOutputSerializer, 400: ApiErrorSerializer, 403: ApiErrorSerializer},
     ),
     destroy=extend_schema(
-        summary="Delete a card (staff; 409 while it is in use)",
+        description=CARDS_DESCRIPTION,
+        summary=_("Delete a card (staff; 409 while it is in use)"),
         responses={204: None, 403: ApiErrorSerializer, 409: ApiErrorSerializer},
     ),
 )
@@ -255,7 +272,14 @@ class CardViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-@extend_schema_view(list=extend_schema(summary="All factions"), retrieve=extend_schema(summary="One faction"))
+FACTIONS_DESCRIPTION = _("Factions (not paginated: there are few).")
+KEYWORDS_DESCRIPTION = _("Keywords (C-7) with reminder text (not paginated: there are few).")
+
+
+@extend_schema_view(
+    list=extend_schema(summary=_("All factions"), description=FACTIONS_DESCRIPTION),
+    retrieve=extend_schema(summary=_("One faction"), description=FACTIONS_DESCRIPTION),
+)
 class FactionViewSet(viewsets.ReadOnlyModelViewSet):
     """Factions (not paginated: there are few)."""
 
@@ -266,7 +290,10 @@ class FactionViewSet(viewsets.ReadOnlyModelViewSet):
     filter_backends: list[Any] = []
 
 
-@extend_schema_view(list=extend_schema(summary="All keywords"), retrieve=extend_schema(summary="One keyword"))
+@extend_schema_view(
+    list=extend_schema(summary=_("All keywords"), description=KEYWORDS_DESCRIPTION),
+    retrieve=extend_schema(summary=_("One keyword"), description=KEYWORDS_DESCRIPTION),
+)
 class KeywordViewSet(viewsets.ReadOnlyModelViewSet):
     """Keywords (C-7) with reminder text (not paginated: there are few)."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import django_filters
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy as _
 
 from cards.data_translations import all_languages
 from cards.models import Card, CardType, EventType
@@ -24,13 +25,13 @@ class _OrderingWithTieBreak(django_filters.OrderingFilter):
 class CardFilter(django_filters.FilterSet):
     """Structured filters plus ``q`` (the search query language, docs/card-format.md)."""
 
-    q = django_filters.CharFilter(method="filter_q", label="Search query, e.g. f:ember t:unit pow>=3000")
-    faction = django_filters.CharFilter(field_name="faction__slug", label="Faction slug")
+    q = django_filters.CharFilter(method="filter_q", label=_("Search query, e.g. f:ember t:unit pow>=3000"))
+    faction = django_filters.CharFilter(field_name="faction__slug", label=_("Faction slug"))
     type = django_filters.ChoiceFilter(field_name="card_type", choices=CardType.choices)
     event_type = django_filters.ChoiceFilter(choices=EventType.choices)
     command_cost_min = django_filters.NumberFilter(field_name="command_cost", lookup_expr="gte")
     command_cost_max = django_filters.NumberFilter(field_name="command_cost", lookup_expr="lte")
-    keyword = django_filters.CharFilter(method="filter_keyword", label="Keyword code or name")
+    keyword = django_filters.CharFilter(method="filter_keyword", label=_("Keyword code or name"))
     legendary = django_filters.BooleanFilter()
     unique = django_filters.BooleanFilter()
     ordering = _OrderingWithTieBreak(

@@ -78,19 +78,22 @@ class Keyword(EnglishSourceModel):
     def clean(self) -> None:
         if self.code not in KEYWORDS:
             raise ValidationError(
-                {"code": f"Unknown keyword code '{self.code}'; the rules engine knows {', '.join(KEYWORDS)}."}
+                {
+                    "code": gettext("Unknown keyword code '%(code)s'; the rules engine knows %(codes)s.")
+                    % {"code": self.code, "codes": ", ".join(KEYWORDS)}
+                }
             )
 
 
 class CardType(models.TextChoices):
-    UNIT = "unit", "Unit"
-    EVENT = "event", "Event"
+    UNIT = "unit", _("Unit")
+    EVENT = "event", _("Event")
 
 
 class EventType(models.TextChoices):
-    PLANNING = "planning", "Planning"
-    DEFENSIVE = "defensive", "Defensive"
-    ONGOING = "ongoing", "Ongoing"
+    PLANNING = "planning", _("Planning")
+    DEFENSIVE = "defensive", _("Defensive")
+    ONGOING = "ongoing", _("Ongoing")
 
 
 class Card(EnglishSourceModel):

@@ -25,4 +25,9 @@ MESSAGES = (
     # Throttled formats these lazy strings before its ngettext, so each is looked up as a singular msgid.
     gettext_noop("Expected available in {wait} second."),
     gettext_noop("Expected available in {wait} seconds."),
+    # The API documentation: the page-number paginators' parameter descriptions (DRF's Thai catalogue lacks
+    # them) and drf-spectacular's description of an empty answer (it ships no catalogue at all).
+    gettext_noop("A page number within the paginated result set."),
+    gettext_noop("Number of results to return per page."),
+    gettext_noop("No response body"),
 )

@@ -104,7 +104,9 @@ class SignupApi(APIView):
     authentication_classes: list[Any] = []
     throttle_classes = [AnonRateThrottle, SignupRateThrottle]
 
-    @extend_schema(request=SignupInputSerializer, responses={201: TokenOutput}, summary="Create an account")
+    @extend_schema(
+        request=SignupInputSerializer, responses={201: TokenOutput}, summary=_("Create an account")
+    )
     def post(self, request: Request) -> Response:
         body = SignupInputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -118,7 +120,7 @@ class TokenApi(APIView):
     throttle_classes = [LoginRateThrottle]  # without Redis: lets logins through (the lockouts still hold)
 
     @extend_schema(
-        request=CredentialsSerializer, responses=TokenOutput, summary="Username + password -> API token"
+        request=CredentialsSerializer, responses=TokenOutput, summary=_("Username + password -> API token")
     )
     def post(self, request: Request) -> Response:
         body = CredentialsSerializer(data=request.data)
@@ -149,9 +151,11 @@ class LogoutApi(APIView):
     @extend_schema(
         request=None,
         responses={204: None},
-        summary="Revoke my API token (and end my session)",
-        description="Deletes the caller's API token, so requests with it get 401 from now on; a "
-        "session-authenticated caller is also logged out. `POST /api/auth/token/` issues a new token.",
+        summary=_("Revoke my API token (and end my session)"),
+        description=_(
+            "Deletes the caller's API token, so requests with it get 401 from now on; a "
+            "session-authenticated caller is also logged out. `POST /api/auth/token/` issues a new token."
+        ),
     )
     def post(self, request: Request) -> Response:
         Token.objects.filter(user=request.user).delete()
@@ -163,6 +167,6 @@ class LogoutApi(APIView):
 class MeApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=UserOutputSerializer, summary="The logged-in user")
+    @extend_schema(responses=UserOutputSerializer, summary=_("The logged-in user"))
     def get(self, request: Request) -> Response:
         return Response(UserOutputSerializer(_user_dict(request.user)).data)

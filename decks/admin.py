@@ -6,6 +6,8 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from decks.models import Deck, DeckCard, DeckLike, DeckRevision
 from decks.selectors import deck_legality
@@ -57,15 +59,20 @@ class DeckAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    @admin.display(description="Cards")
+    @admin.display(description=_("Cards"))
     def card_count(self, obj: Deck) -> int:
         return sum(e.count for e in obj.entries.all())
 
-    @admin.display(description="Legality (C-3)")
+    @admin.display(description=_("Legality (C-3)"))
     def legality(self, obj: Deck) -> str:
         result = deck_legality(obj)
         if result.valid:
-            return "Legal" + "".join(f"; warning: {w.message}" for w in result.warnings)
+            return "; ".join(
+                [
+                    gettext("Legal"),
+                    *(gettext("warning: %(message)s") % {"message": w.message} for w in result.warnings),
+                ]
+            )
         return "; ".join(e.message for e in result.errors)
 
     def get_queryset(self, request: HttpRequest) -> Any:

@@ -9,6 +9,7 @@ import secrets
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
@@ -141,6 +142,9 @@ class IgnoreFormatNegotiation(BaseContentNegotiation):
         return renderers[0], renderers[0].media_type
 
 
+READ_ACCESS = _("Read access by id (owner or public) or by share id (unlisted or public).")
+
+
 class DeckLookupMixin:
     """Read access by id (owner or public) or by share id (unlisted or public)."""
 
@@ -159,18 +163,20 @@ class DeckListCreateApi(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter(
-                "public", OpenApiTypes.BOOL, description="1: everyone's public decks instead of yours"
+                "public", OpenApiTypes.BOOL, description=_("1: everyone's public decks instead of yours")
             ),
             OpenApiParameter(
                 "search",
                 {"type": "string", "maxLength": MAX_SEARCH},
-                description=f"With public=1: deck name contains (at most {MAX_SEARCH} characters)",
+                description=format_lazy(
+                    _("With public=1: deck name contains (at most {max} characters)"), max=MAX_SEARCH
+                ),
             ),
             OpenApiParameter("page", OpenApiTypes.INT),
         ],
         operation_id="decks_list",
         responses={200: DeckPageSerializer, 401: ApiErrorSerializer},
-        summary="List your decks, or public decks with ?public=1 (paginated, 50 a page)",
+        summary=_("List your decks, or public decks with ?public=1 (paginated, 50 a page)"),
     )
     def get(self, request: Request) -> Response:
         if request.query_params.get("public") in {"1", "true", "yes"}:
@@ -198,7 +204,7 @@ class DeckListCreateApi(APIView):
     @extend_schema(
         request=DeckInputSerializer,
         responses={201: DeckDetailSerializer, **WRITE_ERRORS},
-        summary="Create a deck",
+        summary=_("Create a deck"),
     )
     def post(self, request: Request) -> Response:
         body = DeckInputSerializer(data=request.data)
@@ -212,7 +218,9 @@ class DeckListCreateApi(APIView):
 class DeckDetailApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses={200: DeckDetailSerializer, **ERRORS}, summary="A deck (yours or a public one)")
+    @extend_schema(
+        responses={200: DeckDetailSerializer, **ERRORS}, summary=_("A deck (yours or a public one)")
+    )
     def get(self, request: Request, pk: int) -> Response:
         deck = selectors.deck_get_readable(user=request.user, deck_id=pk)
         return Response(DeckDetailSerializer(deck_output(deck, request.user)).data)
@@ -230,7 +238,7 @@ class DeckDetailApi(APIView):
     @extend_schema(
         request=DeckInputSerializer,
         responses={200: DeckDetailSerializer, **WRITE_ERRORS},
-        summary="Replace a deck",
+        summary=_("Replace a deck"),
     )
     def put(self, request: Request, pk: int) -> Response:
         return self._update(request, pk, partial=False)
@@ -238,12 +246,12 @@ class DeckDetailApi(APIView):
     @extend_schema(
         request=DeckInputSerializer,
         responses={200: DeckDetailSerializer, **WRITE_ERRORS},
-        summary="Change some fields",
+        summary=_("Change some fields"),
     )
     def patch(self, request: Request, pk: int) -> Response:
         return self._update(request, pk, partial=True)
 
-    @extend_schema(responses={204: None, **WRITE_ERRORS}, summary="Delete a deck")
+    @extend_schema(responses={204: None, **WRITE_ERRORS}, summary=_("Delete a deck"))
     def delete(self, request: Request, pk: int) -> Response:
         deck = selectors.deck_get_writable(user=request.user, deck_id=pk)
         services.deck_delete(deck=deck)
@@ -254,7 +262,8 @@ class DeckSharedApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses={200: DeckDetailSerializer, **ERRORS}, summary="A deck by its share id (unlisted or public)"
+        responses={200: DeckDetailSerializer, **ERRORS},
+        summary=_("A deck by its share id (unlisted or public)"),
     )
     def get(self, request: Request, share_id: str) -> Response:
         deck = selectors.deck_get_shared(share_id=share_id)
@@ -267,7 +276,7 @@ class DeckValidateApi(APIView):
     @extend_schema(
         request=ValidateInputSerializer,
         responses={200: LegalitySerializer, 400: ApiErrorSerializer},
-        summary="Validate a card list without saving it (C-3)",
+        summary=_("Validate a card list without saving it (C-3)"),
     )
     def post(self, request: Request) -> Response:
         body = ValidateInputSerializer(data=request.data)
@@ -296,7 +305,7 @@ class DeckImportApi(APIView):
     @extend_schema(
         request=ImportInputSerializer,
         responses={200: ImportOutputSerializer, 201: ImportOutputSerializer, **WRITE_ERRORS},
-        summary="Read a decklist (text, JSON or share code); optionally save it",
+        summary=_("Read a decklist (text, JSON or share code); optionally save it"),
     )
     def post(self, request: Request) -> Response:
         body = ImportInputSerializer(data=request.data)
@@ -344,6 +353,7 @@ class DeckExportApi(DeckLookupMixin, APIView):
     content_negotiation_class = IgnoreFormatNegotiation
 
     @extend_schema(
+        description=READ_ACCESS,
         parameters=[
             OpenApiParameter("format", OpenApiTypes.STR, enum=["text", "json", "code"], default="text")
         ],
@@ -359,7 +369,7 @@ class DeckExportApi(DeckLookupMixin, APIView):
             ),
             **ERRORS,
         },
-        summary="Export a deck as text, JSON or share code",
+        summary=_("Export a deck as text, JSON or share code"),
     )
     def get(self, request: Request, **kwargs: Any) -> Response:
         deck = self.get_deck(request, **kwargs)
@@ -393,8 +403,9 @@ class DeckStatsApi(DeckLookupMixin, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
+        description=READ_ACCESS,
         responses={200: DeckStatsSerializer, **ERRORS},
-        summary="Cost curves, type split, keywords, averages, hand odds",
+        summary=_("Cost curves, type split, keywords, averages, hand odds"),
     )
     def get(self, request: Request, **kwargs: Any) -> Response:
         deck = self.get_deck(request, **kwargs)
@@ -407,16 +418,22 @@ class DeckSampleHandApi(DeckLookupMixin, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
+        description=READ_ACCESS,
         parameters=[
             OpenApiParameter(
                 "seed",
                 {"type": "integer", "minimum": 0, "maximum": MAX_SEED},
-                description=f"Same seed, same hand (0 to {MAX_SEED}); omitted: a random one",
+                description=format_lazy(
+                    _("Same seed, same hand (0 to {max}); omitted: a random one"), max=MAX_SEED
+                ),
             ),
             OpenApiParameter(
                 "mulligans",
                 {"type": "integer", "minimum": 0, "maximum": MAX_MULLIGANS},
-                description=f"Mulligans taken (0 to {MAX_MULLIGANS}, C-4.4): the k-th puts k cards on the bottom",
+                description=format_lazy(
+                    _("Mulligans taken (0 to {max}, C-4.4): the k-th puts k cards on the bottom"),
+                    max=MAX_MULLIGANS,
+                ),
             ),
         ],
         responses={
@@ -446,7 +463,9 @@ class DeckSampleHandApi(DeckLookupMixin, APIView):
             ),
             **ERRORS,
         },
-        summary=f"A seeded sample opening hand of {HAND_SIZE}, with mulligans as in C-4.4",
+        summary=format_lazy(
+            _("A seeded sample opening hand of {size}, with mulligans as in C-4.4"), size=HAND_SIZE
+        ),
     )
     def get(self, request: Request, **kwargs: Any) -> Response:
         deck = self.get_deck(request, **kwargs)
@@ -477,26 +496,29 @@ class DeckDrawOddsApi(DeckLookupMixin, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
+        description=READ_ACCESS,
         parameters=[
             OpenApiParameter(
                 "turns",
                 {"type": "integer", "minimum": 1, "maximum": MAX_TURN},
-                description=f"Columns up to your turn T (1 to {MAX_TURN}; default 5)",
+                description=format_lazy(_("Columns up to your turn T (1 to {max}; default 5)"), max=MAX_TURN),
             ),
             OpenApiParameter(
                 "reinforces",
                 {"type": "integer", "minimum": 0, "maximum": MAX_REINFORCES},
-                description="Reinforces (1 CP: draw 2, C-5.2) you make each turn (0 to 3; default 1)",
+                description=_("Reinforces (1 CP: draw 2, C-5.2) you make each turn (0 to 3; default 1)"),
             ),
             OpenApiParameter(
                 "mulligans",
                 {"type": "integer", "minimum": 0, "maximum": MAX_MULLIGANS},
-                description="Mulligan up to this many times while the hand lacks the card (C-4.4; default 0)",
+                description=_(
+                    "Mulligan up to this many times while the hand lacks the card (C-4.4; default 0)"
+                ),
             ),
             OpenApiParameter(
                 "first",
                 {"type": "integer", "minimum": 0, "maximum": 1},
-                description="1: you go first (2 CP in your first turn, C-4.6); 0: second (default 1)",
+                description=_("1: you go first (2 CP in your first turn, C-4.6); 0: second (default 1)"),
             ),
         ],
         responses={
@@ -543,7 +565,7 @@ class DeckDrawOddsApi(DeckLookupMixin, APIView):
             ),
             **ERRORS,
         },
-        summary="Exact draw odds: each card, and a unit of cost <= N, by turn T (C-4.3, C-4.4, C-5.2)",
+        summary=_("Exact draw odds: each card, and a unit of cost <= N, by turn T (C-4.3, C-4.4, C-5.2)"),
     )
     def get(self, request: Request, **kwargs: Any) -> Response:
         deck = self.get_deck(request, **kwargs)
@@ -582,7 +604,7 @@ class DeckRevisionListApi(APIView):
 
     @extend_schema(
         responses={200: RevisionSerializer(many=True), **WRITE_ERRORS},
-        summary="Every saved revision of your deck",
+        summary=_("Every saved revision of your deck"),
     )
     def get(self, request: Request, pk: int) -> Response:
         deck = selectors.deck_get_writable(user=request.user, deck_id=pk)
@@ -593,7 +615,9 @@ class DeckRevisionListApi(APIView):
 class DeckRevisionDetailApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: RevisionSerializer, **WRITE_ERRORS}, summary="One revision of your deck")
+    @extend_schema(
+        responses={200: RevisionSerializer, **WRITE_ERRORS}, summary=_("One revision of your deck")
+    )
     def get(self, request: Request, pk: int, number: int) -> Response:
         deck = selectors.deck_get_writable(user=request.user, deck_id=pk)
         return Response(RevisionSerializer(selectors.deck_revision_get(deck=deck, number=number)).data)
@@ -605,7 +629,7 @@ class DeckRevisionRestoreApi(APIView):
     @extend_schema(
         request=None,
         responses={200: DeckDetailSerializer, **WRITE_ERRORS},
-        summary="Restore a revision (saved as a new one)",
+        summary=_("Restore a revision (saved as a new one)"),
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
         deck = selectors.deck_get_writable(user=request.user, deck_id=pk)

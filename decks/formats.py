@@ -418,13 +418,13 @@ def parse_json(document: str | Mapping[str, Any]) -> ParsedDeck:
 
 
 def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a finite number")
+    raise ValueError(gettext("%(value)s is not a finite number") % {"value": name})
 
 
 def _finite_float(text: str) -> float:
     number = float(text)
     if number in (float("inf"), float("-inf")):
-        raise ValueError(f"{text[:40]} is out of range")
+        raise ValueError(gettext("%(value)s is out of range") % {"value": text[:40]})
     return number
 
 

@@ -18,9 +18,9 @@ def new_share_id() -> str:
 
 
 class Visibility(models.TextChoices):
-    PRIVATE = "private", "Private"
-    UNLISTED = "unlisted", "Unlisted (anyone with the link)"
-    PUBLIC = "public", "Public"
+    PRIVATE = "private", _("Private")
+    UNLISTED = "unlisted", _("Unlisted (anyone with the link)")
+    PUBLIC = "public", _("Public")
 
 
 class Deck(models.Model):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -18,7 +19,7 @@ from rest_framework.views import APIView
 
 from config.errors import ApplicationError
 from decks import selectors, services
-from decks.apis import DeckLookupMixin, deck_output
+from decks.apis import READ_ACCESS, DeckLookupMixin, deck_output
 from decks.serializers import (
     ERRORS,
     MAX_SEARCH,
@@ -90,17 +91,21 @@ class PublicDeckListApi(APIView):
         parameters=[
             PublicDeckFilterSerializer,
             OpenApiParameter(
-                "page", {"type": "integer", "minimum": 1}, description="Past the last page: 404"
+                "page", {"type": "integer", "minimum": 1}, description=_("Past the last page: 404")
             ),
             OpenApiParameter(
                 "page_size",
                 {"type": "integer", "minimum": 1, "maximum": MAX_PUBLIC_PAGE_SIZE},
-                description=f"Decks a page (default {PUBLIC_PAGE_SIZE}, at most {MAX_PUBLIC_PAGE_SIZE})",
+                description=format_lazy(
+                    _("Decks a page (default {default}, at most {max})"),
+                    default=PUBLIC_PAGE_SIZE,
+                    max=MAX_PUBLIC_PAGE_SIZE,
+                ),
             ),
         ],
         operation_id="decks_public_list",
         responses={200: DeckPageSerializer, **ERRORS},
-        summary="Browse public decks: search, filter by card or faction, sort (no sign-in needed)",
+        summary=_("Browse public decks: search, filter by card or faction, sort (no sign-in needed)"),
     )
     def get(self, request: Request) -> Response:
         f = PublicDeckFilterSerializer(data=request.query_params.dict())
@@ -143,12 +148,12 @@ class DeckLikeApi(APIView):
     @extend_schema(
         request=None,
         responses={200: LikeOutputSerializer, **WRITE_ERRORS},
-        summary="Like a public deck (once; liking again changes nothing; not your own)",
+        summary=_("Like a public deck (once; liking again changes nothing; not your own)"),
     )
     def post(self, request: Request, pk: int) -> Response:
         return self._answer(request, pk, liked=True)
 
-    @extend_schema(responses={200: LikeOutputSerializer, **WRITE_ERRORS}, summary="Take your like back")
+    @extend_schema(responses={200: LikeOutputSerializer, **WRITE_ERRORS}, summary=_("Take your like back"))
     def delete(self, request: Request, pk: int) -> Response:
         return self._answer(request, pk, liked=False)
 
@@ -160,9 +165,10 @@ class DeckCopyApi(DeckLookupMixin, APIView):
         return [DeckSocialThrottle()]
 
     @extend_schema(
+        description=READ_ACCESS,
         request=CopyInputSerializer,
         responses={201: DeckDetailSerializer, **WRITE_ERRORS},
-        summary="Copy a public deck (or your own, or an unlisted one by share id) into your private decks",
+        summary=_("Copy a public deck (or your own, or an unlisted one by share id) into your private decks"),
     )
     def post(self, request: Request, **kwargs: Any) -> Response:
         source = self.get_deck(request, **kwargs)

@@ -203,7 +203,9 @@ def deck_restore(*, deck: Deck, number: int) -> Deck:
     revision = deck.revisions.filter(number=number).first()
     if revision is None:
         raise ApplicationError(
-            "not_found", f"Deck has no revision {number}.", status_code=status.HTTP_404_NOT_FOUND
+            "not_found",
+            gettext("Deck has no revision %(number)s.") % {"number": number},
+            status_code=status.HTTP_404_NOT_FOUND,
         )
     snap = revision.snapshot
     return deck_update(
@@ -285,11 +287,11 @@ def deck_like_set(*, user: User, deck: Deck, liked: bool) -> None:
     """Like (once: liking again changes nothing) or unlike a public deck that is not the user's own."""
     if deck.visibility != Visibility.PUBLIC:
         raise ApplicationError(
-            "not_public", "Only public decks can be liked.", status_code=status.HTTP_400_BAD_REQUEST
+            "not_public", gettext("Only public decks can be liked."), status_code=status.HTTP_400_BAD_REQUEST
         )
     if deck.owner_id == user.pk:
         raise ApplicationError(
-            "own_deck", "You cannot like your own deck.", status_code=status.HTTP_403_FORBIDDEN
+            "own_deck", gettext("You cannot like your own deck."), status_code=status.HTTP_403_FORBIDDEN
         )
     if liked:
         DeckLike.objects.get_or_create(deck=deck, user=user)

@@ -116,16 +116,24 @@ class MeSettingsApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=UserSettingsSerializer, summary="My notification settings")
+    @extend_schema(
+        description=gettext_lazy(
+            "Notification settings of the signed-in user (made with the defaults on first change)."
+        ),
+        responses=UserSettingsSerializer,
+        summary=gettext_lazy("My notification settings"),
+    )
     def get(self, request: Request) -> Response:
         return Response(settings_dict(request.user))
 
     @extend_schema(
         request=UserSettingsSerializer,
         responses=UserSettingsSerializer,
-        summary="Change my notification settings",
-        description="Send only the settings to change; unknown names are refused (400). "
-        "Answers all settings as they now are.",
+        summary=gettext_lazy("Change my notification settings"),
+        description=gettext_lazy(
+            "Send only the settings to change; unknown names are refused (400). "
+            "Answers all settings as they now are."
+        ),
     )
     def patch(self, request: Request) -> Response:
         body = UserSettingsSerializer(data=request.data, partial=True)
@@ -175,7 +183,11 @@ class MyGamesApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=MyGamesSerializer, summary="My games, those waiting for my move first")
+    @extend_schema(
+        description=gettext_lazy("The signed-in user's games of every kind (the /play/mine/ page's data)."),
+        responses=MyGamesSerializer,
+        summary=gettext_lazy("My games, those waiting for my move first"),
+    )
     def get(self, request: Request) -> Response:
         from matches.my_games import my_games
 
@@ -195,7 +207,13 @@ class MyTurnsApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=MyTurnsSerializer, summary="The games waiting for my move")
+    @extend_schema(
+        description=gettext_lazy(
+            "How many games wait for the signed-in user's move (the header's badge; one query)."
+        ),
+        responses=MyTurnsSerializer,
+        summary=gettext_lazy("The games waiting for my move"),
+    )
     def get(self, request: Request) -> Response:
         from matches.my_games import waiting_match_ids
 

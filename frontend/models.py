@@ -62,8 +62,8 @@ class UserSettings(models.Model):
     last_seen_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
-        verbose_name = "user settings"
-        verbose_name_plural = "user settings"
+        verbose_name = _("user settings")
+        verbose_name_plural = _("user settings")
 
     def __str__(self) -> str:
         return f"settings of user {self.user_id}"

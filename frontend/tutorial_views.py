@@ -55,18 +55,28 @@ def _check_csrf(request: Request) -> None:
     SessionAuthentication().enforce_csrf(request)
 
 
+TUTORIAL_DESCRIPTION = _("A tutorial at the caller's step: GET to show it, POST to make the step's move.")
+
+
 class TutorialApi(APIView):
     """A tutorial at the caller's step: GET to show it, POST to make the step's move."""
 
     permission_classes = [AllowAny]
     throttle_classes = [AnonRateThrottle, UserRateThrottle]
 
-    @extend_schema(summary="A tutorial at my step", responses={200: dict})
+    @extend_schema(
+        description=TUTORIAL_DESCRIPTION, summary=_("A tutorial at my step"), responses={200: dict}
+    )
     def get(self, request: Request, game: str) -> Response:
         lesson = tutorial.lesson_get(game)
         return Response(tutorial.payload(lesson, tutorial.progress_get(request, game)))
 
-    @extend_schema(request=StepSerializer, responses={200: dict}, summary="Make this step's move")
+    @extend_schema(
+        description=TUTORIAL_DESCRIPTION,
+        request=StepSerializer,
+        responses={200: dict},
+        summary=_("Make this step's move"),
+    )
     def post(self, request: Request, game: str) -> Response:
         _check_csrf(request)
         body = StepSerializer(data=request.data)
@@ -79,7 +89,7 @@ class TutorialRestartApi(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [AnonRateThrottle, UserRateThrottle]
 
-    @extend_schema(request=None, responses={200: dict}, summary="Start a tutorial again")
+    @extend_schema(request=None, responses={200: dict}, summary=_("Start a tutorial again"))
     def post(self, request: Request, game: str) -> Response:
         _check_csrf(request)
         return Response(tutorial.restart(request, game=game))

@@ -121,7 +121,7 @@ def _parse_players(raw: str | None) -> int | None:
     except ValueError:
         n = 0
     if n not in PLAYER_COUNTS:
-        raise ValueError(f"players must be one of 3, 4, 5 or 6 (W-1.1), not '{raw}'")
+        raise ValueError(_("players must be one of 3, 4, 5 or 6 (W-1.1), not '%(value)s'") % {"value": raw})
     return n
 
 

@@ -7,6 +7,9 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+from django_stubs_ext import StrOrPromise
 
 from matches.chat import PRIVATE_PREFIX
 from matches.models import (
@@ -42,15 +45,17 @@ class SeatInline(admin.TabularInline[Seat, Match]):
 class StopReasonFilter(admin.SimpleListFilter):
     """Why a match ended: staff find the matches a failing task aborted ("internal error") at once."""
 
-    title = "end reason"
+    title = _("end reason")
     parameter_name = "end_reason"
 
     # Any: Django's stub types the filter's admin as ModelAdmin of any model (a narrower one breaks the override)
-    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]) -> list[tuple[str, str]]:
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]
+    ) -> list[tuple[str, StrOrPromise]]:
         return [
-            ("internal_error", "Aborted: internal error"),
-            ("aborted", "Aborted: no first move"),
-            ("failing", "Task failing now (backing off)"),
+            ("internal_error", _("Aborted: internal error")),
+            ("aborted", _("Aborted: no first move")),
+            ("failing", _("Task failing now (backing off)")),
         ]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> QuerySet[Match]:
@@ -89,7 +94,7 @@ class MatchAdmin(admin.ModelAdmin[Match]):
         "task_error",
     )
 
-    @admin.display(description="end reason")
+    @admin.display(description=_("end reason"))
     def end_reason(self, obj: Match) -> str:
         return str((obj.result or {}).get("reason", "")) if isinstance(obj.result, dict) else ""
 
@@ -127,12 +132,14 @@ class IdempotencyRecordAdmin(admin.ModelAdmin[IdempotencyRecord]):
 class ChatChannelFilter(admin.SimpleListFilter):
     """The public channels only (a filter by value would list the private channels' names)."""
 
-    title = "channel"
+    title = _("channel")
     parameter_name = "channel"
 
     # Any: Django's stub types the filter's admin as ModelAdmin of any model (a narrower one breaks the override)
-    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]) -> list[tuple[str, str]]:
-        return [("table", "Table"), ("spectators", "Spectators")]
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]
+    ) -> list[tuple[str, StrOrPromise]]:
+        return [("table", _("Table")), ("spectators", _("Spectators"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> QuerySet[ChatMessage]:
         return queryset.filter(channel=self.value()) if self.value() else queryset
@@ -163,21 +170,28 @@ class ChatMessageAdmin(admin.ModelAdmin[ChatMessage]):
     def get_queryset(self, request: HttpRequest) -> QuerySet[ChatMessage]:
         return super().get_queryset(request).exclude(channel__startswith=PRIVATE_PREFIX)
 
-    @admin.display(description="message")
+    @admin.display(description=_("message"))
     def short_body(self, obj: ChatMessage) -> str:
         return obj.body if len(obj.body) <= 80 else obj.body[:79] + "…"
 
-    @admin.action(description="Hide the selected messages (kept for review)")
+    @admin.action(description=_("Hide the selected messages (kept for review)"))
     def hide_messages(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
         hidden = sum(
             message_hide(message_id=pk, by=request.user) for pk in queryset.values_list("pk", flat=True)
         )
-        self.message_user(request, f"{hidden} message(s) hidden.")
+        self.message_user(
+            request,
+            ngettext("%(count)d message hidden.", "%(count)d messages hidden.", hidden) % {"count": hidden},
+        )
 
-    @admin.action(description="Show the selected hidden messages again")
+    @admin.action(description=_("Show the selected hidden messages again"))
     def unhide_messages(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
         shown = sum(message_unhide(message_id=pk) for pk in queryset.values_list("pk", flat=True))
-        self.message_user(request, f"{shown} message(s) shown again.")
+        self.message_user(
+            request,
+            ngettext("%(count)d message shown again.", "%(count)d messages shown again.", shown)
+            % {"count": shown},
+        )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

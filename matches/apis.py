@@ -7,6 +7,7 @@ from typing import TypeAlias, cast
 
 from django.conf import settings
 from django.db import connection
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
@@ -38,7 +39,10 @@ class HealthApi(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list[type[BaseAuthentication]] = []
 
-    @extend_schema(responses={200: api_types.HealthOut})
+    @extend_schema(
+        description=_("Liveness probe and the benchmark's trivial baseline endpoint."),
+        responses={200: api_types.HealthOut},
+    )
     def get(self, request: Request) -> Response:
         return Response({"ok": True, "db": connection.vendor})
 
@@ -47,12 +51,12 @@ ErrorOut = api_types.ErrorOut
 MatchOut = api_types.MatchOut
 SnapshotOut = api_types.SnapshotOut
 ERROR_TEXTS = {
-    400: "Bad input: `code` names it (invalid, invalid_parameter, illegal_action, invalid_deck, ...)",
-    401: "Not signed in (no or a bad token)",
-    403: "Not allowed: not signed in, not seated (not_participant), or a private match (not_invited)",
-    404: "No such match (not_found)",
-    409: "The match is not in a state for this: stale_state, not_your_turn, game_over, match_started, ...",
-    429: "Too many requests (throttled)",
+    400: _("Bad input: `code` names it (invalid, invalid_parameter, illegal_action, invalid_deck, ...)"),
+    401: _("Not signed in (no or a bad token)"),
+    403: _("Not allowed: not signed in, not seated (not_participant), or a private match (not_invited)"),
+    404: _("No such match (not_found)"),
+    409: _("The match is not in a state for this: stale_state, not_your_turn, game_over, match_started, ..."),
+    429: _("Too many requests (throttled)"),
 }
 
 
@@ -73,7 +77,9 @@ class MatchApiView(APIView):
 
     def initial(self, request: Request, *args: object, **kwargs: int) -> None:  # routes: <int:match_id>
         if kwargs.get("match_id", 0) > MAX_MATCH_ID:
-            raise ApplicationError("not_found", f"No match #{kwargs['match_id']}.", status_code=404)
+            raise ApplicationError(
+                "not_found", gettext("No match #%(id)s.") % {"id": kwargs["match_id"]}, status_code=404
+            )
         super().initial(request, *args, **kwargs)
 
 
@@ -178,7 +184,8 @@ class MatchListCreateApi(APIView):
         def validate_kind(self, value: str) -> str:
             if value not in game_kinds():
                 raise serializers.ValidationError(
-                    f"Unknown game kind; choose one of {', '.join(game_kinds())}."
+                    gettext("Unknown game kind; choose one of %(kinds)s.")
+                    % {"kinds": ", ".join(game_kinds())}
                 )
             return value
 
@@ -195,12 +202,15 @@ class MatchListCreateApi(APIView):
             return attrs
 
     @extend_schema(
+        description=_("Public matches and your own."),
         operation_id="matches_list",
         parameters=[
             OpenApiParameter("status", str, enum=[c for c, _ in MatchStatus.choices]),
-            OpenApiParameter("kind", str, description="Only matches of this game kind"),
+            OpenApiParameter("kind", str, description=_("Only matches of this game kind")),
             OpenApiParameter(
-                "page", {"type": "integer", "minimum": 1}, description="Page number; past the last one: 404"
+                "page",
+                {"type": "integer", "minimum": 1},
+                description=_("Page number; past the last one: 404"),
             ),
         ],
         responses={200: api_types.MatchPageOut, **errors(400, 404)},
@@ -221,6 +231,7 @@ class MatchListCreateApi(APIView):
         return [MatchCreateThrottle()] if self.request.method == "POST" else super().get_throttles()
 
     @extend_schema(
+        description=_("Create a match (optionally against the AI, started at once)."),
         request=MatchCreateInputSerializer,
         parameters=[
             OpenApiParameter(
@@ -228,18 +239,24 @@ class MatchListCreateApi(APIView):
                 str,
                 OpenApiParameter.HEADER,
                 required=False,
-                description="Names one match for a day: a retry with the same settings answers it again (200) "
-                "instead of creating; other settings with the same key are a 409",
+                description=_(
+                    "Names one match for a day: a retry with the same settings answers it again (200) "
+                    "instead of creating; other settings with the same key are a 409"
+                ),
             )
         ],
         responses={
             201: MatchOut,
-            200: OpenApiResponse(MatchOut, description="A double submit: the match the first request made"),
+            200: OpenApiResponse(
+                MatchOut, description=_("A double submit: the match the first request made")
+            ),
             **errors(400, *SIGNED_IN, 429),
             409: OpenApiResponse(
                 ErrorOut,
-                description="too_many_open_matches: the user's open-match limit; idempotency_key_reused: "
-                "the Idempotency-Key was used before with other settings",
+                description=_(
+                    "too_many_open_matches: the user's open-match limit; idempotency_key_reused: "
+                    "the Idempotency-Key was used before with other settings"
+                ),
             ),
         },
     )
@@ -249,7 +266,7 @@ class MatchListCreateApi(APIView):
             raise _settings_error(s.errors)
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 100:
-            raise ApplicationError("invalid_parameter", "Idempotency-Key is at most 100 characters.")
+            raise ApplicationError("invalid_parameter", gettext("Idempotency-Key is at most 100 characters."))
         match, created = match_create_once(
             user=signed_in(request.user), idempotency_key=key, **s.validated_data
         )
@@ -261,7 +278,8 @@ class MatchDetailApi(MatchApiView):
     """One match's lobby card: kind, status, who is seated, clocks, result."""
 
     @extend_schema(
-        parameters=[OpenApiParameter("invite", str, description="Invite token of a private match")],
+        description=_("One match's lobby card: kind, status, who is seated, clocks, result."),
+        parameters=[OpenApiParameter("invite", str, description=_("Invite token of a private match"))],
         responses={200: MatchOut, **errors(403, 404)},
     )
     def get(self, request: Request, match_id: int) -> Response:
@@ -290,7 +308,9 @@ class MatchJoinApi(MatchApiView):
         )
 
     @extend_schema(
-        request=MatchJoinInputSerializer, responses={200: MatchOut, **errors(400, *SIGNED_IN, 404, 409)}
+        description=_("Take a free seat (private matches: with the invite token)."),
+        request=MatchJoinInputSerializer,
+        responses={200: MatchOut, **errors(400, *SIGNED_IN, 404, 409)},
     )
     def post(self, request: Request, match_id: int) -> Response:
         s = self.MatchJoinInputSerializer(data=request.data)
@@ -307,7 +327,13 @@ class MatchLeaveApi(MatchApiView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={204: None, **errors(*SIGNED_IN, 404, 409)})
+    @extend_schema(
+        description=_(
+            'Leave before the start (the creator leaving cancels the match), or leave a running game of 3+ seats (Westeros: an AI plays your house on under your name, marked "(AI, left)"; you may still watch). In a running 2-player match leaving is conceding: 409, use concede.'
+        ),
+        request=None,
+        responses={204: None, **errors(*SIGNED_IN, 404, 409)},
+    )
     def post(self, request: Request, match_id: int) -> Response:
         match_leave(match_id=match_id, user=signed_in(request.user))
         return Response(status=204)
@@ -322,7 +348,9 @@ class MatchHouseApi(MatchApiView):
         house = serializers.CharField(max_length=20, help_text=_("A free house of this player count"))
 
     @extend_schema(
-        request=HouseInputSerializer, responses={200: MatchOut, **errors(400, *SIGNED_IN, 404, 409)}
+        description=_('Pick (or, in the "choose" seating, change) your house before the start (W-1.1).'),
+        request=HouseInputSerializer,
+        responses={200: MatchOut, **errors(400, *SIGNED_IN, 404, 409)},
     )
     def post(self, request: Request, match_id: int) -> Response:
         s = self.HouseInputSerializer(data=request.data)
@@ -341,7 +369,11 @@ class MatchKickApi(MatchApiView):
         position = serializers.IntegerField(min_value=0, max_value=5, help_text=_("The seat to free"))
 
     @extend_schema(
-        request=KickInputSerializer, responses={200: MatchOut, **errors(400, *SIGNED_IN, 404, 409)}
+        description=_(
+            "The creator removes a player (or an AI) from the unstarted table; a removed player cannot rejoin it."
+        ),
+        request=KickInputSerializer,
+        responses={200: MatchOut, **errors(400, *SIGNED_IN, 404, 409)},
     )
     def post(self, request: Request, match_id: int) -> Response:
         s = self.KickInputSerializer(data=request.data)
@@ -362,7 +394,9 @@ class MatchFillAiApi(MatchApiView):
         )
 
     @extend_schema(
-        request=FillInputSerializer, responses={200: MatchOut, **errors(400, *SIGNED_IN, 404, 409)}
+        description=_("The creator fills every empty seat of the unstarted table with an AI of one level."),
+        request=FillInputSerializer,
+        responses={200: MatchOut, **errors(400, *SIGNED_IN, 404, 409)},
     )
     def post(self, request: Request, match_id: int) -> Response:
         s = self.FillInputSerializer(data=request.data)
@@ -383,15 +417,20 @@ class MatchRematchApi(MatchApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
+        description=_(
+            "Offer (or accept) a rematch of a finished match: same settings, sides swapped. The first player's call records the offer (200); once every human player has asked, the new match is made, started and returned (201). Against AI only, the one call makes it. A call once it exists: 409 `rematch_exists` with its id in `extra.match_id`."
+        ),
         request=None,
         responses={
             200: OpenApiResponse(
-                api_types.RematchAnswerOut, description="Offer recorded; waiting for the others"
+                api_types.RematchAnswerOut, description=_("Offer recorded; waiting for the others")
             ),
-            201: OpenApiResponse(api_types.RematchAnswerOut, description="The rematch was made and started"),
+            201: OpenApiResponse(
+                api_types.RematchAnswerOut, description=_("The rematch was made and started")
+            ),
             **errors(*SIGNED_IN, 404),
             409: OpenApiResponse(
-                ErrorOut, description="not_finished, or rematch_exists (extra.match_id: the rematch)"
+                ErrorOut, description=_("not_finished, or rematch_exists (extra.match_id: the rematch)")
             ),
         },
     )
@@ -410,7 +449,11 @@ class MatchStartApi(MatchApiView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: SnapshotOut, **errors(400, *SIGNED_IN, 404, 409)})
+    @extend_schema(
+        description=_("Start when every seat is taken; decks are validated again now."),
+        request=None,
+        responses={200: SnapshotOut, **errors(400, *SIGNED_IN, 404, 409)},
+    )
     def post(self, request: Request, match_id: int) -> Response:
         match_start(match_id=match_id, user=signed_in(request.user))
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
@@ -426,7 +469,8 @@ def _version_param(request: Request, name: str) -> int | None:
     if value < 0:
         raise ApplicationError(
             "invalid_parameter",
-            f"{name} must be a version number (0 or more), not {raw[:40]!r}.",
+            gettext("%(name)s must be a version number (0 or more), not %(value)s.")
+            % {"name": name, "value": repr(raw[:40])},
             extra={"parameter": name},
             status_code=400,
         )
@@ -441,11 +485,14 @@ class MatchStateApi(MatchApiView):
     """The caller's own view of the game (spectators: the public view), legal actions and log tail."""
 
     @extend_schema(
+        description=_(
+            "The caller's own view of the game (spectators: the public view), legal actions and log tail."
+        ),
         parameters=[
             OpenApiParameter(
                 "log_since",
                 VERSION_PARAM,
-                description="Only the log entries after this version (the client appends them to its log)",
+                description=_("Only the log entries after this version (the client appends them to its log)"),
             )
         ],
         responses={200: SnapshotOut, **errors(400, 403, 404)},
@@ -461,7 +508,10 @@ class MatchStateApi(MatchApiView):
 class MatchLegalActionsApi(MatchApiView):
     """The caller's legal actions now, each with a plain-words description."""
 
-    @extend_schema(responses={200: api_types.LegalActionsOut, **errors(403, 404)})
+    @extend_schema(
+        description=_("The caller's legal actions now, each with a plain-words description."),
+        responses={200: api_types.LegalActionsOut, **errors(403, 404)},
+    )
     def get(self, request: Request, match_id: int) -> Response:
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         actions = selectors.legal_actions_for(match, you)  # first: it may bring `match` to a newer version
@@ -487,6 +537,7 @@ class MatchActionSubmitApi(MatchApiView):
         )
 
     @extend_schema(
+        description=_("Submit one action at a state version; an idempotency key makes retries safe."),
         request=ActionSubmitInputSerializer,
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
         responses={200: api_types.SubmitOut, **errors(400, *SIGNED_IN, 404, 409)},
@@ -521,7 +572,13 @@ class MatchConcedeApi(MatchApiView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: MatchOut, **errors(*SIGNED_IN, 404, 409)})
+    @extend_schema(
+        description=_(
+            "Concede (C-6.4): the opponent wins; with 3 or more players an AI takes your seat over."
+        ),
+        request=None,
+        responses={200: MatchOut, **errors(*SIGNED_IN, 404, 409)},
+    )
     def post(self, request: Request, match_id: int) -> Response:
         match_concede(match_id=match_id, user=signed_in(request.user))
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
@@ -543,6 +600,9 @@ class MatchSeatPreferencesApi(MatchApiView):
         auto_pass = serializers.BooleanField()
 
     @extend_schema(
+        description=_(
+            "The caller's own seat preferences in this match (only the seated player may change them)."
+        ),
         request=SeatPreferencesInputSerializer,
         responses={200: SeatPreferencesOutSerializer, **errors(400, *SIGNED_IN, 404)},
     )
@@ -559,7 +619,10 @@ class MatchLogApi(MatchApiView):
     """The match log in plain words, as the caller may read it."""
 
     @extend_schema(
-        parameters=[OpenApiParameter("since", VERSION_PARAM, description="Only entries after this version")],
+        description=_("The match log in plain words, as the caller may read it."),
+        parameters=[
+            OpenApiParameter("since", VERSION_PARAM, description=_("Only entries after this version"))
+        ],
         responses={200: api_types.MatchLogOut, **errors(400, 403, 404)},
     )
     def get(self, request: Request, match_id: int) -> Response:
@@ -571,7 +634,12 @@ class MatchLogApi(MatchApiView):
 class MatchReplayApi(MatchApiView):
     """A finished match frame by frame, rebuilt from its log (each frame as the caller may see it)."""
 
-    @extend_schema(responses={200: api_types.ReplayOut, **errors(403, 404, 409)})
+    @extend_schema(
+        description=_(
+            "A finished match frame by frame, rebuilt from its log (each frame as the caller may see it)."
+        ),
+        responses={200: api_types.ReplayOut, **errors(403, 404, 409)},
+    )
     def get(self, request: Request, match_id: int) -> Response:
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         return Response(selectors.match_replay(match=match, you=you))
@@ -587,6 +655,8 @@ class MatchPathNotFoundApi(APIView):
     def initial(self, request: Request, *args: object, **kwargs: object) -> None:
         raise ApplicationError(
             "not_found",
-            "No such match resource: a match is /api/matches/<id>/ with a whole number id (see /api/docs/).",
+            gettext(
+                "No such match resource: a match is /api/matches/<id>/ with a whole number id (see /api/docs/)."
+            ),
             status_code=404,
         )

@@ -7,6 +7,7 @@ from typing import Any, NoReturn
 
 from django.conf import settings
 from django.utils.text import format_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
@@ -28,14 +29,23 @@ CHAT_BURST_RATE = "3/5s"  # per user and match (settings.CHAT_BURST_RATE)
 CHANNEL_PARAM = OpenApiParameter(
     "channel",
     {"type": "string", "maxLength": chat.MAX_CHANNEL_CHARS},
-    description='"table" (default), "spectators", or a "private:<a>-<b>" channel listed in your match state',
+    description=_(
+        '"table" (default), "spectators", or a "private:<a>-<b>" channel listed in your match state'
+    ),
 )
+CHAT_DESCRIPTION = _(
+    "One chat channel of a match: its recent messages (GET) or a new message (POST). The channels the caller "
+    "may use are listed in their match state (`chat.channels`); new messages are also pushed on "
+    '/ws/matches/<id>/ as {"type": "chat", "channel", "message"} to the channel\'s readers, and a message '
+    'staff hid as {"type": "chat", "channel", "removed": id}.'
+)
+MUTE_DESCRIPTION = _("Mute (PUT) or unmute (DELETE) a user's chat messages in every match, history and live.")
 ERROR_TEXTS = {
-    400: "Bad input: unknown_channel, empty_message, message_too_long, invalid_parameter",
-    403: "chat_not_allowed (not your channel), chat_read_only (you may read it only), not_participant",
-    404: "No such match (not_found), or it has no spectator chat (no_spectator_chat)",
-    409: "chat_closed: the match was called off (aborted)",
-    429: "throttled: too many chat messages; `extra.wait` says how many seconds to wait",
+    400: _("Bad input: unknown_channel, empty_message, message_too_long, invalid_parameter"),
+    403: _("chat_not_allowed (not your channel), chat_read_only (you may read it only), not_participant"),
+    404: _("No such match (not_found), or it has no spectator chat (no_spectator_chat)"),
+    409: _("chat_closed: the match was called off (aborted)"),
+    429: _("throttled: too many chat messages; `extra.wait` says how many seconds to wait"),
 }
 
 
@@ -85,7 +95,11 @@ class ChatBurstThrottle(SimpleRateThrottle):
 class ChatMessageInputSerializer(serializers.Serializer[object]):
     body = serializers.CharField(
         max_length=4 * chat.MAX_BODY_CHARS,
-        error_messages={"max_length": f"A chat message is at most {chat.MAX_BODY_CHARS} characters."},
+        error_messages={
+            "max_length": format_lazy(
+                _("A chat message is at most {max} characters."), max=chat.MAX_BODY_CHARS
+            )
+        },
         trim_whitespace=False,
         allow_blank=True,
         help_text=format_lazy(
@@ -103,7 +117,8 @@ def _int_param(request: Request, name: str, *, low: int, high: int, default: int
     if value is None or not low <= value <= high:
         raise ApplicationError(
             "invalid_parameter",
-            f"{name} must be a whole number from {low} to {high}, not {raw[:40]!r}.",
+            gettext("%(name)s must be a whole number from %(low)s to %(high)s, not %(value)s.")
+            % {"name": name, "low": low, "high": high, "value": repr(raw[:40])},
             extra={"parameter": name},
         )
     return value
@@ -130,7 +145,11 @@ class MatchChatApi(MatchApiView):
 
     def throttled(self, request: Request, wait: float | None) -> NoReturn:
         seconds = max(1, int(wait or 1) + (1 if wait and wait % 1 else 0))
-        exc = Throttled(wait, detail=f"You are sending chat messages too fast: wait {seconds} s.")
+        exc = Throttled(
+            wait,
+            detail=gettext("You are sending chat messages too fast: wait %(seconds)s s.")
+            % {"seconds": seconds},
+        )
         exc.extra = {"wait": seconds}  # type: ignore[attr-defined]  # config.errors answers it as `extra`
         raise exc
 
@@ -138,20 +157,23 @@ class MatchChatApi(MatchApiView):
         return chat_service.check_channel(request.query_params.get("channel") or chat.TABLE)
 
     @extend_schema(
+        description=CHAT_DESCRIPTION,
         operation_id="matches_chat_list",
         parameters=[
             CHANNEL_PARAM,
             OpenApiParameter(
                 "limit",
                 {"type": "integer", "minimum": 1, "maximum": chat.HISTORY_MAX},
-                description=f"How many of the newest messages (default {chat.HISTORY_DEFAULT})",
+                description=format_lazy(
+                    _("How many of the newest messages (default {default})"), default=chat.HISTORY_DEFAULT
+                ),
             ),
             OpenApiParameter(
                 "before",
                 {"type": "integer", "minimum": 1, "maximum": 10**18 - 1},
-                description="Only messages older than this message id (the page before)",
+                description=_("Only messages older than this message id (the page before)"),
             ),
-            OpenApiParameter("invite", str, description="Invite token of a private match"),
+            OpenApiParameter("invite", str, description=_("Invite token of a private match")),
         ],
         responses={200: api_types.ChatHistoryOut, **chat_errors(400, 403, 404)},
     )
@@ -169,17 +191,18 @@ class MatchChatApi(MatchApiView):
         )
 
     @extend_schema(
+        description=CHAT_DESCRIPTION,
         operation_id="matches_chat_create",
         parameters=[
             CHANNEL_PARAM,
-            OpenApiParameter("invite", str, description="Invite token of a private match"),
+            OpenApiParameter("invite", str, description=_("Invite token of a private match")),
         ],
         request=ChatMessageInputSerializer,
         responses={201: api_types.ChatMessageOut, **chat_errors(400, 401, 403, 404, 409, 429)},
     )
     def post(self, request: Request, match_id: int) -> Response:
         if not request.user.is_authenticated:
-            raise ApplicationError("not_authenticated", "Sign in to chat.", status_code=403)
+            raise ApplicationError("not_authenticated", gettext("Sign in to chat."), status_code=403)
         channel = self._channel(request)
         s = ChatMessageInputSerializer(data=request.data)
         s.is_valid(raise_exception=True)
@@ -201,7 +224,9 @@ class ChatMutesApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        operation_id="chat_mutes_list", responses={200: api_types.ChatMutesOut, **errors(401, 403)}
+        description=_("The users whose chat messages you do not see."),
+        operation_id="chat_mutes_list",
+        responses={200: api_types.ChatMutesOut, **errors(401, 403)},
     )
     def get(self, request: Request) -> Response:
         return Response({"muted": chat_service.muted_names(signed_in(request.user))})
@@ -213,12 +238,15 @@ class ChatMuteApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
+        description=MUTE_DESCRIPTION,
         operation_id="chat_mute_create",
         request=None,
         responses={
             200: api_types.ChatMutesOut,
             **errors(400, 401, 403, 404),
-            409: OpenApiResponse(api_types.ErrorOut, description="too_many_mutes: the limit of muted users"),
+            409: OpenApiResponse(
+                api_types.ErrorOut, description=_("too_many_mutes: the limit of muted users")
+            ),
         },
     )
     def put(self, request: Request, username: str) -> Response:
@@ -226,6 +254,7 @@ class ChatMuteApi(APIView):
         return Response({"muted": chat_service.muted_names(signed_in(request.user))})
 
     @extend_schema(
+        description=MUTE_DESCRIPTION,
         operation_id="chat_mute_destroy",
         request=None,
         responses={200: api_types.ChatMutesOut, **errors(401, 403, 404)},

@@ -25,6 +25,8 @@ from dataclasses import Field, dataclass, field, fields
 from datetime import datetime, timedelta
 from typing import TypedDict, cast
 
+from django.utils.translation import gettext
+
 MIN_GRACE_S = 5
 TIMEOUTS_TO_FORFEIT = 3  # consecutive timeouts of one seat that lose the match
 # Only deadlines this close get an eta task: a worker holds it unacknowledged until its eta, so the horizon
@@ -70,7 +72,7 @@ class TimeControl:
         """
         data = data or {}
         if not isinstance(data, dict):
-            raise ValueError("time_control must be an object")
+            raise ValueError(gettext("time_control must be an object"))
         try:  # every action parses its match's stored control: answered from the cache after the first
             key = tuple((k, v, type(v)) for k, v in data.items())  # 300.0 == 300: the type is part of it
             hit = _PARSED.get(key)
@@ -88,15 +90,21 @@ class TimeControl:
         by_name = _fields_by_name()
         unknown = set(data) - set(by_name)
         if unknown:
-            raise ValueError(f"unknown time control fields: {', '.join(sorted(map(str, unknown)))}")
+            raise ValueError(
+                gettext("unknown time control fields: %(fields)s")
+                % {"fields": ", ".join(sorted(map(str, unknown)))}
+            )
         for name, value in data.items():
             meta = by_name[name].metadata
             if value is None and meta.get("null"):
                 continue
             if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"{name} must be an integer number of seconds")
+                raise ValueError(gettext("%(name)s must be an integer number of seconds") % {"name": name})
             if not meta["min"] <= value <= meta["max"]:
-                raise ValueError(f"{name} must be from {meta['min']} to {meta['max']} seconds")
+                raise ValueError(
+                    gettext("%(name)s must be from %(min)s to %(max)s seconds")
+                    % {"name": name, "min": meta["min"], "max": meta["max"]}
+                )
         return cls._checked(cast("TimeControlJSON", data))  # every key and value checked above
 
     @classmethod
@@ -106,7 +114,7 @@ class TimeControl:
                 initial_s=0, increment_s=0, per_move_s=data["per_move_s"], bank_s=data.get("bank_s") or 0
             )
         if data.get("bank_s"):
-            raise ValueError("bank_s goes with per_move_s (a bank of a per-decision clock)")
+            raise ValueError(gettext("bank_s goes with per_move_s (a bank of a per-decision clock)"))
         return cls(initial_s=data.get("initial_s", 300), increment_s=data.get("increment_s", 10))
 
     def to_json(self) -> TimeControlJSON:

@@ -187,6 +187,17 @@ def seat_name(text: str, language: str | None = None) -> str:
         return gettext(SEAT_WITH_MARKS) % {"name": house or head, "marks": join(marks, language, pause=True)}
 
 
+def house_name(slug: str, language: str | None = None) -> str:
+    """A Westeros house id ("stark") as the house's name in `language` ("Stark", "史塔克")."""
+    return _name("house", slug, language or reader_language()) or slug.title()
+
+
+def seat_names(texts: list[str], language: str | None = None) -> str:
+    """Several seats' names (`Seat.display_name`) in `language`, joined as that language lists names."""
+    language = language or reader_language()
+    return join([seat_name(t, language) for t in texts], language, pause=True)
+
+
 def _render(message: object, language: str, game: str) -> str:
     if not isinstance(message, dict) or not isinstance(message.get("key"), str):
         raise ValueError("a message must be a JSON object with a string 'key'")

@@ -290,10 +290,10 @@ class ActionLog(models.Model):
     """Append-only: one row per applied action; `version` is the state version it produced (1, 2, ...)."""
 
     class Source(models.TextChoices):
-        PLAYER = "player", "Player"
-        AI = "ai", "AI"
-        TIMEOUT = "timeout", "Timeout default"
-        AUTO = "auto", "Automatic pass"
+        PLAYER = "player", _("Player")
+        AI = "ai", _("AI")
+        TIMEOUT = "timeout", _("Timeout default")
+        AUTO = "auto", _("Automatic pass")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
     version = models.PositiveIntegerField()

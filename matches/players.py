@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.urls import reverse
+from django.utils.translation import gettext
 from rest_framework import status
 
 from config.errors import ApplicationError
@@ -122,7 +123,9 @@ class Profile(TypedDict):
 
 def _not_found(username: str) -> ApplicationError:
     return ApplicationError(
-        "not_found", f"No player named {username[:MAX_USERNAME]!r}.", status_code=status.HTTP_404_NOT_FOUND
+        "not_found",
+        gettext("No player named %(name)s.") % {"name": repr(username[:MAX_USERNAME])},
+        status_code=status.HTTP_404_NOT_FOUND,
     )
 
 
@@ -352,7 +355,8 @@ def leaderboard(kind: str) -> QuerySet[PlayerRating]:
     if system is None:
         raise ApplicationError(
             "not_found",
-            f"No leaderboard for {kind[:40]!r}; the rated game kinds are {', '.join(rated_kinds())}.",
+            gettext("No leaderboard for %(kind)s; the rated game kinds are %(kinds)s.")
+            % {"kind": repr(kind[:40]), "kinds": ", ".join(rated_kinds())},
             status_code=status.HTTP_404_NOT_FOUND,
         )
     unsure = (

@@ -184,7 +184,12 @@ class PlayerProfileApi(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: ProfileOut, **errors(404)})
+    @extend_schema(
+        description=_(
+            "A player's public profile: games and results per kind, ratings and history, recent games, decks."
+        ),
+        responses={200: ProfileOut, **errors(404)},
+    )
     def get(self, request: Request, username: str) -> Response:
         return Response(players.player_profile(username=username, viewer=request.user))
 
@@ -201,14 +206,19 @@ class LeaderboardApi(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
+        description=_(
+            "The rated players of a game kind, established ratings first, provisional ones after (marked)."
+        ),
         parameters=[
             OpenApiParameter(
-                "page", {"type": "integer", "minimum": 1}, description="Page number; past the last one: 404"
+                "page",
+                {"type": "integer", "minimum": 1},
+                description=_("Page number; past the last one: 404"),
             ),
             OpenApiParameter(
                 "page_size",
                 {"type": "integer", "minimum": 1, "maximum": 100},
-                description="Rows per page (50)",
+                description=_("Rows per page (50)"),
             ),
         ],
         responses={200: LeaderboardPageOut, **errors(404)},
@@ -225,7 +235,12 @@ class LeaderboardApi(APIView):
 class MatchSummaryApi(MatchApiView):
     """The end-of-game summary of an ended match: result, turns, time per player, the game's facts."""
 
-    @extend_schema(responses={200: SummaryOut, **errors(403, 404, 409)})
+    @extend_schema(
+        description=_(
+            "The end-of-game summary of an ended match: result, turns, time per player, the game's facts."
+        ),
+        responses={200: SummaryOut, **errors(403, 404, 409)},
+    )
     def get(self, request: Request, match_id: int) -> Response:
         match, _you = selectors.match_get_for_viewer(match_id=match_id, user=request.user)
         return Response(summary.match_game_summary(match=match))

@@ -19,6 +19,7 @@ import re
 from dataclasses import MISSING, Field, fields
 from typing import Any, TypeAlias, TypedDict, cast
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
@@ -70,7 +71,7 @@ class ClosedSerializer(serializers.Serializer[object]):
         if isinstance(data, dict):
             unknown = sorted(str(k) for k in set(data) - set(self.fields))
             if unknown:
-                raise serializers.ValidationError({k: ["Unknown field."] for k in unknown})
+                raise serializers.ValidationError({k: [gettext("Unknown field.")] for k in unknown})
         validated: JSONObject = super().to_internal_value(data)
         return validated
 
@@ -178,7 +179,7 @@ def rules_config_serializer(kind: str) -> type[serializers.Serializer[object]] |
 def validate_rules_config(kind: str, data: object) -> JSONObject:
     """The rules_config of a `kind` match checked by its generated serializer (ValidationError naming keys)."""
     if not isinstance(data, dict):
-        raise serializers.ValidationError("rules_config must be an object of setting: value.")
+        raise serializers.ValidationError(gettext("rules_config must be an object of setting: value."))
     serializer_class = rules_config_serializer(kind)
     if serializer_class is None:
         return dict(data)

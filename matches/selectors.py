@@ -71,13 +71,17 @@ def match_get_for_viewer(*, match_id: int, user: Viewer, invite_token: str = "")
     """
     found = queries.match_with_seats(match_id)
     if found is None:
-        raise ApplicationError("not_found", f"No match #{match_id}.", status_code=status.HTTP_404_NOT_FOUND)
+        raise ApplicationError(
+            "not_found",
+            gettext("No match #%(id)s.") % {"id": match_id},
+            status_code=status.HTTP_404_NOT_FOUND,
+        )
     match, seats = found
     queries.attach_seats(match, seats)
     seat = viewer_seat(match, user)
     if seat is None and not match.is_public and invite_token != match.invite_token:
         raise ApplicationError(
-            "not_participant", "This match is private.", status_code=status.HTTP_403_FORBIDDEN
+            "not_participant", gettext("This match is private."), status_code=status.HTTP_403_FORBIDDEN
         )
     return match, seat
 
@@ -584,7 +588,7 @@ def match_replay(*, match: Match, you: Seat | None) -> dict[str, Any]:
     if match.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED) or match.started_at is None:
         raise ApplicationError(
             "not_finished",
-            "A replay is available once the match has ended.",
+            gettext("A replay is available once the match has ended."),
             status_code=status.HTTP_409_CONFLICT,
         )
     game = get_game(match.kind)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 from rest_framework import status
 
 from config import sql
@@ -46,7 +47,9 @@ STATE_CACHE_SIZE = 256  # parsed engine states kept per process (least recently 
 
 
 def not_found(match_id: int) -> ApplicationError:
-    return ApplicationError("not_found", f"No match #{match_id}.", status_code=status.HTTP_404_NOT_FOUND)
+    return ApplicationError(
+        "not_found", gettext("No match #%(id)s.") % {"id": match_id}, status_code=status.HTTP_404_NOT_FOUND
+    )
 
 
 def _seat_values(seat: Seat) -> tuple[Any, ...]:

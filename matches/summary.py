@@ -14,6 +14,7 @@ from typing import TypedDict, cast
 
 from django.db import IntegrityError, transaction
 from django.urls import reverse
+from django.utils.translation import gettext
 from rest_framework import status
 
 from config.errors import ApplicationError
@@ -207,7 +208,7 @@ def match_game_summary(*, match: Match) -> Summary:
     if match.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED) or match.started_at is None:
         raise ApplicationError(
             "not_finished",
-            "The summary is available once the match has ended.",
+            gettext("The summary is available once the match has ended."),
             status_code=status.HTTP_409_CONFLICT,
         )
     stored = MatchSummary.objects.filter(match=match).values_list("data", flat=True).first()

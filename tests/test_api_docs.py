@@ -71,3 +71,34 @@ def test_the_schema_the_docs_show_is_written_in_the_readers_language():
     with translation.override(None):
         response = Client(headers={"accept-language": "th"}).get("/api/schema/?format=json")
     assert "Accept-Language" in response["Vary"] and "Cookie" in response["Vary"]  # caches keep them apart
+
+
+def _operation_texts(client: Client) -> tuple[str, str, str]:
+    """An operation's summary, its description, and a parameter's description (a bound filled in), as the
+    schema the docs pages load gives them to this client."""
+    with translation.override(None):
+        spec = client.get("/api/schema/?format=json").json()
+    cards = spec["paths"]["/api/cards/"]["get"]
+    public = spec["paths"]["/api/decks/public/"]["get"]
+    page_size = next(p for p in public["parameters"] if p["name"] == "page_size")
+    return cards["summary"], cards["description"], page_size["description"]
+
+
+@pytest.mark.django_db
+def test_operation_summaries_and_parameters_are_written_in_the_readers_language():
+    """extend_schema's summaries and descriptions and OpenApiParameter's descriptions are lazy: the schema
+    built for a Thai or Chinese reader words them in that language, bounds filled in."""
+    english = (
+        "List and search cards",
+        "Cards: read for everyone, write for staff with the same consistency rules as the admin (C-1).",
+        "Decks a page (default 24, at most 60)",
+    )
+    assert _operation_texts(Client()) == english
+    assert _operation_texts(Client(headers={"accept-language": "th"})) == (
+        "รายการและค้นหาการ์ด",
+        "การ์ด: ทุกคนอ่านได้ ทีมงานแก้ไขได้ โดยใช้กฎความสอดคล้องเดียวกับหน้าผู้ดูแล (C-1)",
+        "จำนวนเด็คต่อหน้า (ค่าเริ่มต้น 24 สูงสุด 60)",
+    )
+    summary, _, page_size = _operation_texts(Client(headers={"accept-language": "zh-CN"}))
+    assert summary == "列出与搜索卡牌" and page_size == "每页卡组数（默认 24，最多 60）"
+    assert _operation_texts(Client()) == english

@@ -237,3 +237,48 @@ def test_system_checks_stay_clean_after_the_admin_forms_were_opened(small_set, a
     assert admin_client.get(f"/admin/cards/card/{card.pk}/change/").status_code == 200
     assert admin_client.get("/admin/boardgame/area/add/").status_code == 200
     assert [e.id for e in checks.run_checks() if e.level >= checks.ERROR] == []
+
+
+def _staff_curator(django_user_model):
+    """A staff member who may read and change cards and factions (no superuser)."""
+    from django.contrib.auth.models import Permission
+
+    user = django_user_model.objects.create_user(username="curator_th", password="pw", is_staff=True)
+    user.user_permissions.set(
+        Permission.objects.filter(
+            content_type__app_label="cards", codename__in=("view_card", "change_card", "view_faction")
+        )
+    )
+    return user
+
+
+def test_the_card_change_form_reads_in_thai_for_a_thai_staff_member(small_set, client, django_user_model):
+    """Fieldset titles, the abilities note, the read-only rows' labels and the factions' Cards column in the
+    staff member's language (the language cookie), none of their English left."""
+    import re
+
+    client.force_login(_staff_curator(django_user_model))
+    client.cookies["django_language"] = "th"
+    card = Card.objects.get(name="Ember Scout")
+    assert card.abilities == []  # shows the "no abilities" note
+    with translation.override(None):  # the request's language does not stay active for the tests after
+        html = client.get(f"/admin/cards/card/{card.pk}/change/").content.decode()
+        factions = client.get("/admin/cards/faction/").content.decode()
+    headings = re.findall(r'<h2 id="fieldset-[^"]*" class="fieldset-heading">([^<]*)</h2>', html)
+    assert headings == ["ยูนิต", "อีเวนท์", "ข้อความและความสามารถ", "ภาพการ์ด", "ประวัติ"]
+    assert "ความสามารถเขียนเป็น JSON ตามคำศัพท์ใน docs/card-abilities.md" in html  # the fieldset's description
+    assert "<em>ไม่มีความสามารถ</em>" in html
+    assert "ลูกศร (เข็มทิศ)" in html and "ความสามารถเป็นภาษาธรรมดา" in html
+    for english in (
+        "Text and abilities",
+        "History",
+        "Abilities are JSON",
+        "no abilities",
+        "Abilities in plain words",
+        "Arrows (compass)",
+        "Art as the pages show it",
+    ):
+        assert english not in html, english
+    assert ">Unit<" not in html and ">Event<" not in html
+    column = re.search(r'<th scope="col" class="[^"]*column-card_count[^"]*">(.*?)</th>', factions, re.S)
+    assert column is not None and "การ์ด" in column.group(1) and "Cards" not in column.group(1)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from django.utils.translation import gettext_lazy
 from kombu.entity import Queue
 from redis.asyncio.retry import Retry as AsyncRedisRetry
 from redis.backoff import ExponentialBackoff
@@ -287,7 +288,10 @@ REST_FRAMEWORK: dict[str, Any] = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Commandeer & Westeros API",
-    "DESCRIPTION": "Card database, deck builder and online play for Commandeer TCG and the Westeros board game.",
+    # Lazy: the schema is built per request in the reader's language (config/schema.py).
+    "DESCRIPTION": gettext_lazy(
+        "Card database, deck builder and online play for Commandeer TCG and the Westeros board game."
+    ),
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,

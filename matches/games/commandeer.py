@@ -7,6 +7,8 @@ import json
 import random
 from typing import Any
 
+from django.utils.translation import gettext
+
 from cards.services import card_to_dict
 from config.errors import ApplicationError
 from decks import selectors as deck_selectors
@@ -45,13 +47,15 @@ class CommandeerGame(GameKind[GameState, Action]):
     def _deck(self, *, user: Any, deck_id: int | None, with_cards: bool = False) -> deck_selectors.PlayDeck:
         """The seat's deck checked by the one validator (C-3); with its card JSON when `with_cards` (start)."""
         if deck_id is None:
-            raise ApplicationError("invalid_deck", "Choose a deck to take a seat in a Commandeer match.")
+            raise ApplicationError(
+                "invalid_deck", gettext("Choose a deck to take a seat in a Commandeer match.")
+            )
         try:
             deck = deck_selectors.deck_play_get(user=user, deck_id=deck_id, with_cards=with_cards)
         except ApplicationError:
             raise ApplicationError(
                 "invalid_deck",
-                f"Deck #{deck_id} does not exist or is not yours to play.",
+                gettext("Deck #%(id)s does not exist or is not yours to play.") % {"id": deck_id},
                 extra={"deck_id": deck_id},
             ) from None
         verdict = deck.legality
@@ -59,7 +63,8 @@ class CommandeerGame(GameKind[GameState, Action]):
             errors = [i.to_dict() for i in verdict.errors]
             raise ApplicationError(
                 "invalid_deck",
-                f"Deck '{deck.name}' is not legal: " + "; ".join(e["message"] for e in errors),
+                gettext("Deck '%(name)s' is not legal: %(problems)s")
+                % {"name": deck.name, "problems": "; ".join(e["message"] for e in errors)},
                 extra={"deck_id": deck_id, "errors": errors, "rules": sorted({e["rule"] for e in errors})},
             )
         return deck
@@ -102,7 +107,7 @@ class CommandeerGame(GameKind[GameState, Action]):
             except ValueError:
                 continue
             return {**deck, "name": f"AI {faction} deck"}
-        raise ApplicationError("invalid_deck", "No faction has enough cards for an AI deck.")
+        raise ApplicationError("invalid_deck", gettext("No faction has enough cards for an AI deck."))
 
     # -- state
     def check_config(self, config: JSON) -> JSON:
@@ -116,7 +121,9 @@ class CommandeerGame(GameKind[GameState, Action]):
         try:
             return new_match(*engine_decks, seed=seed, config=RulesConfig.from_dict(config or None))
         except ValueError as exc:
-            raise ApplicationError("invalid_deck", f"The engine refused a deck: {exc}") from None
+            raise ApplicationError(
+                "invalid_deck", gettext("The engine refused a deck: %(problem)s") % {"problem": exc}
+            ) from None
 
     def load(self, data: JSON) -> GameState:
         return GameState.from_dict(data)

@@ -105,7 +105,9 @@ class GameKind(ABC, Generic[S, A]):
     def seat_deck_check(self, *, user: Any, deck_id: int | None) -> None:
         """Refuse a seat whose deck the game cannot use (called on create/join; again at start)."""
         if self.needs_deck and deck_id is None:
-            raise ApplicationError("invalid_deck", "Choose a deck to take a seat in this game.")
+            from django.utils.translation import gettext
+
+            raise ApplicationError("invalid_deck", gettext("Choose a deck to take a seat in this game."))
 
     def seat_deck_snapshot(self, *, user: Any, deck_id: int | None) -> JSON:
         """Validate the seat's deck again (match start) and return the frozen copy the engine plays with."""

@@ -6,6 +6,8 @@ import importlib
 import os
 from typing import Any, TypeAlias
 
+from django.utils.translation import gettext
+
 from config.errors import ApplicationError
 from matches.games.commandeer import CommandeerGame
 from matches.games.kind import A, GameKind, S
@@ -49,7 +51,9 @@ def get_game(kind: str) -> AnyGame:
         return _REGISTRY[kind]
     except KeyError:
         raise ApplicationError(
-            "unknown_game", f"Unknown game kind '{kind}'.", extra={"kinds": sorted(_REGISTRY)}
+            "unknown_game",
+            gettext("Unknown game kind '%(kind)s'.") % {"kind": kind},
+            extra={"kinds": sorted(_REGISTRY)},
         ) from None
 
 

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 
+from django.utils.translation import gettext
+
 from boardgame import dataset as board_dataset
 from boardgame.engine import GameData, WesterosState, houses_in_play, load_default_game_data, new_game
 from boardgame.engine import RulesConfig as WesterosRules
@@ -108,23 +110,28 @@ class WesterosGame(GameKind[WesterosState, WesterosAction]):
     def check_config(self, config: JSON) -> JSON:
         """The seating keys (WesterosSeating) and the engine's WesterosRules, each checked strictly."""
         if not isinstance(config, dict):
-            raise ValueError("rules_config must be an object")
+            raise ValueError(gettext("rules_config must be an object"))
         config = dict(config)
         seating = {f.name: f for f in dataclass_fields(WesterosSeating)}
         count = check_field(seating["player_count"], config.pop("player_count", self.players))
         house = config.pop("house", "") or ""
         if not isinstance(house, str):
-            raise ValueError("house must be a house id or 'random'")
+            raise ValueError(gettext("house must be a house id or 'random'"))
         out: JSON = {"player_count": count}
         seating_mode = config.pop("seating", "choose")
         if seating_mode not in SEATING_CHOICES:
-            raise ValueError(f"seating must be one of {', '.join(SEATING_CHOICES)}")
+            raise ValueError(
+                gettext("seating must be one of %(choices)s") % {"choices": ", ".join(SEATING_CHOICES)}
+            )
         if seating_mode != "choose":
             out["seating"] = seating_mode
         if house:
             allowed = ["random", *self.houses_in_play(count)]
             if house not in allowed:
-                raise ValueError(f"house must be one of {', '.join(allowed)} in a {count}-player game")
+                raise ValueError(
+                    gettext("house must be one of %(houses)s in a %(count)s-player game")
+                    % {"houses": ", ".join(allowed), "count": count}
+                )
             out["house"] = house
         return {**out, **(WesterosRules.from_dict(config).to_dict() if config else {})}
 
@@ -181,7 +188,7 @@ class WesterosGame(GameKind[WesterosState, WesterosAction]):
 
     def action_from_json(self, data: object) -> WesterosAction:
         if not isinstance(data, dict):
-            raise ValueError("an action must be a JSON object")
+            raise ValueError(gettext("an action must be a JSON object"))
         return westeros_action_from_json(data)
 
     def action_to_json(self, action: WesterosAction) -> JSON:

@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework import status
 
 from config.errors import ApplicationError
@@ -48,11 +49,14 @@ def clean_body(raw: str) -> str:
         lines = [*lines[:MAX_NEWLINES], " ".join(lines[MAX_NEWLINES:])]
     text = "\n".join(line.rstrip() for line in lines).strip()
     if not text:
-        raise ApplicationError("empty_message", "A chat message cannot be empty.", extra={"field": "body"})
+        raise ApplicationError(
+            "empty_message", gettext("A chat message cannot be empty."), extra={"field": "body"}
+        )
     if len(text) > chat.MAX_BODY_CHARS:
         raise ApplicationError(
             "message_too_long",
-            f"A chat message is at most {chat.MAX_BODY_CHARS} characters (this one has {len(text)}).",
+            gettext("A chat message is at most %(limit)s characters (this one has %(length)s).")
+            % {"limit": chat.MAX_BODY_CHARS, "length": len(text)},
             extra={"field": "body", "limit": chat.MAX_BODY_CHARS},
         )
     return text
@@ -67,8 +71,10 @@ def check_channel(channel: str) -> str:
     ):
         raise ApplicationError(
             "unknown_channel",
-            'Unknown chat channel: use "table", "spectators" or one of the "private:..." channels '
-            "listed in your match state.",
+            gettext(
+                'Unknown chat channel: use "table", "spectators" or one of the "private:..." channels '
+                "listed in your match state."
+            ),
             extra={"parameter": "channel"},
         )
     return channel
@@ -84,27 +90,28 @@ def channel_access(
         if channel == chat.SPECTATORS and not match.spectator_chat:
             raise ApplicationError(
                 "no_spectator_chat",
-                "This match has no spectator chat.",
+                gettext("This match has no spectator chat."),
                 status_code=status.HTTP_404_NOT_FOUND,
             )
         raise ApplicationError(
             "chat_not_allowed",
-            f"You may not read the {channel!r} chat channel of this match.",
+            gettext("You may not read the %(channel)s chat channel of this match.")
+            % {"channel": repr(channel)},
             status_code=status.HTTP_403_FORBIDDEN,
         )
     if write and match.status == MatchStatus.ABORTED:
         raise ApplicationError(
             "chat_closed",
-            "This match was called off: its chat is closed.",
+            gettext("This match was called off: its chat is closed."),
             status_code=status.HTTP_409_CONFLICT,
         )
     if write and not found.write:
         why = (
-            "Only the players at the table write in the table chat."
+            gettext("Only the players at the table write in the table chat.")
             if channel == chat.TABLE
-            else "Only signed-in spectators write in the spectator chat."
+            else gettext("Only signed-in spectators write in the spectator chat.")
             if channel == chat.SPECTATORS
-            else "You may not write in this channel."
+            else gettext("You may not write in this channel.")
         )
         raise ApplicationError("chat_read_only", why, status_code=status.HTTP_403_FORBIDDEN)
     return found
@@ -188,7 +195,9 @@ def _user_by_name(username: str) -> User:
     found = model.objects.filter(**{model.USERNAME_FIELD: username[:150]}).first()
     if found is None:
         raise ApplicationError(
-            "not_found", f"No user {username[:40]!r}.", status_code=status.HTTP_404_NOT_FOUND
+            "not_found",
+            gettext("No user %(name)s.") % {"name": repr(username[:40])},
+            status_code=status.HTTP_404_NOT_FOUND,
         )
     return found
 
@@ -197,9 +206,13 @@ def mute(*, user: User, username: str) -> User:
     """`user` stops seeing `username`'s chat messages (every match, history and live)."""
     other = _user_by_name(username)
     if other.pk == user.pk:
-        raise ApplicationError("cannot_mute_self", "You cannot mute yourself.")
+        raise ApplicationError("cannot_mute_self", gettext("You cannot mute yourself."))
     if ChatMute.objects.filter(user=user).count() >= MAX_MUTES:
-        raise ApplicationError("too_many_mutes", f"You can mute at most {MAX_MUTES} users.", status_code=409)
+        raise ApplicationError(
+            "too_many_mutes",
+            gettext("You can mute at most %(limit)s users.") % {"limit": MAX_MUTES},
+            status_code=409,
+        )
     ChatMute.objects.get_or_create(user=user, muted=other)
     return other
 

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from rest_framework import status
 
 from config.errors import ApplicationError
@@ -70,7 +71,10 @@ def check_open_matches(user: User) -> None:
     if count >= limit:
         raise ApplicationError(
             "too_many_open_matches",
-            f"You already have {count} open matches (at most {limit}): finish, concede or leave one first.",
+            gettext(
+                "You already have %(count)s open matches (at most %(limit)s): finish, concede or leave one first."
+            )
+            % {"count": count, "limit": limit},
             extra={"open_matches": count, "limit": limit},
             status_code=status.HTTP_409_CONFLICT,
         )
@@ -110,7 +114,9 @@ def match_create(
         raise ApplicationError("invalid_time_control", str(exc)) from None
     if vs_ai and ai_agent not in AGENT_NAMES:
         raise ApplicationError(
-            "invalid", f"Unknown AI agent '{ai_agent}'; choose one of {', '.join(AGENT_NAMES)}."
+            "invalid",
+            gettext("Unknown AI agent '%(agent)s'; choose one of %(agents)s.")
+            % {"agent": ai_agent, "agents": ", ".join(AGENT_NAMES)},
         )
     try:
         config = game.check_config(rules_config or {})
@@ -170,7 +176,7 @@ def _starter_copy(*, user: User, starter_deck_id: int) -> int:
     if starter is None:
         raise ApplicationError(
             "invalid_deck",
-            f"Deck #{starter_deck_id} is not a starter deck.",
+            gettext("Deck #%(id)s is not a starter deck.") % {"id": starter_deck_id},
             extra={"deck_id": starter_deck_id},
         )
     own = Deck.objects.filter(owner=user, name=starter.name).order_by("-id").first()
@@ -203,18 +209,20 @@ def match_join(
     loaded = storage.load_for_update(match_id)
     match, seats = loaded.match, loaded.seats
     if loaded.seat_of(user) is not None:
-        raise ApplicationError("already_seated", "You already have a seat in this match.", status_code=409)
+        raise ApplicationError(
+            "already_seated", gettext("You already have a seat in this match."), status_code=409
+        )
     if not match.is_public and invite_token != match.invite_token:
         raise ApplicationError(
-            "not_invited", "This match is private: join through its invite link.", status_code=403
+            "not_invited", gettext("This match is private: join through its invite link."), status_code=403
         )
     if match.status != MatchStatus.WAITING:
-        raise ApplicationError("match_started", "This match has already started.", status_code=409)
+        raise ApplicationError("match_started", gettext("This match has already started."), status_code=409)
     check_not_kicked(match, user)
     game = get_game(match.kind)
     free = sorted(set(range(game.seat_count(match.rules_config))) - {s.position for s in seats})
     if not free:
-        raise ApplicationError("match_full", "Every seat of this match is taken.", status_code=409)
+        raise ApplicationError("match_full", gettext("Every seat of this match is taken."), status_code=409)
     picked = house_at_join(match, seats, house)
     game.seat_deck_check(user=user, deck_id=deck_id)
     check_open_matches(user)
@@ -224,7 +232,7 @@ def match_join(
                 match=match, position=free[0], user=user, deck_id=deck_id, house=picked
             )
     except IntegrityError:
-        raise ApplicationError("match_full", "That seat was just taken.", status_code=409) from None
+        raise ApplicationError("match_full", gettext("That seat was just taken."), status_code=409) from None
     if match.auto_start and len(free) == 1:
         _auto_start(match, game, user=user)
     if match.status == MatchStatus.WAITING:  # a start notifies by itself (after_change_on_commit)
@@ -258,7 +266,7 @@ def match_leave(*, match_id: int, user: User) -> None:
         return
     if match.status != MatchStatus.WAITING:
         raise ApplicationError(
-            "match_started", "The match has started: concede instead of leaving.", status_code=409
+            "match_started", gettext("The match has started: concede instead of leaving."), status_code=409
         )
     if match.created_by_id == user.pk:
         match.status = MatchStatus.ABORTED
@@ -279,7 +287,7 @@ def match_start(*, match_id: int, user: User) -> Match:
     if loaded.seat_of(user) is None:
         raise not_participant(match_id)
     if match.status != MatchStatus.WAITING:
-        raise ApplicationError("match_started", "This match has already started.", status_code=409)
+        raise ApplicationError("match_started", gettext("This match has already started."), status_code=409)
     _start(match, get_game(match.kind), user=user)
     return match
 
@@ -288,7 +296,13 @@ def _start(match: Match, game: AnyGame, *, user: User) -> None:
     seats = list(Seat.objects.filter(match=match).select_related("user").order_by("position"))
     needed = game.seat_count(match.rules_config)
     if len(seats) < needed:
-        raise ApplicationError("seats_open", f"{needed - len(seats)} seat(s) still open.", status_code=409)
+        open_seats = needed - len(seats)
+        raise ApplicationError(
+            "seats_open",
+            ngettext("%(count)s seat still open.", "%(count)s seats still open.", open_seats)
+            % {"count": open_seats},
+            status_code=409,
+        )
     assign_houses(match, game, seats)
     rng = random.Random(match.seed ^ 0x5EED)
     decks: list[JSONObject] = []
@@ -336,7 +350,7 @@ def match_concede(*, match_id: int, user: User) -> Match:
     if match.status != MatchStatus.ACTIVE:
         raise game_over(match)
     if seat.is_ai:
-        raise ApplicationError("conceded", "You have already conceded this match.", status_code=409)
+        raise ApplicationError("conceded", gettext("You have already conceded this match."), status_code=409)
     others = [s.position for s in seats if s.position != seat.position]
     if len(others) > 1:  # 3+ players: the game goes on, an AI takes over the conceding seat
         hand_seat_to_ai(loaded, seat, stop_clock=False)
@@ -445,7 +459,13 @@ def match_create_with_ai(
     seats = game.seat_count(match.rules_config)
     if ai_seats > seats - 1:
         raise ApplicationError(
-            "invalid", f"At most {seats - 1} AI seat(s) fit a {seats}-seat match (one is yours)."
+            "invalid",
+            ngettext(
+                "At most %(count)s AI seat fits a %(seats)s-seat match (one is yours).",
+                "At most %(count)s AI seats fit a %(seats)s-seat match (one is yours).",
+                seats - 1,
+            )
+            % {"count": seats - 1, "seats": seats},
         )
     Match.objects.select_for_update().get(pk=match.pk)
     taken = list(Seat.objects.filter(match=match))

@@ -81,13 +81,15 @@ def rating_system(kind: str) -> str | None:
 def refuse_unrateable(*, kind: str, ai_seats: int, time_control: Mapping[str, object] | None) -> None:
     """The lobby's check of `"rated": true`: a 400 naming why this match cannot be rated."""
     if kind not in RATING_SYSTEMS:
-        raise ApplicationError("not_rateable", f'{kind} matches are not rated; untick "Rated".')
+        raise ApplicationError(
+            "not_rateable", gettext('%(kind)s matches are not rated; untick "Rated".') % {"kind": kind}
+        )
     if ai_seats > 0:
         raise ApplicationError(
-            "not_rateable", "A match with AI seats cannot be rated: only games between people count."
+            "not_rateable", gettext("A match with AI seats cannot be rated: only games between people count.")
         )
     if not time_control:
-        raise ApplicationError("not_rateable", "A rated match needs a time control.")
+        raise ApplicationError("not_rateable", gettext("A rated match needs a time control."))
 
 
 def is_provisional(rating: PlayerRating) -> bool:

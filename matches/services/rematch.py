@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext
 from rest_framework import status
 
 from config.errors import ApplicationError
@@ -57,12 +58,12 @@ def match_rematch(*, match_id: int, user: User) -> tuple[Match | None, JSONObjec
         raise not_participant(match_id)
     if seat.left_at is not None:
         raise ApplicationError(
-            "not_participant", "You left this game: you cannot ask for a rematch.", status_code=403
+            "not_participant", gettext("You left this game: you cannot ask for a rematch."), status_code=403
         )
     if not rematch_possible(match):
         raise ApplicationError(
             "not_finished",
-            "A rematch can be asked for once the match has finished.",
+            gettext("A rematch can be asked for once the match has finished."),
             status_code=status.HTTP_409_CONFLICT,
         )
     lobby = dict(match.lobby or {})
@@ -73,7 +74,7 @@ def match_rematch(*, match_id: int, user: User) -> tuple[Match | None, JSONObjec
     if existing:
         raise ApplicationError(
             "rematch_exists",
-            f"The rematch has already been made: match #{existing}.",
+            gettext("The rematch has already been made: match #%(id)s.") % {"id": existing},
             extra={"match_id": existing},
             status_code=status.HTTP_409_CONFLICT,
         )

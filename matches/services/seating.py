@@ -27,12 +27,14 @@ import random
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework import status
 
 from config.errors import ApplicationError
 from matches import storage
 from matches.agents import LEVELS, TAKEOVER_AGENT
 from matches.games.registry import AnyGame, get_game
+from matches.messages import house_name, seat_names
 from matches.models import Match, MatchStatus, Seat
 from matches.services.ai_seats import hand_seat_to_ai
 from matches.services.notify import notify_on_commit
@@ -60,7 +62,7 @@ def check_not_kicked(match: Match, user: User) -> None:
     if user.pk in kicked_user_ids(match):
         raise ApplicationError(
             "kicked",
-            "The creator removed you from this table: you cannot join it again.",
+            gettext("The creator removed you from this table: you cannot join it again."),
             status_code=status.HTTP_403_FORBIDDEN,
         )
 
@@ -76,7 +78,10 @@ def _check_house(game: AnyGame, match: Match, seats: list[Seat], house: str, *, 
     if house not in houses:
         raise ApplicationError(
             "invalid_house",
-            f"'{house[:40]}' is not a house of a {count}-player game: choose one of {', '.join(houses)} (W-1.1).",
+            gettext(
+                "'%(house)s' is not a house of a %(count)s-player game: choose one of %(houses)s (W-1.1)."
+            )
+            % {"house": house[:40], "count": count, "houses": ", ".join(houses)},
             extra={"houses": houses},
         )
     taken = _taken(seats, but=seat)
@@ -84,7 +89,12 @@ def _check_house(game: AnyGame, match: Match, seats: list[Seat], house: str, *, 
         free = [h for h in houses if h not in taken]
         raise ApplicationError(
             "house_taken",
-            f"House {house.title()} is already taken: choose one of {', '.join(free) or 'none left'}.",
+            (
+                gettext("House %(house)s is already taken: choose one of %(free)s.")
+                % {"house": house_name(house), "free": ", ".join(free)}
+                if free
+                else gettext("House %(house)s is already taken: none is left.") % {"house": house_name(house)}
+            ),
             extra={"free": free},
         )
     return house
@@ -109,12 +119,13 @@ def house_at_join(match: Match, seats: list[Seat], house: str) -> str:
     mode = seating_mode(match)
     if not mode:
         if house:
-            raise ApplicationError("invalid_house", "This game has no houses to choose.")
+            raise ApplicationError("invalid_house", gettext("This game has no houses to choose."))
         return ""
     if mode == "random":
         if house:
             raise ApplicationError(
-                "invalid_house", "Houses are drawn at random at the start of this match: join without one."
+                "invalid_house",
+                gettext("Houses are drawn at random at the start of this match: join without one."),
             )
         return ""
     if mode == "draft":
@@ -123,7 +134,8 @@ def house_at_join(match: Match, seats: list[Seat], house: str) -> str:
             if waiting:
                 raise ApplicationError(
                     "not_your_pick",
-                    f"Draft: {waiting[0].display_name} picks first; join, then pick when it is your turn.",
+                    gettext("Draft: %(name)s picks first; join, then pick when it is your turn.")
+                    % {"name": seat_names([waiting[0].display_name])},
                     status_code=status.HTTP_409_CONFLICT,
                 )
             return _check_house(game, match, seats, house, seat=None)
@@ -144,28 +156,32 @@ def match_pick_house(*, match_id: int, user: User, house: str) -> Seat:
         raise not_participant(match_id)
     if match.status != MatchStatus.WAITING:
         raise ApplicationError(
-            "match_started", "Houses are fixed once the match has started.", status_code=409
+            "match_started", gettext("Houses are fixed once the match has started."), status_code=409
         )
     mode = seating_mode(match)
     if not mode:
-        raise ApplicationError("invalid_house", "This game has no houses to choose.")
+        raise ApplicationError("invalid_house", gettext("This game has no houses to choose."))
     if mode == "random":
         raise ApplicationError(
-            "invalid_house", "Houses are drawn at random at the start of this match.", status_code=409
+            "invalid_house",
+            gettext("Houses are drawn at random at the start of this match."),
+            status_code=409,
         )
     game = get_game(match.kind)
     if mode == "draft":
         if seat.house:
             raise ApplicationError(
                 "already_picked",
-                f"Draft: you picked House {seat.house.title()}; picks are final.",
+                gettext("Draft: you picked House %(house)s; picks are final.")
+                % {"house": house_name(seat.house)},
                 status_code=409,
             )
         first = _draft_turn(seats, seat)
         if first is not None:
             raise ApplicationError(
                 "not_your_pick",
-                f"Draft: {first.display_name} picks before you (join order).",
+                gettext("Draft: %(name)s picks before you (join order).")
+                % {"name": seat_names([first.display_name])},
                 status_code=status.HTTP_409_CONFLICT,
             )
     seat.house = _check_house(game, match, seats, house, seat=seat)
@@ -174,14 +190,24 @@ def match_pick_house(*, match_id: int, user: User, house: str) -> Seat:
     return seat
 
 
-def _must_be_creator(match: Match, user: User, what: str) -> None:
+def _must_be_creator(match: Match, user: User, action: str) -> None:
+    """`action`: "kick" (remove a player) or "fill_ai" (add AI players)."""
+    kick = action == "kick"
     if match.created_by_id != user.pk:
         raise ApplicationError(
-            "not_creator", f"Only the table's creator may {what}.", status_code=status.HTTP_403_FORBIDDEN
+            "not_creator",
+            gettext("Only the table's creator may remove players.")
+            if kick
+            else gettext("Only the table's creator may add AI players."),
+            status_code=status.HTTP_403_FORBIDDEN,
         )
     if match.status != MatchStatus.WAITING:
         raise ApplicationError(
-            "match_started", f"The match has started: you can no longer {what}.", status_code=409
+            "match_started",
+            gettext("The match has started: you can no longer remove players.")
+            if kick
+            else gettext("The match has started: you can no longer add AI players."),
+            status_code=409,
         )
 
 
@@ -193,12 +219,18 @@ def match_kick(*, match_id: int, user: User, position: int) -> None:
     """
     loaded = storage.load_for_update(match_id)
     match, seats = loaded.match, loaded.seats
-    _must_be_creator(match, user, "remove players")
+    _must_be_creator(match, user, "kick")
     seat = next((s for s in seats if s.position == position), None)
     if seat is None:
-        raise ApplicationError("no_such_seat", f"Seat {position + 1} is empty.", extra={"position": position})
+        raise ApplicationError(
+            "no_such_seat",
+            gettext("Seat %(number)s is empty.") % {"number": position + 1},
+            extra={"position": position},
+        )
     if seat.user_id == user.pk:
-        raise ApplicationError("invalid", "You cannot remove yourself: leave (cancel) the table instead.")
+        raise ApplicationError(
+            "invalid", gettext("You cannot remove yourself: leave (cancel) the table instead.")
+        )
     if seat.user_id is not None and not seat.is_ai:
         lobby = dict(match.lobby or {})
         kicked = [k for k in lobby.get("kicked", []) if k.get("user_id") != seat.user_id]
@@ -214,21 +246,23 @@ def match_fill_ai(*, match_id: int, user: User, agent: str) -> list[Seat]:
     """The creator fills every empty seat with an AI of level `agent` (choose mode: with the first free houses)."""
     if agent not in LEVELS:
         raise ApplicationError(
-            "invalid", f"Unknown AI level '{agent[:20]}'; choose one of {', '.join(LEVELS)}."
+            "invalid",
+            gettext("Unknown AI level '%(level)s'; choose one of %(levels)s.")
+            % {"level": agent[:20], "levels": ", ".join(LEVELS)},
         )
     loaded = storage.load_for_update(match_id)
     match, seats = loaded.match, loaded.seats
-    _must_be_creator(match, user, "add AI players")
+    _must_be_creator(match, user, "fill_ai")
     if match.rated:  # a rated match is for people only (services.ratings)
         raise ApplicationError(
             "not_rateable",
-            "This match is rated: only people can take its seats, not the AI.",
+            gettext("This match is rated: only people can take its seats, not the AI."),
             status_code=409,
         )
     game = get_game(match.kind)
     free = sorted(set(range(game.seat_count(match.rules_config))) - {s.position for s in seats})
     if not free:
-        raise ApplicationError("match_full", "Every seat of this match is taken.", status_code=409)
+        raise ApplicationError("match_full", gettext("Every seat of this match is taken."), status_code=409)
     houses = [h for h in game.houses(match.rules_config) if h not in _taken(seats)]
     choose = seating_mode(match) == "choose"
     made = []
@@ -260,7 +294,8 @@ def assign_houses(match: Match, game: AnyGame, seats: list[Seat]) -> None:
         if unpicked and mode == "draft":
             raise ApplicationError(
                 "houses_open",
-                f"Draft: {', '.join(s.display_name for s in unpicked)} must pick a house first.",
+                gettext("Draft: %(names)s must pick a house first.")
+                % {"names": seat_names([s.display_name for s in unpicked])},
                 status_code=409,
             )
         left = [h for h in houses if h not in _taken(seats)]
@@ -286,10 +321,12 @@ def match_leave_running(*, match_id: int, user: User) -> Match:
     if match.status != MatchStatus.ACTIVE:
         raise game_over(match)
     if seat.left_at is not None:
-        raise ApplicationError("already_left", "You have already left this game.", status_code=409)
+        raise ApplicationError("already_left", gettext("You have already left this game."), status_code=409)
     if len(seats) < 3:
         raise ApplicationError(
-            "match_started", "The match has started: concede instead of leaving (C-6.4).", status_code=409
+            "match_started",
+            gettext("The match has started: concede instead of leaving (C-6.4)."),
+            status_code=409,
         )
     seat.left_at = timezone.now()
     seat.save(update_fields=["left_at"])

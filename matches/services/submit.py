@@ -42,14 +42,25 @@ from matches.services.ratings import rate_finished_match
 
 def not_participant(match_id: int) -> ApplicationError:
     return ApplicationError(
-        "not_participant", f"You are not seated in match #{match_id}.", status_code=status.HTTP_403_FORBIDDEN
+        "not_participant",
+        gettext("You are not seated in match #%(id)s.") % {"id": match_id},
+        status_code=status.HTTP_403_FORBIDDEN,
     )
+
+
+def _closed_text(match: Match) -> str:
+    """Why a match that is not in play takes no action, in the reader's language."""
+    if match.status == MatchStatus.FINISHED:
+        return gettext("Match #%(id)s is finished; it accepts no further action.") % {"id": match.pk}
+    if match.status == MatchStatus.ABORTED:
+        return gettext("Match #%(id)s is aborted; it accepts no further action.") % {"id": match.pk}
+    return gettext("Match #%(id)s is waiting for players; it accepts no further action.") % {"id": match.pk}
 
 
 def game_over(match: Match) -> ApplicationError:
     return ApplicationError(
         "game_over",
-        f"Match #{match.pk} is {match.get_status_display().lower()}; it accepts no further action.",
+        _closed_text(match),
         extra={"status": match.status, "result": reader_result(match.result, match.kind)},
         status_code=status.HTTP_409_CONFLICT,
     )
@@ -209,21 +220,24 @@ def _action_submit(
     if seat is None:
         raise not_participant(match_id)
     if seat.is_ai:
-        raise ApplicationError("conceded", "You conceded: an AI plays this seat now.", status_code=409)
+        raise ApplicationError(
+            "conceded", gettext("You conceded: an AI plays this seat now."), status_code=409
+        )
     if match.status != MatchStatus.ACTIVE or state_version != match.state_version:
         replay = _replay_of(match_id, user, key, digest)
         if replay is not None:
             return replay
     if match.status != MatchStatus.ACTIVE:
         if match.status == MatchStatus.WAITING:
-            raise ApplicationError("not_started", "The match has not started yet.", status_code=409)
+            raise ApplicationError("not_started", gettext("The match has not started yet."), status_code=409)
         raise game_over(match)
     if state_version != match.state_version and not overtaken_only_by_simultaneous_moves(
         match, seat, state_version
     ):
         raise ApplicationError(
             "stale_state",
-            f"Your view is at version {state_version}; the match is at {match.state_version}. Reload and retry.",
+            gettext("Your view is at version %(yours)s; the match is at %(current)s. Reload and retry.")
+            % {"yours": state_version, "current": match.state_version},
             extra={"state_version": match.state_version},
             status_code=status.HTTP_409_CONFLICT,
         )
@@ -236,7 +250,7 @@ def _action_submit(
     if seat.position not in game.current_players(state) and not actions:
         raise ApplicationError(
             "not_your_turn",
-            "It is not your turn to act.",
+            gettext("It is not your turn to act."),
             extra={"current_players": game.current_players(state)},
             status_code=status.HTTP_409_CONFLICT,
         )
@@ -244,7 +258,9 @@ def _action_submit(
         action = game.action_from_json(action_json)
     except (ValueError, KeyError, TypeError) as exc:
         raise ApplicationError(
-            "illegal_action", f"Malformed action: {exc}", extra={"action": action_json}
+            "illegal_action",
+            gettext("Malformed action: %(problem)s") % {"problem": exc},
+            extra={"action": action_json},
         ) from None
     if action not in actions:
         raise ApplicationError(

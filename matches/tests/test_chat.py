@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import override_settings
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from matches.models import ChatMessage, Match
@@ -362,3 +363,19 @@ def test_a_house_handed_to_the_ai_loses_its_private_channels(westeros: Match, al
     assert channel_ids(bob, westeros) == ["table"]
     assert client_for(bob).get(chat_url(westeros, WX_PRIVATE)).status_code == 403
     assert post(bob, westeros, "gg").json()["code"] == "chat_read_only"
+
+
+def test_a_refused_message_is_explained_in_the_readers_language(table: Match, alice: Any) -> None:
+    """The bounds of a message (the serializer's own and the service's) answer in the reader's language;
+    the code stays the same."""
+    thai, chinese = client_for(alice), client_for(alice)
+    thai.credentials(HTTP_ACCEPT_LANGUAGE="th")
+    chinese.credentials(HTTP_ACCEPT_LANGUAGE="zh-hans")
+    with translation.override(None):  # the request's language does not stay active for the tests after
+        huge = thai.post(chat_url(table), {"body": "z" * 3000}, format="json").json()
+        long = chinese.post(chat_url(table), {"body": "x" * 501}, format="json").json()
+        empty = thai.post(chat_url(table), {"body": " "}, format="json").json()
+    assert huge["code"] == "invalid" and "ข้อความแชทยาวได้ไม่เกิน 500 ตัวอักษร" in huge["message"]
+    assert long["code"] == "message_too_long"
+    assert long["message"] == "聊天消息最多 500 个字符（这条有 501 个）。"
+    assert empty == {"code": "empty_message", "message": "ข้อความแชทต้องไม่ว่างเปล่า", "extra": {"field": "body"}}
