@@ -114,6 +114,48 @@ def is_compiled(package: str) -> bool:
     return module is not None and isinstance(module.__loader__, importlib.machinery.ExtensionFileLoader)
 
 
+def source_of(obj: type | ModuleType) -> str:
+    """The source text of a module or a top-level class, compiled or not: ``inspect.getsource`` finds no
+    source for an extension module, so for a compiled one this reads the ``.py`` beside it (the file the
+    build compiled: the stamp guarantees they match). Raises OSError when there is none."""
+    import ast
+    import inspect
+
+    try:
+        return inspect.getsource(obj)
+    except (OSError, TypeError):
+        pass
+    module = obj if isinstance(obj, ModuleType) else sys.modules.get(obj.__module__)
+    origin = getattr(module, "__file__", None)
+    if origin is None:
+        raise OSError(f"no source for {obj!r}")
+    path = Path(origin)
+    path = path.with_name(path.name.split(".", 1)[0] + ".py")
+    if not path.exists():
+        raise OSError(f"no source for {obj!r}: {path.name} is missing")
+    text = path.read_text(encoding="utf-8")
+    if isinstance(obj, ModuleType):
+        return text
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.ClassDef) and node.name == obj.__qualname__:
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            return "".join(text.splitlines(keepends=True)[first - 1 : node.end_lineno])
+    raise OSError(f"class {obj.__qualname__} not found in {path.name}")
+
+
+def docstring_of(cls: type) -> str | None:
+    """A class's docstring, compiled or not (mypyc leaves a compiled class's ``__doc__`` empty)."""
+    import ast
+
+    if cls.__doc__:
+        return cls.__doc__
+    try:
+        node = ast.parse(source_of(cls).lstrip()).body[0]
+    except OSError:
+        return None
+    return ast.get_docstring(node, clean=False) if isinstance(node, ast.ClassDef) else None
+
+
 def compiler_available() -> str | None:
     """Why a build is impossible here (no C compiler, no Python headers), or None when it can run."""
     cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
