@@ -24,15 +24,16 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e ".[dev]"
 	touch $@
 
-# The compiled engines are opt-in for now (`make engines`, or ENGINES_COMPILE=1 with any target): the build
-# is checked by its source hash and falls back to pure Python, but the engine suites have not yet passed in full
-# on it (docs/speed.md). CI runs the pure engines.
-install: $(VENV)/.installed messages $(if $(filter 1,$(ENGINES_COMPILE)),engines)
+install: $(VENV)/.installed messages engines
 
-# Both rules engines compiled by mypyc into extension modules next to their sources (git-ignored;
-# docs/speed.md): Commandeer about 2x, Westeros 1.6x as fast. Rebuilt only when a source changed (a hash of the sources is
-# stamped into the build and checked at import, so an edited engine never runs stale compiled code).
-# Without a C compiler, or with ENGINES_PURE=1, nothing is built and the engines run as pure Python.
+# Part of `make install`: both rules engines compiled by mypyc into extension modules next to their sources
+# (git-ignored; docs/speed.md), Commandeer about 2x, Westeros 1.6x as fast. About 140 s of CPU on a fresh
+# clone (2.5-4 minutes on two shared cores), then only after an engine's source changed (a hash of the sources is stamped into the build and
+# checked at import, so an edited engine never runs stale compiled code). Without a C compiler or Python's
+# headers (Debian: gcc, python3-dev) nothing is built and the engines run as pure Python, unchanged; a build
+# that fails is removed and named in one line, and the engines run as pure Python too. ENGINES_COMPILE=0
+# skips the build, ENGINES_PURE=1 also leaves an existing build unused, ENGINES_BUILD_STRICT=1 (CI) makes a
+# missing compiler or a failed build fail the install.
 engines: $(VENV)/.installed
 	@$(BIN)/python -m matches.kit.compiled build
 
@@ -84,12 +85,14 @@ format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# `compiled` when `make install` built the engines (and ENGINES_PURE is not set), else `pure`.
+# `compiled` when `make install` built the engines (and ENGINES_PURE is not set), else `pure`. Read when
+# the recipe runs, after `install` has (re)built them.
 ENGINES_MODE = $(shell $(BIN)/python -m matches.kit.compiled mode 2>/dev/null || echo pure)
 ENGINE_SUITES := matches/engine/tests boardgame/engine/tests matches/kit/tests tests/test_game_conformance.py
 
-# The whole suite: static checks, then every test (engine, API, Celery/Redis, PostgreSQL, browser).
-# PYTEST_ARGS adds options, e.g. `make test PYTEST_ARGS="-k deck"`.
+# The whole suite: static checks, then every test (engine, API, Celery/Redis, PostgreSQL, browser), on the
+# engines as `make install` left them (compiled when a C compiler is present), then, when compiled, the
+# engine suites once more as pure Python. PYTEST_ARGS adds options, e.g. `make test PYTEST_ARGS="-k deck"`.
 test: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -114,8 +117,10 @@ bench: install
 screenshots: install
 	$(BIN)/python docs/screenshots/take.py
 
+# Back to a fresh clone's state, the compiled engines included (the next `make install` builds them again).
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache
+	rm -f matches/engine/*.so boardgame/engine/*.so matches/engine/_compiled.stamp boardgame/engine/_compiled.stamp
 
 # The production topology on this machine (deploy/cluster.py, docs/deploy.md): nginx on CLUSTER_PORT in front
 # of two uvicorn processes, a Celery worker per queue (`celery`, `ai`) and one beat, with production settings,

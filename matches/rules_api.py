@@ -14,7 +14,6 @@ bool, a string or a float such as 1e400), a boolean is `true`/`false`; unknown k
 from __future__ import annotations
 
 import functools
-import inspect
 import re
 from dataclasses import MISSING, Field, fields
 from typing import Any, TypeAlias, TypedDict, cast
@@ -26,6 +25,7 @@ from rest_framework import serializers
 from matches.clocks import TimeControl
 from matches.games.registry import game_kinds, get_game
 from matches.jsontypes import JSONObject
+from matches.kit.compiled import source_of
 
 # Any: DRF's fields differ in all four type parameters (value, data, representation, instance) and the
 # stubs' Field is invariant in them, so a mapping of mixed fields can only name them as Field of Any.
@@ -78,9 +78,10 @@ class ClosedSerializer(serializers.Serializer[object]):
 
 @functools.cache
 def _field_comments(cls: type) -> dict[str, str]:
-    """The comment lines right above each field of a dataclass, joined (the field's documentation)."""
+    """The comment lines right above each field of a dataclass, joined (the field's documentation); read
+    from the ``.py`` file when the engine is compiled (docs/speed.md)."""
     try:
-        lines = inspect.getsource(cls).splitlines()
+        lines = source_of(cls).splitlines()
     except (OSError, TypeError):
         return {}
     out: dict[str, str] = {}

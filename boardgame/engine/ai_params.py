@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from matches.kit.agentbase import AgentBase
+from matches.kit.agentbase import AgentBase, picklable_by_fields
 
 
 @dataclass(frozen=True)
@@ -179,6 +179,7 @@ class WesterosAIParams:
         return max(self.kind_weight.values())
 
 
+picklable_by_fields(WesterosSearchParams, GreedyWeights, WesterosAIParams)  # the benches' worker processes
 DEFAULT_PARAMS = WesterosAIParams()
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from matches.kit.agentbase import AgentBase
+from matches.kit.agentbase import AgentBase, picklable_by_fields
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,7 @@ class CommandeerAIParams:
         return self.normal if level == "normal" else self.hard
 
 
+picklable_by_fields(PlanSearchParams, PolicyWeights, CommandeerAIParams)  # the benches' worker processes
 DEFAULT_PARAMS = CommandeerAIParams()
 DEFAULT_WEIGHTS = DEFAULT_PARAMS.policy
 

@@ -11,9 +11,11 @@ accept it and have nothing to know); ``params`` the engine's AI parameters (None
 
 from __future__ import annotations
 
+import copyreg
+import dataclasses
 from collections.abc import Mapping
 from random import Random
-from typing import ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 
 class LevelParams(Protocol):
@@ -24,6 +26,19 @@ class LevelParams(Protocol):
 
 
 P = TypeVar("P", bound=LevelParams)
+
+
+def _by_fields(value: Any) -> tuple[type, tuple[object, ...]]:
+    return type(value), tuple(getattr(value, f.name) for f in dataclasses.fields(value))
+
+
+def picklable_by_fields(*classes: type) -> None:
+    """Pickle (and copy) these frozen dataclasses by calling the class with their fields. The default,
+    which restores the attributes one by one, fails on a frozen class compiled by mypyc (no ``__dict__``
+    to fill, and its ``__setattr__`` refuses); the benches hand AI parameters to worker processes."""
+    for cls in classes:
+        assert dataclasses.is_dataclass(cls) and all(f.init for f in dataclasses.fields(cls)), cls
+        copyreg.pickle(cls, _by_fields)
 
 
 class AgentBase(Generic[P]):

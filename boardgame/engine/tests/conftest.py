@@ -20,18 +20,15 @@ from boardgame.engine.data import GameData, load_default_game_data
 from boardgame.engine.game import Outcome, WesterosState
 from boardgame.engine.position import from_position
 from boardgame.engine.structures import Combat, Pending
-from matches.kit.compiled import is_compiled
+from matches.kit.tests.pure_only import pure_python_only as skip_when_compiled
 
 _DATA = load_default_game_data()
 
 
 def pure_python_only() -> None:
-    """Skip a test that replaces an engine function or method, or subclasses an engine class, when the engine
-    is compiled (a compiled class takes no interpreted subclass): compiled code
-    calls engine functions and methods directly and never sees the replacement. ``make test`` runs the
-    engine suites as pure Python too, where such a test runs (docs/speed.md)."""
-    if is_compiled("boardgame.engine"):
-        pytest.skip("replaces or subclasses engine code: runs in the pure-Python pass (docs/speed.md)")
+    """Skip a test that replaces an engine function or method, or subclasses an engine class, when the
+    Westeros engine is compiled; the pure-Python pass of ``make test`` runs it (docs/speed.md)."""
+    skip_when_compiled("boardgame.engine")
 
 
 @pytest.fixture(scope="session")

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from boardgame.engine.config import RulesConfig
+from matches.kit.compiled import docstring_of
 
 from .conftest import _DATA
 
@@ -105,7 +106,7 @@ def test_every_decision_says_where_it_is_configured() -> None:
                 f"W-{rule} names {name}, which is not its RulesConfig field"
             )
         if "Fixed behaviour" in text:
-            assert f"W-{rule} " in " ".join((RulesConfig.__doc__ or "").split()), (
+            assert f"W-{rule} " in " ".join((docstring_of(RulesConfig) or "").split()), (
                 f"W-{rule} is not in the docstring"
             )
         assert named or "Fixed behaviour" in text or "not built" in text, (

@@ -8,6 +8,14 @@ from typing import Any
 from matches.engine import GameState, Outcome
 from matches.engine.actions import Action, ChooseCard, ChooseSquare, ChooseTarget, ChooseTrigger
 from matches.engine.tests.pool import pool_cards
+from matches.kit.tests.pure_only import pure_python_only as skip_when_compiled
+
+
+def pure_python_only() -> None:
+    """Skip a test that replaces an engine function or method, or subclasses an engine class, when the
+    Commandeer engine is compiled; the pure-Python pass of ``make test`` runs it (docs/speed.md)."""
+    skip_when_compiled("matches.engine")
+
 
 DUMMIES: list[dict[str, Any]] = [
     {

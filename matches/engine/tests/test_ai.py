@@ -17,6 +17,7 @@ from matches.engine.agents import AGENTS, LEVEL_BUDGET_S, Agent, GreedyAgent, Ra
 from matches.engine.arena import MATCHUPS, play_one
 from matches.engine.decks import default_decks
 from matches.engine.search import PlanSearchAgent
+from matches.engine.tests.helpers import pure_python_only
 
 DECKS = [d for _, d in sorted(default_decks().items())]
 pytestmark = pytest.mark.skipif(len(DECKS) < 2, reason="no sample card set")
@@ -197,6 +198,7 @@ class _Noisy(PlanSearchAgent):
 def test_sequential_halving_spends_the_budget_on_every_stage_and_keeps_the_best() -> None:
     """``_halve`` shares the simulations among the halvings (Karnin et al. 2013): every candidate is seen,
     the survivors of each halving are seen more, the whole budget is spent and the best mean wins."""
+    pure_python_only()  # subclasses PlanSearchAgent: a compiled class takes no interpreted subclass
     from matches.engine.search import _Plan
     from matches.kit.budget import Budget
 
@@ -218,6 +220,7 @@ def test_sequential_halving_spends_the_budget_on_every_stage_and_keeps_the_best(
 def test_hard_simulations_play_through_our_next_turn() -> None:
     """``hard`` scores a candidate after the opponent's reply and our next turn (``own_turn_after``); the
     simulation of ``normal`` stops at the start of our next turn."""
+    pure_python_only()  # replaces search.value, which compiled callers never look up
     from matches.engine import search
 
     g = new_match(DECKS[0], DECKS[1], seed=5)
