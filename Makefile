@@ -89,6 +89,14 @@ format: install
 # the recipe runs, after `install` has (re)built them.
 ENGINES_MODE = $(shell $(BIN)/python -m matches.kit.compiled mode 2>/dev/null || echo pure)
 ENGINE_SUITES := matches/engine/tests boardgame/engine/tests matches/kit/tests tests/test_game_conformance.py
+# The pure-Python pass when the engines are compiled: same seeds → same games (golden playthroughs, byte
+# identity, stored positions and snapshots) and the tests that only run pure (they subclass or replace
+# engine code; matches/kit/tests/pure_only.py) — the rest of ENGINE_SUITES ran pure for years.
+ENGINE_IDENTITY_SUITES := matches/engine/tests/test_golden.py matches/engine/tests/test_byte_identity.py \
+  boardgame/engine/tests/test_golden.py boardgame/engine/tests/test_snapshots.py \
+  boardgame/engine/tests/test_storage_format.py matches/kit/tests tests/test_game_conformance.py
+# Redis for the browser-test process: REDIS_URL's server, database 6 (the other process keeps its own).
+BROWSER_REDIS_URL = $(if $(REDIS_URL),$(shell echo '$(REDIS_URL)' | sed -E 's#/[0-9]*$$##')/6,)
 
 # The whole suite: static checks, then every test (engine, API, Celery/Redis, PostgreSQL, browser), on the
 # engines as `make install` left them (compiled when a C compiler is present), then, when compiled, the
@@ -98,14 +106,24 @@ test: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict $(TYPED)
 	$(BIN)/python manage.py makemigrations --check --dry-run --settings=config.settings.test
-	DJANGO_SETTINGS_MODULE=config.settings.test ENGINES_EXPECT=$(ENGINES_MODE) $(BIN)/pytest -m "not browser" $(PYTEST_ARGS)
-	@# The engines' own suites (golden playthroughs, stored positions, byte identity) once more as pure
-	@# Python when the run above used the compiled build: same seeds, same games, both ways.
-	@if [ "$(ENGINES_MODE)" = compiled ]; then \
+	@# The browser tests run beside the rest, in a process of their own (Playwright's sync API keeps an
+	@# event loop in the thread) with their own test database and Redis database, so both cores work: one
+	@# after the other the suite took about 55 minutes on 2 cores. Their output follows the rest's.
+	@mkdir -p var; \
+	DJANGO_SETTINGS_MODULE=config.settings.test TEST_DATABASE_NAME=test_browser REDIS_URL="$(BROWSER_REDIS_URL)" \
+	  $(BIN)/pytest -m browser $(PYTEST_ARGS) > var/browser-tests.log 2>&1 & browser=$$!; \
+	DJANGO_SETTINGS_MODULE=config.settings.test ENGINES_EXPECT=$(ENGINES_MODE) $(BIN)/pytest -m "not browser" \
+	  $(PYTEST_ARGS); rest=$$?; \
+	pure=0; if [ "$(ENGINES_MODE)" = compiled ]; then \
+	  echo "== the engines' identity suites and pure-only tests once more as pure Python"; \
 	  DJANGO_SETTINGS_MODULE=config.settings.test ENGINES_PURE=1 ENGINES_EXPECT=pure $(BIN)/pytest -m "not browser" \
-	    $(ENGINE_SUITES) $(PYTEST_ARGS); fi
-	@# Browser tests in a process of their own: Playwright's sync API keeps an event loop in the thread.
-	DJANGO_SETTINGS_MODULE=config.settings.test $(BIN)/pytest -m browser $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	    $(ENGINE_IDENTITY_SUITES) $(PYTEST_ARGS) || pure=$$?; \
+	  DJANGO_SETTINGS_MODULE=config.settings.test ENGINES_PURE=1 ENGINES_EXPECT=pure $(BIN)/pytest -m pure_only \
+	    $(ENGINE_SUITES) $(PYTEST_ARGS) || pure=$$?; fi; \
+	wait $$browser; web=$$?; echo "== browser tests (var/browser-tests.log)"; cat var/browser-tests.log; \
+	[ $$web -eq 5 ] && web=0; \
+	echo "== exit codes: rest $$rest, pure engines $$pure, browser $$web"; \
+	[ $$rest -eq 0 ] && [ $$pure -eq 0 ] && [ $$web -eq 0 ]
 
 bench: install
 	$(BIN)/python bench/decks.py

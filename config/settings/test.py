@@ -22,3 +22,7 @@ import tempfile  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="commandeer-media-"))
+
+# `make test` runs the browser tests beside the others, each process with a test database of its own.
+if os.environ.get("TEST_DATABASE_NAME") and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}  # noqa: F405

@@ -168,9 +168,9 @@ def test_leaving_a_running_game_is_asked_first(stack: Stack) -> None:
         assert page.locator("[data-testid=leave-game]").is_visible()  # still seated
         page.click("[data-testid=leave-game-button]")
         page.click("[data-testid=leave-question-yes]")
-        page.wait_for_load_state()
+        page.locator("[data-testid=leave-game]").wait_for(state="hidden")  # an AI plays the house now
         page.wait_for_function("document.body.dataset.version !== undefined")
-        assert page.locator("[data-testid=leave-game]").is_hidden()  # an AI plays the house now
+        assert page.locator("[data-testid=leave-game]").is_hidden()
         assert native == []
         player.ctx.close()
 

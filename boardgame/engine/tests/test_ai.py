@@ -149,6 +149,7 @@ def test_order_plans_respect_tokens_and_star_limit() -> None:
             assert sum(1 for t in toks if DATA.tokens[t]["special"]) <= st.star_limit(h)
 
 
+@pytest.mark.pure_only
 def test_the_search_maximises_the_log_of_the_chance_to_win() -> None:
     """`objective`: log of the chance, floored, so a simulation another house won is not minus infinity; the
     search's means are of that (a sure 0.5 beats a coin flip between a win and a loss, whose mean chance is

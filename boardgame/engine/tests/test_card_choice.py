@@ -110,6 +110,7 @@ def test_both_sides_get_what_a_fresh_solve_gives() -> None:
     assert card_mix(st, "greyjoy") != first["greyjoy"]
 
 
+@pytest.mark.pure_only
 def test_the_look_ahead_leaves_the_combat_untouched() -> None:
     st = _greyjoy_defends(["footman"])
     before = st.to_dict()

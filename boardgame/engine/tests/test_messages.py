@@ -237,6 +237,7 @@ def test_every_stored_event_reads_back_as_the_message_it_was_written_from(
         assert back.to_json() == m.to_json(), text
 
 
+@pytest.mark.pure_only
 def test_an_event_of_a_game_stored_before_messages_reads_back() -> None:
     ev = {"n": 7, "round": 1, "text": "Stark marches footman, siege_engine into The Neck (attack)"}
     back = event_message(ev)

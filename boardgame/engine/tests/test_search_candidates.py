@@ -70,6 +70,7 @@ def test_candidates_come_best_first_by_the_prior() -> None:
     assert {c[0] for c in cands} == set(info.legal_actions())
 
 
+@pytest.mark.pure_only
 def test_equal_scores_go_to_the_prior_w_9_2(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every simulation lost (another house wins, W-18.1): all options score 0 and the prior decides (it
     used to be the first legal option, supporting the attacker)."""

@@ -195,6 +195,7 @@ class _Noisy(PlanSearchAgent):
         return float(plan[0]) / 16 + Random(seed * 31 + int(plan[0])).random() * 0.5
 
 
+@pytest.mark.pure_only
 def test_sequential_halving_spends_the_budget_on_every_stage_and_keeps_the_best() -> None:
     """``_halve`` shares the simulations among the halvings (Karnin et al. 2013): every candidate is seen,
     the survivors of each halving are seen more, the whole budget is spent and the best mean wins."""
@@ -217,6 +218,7 @@ def test_sequential_halving_spends_the_budget_on_every_stage_and_keeps_the_best(
     assert len(set(visits)) == 4  # one allocation per stage
 
 
+@pytest.mark.pure_only
 def test_hard_simulations_play_through_our_next_turn() -> None:
     """``hard`` scores a candidate after the opponent's reply and our next turn (``own_turn_after``); the
     simulation of ``normal`` stops at the start of our next turn."""

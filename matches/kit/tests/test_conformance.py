@@ -52,6 +52,7 @@ def test_an_honest_engine_passes() -> None:
     assert tally.games == 1 and tally.states > 3
 
 
+@pytest.mark.pure_only
 def test_a_view_that_shows_hidden_cards_fails() -> None:
     pure_python_only("matches.engine")  # swaps the state's class for a subclass: not on a compiled class
     with pytest.raises(AssertionError, match="determinize changed what"):
