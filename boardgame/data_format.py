@@ -1,6 +1,6 @@
 """The vocabulary of the Westeros data format: section names, ids, keys and the small checks every section
-shares. Pure Python (no database); `boardgame.validation` checks whole sections with it and
-`boardgame.models` takes its choices from it.
+shares. No database; `boardgame.validation` checks whole sections with it and `boardgame.models` takes its
+choices from it. The checks' messages are worded in the active language (gettext), like the validation's.
 """
 
 from __future__ import annotations
@@ -8,6 +8,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 DOMINANCE_TOKENS = ("iron_throne", "valyrian_steel_blade", "messenger_raven")
 INFLUENCE_TRACKS = ("iron_throne", "fiefdoms", "kings_court")
@@ -111,14 +114,14 @@ def outline_problem(outline: Any) -> str | None:
     if outline in (None, []):
         return None
     if not isinstance(outline, list) or len(outline) < 3:
-        return "An outline is a list of at least 3 [x, y] points."
+        return _("An outline is a list of at least 3 [x, y] points.")
     for point in outline:
         if (
             not isinstance(point, list)
             or len(point) != 2
             or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in point)
         ):
-            return f"Outline point {point!r} is not an [x, y] pair of numbers."
+            return _("Outline point %(point)s is not an [x, y] pair of numbers.") % {"point": repr(point)}
     return None
 
 
@@ -138,15 +141,28 @@ def is_nat(value: Any) -> bool:
 def keys_problem(obj: Any, required: set[str], optional: Iterable[str], where: str) -> str | None:
     """Why `obj` is not a dict with exactly these keys, or None."""
     if not isinstance(obj, dict):
-        return f"{where}: expected an object"
+        return f"{where}: " + _("expected an object")
     missing = sorted(required - set(obj))
     unknown = sorted(set(obj) - required - set(optional))
     parts = []
     if missing:
-        parts.append(f"missing {', '.join(missing)}")
+        parts.append(_("missing %(fields)s") % {"fields": ", ".join(missing)})
     if unknown:
-        parts.append(f"unknown field(s) {', '.join(unknown)}")
+        parts.append(_("unknown field(s) %(fields)s") % {"fields": ", ".join(unknown)})
     return f"{where}: {'; '.join(parts)}" if parts else None
+
+
+# How `entry_id` names an entry of a section's list: by its number, and when its id is malformed.
+ENTRY_WORDS = {
+    "area": (
+        gettext_noop("area #%(number)s"),
+        gettext_noop("area id %(id)s is not a snake_case id (at most %(limit)s characters)"),
+    ),
+    "card": (
+        gettext_noop("card #%(number)s"),
+        gettext_noop("card id %(id)s is not a snake_case id (at most %(limit)s characters)"),
+    ),
+}
 
 
 def entry_id(
@@ -160,13 +176,14 @@ def entry_id(
     errors: list[str],
 ) -> str | None:
     """The snake_case id of entry #n of a section's list, or None with the reason added to `errors` (wrong
-    keys or a malformed id)."""
-    problem = keys_problem(entry, required, optional, f"{section}: {noun} #{n + 1}")
+    keys or a malformed id). `noun` is "area" or "card"."""
+    number, bad_id = ENTRY_WORDS[noun]
+    problem = keys_problem(entry, required, optional, f"{section}: " + _(number) % {"number": n + 1})
     if problem:
         errors.append(problem)
         return None
     i = entry["id"]
     if not isinstance(i, str) or not ID_RE.match(i):
-        errors.append(f"{section}: {noun} id {i!r} is not a snake_case id (at most 60 characters)")
+        errors.append(f"{section}: " + _(bad_id) % {"id": repr(i), "limit": 60})
         return None
     return i

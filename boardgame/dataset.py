@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import models, transaction
 from django.utils import translation
+from django.utils.translation import gettext
 from simple_history.utils import bulk_create_with_history
 
 from boardgame.data_format import (
@@ -276,23 +277,32 @@ def bundled_data(directory: Path = DATA_DIR) -> dict[str, Any]:
 
 
 @transaction.atomic
-@translation.override(SOURCE_LANGUAGE)
 def game_data_import(*, data: dict[str, Any]) -> dict[str, int]:
     """Replace the whole Westeros data set with `data` (six sections, optional `layout`); returns row counts.
 
-    Nothing is written unless the data has no error at all; the ApplicationError lists every error.
+    Nothing is written unless the data has no error at all; the ApplicationError lists every error. The
+    errors and the summary are worded in the caller's language (the staff member's, or English for the
+    management commands); the rows are written with English active (`_import_rows`).
     """
     layout = data.get("layout") if isinstance(data, dict) else None
     errors = game_data_errors(data, layout=layout)
     if isinstance(data, dict):
         unknown = sorted(set(data) - set(GAME_SECTIONS) - {"layout"})
-        errors += [f"unknown section {s!r}" for s in unknown]
+        errors += [gettext("unknown section %(section)s") % {"section": repr(s)} for s in unknown]
     if errors:
         raise ApplicationError(
             "invalid_westeros_data",
-            f"The Westeros data has {len(errors)} error(s); nothing was imported.",
+            gettext("The Westeros data has %(count)s error(s); nothing was imported.")
+            % {"count": len(errors)},
             extra={"errors": errors},
         )
+    return _import_rows(data, layout)
+
+
+@translation.override(SOURCE_LANGUAGE)
+def _import_rows(data: dict[str, Any], layout: Any) -> dict[str, int]:
+    """Write a checked data set. English is active: the translated models' own columns (`name`) take the
+    file's English text, and every other language comes from the records' "translations"."""
     _wipe()
     m, s, hc, w, wl, t = (data[k] for k in GAME_SECTIONS)
     _set_meta("map", m, ("counts", "areas", "adjacency"))

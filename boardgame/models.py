@@ -16,7 +16,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -54,14 +54,20 @@ class EnglishSourceModel(models.Model):
 class SectionMeta(models.Model):
     """Header of one data section (schema_version, game, notes, rule texts): the keys no table holds."""
 
-    section = models.CharField(max_length=20, unique=True, choices=[(s, s) for s in SECTIONS])
+    section = models.CharField(
+        max_length=20, unique=True, choices=[(s, s) for s in SECTIONS], verbose_name=_("section")
+    )
     data = models.JSONField(
-        default=dict, blank=True, help_text=_("JSON object; keys are copied into the export.")
+        default=dict,
+        blank=True,
+        help_text=_("JSON object; keys are copied into the export."),
+        verbose_name=_("data"),
     )
 
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name_plural = _("section headers")
         ordering = ["section"]
         verbose_name = _("section header")
 
@@ -76,25 +82,44 @@ class SectionMeta(models.Model):
 class House(EnglishSourceModel):
     """A Great House (W-1.1) with its player-screen start values (W-2.1, W-2.2, W-2.3)."""
 
-    slug = models.SlugField(max_length=40, unique=True, help_text=ID_HELP)
-    name = models.CharField(max_length=60, unique=True)
-    position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
-    power_tokens_available = models.PositiveSmallIntegerField(default=5)
-    power_tokens_total = models.PositiveSmallIntegerField(default=20)
-    supply_level = models.PositiveSmallIntegerField(default=2, validators=[MaxValueValidator(6)])
-    victory_track = models.PositiveSmallIntegerField(default=1, validators=[MaxValueValidator(7)])
+    slug = models.SlugField(max_length=40, unique=True, help_text=ID_HELP, verbose_name=_("slug"))
+    name = models.CharField(max_length=60, unique=True, verbose_name=_("name"))
+    position = models.PositiveSmallIntegerField(
+        default=0, help_text=ORDER_HELP, verbose_name=pgettext_lazy("export order", "position")
+    )
+    power_tokens_available = models.PositiveSmallIntegerField(
+        default=5, verbose_name=_("power tokens available")
+    )
+    power_tokens_total = models.PositiveSmallIntegerField(default=20, verbose_name=_("power tokens total"))
+    supply_level = models.PositiveSmallIntegerField(
+        default=2, validators=[MaxValueValidator(6)], verbose_name=_("supply level")
+    )
+    victory_track = models.PositiveSmallIntegerField(
+        default=1, validators=[MaxValueValidator(7)], verbose_name=_("victory track")
+    )
     garrison_strength = models.PositiveSmallIntegerField(
-        default=2, help_text=_("Garrison on the home area (W-11.2).")
+        default=2,
+        help_text=_("Garrison on the home area (W-11.2)."),
+        verbose_name=_("garrison strength"),
     )
     influence_iron_throne = models.PositiveSmallIntegerField(
-        default=1, validators=[MinValueValidator(1)], help_text=_("6-player start position (1 = top).")
+        default=1,
+        validators=[MinValueValidator(1)],
+        help_text=_("6-player start position (1 = top)."),
+        verbose_name=_("influence: Iron Throne"),
     )
-    influence_fiefdoms = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1)])
-    influence_kings_court = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1)])
+    influence_fiefdoms = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1)], verbose_name=_("influence: Fiefdoms")
+    )
+    influence_kings_court = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1)], verbose_name=_("influence: King's Court")
+    )
 
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("house")
+        verbose_name_plural = _("houses")
         ordering = ["position", "slug"]
 
     def __str__(self) -> str:
@@ -118,27 +143,45 @@ class Area(EnglishSourceModel):
     KINDS = [(LAND, _("land")), (SEA, _("sea")), (PORT, _("port"))]
     CASTLES = [("none", _("none")), ("castle", _("castle")), ("stronghold", _("stronghold"))]
 
-    slug = models.SlugField(max_length=60, unique=True, help_text=ID_HELP)
-    name = models.CharField(max_length=80, unique=True)
-    kind = models.CharField(max_length=4, choices=KINDS)
-    castle = models.CharField(max_length=10, choices=CASTLES, default="none")
-    supply = models.PositiveSmallIntegerField(default=0, help_text=_("Supply barrel icons."))
-    crowns = models.PositiveSmallIntegerField(default=0, help_text=_("Power crown icons."))
+    slug = models.SlugField(max_length=60, unique=True, help_text=ID_HELP, verbose_name=_("slug"))
+    name = models.CharField(max_length=80, unique=True, verbose_name=_("name"))
+    kind = models.CharField(max_length=4, choices=KINDS, verbose_name=_("kind"))
+    castle = models.CharField(max_length=10, choices=CASTLES, default="none", verbose_name=_("castle"))
+    supply = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Supply barrel icons."), verbose_name=_("supply")
+    )
+    crowns = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Power crown icons."), verbose_name=_("crowns")
+    )
     home_house = models.ForeignKey(
-        House, null=True, blank=True, on_delete=models.PROTECT, related_name="home_areas"
+        House,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="home_areas",
+        verbose_name=_("home house"),
     )
     island = models.BooleanField(
-        default=False, help_text=_("Land area touching no other land area (W-10.2).")
+        default=False,
+        help_text=_("Land area touching no other land area (W-10.2)."),
+        verbose_name=_("island"),
     )
-    x = models.FloatField(default=0, help_text=_("Label position on the schematic map (viewbox units)."))
-    y = models.FloatField(default=0)
+    x = models.FloatField(
+        default=0, help_text=_("Label position on the schematic map (viewbox units)."), verbose_name=_("x")
+    )
+    y = models.FloatField(default=0, verbose_name=_("y"))
     outline = models.JSONField(
-        default=list, blank=True, help_text=_("Polygon [[x, y], ...] on the schematic map.")
+        default=list,
+        blank=True,
+        help_text=_("Polygon [[x, y], ...] on the schematic map."),
+        verbose_name=_("outline"),
     )
 
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("area")
+        verbose_name_plural = _("areas")
         ordering = ["kind", "slug"]
 
     def __str__(self) -> str:
@@ -186,12 +229,13 @@ class Adjacency(models.Model):
     The storage makes adjacency symmetric by construction: `b in neighbours(a)` iff `a in neighbours(b)`.
     """
 
-    area_a = models.ForeignKey(Area, on_delete=models.CASCADE, related_name="+")
-    area_b = models.ForeignKey(Area, on_delete=models.CASCADE, related_name="+")
+    area_a = models.ForeignKey(Area, on_delete=models.CASCADE, related_name="+", verbose_name=_("area a"))
+    area_b = models.ForeignKey(Area, on_delete=models.CASCADE, related_name="+", verbose_name=_("area b"))
 
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("adjacency")
         verbose_name_plural = _("adjacencies")
         ordering = ["area_a__slug", "area_b__slug"]
         constraints = [
@@ -248,14 +292,24 @@ def port_edge_problem(first: Area, second: Area) -> str | None:
 class Port(models.Model):
     """A port (W-1.2, W-10.4): belongs to a castle/stronghold land area and opens onto one adjacent sea."""
 
-    area = models.OneToOneField(Area, on_delete=models.CASCADE, related_name="port_info")
-    land_area = models.OneToOneField(Area, on_delete=models.PROTECT, related_name="port_of")
-    sea_area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="ports_opening_here")
-    max_ships = models.PositiveSmallIntegerField(default=3, validators=[MinValueValidator(1)])
+    area = models.OneToOneField(
+        Area, on_delete=models.CASCADE, related_name="port_info", verbose_name=_("area")
+    )
+    land_area = models.OneToOneField(
+        Area, on_delete=models.PROTECT, related_name="port_of", verbose_name=_("land area")
+    )
+    sea_area = models.ForeignKey(
+        Area, on_delete=models.PROTECT, related_name="ports_opening_here", verbose_name=_("sea area")
+    )
+    max_ships = models.PositiveSmallIntegerField(
+        default=3, validators=[MinValueValidator(1)], verbose_name=_("max ships")
+    )
 
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("port")
+        verbose_name_plural = _("ports")
         ordering = ["area__slug"]
 
     def __str__(self) -> str:
@@ -318,15 +372,23 @@ class StartingUnit(models.Model):
 
     UNITS = [(u, UNIT_NAMES.get(u, u.replace("_", " "))) for u in UNIT_TYPES]
 
-    house = models.ForeignKey(House, on_delete=models.CASCADE, related_name="starting_units")
-    area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="+")
-    unit = models.CharField(max_length=12, choices=UNITS)
-    count = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1)])
-    position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
+    house = models.ForeignKey(
+        House, on_delete=models.CASCADE, related_name="starting_units", verbose_name=_("house")
+    )
+    area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="+", verbose_name=_("area"))
+    unit = models.CharField(max_length=12, choices=UNITS, verbose_name=_("unit"))
+    count = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1)], verbose_name=_("count")
+    )
+    position = models.PositiveSmallIntegerField(
+        default=0, help_text=ORDER_HELP, verbose_name=pgettext_lazy("export order", "position")
+    )
 
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("starting unit")
+        verbose_name_plural = _("starting units")
         ordering = ["house__position", "position", "id"]
 
     def __str__(self) -> str:
@@ -352,32 +414,48 @@ class Setup(models.Model):
     """Start of a game for one player count (W-2): houses in play, tracks, tokens, impassable areas."""
 
     player_count = models.PositiveSmallIntegerField(
-        unique=True, validators=[MinValueValidator(3), MaxValueValidator(6)]
+        unique=True,
+        validators=[MinValueValidator(3), MaxValueValidator(6)],
+        verbose_name=_("player count"),
     )
     houses = models.JSONField(
-        default=list, help_text=_('House ids in play, e.g. ["stark", "lannister", "baratheon"].')
+        default=list,
+        help_text=_('House ids in play, e.g. ["stark", "lannister", "baratheon"].'),
+        verbose_name=_("houses"),
     )
     influence_tracks = models.JSONField(
         default=dict,
         help_text=_('{"iron_throne": [...], "fiefdoms": [...], "kings_court": [...]}, top first.'),
+        verbose_name=_("influence tracks"),
     )
     dominance_token_holders = models.JSONField(
         default=dict,
         help_text=_('{"iron_throne": house, "valyrian_steel_blade": house, "messenger_raven": house}'),
+        verbose_name=_("dominance token holders"),
     )
     impassable_areas = models.JSONField(
-        default=list, blank=True, help_text=_("Area ids no unit may enter (W-2.4).")
+        default=list,
+        blank=True,
+        help_text=_("Area ids no unit may enter (W-2.4)."),
+        verbose_name=_("impassable areas"),
     )
     kings_court_special_orders = models.JSONField(
-        default=list, help_text=_("Special orders per King's Court position, e.g. [3, 2, 1].")
+        default=list,
+        help_text=_("Special orders per King's Court position, e.g. [3, 2, 1]."),
+        verbose_name=_("King's Court special orders"),
     )
     variant_notes = models.JSONField(
-        null=True, blank=True, help_text=_("Optional list of notes (exported if set).")
+        null=True,
+        blank=True,
+        help_text=_("Optional list of notes (exported if set)."),
+        verbose_name=_("variant notes"),
     )
 
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("setup")
+        verbose_name_plural = _("setups")
         ordering = ["player_count"]
 
     def __str__(self) -> str:
@@ -410,14 +488,20 @@ class Setup(models.Model):
 class SetupGarrison(models.Model):
     """A garrison token placed at set-up (W-2.4, W-11.2)."""
 
-    setup = models.ForeignKey(Setup, on_delete=models.CASCADE, related_name="garrisons")
-    area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="+")
-    strength = models.PositiveSmallIntegerField(default=2)
-    position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
+    setup = models.ForeignKey(
+        Setup, on_delete=models.CASCADE, related_name="garrisons", verbose_name=_("setup")
+    )
+    area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="+", verbose_name=_("area"))
+    strength = models.PositiveSmallIntegerField(default=2, verbose_name=_("strength"))
+    position = models.PositiveSmallIntegerField(
+        default=0, help_text=ORDER_HELP, verbose_name=pgettext_lazy("export order", "position")
+    )
 
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("setup garrison")
+        verbose_name_plural = _("setup garrisons")
         ordering = ["setup__player_count", "position", "id"]
 
     def __str__(self) -> str:
@@ -431,17 +515,26 @@ class SetupGarrison(models.Model):
 class NeutralForce(models.Model):
     """A neutral force token (W-11.1); `impassable` tokens ("~", 3 players) have no strength."""
 
-    setup = models.ForeignKey(Setup, on_delete=models.CASCADE, related_name="neutral_forces")
-    area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="+")
-    strength = models.PositiveSmallIntegerField(
-        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(6)]
+    setup = models.ForeignKey(
+        Setup, on_delete=models.CASCADE, related_name="neutral_forces", verbose_name=_("setup")
     )
-    impassable = models.BooleanField(default=False)
-    position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
+    area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="+", verbose_name=_("area"))
+    strength = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(6)],
+        verbose_name=_("strength"),
+    )
+    impassable = models.BooleanField(default=False, verbose_name=_("impassable"))
+    position = models.PositiveSmallIntegerField(
+        default=0, help_text=ORDER_HELP, verbose_name=pgettext_lazy("export order", "position")
+    )
 
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("neutral force")
+        verbose_name_plural = _("neutral forces")
         ordering = ["setup__player_count", "position", "id"]
         constraints = [models.UniqueConstraint(fields=["setup", "area"], name="one_neutral_force_per_area")]
 
@@ -469,19 +562,32 @@ class HouseCard(EnglishSourceModel):
 
     TIMINGS = [(t, t) for t in HOUSE_CARD_TIMINGS]
 
-    slug = models.SlugField(max_length=60, unique=True, help_text=ID_HELP)
-    house = models.ForeignKey(House, on_delete=models.PROTECT, related_name="house_cards")
-    name = models.CharField(max_length=80)
-    strength = models.PositiveSmallIntegerField(validators=[MaxValueValidator(4)])
-    swords = models.PositiveSmallIntegerField(default=0)
-    fortifications = models.PositiveSmallIntegerField(default=0)
-    effect = models.TextField(blank=True, default="", help_text=_("Card text; empty when the card has none."))
-    effect_timing = models.CharField(max_length=12, choices=TIMINGS, default="none")
-    position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
+    slug = models.SlugField(max_length=60, unique=True, help_text=ID_HELP, verbose_name=_("slug"))
+    house = models.ForeignKey(
+        House, on_delete=models.PROTECT, related_name="house_cards", verbose_name=_("house")
+    )
+    name = models.CharField(max_length=80, verbose_name=_("name"))
+    strength = models.PositiveSmallIntegerField(validators=[MaxValueValidator(4)], verbose_name=_("strength"))
+    swords = models.PositiveSmallIntegerField(default=0, verbose_name=_("swords"))
+    fortifications = models.PositiveSmallIntegerField(default=0, verbose_name=_("fortifications"))
+    effect = models.TextField(
+        blank=True,
+        default="",
+        help_text=_("Card text; empty when the card has none."),
+        verbose_name=_("effect"),
+    )
+    effect_timing = models.CharField(
+        max_length=12, choices=TIMINGS, default="none", verbose_name=_("effect timing")
+    )
+    position = models.PositiveSmallIntegerField(
+        default=0, help_text=ORDER_HELP, verbose_name=pgettext_lazy("export order", "position")
+    )
 
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("house card")
+        verbose_name_plural = _("house cards")
         ordering = ["house__position", "position", "slug"]
 
     def __str__(self) -> str:
@@ -530,13 +636,17 @@ class WesterosDeck(models.Model):
     """One of the three Westeros decks (W-4); the counts of its cards add up to `size`."""
 
     number = models.PositiveSmallIntegerField(
-        unique=True, validators=[MinValueValidator(1), MaxValueValidator(3)]
+        unique=True,
+        validators=[MinValueValidator(1), MaxValueValidator(3)],
+        verbose_name=_("number"),
     )
-    size = models.PositiveSmallIntegerField(default=10)
+    size = models.PositiveSmallIntegerField(default=10, verbose_name=_("size"))
 
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("Westeros deck")
+        verbose_name_plural = _("Westeros decks")
         ordering = ["number"]
 
     def __str__(self) -> str:
@@ -549,29 +659,46 @@ class WesterosCard(EnglishSourceModel):
     EFFECT_TYPES = [(t, t) for t in WESTEROS_EFFECT_TYPES]
     CHOOSERS = [(t, t) for t in DOMINANCE_TOKENS]
 
-    deck = models.ForeignKey(WesterosDeck, on_delete=models.PROTECT, related_name="cards")
-    slug = models.SlugField(max_length=60, help_text=ID_HELP)
-    name = models.CharField(max_length=80)
-    count = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1)])
-    wildling_icon = models.BooleanField(default=False)
-    effect_type = models.CharField(max_length=20, choices=EFFECT_TYPES)
-    effect = models.TextField()
+    deck = models.ForeignKey(
+        WesterosDeck,
+        on_delete=models.PROTECT,
+        related_name="cards",
+        verbose_name=pgettext_lazy("a Westeros card's deck", "deck"),
+    )
+    slug = models.SlugField(max_length=60, help_text=ID_HELP, verbose_name=_("slug"))
+    name = models.CharField(max_length=80, verbose_name=_("name"))
+    count = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1)], verbose_name=_("count")
+    )
+    wildling_icon = models.BooleanField(default=False, verbose_name=_("wildling icon"))
+    effect_type = models.CharField(max_length=20, choices=EFFECT_TYPES, verbose_name=_("effect type"))
+    effect = models.TextField(verbose_name=_("effect"))
     chooser = models.CharField(
         max_length=24,
         choices=CHOOSERS,
         blank=True,
         default="",
         help_text=_("Choice cards: who picks the option."),
+        verbose_name=_("chooser"),
     )
-    options = models.JSONField(default=list, blank=True, help_text=_("Choice cards: the option ids."))
+    options = models.JSONField(
+        default=list, blank=True, help_text=_("Choice cards: the option ids."), verbose_name=_("options")
+    )
     restricted_orders = models.JSONField(
-        null=True, blank=True, help_text=_("Order-restriction cards: order token ids of the tracks section.")
+        null=True,
+        blank=True,
+        help_text=_("Order-restriction cards: order token ids of the tracks section."),
+        verbose_name=_("restricted orders"),
     )
-    position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
+    position = models.PositiveSmallIntegerField(
+        default=0, help_text=ORDER_HELP, verbose_name=pgettext_lazy("export order", "position")
+    )
 
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("Westeros card")
+        verbose_name_plural = _("Westeros cards")
         ordering = ["deck__number", "position", "slug"]
         constraints = [models.UniqueConstraint(fields=["deck", "slug"], name="westeros_card_once_per_deck")]
 
@@ -612,16 +739,26 @@ def order_token_ids() -> set[str] | None:
 class WildlingCard(EnglishSourceModel):
     """A wildling card (W-16.7): the reward for the highest bidder or the penalties after a defeat."""
 
-    slug = models.SlugField(max_length=60, unique=True, help_text=ID_HELP)
-    name = models.CharField(max_length=80)
-    highest_bidder = models.TextField(help_text=_("Night's Watch victory: reward of the highest bidder."))
-    lowest_bidder = models.TextField(help_text=_("Wildling victory: penalty of the lowest bidder."))
-    everyone_else = models.TextField(help_text=_("Wildling victory: penalty of every other house."))
-    position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
+    slug = models.SlugField(max_length=60, unique=True, help_text=ID_HELP, verbose_name=_("slug"))
+    name = models.CharField(max_length=80, verbose_name=_("name"))
+    highest_bidder = models.TextField(
+        help_text=_("Night's Watch victory: reward of the highest bidder."), verbose_name=_("highest bidder")
+    )
+    lowest_bidder = models.TextField(
+        help_text=_("Wildling victory: penalty of the lowest bidder."), verbose_name=_("lowest bidder")
+    )
+    everyone_else = models.TextField(
+        help_text=_("Wildling victory: penalty of every other house."), verbose_name=_("everyone else")
+    )
+    position = models.PositiveSmallIntegerField(
+        default=0, help_text=ORDER_HELP, verbose_name=pgettext_lazy("export order", "position")
+    )
 
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("wildling card")
+        verbose_name_plural = _("wildling cards")
         ordering = ["position", "slug"]
 
     def __str__(self) -> str:
@@ -633,13 +770,17 @@ class TrackTable(models.Model):
 
     KEYS = TRACK_TABLE_KEYS
 
-    key = models.CharField(max_length=40, unique=True, choices=[(k, k) for k in KEYS])
-    data = models.JSONField()
-    position = models.PositiveSmallIntegerField(default=0, help_text=ORDER_HELP)
+    key = models.CharField(max_length=40, unique=True, choices=[(k, k) for k in KEYS], verbose_name=_("key"))
+    data = models.JSONField(verbose_name=_("data"))
+    position = models.PositiveSmallIntegerField(
+        default=0, help_text=ORDER_HELP, verbose_name=pgettext_lazy("export order", "position")
+    )
 
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("track table")
+        verbose_name_plural = _("track tables")
         ordering = ["position", "key"]
 
     def __str__(self) -> str:

@@ -5,6 +5,11 @@ The format is the six-section dict of `boardgame/data/westeros/*.json` (`map`, `
 drawing). `game_data_errors` checks such a dict and returns every problem it finds (none raises), so the
 import can refuse a whole file and the admin forms (`boardgame.models`' `clean()` methods) can show the
 same messages: this module imports no model, so the models may import it.
+
+Messages are worded in the active language (gettext at check time, as `cards.models.card_field_errors`
+does): the admin's data check page and forms show them in the staff member's language, the import in its
+caller's. Each starts with where the problem is — the section and record id as the JSON spells them
+("setup: stark: …"); the data's own words (ids, JSON keys, values) stay as written in every language.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
+
+from django.utils.translation import gettext as _
 
 from boardgame.data_format import (
     AREA_KEYS,
@@ -58,7 +65,7 @@ def map_errors(m: Any) -> tuple[list[str], dict[str, dict[str, Any]], dict[str, 
         or not isinstance(m.get("areas"), list)
         or not isinstance(m.get("adjacency"), list)
     ):
-        return ["map: expected an object with an 'areas' list and an 'adjacency' list"], areas, adj
+        return ["map: " + _("expected an object with an 'areas' list and an 'adjacency' list")], areas, adj
     for n, a in enumerate(m["areas"]):
         kind = a.get("kind") if isinstance(a, dict) else None
         extra = {"land": ["port"], "port": ["land_area", "sea_area", "max_ships"]}.get(kind or "", [])
@@ -68,33 +75,40 @@ def map_errors(m: Any) -> tuple[list[str], dict[str, dict[str, Any]], dict[str, 
         if i is None:
             continue
         if i in areas:
-            errors.append(f"map: area id {i} is listed twice")
+            errors.append("map: " + _("area id %(id)s is listed twice") % {"id": i})
             continue
         areas[i] = a
         errors += translations_problems(a, AREA_TRANSLATED, f"map: {i}")
         if kind not in KIND_ORDER:
-            errors.append(f"map: {i}: kind must be land, sea or port")
+            errors.append(f"map: {i}: " + _("kind must be land, sea or port"))
         if a["castle"] not in ("none", "castle", "stronghold"):
-            errors.append(f"map: {i}: castle must be none, castle or stronghold")
+            errors.append(f"map: {i}: " + _("castle must be none, castle or stronghold"))
         if not (is_nat(a["supply"]) and is_nat(a["crowns"])):
-            errors.append(f"map: {i}: supply and crowns are non-negative integers")
+            errors.append(f"map: {i}: " + _("supply and crowns are non-negative integers"))
         if not isinstance(a["island"], bool):
-            errors.append(f"map: {i}: island is true or false")
+            errors.append(f"map: {i}: " + _("island is true or false"))
         if not isinstance(a["name"], str) or not 0 < len(a["name"]) <= 80:
-            errors.append(f"map: {i}: name is a text of 1 to 80 characters")
+            errors.append(f"map: {i}: " + _("name is a text of 1 to %(limit)s characters") % {"limit": 80})
         if kind != "land" and (
             a["castle"] != "none" or a["supply"] or a["crowns"] or a["home_house"] or a["island"]
         ):
             errors.append(
-                f"map: {i}: sea areas and ports carry no castle, icons, home house or island flag (W-1.2)"
+                f"map: {i}: "
+                + _("sea areas and ports carry no castle, icons, home house or island flag (W-1.2)")
             )
         if a["home_house"] is not None and a["castle"] != "stronghold":
-            errors.append(f"map: {i}: a home area is a stronghold (W-1.2)")
+            errors.append(f"map: {i}: " + _("a home area is a stronghold (W-1.2)"))
     names = Counter(a["name"] for a in areas.values() if isinstance(a.get("name"), str))
-    errors += [f"map: area name {name!r} is used twice" for name, c in names.items() if c > 1]
+    errors += [
+        "map: " + _("area name %(name)s is used twice") % {"name": repr(name)}
+        for name, c in names.items()
+        if c > 1
+    ]
     homes = Counter(a["home_house"] for a in areas.values() if a["home_house"] is not None)
     errors += [
-        f"map: house {h} has {c} home areas; a house has exactly one (W-1.2)"
+        "map: "
+        + _("house %(house)s has %(count)s home areas; a house has exactly one (W-1.2)")
+        % {"house": h, "count": c}
         for h, c in homes.items()
         if c > 1
     ]
@@ -102,20 +116,32 @@ def map_errors(m: Any) -> tuple[list[str], dict[str, dict[str, Any]], dict[str, 
     seen: set[frozenset[str]] = set()
     for pair in m["adjacency"]:
         if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
-            errors.append(f"map: adjacency entry {pair!r} is not a pair of area ids")
+            errors.append(
+                "map: " + _("adjacency entry %(entry)s is not a pair of area ids") % {"entry": repr(pair)}
+            )
             continue
         a_id, b_id = pair
         unknown = [x for x in pair if x not in areas]
         if unknown:
-            errors.append(f"map: edge {pair} names unknown area(s) {', '.join(unknown)}")
+            errors.append(
+                "map: "
+                + _("edge %(edge)s names unknown area(s) %(areas)s")
+                % {"edge": pair, "areas": ", ".join(unknown)}
+            )
             continue
         if a_id == b_id:
-            errors.append(f"map: edge {pair} is a self loop; an area is never adjacent to itself (W-10.1)")
+            errors.append(
+                "map: "
+                + _("edge %(edge)s is a self loop; an area is never adjacent to itself (W-10.1)")
+                % {"edge": pair}
+            )
             continue
         key = frozenset(pair)
         if key in seen:
             errors.append(
-                f"map: edge {pair} is listed twice; adjacency is symmetric and each edge is listed once"
+                "map: "
+                + _("edge %(edge)s is listed twice; adjacency is symmetric and each edge is listed once")
+                % {"edge": pair}
             )
             continue
         seen.add(key)
@@ -123,7 +149,7 @@ def map_errors(m: Any) -> tuple[list[str], dict[str, dict[str, Any]], dict[str, 
         adj[b_id].add(a_id)
     for i in areas:
         if not adj[i]:
-            errors.append(f"map: {i} has no neighbour")
+            errors.append("map: " + _("%(area)s has no neighbour") % {"area": i})
     if areas:
         start = next(iter(areas))
         reached, stack = {start}, [start]
@@ -134,7 +160,9 @@ def map_errors(m: Any) -> tuple[list[str], dict[str, dict[str, Any]], dict[str, 
                     stack.append(nb)
         if len(reached) != len(areas):
             cut = sorted(set(areas) - reached)
-            errors.append(f"map: the map is not connected; cut off: {', '.join(cut[:8])}")
+            errors.append(
+                "map: " + _("the map is not connected; cut off: %(areas)s") % {"areas": ", ".join(cut[:8])}
+            )
 
     for i, a in areas.items():
         kind = a["kind"]
@@ -142,34 +170,67 @@ def map_errors(m: Any) -> tuple[list[str], dict[str, dict[str, Any]], dict[str, 
             land_nbs = [n for n in adj[i] if areas[n]["kind"] == "land"]
             if a["island"] != (not land_nbs):
                 errors.append(
-                    f"map: {i}: island must be {not land_nbs} (an island touches no other land area, W-10.2)"
+                    f"map: {i}: "
+                    + _("island must be %(value)s (an island touches no other land area, W-10.2)")
+                    % {"value": not land_nbs}
                 )
             ports = sorted(n for n in adj[i] if areas[n]["kind"] == "port")
             if len(ports) > 1:
-                errors.append(f"map: {i} borders {len(ports)} ports; a land area has at most one")
+                errors.append(
+                    "map: "
+                    + _("%(area)s borders %(count)s ports; a land area has at most one")
+                    % {"area": i, "count": len(ports)}
+                )
             if a.get("port") != (ports[0] if ports else None):
                 errors.append(
-                    f"map: {i}: port field {a.get('port')!r} does not match its adjacent port {ports or None}"
+                    f"map: {i}: "
+                    + _("port field %(value)s does not match its adjacent port %(ports)s")
+                    % {"value": repr(a.get("port")), "ports": ports or None}
                 )
         elif kind == "port":
             land, sea, max_ships = a["land_area"], a["sea_area"], a["max_ships"]
             if land not in areas or areas[land]["kind"] != "land":
-                errors.append(f"map: port {i}: land_area {land!r} is not a land area (W-1.2)")
+                errors.append(
+                    "map: "
+                    + _("port %(port)s: land_area %(land)s is not a land area (W-1.2)")
+                    % {"port": i, "land": repr(land)}
+                )
                 continue
             if sea not in areas or areas[sea]["kind"] != "sea":
-                errors.append(f"map: port {i}: sea_area {sea!r} is not a sea area (W-1.2)")
+                errors.append(
+                    "map: "
+                    + _("port %(port)s: sea_area %(sea)s is not a sea area (W-1.2)")
+                    % {"port": i, "sea": repr(sea)}
+                )
                 continue
             if areas[land]["castle"] not in ("castle", "stronghold"):
-                errors.append(f"map: port {i}: its land area {land} has no castle or stronghold (W-1.2)")
+                errors.append(
+                    "map: "
+                    + _("port %(port)s: its land area %(land)s has no castle or stronghold (W-1.2)")
+                    % {"port": i, "land": land}
+                )
             if sea not in adj[land]:
-                errors.append(f"map: port {i}: its sea {sea} is not adjacent to its land area {land} (W-1.2)")
+                errors.append(
+                    "map: "
+                    + _("port %(port)s: its sea %(sea)s is not adjacent to its land area %(land)s (W-1.2)")
+                    % {"port": i, "sea": sea, "land": land}
+                )
             if adj[i] != {land, sea}:
                 errors.append(
-                    f"map: port {i} must border exactly its land {land} and its sea {sea}, "
-                    f"not {', '.join(sorted(adj[i])) or 'nothing'} (W-10.4)"
+                    "map: "
+                    + (
+                        _(
+                            "port %(port)s must border exactly its land %(land)s and its sea %(sea)s, not %(areas)s (W-10.4)"
+                        )
+                        if adj[i]
+                        else _(
+                            "port %(port)s must border exactly its land %(land)s and its sea %(sea)s, not nothing (W-10.4)"
+                        )
+                    )
+                    % {"port": i, "land": land, "sea": sea, "areas": ", ".join(sorted(adj[i]))}
                 )
             if not (is_int(max_ships) and max_ships >= 1):
-                errors.append(f"map: port {i}: max_ships is a positive integer")
+                errors.append("map: " + _("port %(port)s: max_ships is a positive integer") % {"port": i})
 
     counts = m.get("counts")
     if counts is not None:
@@ -177,7 +238,9 @@ def map_errors(m: Any) -> tuple[list[str], dict[str, dict[str, Any]], dict[str, 
         if counts != computed:
             diff = sorted(k for k in set(counts) | set(computed) if counts.get(k) != computed.get(k))
             errors.append(
-                f"map: counts disagree with the areas and edges for {', '.join(diff)} (expected {computed})"
+                "map: "
+                + _("counts disagree with the areas and edges for %(keys)s (expected %(expected)s)")
+                % {"keys": ", ".join(diff), "expected": computed}
             )
     return errors, areas, adj
 
@@ -207,54 +270,60 @@ def setup_field_errors(
     houses = data.get("houses")
     n = player_count if is_int(player_count) else None
     if not (isinstance(houses, list) and all(isinstance(h, str) for h in houses)):
-        errors["houses"].append("houses is a list of house ids")
+        errors["houses"].append(_("houses is a list of house ids"))
         houses = []
     else:
         unknown = [h for h in houses if h not in house_ids]
         if unknown:
-            errors["houses"].append(f"unknown house(s): {', '.join(unknown)}")
+            errors["houses"].append(_("unknown house(s): %(houses)s") % {"houses": ", ".join(unknown)})
         if len(set(houses)) != len(houses):
-            errors["houses"].append("a house is listed twice")
+            errors["houses"].append(_("a house is listed twice"))
         if n is not None and len(houses) != n:
-            errors["houses"].append(f"a {n}-player game has {n} houses, not {len(houses)} (W-1.1)")
+            errors["houses"].append(
+                _("a %(players)s-player game has %(players)s houses, not %(count)s (W-1.1)")
+                % {"players": n, "count": len(houses)}
+            )
     tracks = data.get("influence_tracks")
     if not isinstance(tracks, dict) or set(tracks) != set(INFLUENCE_TRACKS):
         errors["influence_tracks"].append(
-            "influence_tracks has exactly the iron_throne, fiefdoms and kings_court lists"
+            _("influence_tracks has exactly the iron_throne, fiefdoms and kings_court lists")
         )
     else:
         for track, order in tracks.items():
             if not isinstance(order, list) or sorted(map(str, order)) != sorted(houses):
                 errors["influence_tracks"].append(
-                    f"{track}: must list each house in play exactly once (W-2.3)"
+                    f"{track}: " + _("must list each house in play exactly once (W-2.3)")
                 )
     holders = data.get("dominance_token_holders")
     if not isinstance(holders, dict) or set(holders) != set(DOMINANCE_TOKENS):
         errors["dominance_token_holders"].append(
-            "dominance_token_holders names the iron_throne, valyrian_steel_blade and messenger_raven holders"
+            _(
+                "dominance_token_holders names the iron_throne, valyrian_steel_blade and messenger_raven holders"
+            )
         )
     elif isinstance(tracks, dict) and not errors["influence_tracks"]:
         for track, token in TRACK_TO_TOKEN.items():
             top = tracks[track][0] if tracks[track] else None
             if holders[token] != top:
                 errors["dominance_token_holders"].append(
-                    f"{token} belongs to position 1 of {track} ({top}), not {holders[token]} (W-1.9)"
+                    _("%(token)s belongs to position 1 of %(track)s (%(top)s), not %(holder)s (W-1.9)")
+                    % {"token": token, "track": track, "top": top, "holder": holders[token]}
                 )
     impassable = data.get("impassable_areas")
     if not (isinstance(impassable, list) and all(isinstance(a, str) for a in impassable)):
-        errors["impassable_areas"].append("impassable_areas is a list of area ids")
+        errors["impassable_areas"].append(_("impassable_areas is a list of area ids"))
     else:
         unknown = [a for a in impassable if a not in area_ids]
         if unknown:
-            errors["impassable_areas"].append(f"unknown area(s): {', '.join(unknown)}")
+            errors["impassable_areas"].append(_("unknown area(s): %(areas)s") % {"areas": ", ".join(unknown)})
     stars = data.get("kings_court_special_orders")
     if not (isinstance(stars, list) and all(is_nat(s) for s in stars)):
         errors["kings_court_special_orders"].append(
-            "kings_court_special_orders is a list of non-negative integers"
+            _("kings_court_special_orders is a list of non-negative integers")
         )
     elif n is not None and len(stars) != n:
         errors["kings_court_special_orders"].append(
-            f"one entry per King's Court position: {n} expected (W-5)"
+            _("one entry per King's Court position: %(count)s expected (W-5)") % {"count": n}
         )
     return {k: v for k, v in errors.items() if v}
 
@@ -266,28 +335,38 @@ def setup_errors(s: Any, areas: dict[str, dict[str, Any]], tracks: dict[str, Any
         or not isinstance(s.get("houses"), dict)
         or not isinstance(s.get("player_counts"), dict)
     ):
-        return ["setup: expected an object with 'houses' and 'player_counts' objects"]
+        return ["setup: " + _("expected an object with 'houses' and 'player_counts' objects")]
     errors: list[str] = []
     unit_owner: dict[str, str] = {}
     homes = {a["home_house"]: i for i, a in areas.items() if a.get("home_house")}
     for h, a_id in homes.items():
         if h not in s["houses"]:
-            errors.append(f"map: {a_id} is the home of unknown house {h}")
+            errors.append(
+                "map: " + _("%(area)s is the home of unknown house %(house)s") % {"area": a_id, "house": h}
+            )
     limits = tracks.get("unit_limits_per_house", {})
     for h, d in s["houses"].items():
         if not ID_RE.match(h) or len(h) > 40:
-            errors.append(f"setup: house id {h!r} is not a snake_case id (at most 40 characters)")
-        problem = keys_problem(d, HOUSE_KEYS, ("translations",), f"setup: house {h}")
+            errors.append(
+                "setup: "
+                + _("house id %(id)s is not a snake_case id (at most %(limit)s characters)")
+                % {"id": repr(h), "limit": 40}
+            )
+        problem = keys_problem(
+            d, HOUSE_KEYS, ("translations",), "setup: " + _("house %(house)s") % {"house": h}
+        )
         if problem:
             errors.append(problem)
             continue
         errors += translations_problems(d, HOUSE_TRANSLATED, f"setup: {h}")
         if not (isinstance(d["name"], str) and 0 < len(d["name"]) <= 60):
-            errors.append(f"setup: {h}: name is a text of 1 to 60 characters")
+            errors.append(f"setup: {h}: " + _("name is a text of 1 to %(limit)s characters") % {"limit": 60})
         home = d["home_area"]
         if homes.get(h) != home:
             errors.append(
-                f"setup: {h}: home_area {home!r} is not the area the map marks as its home ({homes.get(h)})"
+                f"setup: {h}: "
+                + _("home_area %(area)s is not the area the map marks as its home (%(home)s)")
+                % {"area": repr(home), "home": homes.get(h)}
             )
         g = d["garrison"]
         if not (
@@ -296,13 +375,16 @@ def setup_errors(s: Any, areas: dict[str, dict[str, Any]], tracks: dict[str, Any
             and g["area"] == home
             and is_nat(g["strength"])
         ):
-            errors.append(f"setup: {h}: the garrison stands in the home area {home} with a strength (W-2.4)")
+            errors.append(
+                f"setup: {h}: "
+                + _("the garrison stands in the home area %(area)s with a strength (W-2.4)") % {"area": home}
+            )
         for f in ("power_tokens_available", "power_tokens_total", "supply_level", "victory_track"):
             if not is_nat(d[f]):
-                errors.append(f"setup: {h}: {f} is a non-negative integer")
+                errors.append(f"setup: {h}: " + _("%(field)s is a non-negative integer") % {"field": f})
         if is_nat(d["power_tokens_available"]) and is_nat(d["power_tokens_total"]):
             if d["power_tokens_available"] > d["power_tokens_total"]:
-                errors.append(f"setup: {h}: more available power than owned (W-1.7)")
+                errors.append(f"setup: {h}: " + _("more available power than owned (W-1.7)"))
         pos = d["influence_positions_6p"]
         if (
             not isinstance(pos, dict)
@@ -310,40 +392,61 @@ def setup_errors(s: Any, areas: dict[str, dict[str, Any]], tracks: dict[str, Any
             or not all(is_int(v) and v >= 1 for v in pos.values())
         ):
             errors.append(
-                f"setup: {h}: influence_positions_6p gives a position (1 = top) on each of the three tracks"
+                f"setup: {h}: "
+                + _("influence_positions_6p gives a position (1 = top) on each of the three tracks")
             )
         per_type: Counter[str] = Counter()
         per_area: Counter[str] = Counter()
         if not isinstance(d["starting_units"], list):
-            errors.append(f"setup: {h}: starting_units is a list")
+            errors.append(f"setup: {h}: " + _("starting_units is a list"))
             continue
         for u in d["starting_units"]:
-            problem = keys_problem(u, {"area", "unit", "count"}, (), f"setup: {h}: starting unit")
+            problem = keys_problem(u, {"area", "unit", "count"}, (), f"setup: {h}: " + _("starting unit"))
             if problem:
                 errors.append(problem)
                 continue
             a = u["area"]
             if a not in areas:
-                errors.append(f"setup: {h}: starting unit in unknown area {a!r}")
+                errors.append(
+                    f"setup: {h}: " + _("starting unit in unknown area %(area)s") % {"area": repr(a)}
+                )
                 continue
             if u["unit"] not in UNIT_DOMAINS:
-                errors.append(f"setup: {h}: unknown unit type {u['unit']!r}")
+                errors.append(f"setup: {h}: " + _("unknown unit type %(unit)s") % {"unit": repr(u["unit"])})
                 continue
             if areas[a]["kind"] not in UNIT_DOMAINS[u["unit"]]:
-                errors.append(f"setup: {h}: a {u['unit']} cannot stand in {a} ({areas[a]['kind']}) (W-1.3)")
+                errors.append(
+                    f"setup: {h}: "
+                    + _("a %(unit)s cannot stand in %(area)s (%(kind)s) (W-1.3)")
+                    % {"unit": u["unit"], "area": a, "kind": areas[a]["kind"]}
+                )
             if not (is_int(u["count"]) and u["count"] >= 1):
-                errors.append(f"setup: {h}: unit count in {a} is a positive integer")
+                errors.append(
+                    f"setup: {h}: " + _("unit count in %(area)s is a positive integer") % {"area": a}
+                )
                 continue
             if unit_owner.setdefault(a, h) != h:
-                errors.append(f"setup: {a}: starting units of {unit_owner[a]} and {h}; one house per area")
+                errors.append(
+                    f"setup: {a}: "
+                    + _("starting units of %(first)s and %(second)s; one house per area")
+                    % {"first": unit_owner[a], "second": h}
+                )
             per_type[u["unit"]] += u["count"]
             per_area[a] += u["count"]
         for unit, count in per_type.items():
             if is_int(limits.get(unit)) and count > limits[unit]:
-                errors.append(f"setup: {h}: {count} {unit}s exceed the limit of {limits[unit]} (W-1.3)")
+                errors.append(
+                    f"setup: {h}: "
+                    + _("%(count)s %(unit)ss exceed the limit of %(limit)s (W-1.3)")
+                    % {"count": count, "unit": unit, "limit": limits[unit]}
+                )
         errors += _start_consistency_errors(h, d, per_area, areas, tracks)
     house_names = Counter(d.get("name") for d in s["houses"].values() if isinstance(d, dict))
-    errors += [f"setup: house name {n!r} is used twice" for n, c in house_names.items() if c > 1 and n]
+    errors += [
+        "setup: " + _("house name %(name)s is used twice") % {"name": repr(n)}
+        for n, c in house_names.items()
+        if c > 1 and n
+    ]
     for track in INFLUENCE_TRACKS:
         positions = sorted(
             d["influence_positions_6p"].get(track, 0)
@@ -352,13 +455,15 @@ def setup_errors(s: Any, areas: dict[str, dict[str, Any]], tracks: dict[str, Any
         )
         if positions != list(range(1, len(s["houses"]) + 1)):
             errors.append(
-                f"setup: {track}: the houses' 6-player positions must be 1..{len(s['houses'])} once each"
+                f"setup: {track}: "
+                + _("the houses' 6-player positions must be 1..%(last)s once each")
+                % {"last": len(s["houses"])}
             )
 
     for key, pc in sorted(s["player_counts"].items()):
-        where = f"setup: {key} players"
+        where = "setup: " + _("%(count)s players") % {"count": key}
         if not (key.isdigit() and 3 <= int(key) <= 6):
-            errors.append(f"{where}: player counts are 3 to 6 (W-1.1)")
+            errors.append(f"{where}: " + _("player counts are 3 to 6 (W-1.1)"))
             continue
         problem = keys_problem(pc, PLAYER_COUNT_KEYS, ("variant_notes",), where)
         if problem:
@@ -371,7 +476,8 @@ def setup_errors(s: Any, areas: dict[str, dict[str, Any]], tracks: dict[str, Any
         sk = tracks.get("special_orders_by_kings_court")
         if isinstance(sk, dict) and pc["kings_court_special_orders"] != sk.get(key):
             errors.append(
-                f"{where}: kings_court_special_orders disagrees with tracks.special_orders_by_kings_court"
+                f"{where}: "
+                + _("kings_court_special_orders disagrees with tracks.special_orders_by_kings_court")
             )
         in_play = pc["houses"] if isinstance(pc["houses"], list) else []
         occupied = {
@@ -384,47 +490,69 @@ def setup_errors(s: Any, areas: dict[str, dict[str, Any]], tracks: dict[str, Any
         occupied |= {s["houses"][h]["home_area"] for h in in_play if isinstance(s["houses"].get(h), dict)}
         garrisons = pc["garrisons"]
         if not isinstance(garrisons, list):
-            errors.append(f"{where}: garrisons is a list")
+            errors.append(f"{where}: " + _("garrisons is a list"))
             garrisons = []
         for g in garrisons:
-            problem = keys_problem(g, {"area", "strength"}, (), f"{where}: garrison")
+            problem = keys_problem(g, {"area", "strength"}, (), f"{where}: " + _("garrison"))
             if problem:
                 errors.append(problem)
             elif g["area"] not in areas or not areas[g["area"]].get("home_house"):
-                errors.append(f"{where}: garrison in {g['area']!r}, which is not a home area (W-1.12)")
+                errors.append(
+                    f"{where}: "
+                    + _("garrison in %(area)s, which is not a home area (W-1.12)") % {"area": repr(g["area"])}
+                )
             elif areas[g["area"]]["home_house"] not in in_play:
-                errors.append(f"{where}: garrison in {g['area']}, the home of a house not in play (W-2.4)")
+                errors.append(
+                    f"{where}: "
+                    + _("garrison in %(area)s, the home of a house not in play (W-2.4)") % {"area": g["area"]}
+                )
             elif not (is_int(g["strength"]) and g["strength"] >= 1):
-                errors.append(f"{where}: garrison strength in {g['area']} is a positive integer")
+                errors.append(
+                    f"{where}: "
+                    + _("garrison strength in %(area)s is a positive integer") % {"area": g["area"]}
+                )
         forces = pc["neutral_forces"]
         if not isinstance(forces, list):
-            errors.append(f"{where}: neutral_forces is a list")
+            errors.append(f"{where}: " + _("neutral_forces is a list"))
             forces = []
         seen: set[str] = set()
         for x in forces:
-            problem = keys_problem(x, {"area", "strength", "impassable"}, (), f"{where}: neutral force")
+            problem = keys_problem(
+                x, {"area", "strength", "impassable"}, (), f"{where}: " + _("neutral force")
+            )
             if problem:
                 errors.append(problem)
                 continue
             a = x["area"]
             if a not in areas or areas[a]["kind"] != "land":
-                errors.append(f"{where}: neutral force in {a!r}, which is not a land area (W-11.1)")
+                errors.append(
+                    f"{where}: "
+                    + _("neutral force in %(area)s, which is not a land area (W-11.1)") % {"area": repr(a)}
+                )
                 continue
             if a in seen:
-                errors.append(f"{where}: two neutral forces in {a}")
+                errors.append(f"{where}: " + _("two neutral forces in %(area)s") % {"area": a})
             seen.add(a)
             if a in occupied:
-                errors.append(f"{where}: neutral force in {a}, where a house in play starts (W-2.4)")
+                errors.append(
+                    f"{where}: "
+                    + _("neutral force in %(area)s, where a house in play starts (W-2.4)") % {"area": a}
+                )
             if x["impassable"] is not (x["strength"] is None):
-                errors.append(f"{where}: {a}: a token is impassable exactly when it has no strength (W-11.1)")
+                errors.append(
+                    f"{where}: {a}: " + _("a token is impassable exactly when it has no strength (W-11.1)")
+                )
             elif x["strength"] is not None and not (is_int(x["strength"]) and 1 <= x["strength"] <= 6):
-                errors.append(f"{where}: {a}: neutral force strength is 1 to 6")
+                errors.append(f"{where}: {a}: " + _("neutral force strength is 1 to 6"))
         if isinstance(pc["impassable_areas"], list):
             for a in pc["impassable_areas"]:
                 if a in occupied:
-                    errors.append(f"{where}: a house in play starts in impassable area {a} (W-2.4)")
+                    errors.append(
+                        f"{where}: "
+                        + _("a house in play starts in impassable area %(area)s (W-2.4)") % {"area": a}
+                    )
         if pc.get("variant_notes") is not None and not isinstance(pc["variant_notes"], list):
-            errors.append(f"{where}: variant_notes is a list of strings")
+            errors.append(f"{where}: " + _("variant_notes is a list of strings"))
     return errors
 
 
@@ -444,11 +572,15 @@ def _start_consistency_errors(
     castles = sum(areas[a]["castle"] != "none" for a in lands)
     if is_nat(d["supply_level"]) and d["supply_level"] != min(barrels, 6):
         errors.append(
-            f"setup: {h}: supply_level {d['supply_level']} but its start areas show {barrels} barrels (W-2.2)"
+            f"setup: {h}: "
+            + _("supply_level %(level)s but its start areas show %(barrels)s barrels (W-2.2)")
+            % {"level": d["supply_level"], "barrels": barrels}
         )
     if is_nat(d["victory_track"]) and d["victory_track"] != castles:
         errors.append(
-            f"setup: {h}: victory_track {d['victory_track']} but it starts with {castles} castle/stronghold areas (W-2.2)"
+            f"setup: {h}: "
+            + _("victory_track %(value)s but it starts with %(castles)s castle/stronghold areas (W-2.2)")
+            % {"value": d["victory_track"], "castles": castles}
         )
     levels = (tracks.get("supply_track") or {}).get("levels", [])
     allowed = next((lv["armies"] for lv in levels if lv["level"] == d["supply_level"]), None)
@@ -456,7 +588,9 @@ def _start_consistency_errors(
         armies = sorted((n for n in per_area.values() if n >= 2), reverse=True)
         if len(armies) > len(allowed) or any(a > b for a, b in zip(armies, allowed, strict=False)):
             errors.append(
-                f"setup: {h}: starting armies {armies} do not fit supply level {d['supply_level']} (W-12)"
+                f"setup: {h}: "
+                + _("starting armies %(armies)s do not fit supply level %(level)s (W-12)")
+                % {"armies": armies, "level": d["supply_level"]}
             )
     return errors
 
@@ -464,13 +598,15 @@ def _start_consistency_errors(
 def house_cards_errors(hc: Any, house_ids: set[str]) -> list[str]:
     """Check the house cards (W-17.1): exactly 7 per house with strengths 4, 3, 2, 2, 1, 1, 0."""
     if not isinstance(hc, dict) or not isinstance(hc.get("cards"), list):
-        return ["house_cards: expected an object with a 'cards' list"]
+        return ["house_cards: " + _("expected an object with a 'cards' list")]
     errors: list[str] = []
     timings = set(hc.get("effect_timing_values") or {}) or set(HOUSE_CARD_TIMINGS)
     unknown_timings = timings - set(HOUSE_CARD_TIMINGS)
     if unknown_timings:
         errors.append(
-            f"house_cards: effect_timing_values has unknown tag(s) {', '.join(sorted(unknown_timings))}"
+            "house_cards: "
+            + _("effect_timing_values has unknown tag(s) %(tags)s")
+            % {"tags": ", ".join(sorted(unknown_timings))}
         )
     rules: dict[str, Any] = hc["rules"] if isinstance(hc.get("rules"), dict) else {}
     per_house = rules.get("cards_per_house", 7)
@@ -484,33 +620,41 @@ def house_cards_errors(hc: Any, house_ids: set[str]) -> list[str]:
             continue
         errors += translations_problems(c, HOUSE_CARD_TRANSLATED, f"house_cards: {i}")
         if i in ids:
-            errors.append(f"house_cards: card id {i} is listed twice")
+            errors.append("house_cards: " + _("card id %(id)s is listed twice") % {"id": i})
         ids.add(i)
         if c["house"] not in house_ids:
-            errors.append(f"house_cards: {i}: unknown house {c['house']!r}")
+            errors.append(f"house_cards: {i}: " + _("unknown house %(house)s") % {"house": repr(c["house"])})
             continue
         if not (is_int(c["strength"]) and 0 <= c["strength"] <= 4):
-            errors.append(f"house_cards: {i}: strength is 0 to 4")
+            errors.append(f"house_cards: {i}: " + _("strength is 0 to 4"))
             continue
         if not (is_nat(c["swords"]) and is_nat(c["fortifications"])):
-            errors.append(f"house_cards: {i}: swords and fortifications are non-negative integers")
+            errors.append(f"house_cards: {i}: " + _("swords and fortifications are non-negative integers"))
         if c["effect_timing"] not in timings:
             errors.append(
-                f"house_cards: {i}: effect_timing {c['effect_timing']!r} is not one of {', '.join(sorted(timings))}"
+                f"house_cards: {i}: "
+                + _("effect_timing %(value)s is not one of %(timings)s")
+                % {"value": repr(c["effect_timing"]), "timings": ", ".join(sorted(timings))}
             )
         if (c["effect"] is None) != (c["effect_timing"] == "none") or c["effect"] == "":
-            errors.append(f"house_cards: {i}: a card has effect text exactly when its timing is not 'none'")
+            errors.append(
+                f"house_cards: {i}: " + _("a card has effect text exactly when its timing is not 'none'")
+            )
         by_house[c["house"]].append(c)
     for h in sorted(house_ids):
         hand = by_house[h]
         if len(hand) != per_house:
             errors.append(
-                f"house_cards: {h} has {len(hand)} house cards; each house keeps exactly {per_house} (W-17.1)"
+                "house_cards: "
+                + _("%(house)s has %(count)s house cards; each house keeps exactly %(per_house)s (W-17.1)")
+                % {"house": h, "count": len(hand), "per_house": per_house}
             )
         elif per_house == 7 and sorted(c["strength"] for c in hand) != HOUSE_CARD_STRENGTHS:
             strengths = ", ".join(str(c["strength"]) for c in sorted(hand, key=lambda c: -c["strength"]))
             errors.append(
-                f"house_cards: {h} has strengths {strengths}; a hand is 4, 3, 2, 2, 1, 1, 0 (W-17.1)"
+                "house_cards: "
+                + _("%(house)s has strengths %(strengths)s; a hand is 4, 3, 2, 2, 1, 1, 0 (W-17.1)")
+                % {"house": h, "strengths": strengths}
             )
     return errors
 
@@ -521,34 +665,40 @@ def westeros_card_errors(card: dict[str, Any], order_ids: set[str] | None) -> di
     i = card.get("id")
     effect_type = card.get("effect_type")
     if effect_type not in EFFECT_TYPES:
-        errors["effect_type"].append(f"{i}: unknown effect_type {effect_type!r}")
+        errors["effect_type"].append(
+            f"{i}: " + _("unknown effect_type %(value)s") % {"value": repr(effect_type)}
+        )
     if not (isinstance(card.get("effect"), str) and card["effect"]):
-        errors["effect"].append(f"{i}: effect text is required")
+        errors["effect"].append(f"{i}: " + _("effect text is required"))
     chooser, options = card.get("chooser"), card.get("options")
     if not (isinstance(options, list) and all(isinstance(o, str) and o for o in options)):
-        errors["options"].append(f"{i}: options is a list of option ids")
+        errors["options"].append(f"{i}: " + _("options is a list of option ids"))
         options = []
     if chooser is not None and chooser not in DOMINANCE_TOKENS:
-        errors["chooser"].append(f"{i}: chooser is a dominance token ({', '.join(DOMINANCE_TOKENS)})")
+        errors["chooser"].append(
+            f"{i}: "
+            + _("chooser is a dominance token (%(tokens)s)") % {"tokens": ", ".join(DOMINANCE_TOKENS)}
+        )
     is_choice = effect_type == "choice"
     if is_choice and (chooser is None or len(options) < 2):
-        errors["chooser"].append(f"{i}: a choice card names its chooser and at least two options")
+        errors["chooser"].append(f"{i}: " + _("a choice card names its chooser and at least two options"))
     if not is_choice and (chooser is not None or options):
-        errors["chooser"].append(f"{i}: only choice cards have a chooser and options")
+        errors["chooser"].append(f"{i}: " + _("only choice cards have a chooser and options"))
     restricted = card.get("restricted_orders")
     if effect_type == "order_restriction":
         if not (isinstance(restricted, list) and restricted and all(isinstance(o, str) for o in restricted)):
             errors["restricted_orders"].append(
-                f"{i}: an order restriction card lists the restricted order ids"
+                f"{i}: " + _("an order restriction card lists the restricted order ids")
             )
         elif order_ids is not None:
             unknown = [o for o in restricted if o not in order_ids]
             if unknown:
                 errors["restricted_orders"].append(
-                    f"{i}: unknown order id(s) {', '.join(unknown)} (see order_tokens)"
+                    f"{i}: "
+                    + _("unknown order id(s) %(orders)s (see order_tokens)") % {"orders": ", ".join(unknown)}
                 )
     elif restricted is not None:
-        errors["restricted_orders"].append(f"{i}: only order restriction cards restrict orders")
+        errors["restricted_orders"].append(f"{i}: " + _("only order restriction cards restrict orders"))
     return {k: v for k, v in errors.items() if v}
 
 
@@ -559,7 +709,7 @@ def westeros_errors(w: Any, order_ids: set[str] | None) -> list[str]:
         or not isinstance(w.get("cards"), list)
         or not isinstance(w.get("decks"), dict)
     ):
-        return ["westeros_cards: expected an object with 'decks' and 'cards'"]
+        return ["westeros_cards: " + _("expected an object with 'decks' and 'cards'")]
     errors: list[str] = []
     sizes: dict[int, int] = {}
     for key, deck in w["decks"].items():
@@ -569,7 +719,10 @@ def westeros_errors(w: Any, order_ids: set[str] | None) -> list[str]:
             and set(deck) == {"size"}
             and is_nat(deck["size"])
         ):
-            errors.append(f"westeros_cards: deck {key!r}: decks are 1, 2, 3, each {{'size': n}}")
+            errors.append(
+                "westeros_cards: "
+                + _("deck %(deck)s: decks are 1, 2, 3, each {'size': n}") % {"deck": repr(key)}
+            )
         else:
             sizes[int(key)] = deck["size"]
     totals: Counter[int] = Counter()
@@ -588,32 +741,42 @@ def westeros_errors(w: Any, order_ids: set[str] | None) -> list[str]:
             continue
         errors += translations_problems(c, WESTEROS_CARD_TRANSLATED, f"westeros_cards: {i}")
         if c["deck"] not in sizes:
-            errors.append(f"westeros_cards: {i}: deck {c['deck']!r} is not one of the decks")
+            errors.append(
+                f"westeros_cards: {i}: "
+                + _("deck %(deck)s is not one of the decks") % {"deck": repr(c["deck"])}
+            )
             continue
         if (c["deck"], i) in keys:
-            errors.append(f"westeros_cards: {i} is listed twice in deck {c['deck']}")
+            errors.append(
+                "westeros_cards: "
+                + _("%(card)s is listed twice in deck %(deck)s") % {"card": i, "deck": c["deck"]}
+            )
         keys.add((c["deck"], i))
         if not (is_int(c["count"]) and c["count"] >= 1):
-            errors.append(f"westeros_cards: {i}: count is a positive integer")
+            errors.append(f"westeros_cards: {i}: " + _("count is a positive integer"))
             continue
         if not isinstance(c["wildling_icon"], bool):
-            errors.append(f"westeros_cards: {i}: wildling_icon is true or false")
+            errors.append(f"westeros_cards: {i}: " + _("wildling_icon is true or false"))
         if not (isinstance(c["name"], str) and c["name"]):
-            errors.append(f"westeros_cards: {i}: name is required")
+            errors.append(f"westeros_cards: {i}: " + _("name is required"))
         errors += [
             f"westeros_cards: {m}" for msgs in westeros_card_errors(c, order_ids).values() for m in msgs
         ]
         totals[c["deck"]] += c["count"]
     for d, size in sorted(sizes.items()):
         if totals[d] != size:
-            errors.append(f"westeros_cards: deck {d} holds {totals[d]} cards but must hold {size} (W-1.11)")
+            errors.append(
+                "westeros_cards: "
+                + _("deck %(deck)s holds %(count)s cards but must hold %(size)s (W-1.11)")
+                % {"deck": d, "count": totals[d], "size": size}
+            )
     return errors
 
 
 def wildling_errors(wl: Any) -> list[str]:
     """Check the wildling deck (W-16.7): unique ids, three written effects each, deck_size = cards."""
     if not isinstance(wl, dict) or not isinstance(wl.get("cards"), list):
-        return ["wildling_cards: expected an object with a 'cards' list"]
+        return ["wildling_cards: " + _("expected an object with a 'cards' list")]
     errors: list[str] = []
     ids: set[str] = set()
     for n, c in enumerate(wl["cards"]):
@@ -630,7 +793,7 @@ def wildling_errors(wl: Any) -> list[str]:
             continue
         errors += translations_problems(c, WILDLING_CARD_TRANSLATED, f"wildling_cards: {i}")
         if i in ids:
-            errors.append(f"wildling_cards: {i} is listed twice")
+            errors.append("wildling_cards: " + _("%(card)s is listed twice") % {"card": i})
         ids.add(i)
         nw, wv = c["nights_watch_victory"], c["wildling_victory"]
         ok = (
@@ -642,11 +805,13 @@ def wildling_errors(wl: Any) -> list[str]:
         )
         if not ok:
             errors.append(
-                f"wildling_cards: {i}: write highest_bidder, lowest_bidder and everyone_else (W-16.7)"
+                f"wildling_cards: {i}: " + _("write highest_bidder, lowest_bidder and everyone_else (W-16.7)")
             )
     if wl.get("deck_size") is not None and wl["deck_size"] != len(wl["cards"]):
         errors.append(
-            f"wildling_cards: deck_size says {wl['deck_size']} but there are {len(wl['cards'])} cards"
+            "wildling_cards: "
+            + _("deck_size says %(size)s but there are %(count)s cards")
+            % {"size": wl["deck_size"], "count": len(wl["cards"])}
         )
     return errors
 
@@ -654,20 +819,20 @@ def wildling_errors(wl: Any) -> list[str]:
 def layout_errors(layout: Any, area_ids: Iterable[str]) -> list[str]:
     """Check the map drawing: every area has a position and a polygon outline."""
     if not isinstance(layout, dict) or not isinstance(layout.get("areas"), dict):
-        return ["layout: expected an object with an 'areas' object"]
+        return ["layout: " + _("expected an object with an 'areas' object")]
     errors: list[str] = []
     ids = set(area_ids)
     for i in sorted(ids - set(layout["areas"])):
-        errors.append(f"layout: area {i} has no drawing")
+        errors.append("layout: " + _("area %(area)s has no drawing") % {"area": i})
     for i in sorted(set(layout["areas"]) - ids):
-        errors.append(f"layout: drawing for unknown area {i}")
+        errors.append("layout: " + _("drawing for unknown area %(area)s") % {"area": i})
     for i, d in layout["areas"].items():
         if not isinstance(d, dict) or set(d) != {"x", "y", "outline"}:
-            errors.append(f"layout: {i}: expected x, y and outline")
+            errors.append(f"layout: {i}: " + _("expected x, y and outline"))
             continue
         if not all(isinstance(d[k], int | float) and not isinstance(d[k], bool) for k in ("x", "y")):
-            errors.append(f"layout: {i}: x and y are numbers")
-        problem = outline_problem(d["outline"]) or (None if d["outline"] else "an outline is required")
+            errors.append(f"layout: {i}: " + _("x and y are numbers"))
+        problem = outline_problem(d["outline"]) or (None if d["outline"] else _("an outline is required"))
         if problem:
             errors.append(f"layout: {i}: {problem}")
     return errors
@@ -683,10 +848,12 @@ def translations_problems(entry: dict[str, Any], limits: dict[str, int | None], 
 def game_data_errors(data: Any, *, layout: Any = None) -> list[str]:
     """Every problem of a six-section data set (and of its layout when given); [] means it is valid."""
     if not isinstance(data, dict):
-        return ["expected an object with the sections " + ", ".join(GAME_SECTIONS)]
+        return [
+            _("expected an object with the sections %(sections)s") % {"sections": ", ".join(GAME_SECTIONS)}
+        ]
     missing = [s for s in GAME_SECTIONS if s not in data]
     if missing:
-        return [f"missing section(s): {', '.join(missing)}"]
+        return [_("missing section(s): %(sections)s") % {"sections": ", ".join(missing)}]
     errors, areas, _adj = map_errors(data["map"])
     t_errors, tables = tracks_errors(data["tracks"])
     errors += t_errors

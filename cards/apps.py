@@ -1,10 +1,12 @@
 from django.apps import AppConfig
 from django.db.models.signals import post_save
+from django.utils.translation import gettext_lazy as _
 
 
 class CardsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "cards"
+    verbose_name = _("Cards")  # the admin's heading of this app's models
 
     def ready(self) -> None:
         from cards.art import card_saved, faction_saved

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import translation
 from django.utils.text import format_lazy, slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from imagekit.models import ImageSpecField
 from imagekit.processors import ResizeToFill
@@ -37,16 +37,21 @@ class EnglishSourceModel(models.Model):
 
 
 class Faction(EnglishSourceModel):
-    name = models.CharField(max_length=60, unique=True)
-    slug = models.SlugField(max_length=60, unique=True)
-    description = models.TextField(blank=True)
+    name = models.CharField(max_length=60, unique=True, verbose_name=_("name"))
+    slug = models.SlugField(max_length=60, unique=True, verbose_name=_("slug"))
+    description = models.TextField(blank=True, verbose_name=_("description"))
     color = models.CharField(
-        max_length=7, default="#666666", help_text=_("Hex colour for card frames, e.g. #c0392b")
+        max_length=7,
+        default="#666666",
+        help_text=_("Hex colour for card frames, e.g. #c0392b"),
+        verbose_name=_("color"),
     )
 
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("faction")
+        verbose_name_plural = _("factions")
         ordering = ["name"]
 
     def __str__(self) -> str:
@@ -62,14 +67,19 @@ class Keyword(EnglishSourceModel):
     """A keyword (C-7) with its reminder text. `code` is the rules engine's name for it."""
 
     code = models.SlugField(
-        max_length=40, unique=True, help_text=format_lazy(_("One of: {codes}"), codes=", ".join(KEYWORDS))
+        max_length=40,
+        unique=True,
+        help_text=format_lazy(_("One of: {codes}"), codes=", ".join(KEYWORDS)),
+        verbose_name=_("code"),
     )
-    name = models.CharField(max_length=60, unique=True)
-    reminder_text = models.TextField()
+    name = models.CharField(max_length=60, unique=True, verbose_name=_("name"))
+    reminder_text = models.TextField(verbose_name=_("reminder text"))
 
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("keyword")
+        verbose_name_plural = _("keywords")
         ordering = ["name"]
 
     def __str__(self) -> str:
@@ -99,28 +109,50 @@ class EventType(models.TextChoices):
 class Card(EnglishSourceModel):
     """One card (C-1.1 unit, C-1.3 event). Power and Health are stored in full (3000, not 3)."""
 
-    name = models.CharField(max_length=80, unique=True)
-    slug = models.SlugField(max_length=80, unique=True)
-    faction = models.ForeignKey(Faction, on_delete=models.PROTECT, related_name="cards")
-    card_type = models.CharField(max_length=5, choices=CardType.choices)
+    name = models.CharField(max_length=80, unique=True, verbose_name=_("name"))
+    slug = models.SlugField(max_length=80, unique=True, verbose_name=_("slug"))
+    faction = models.ForeignKey(
+        Faction, on_delete=models.PROTECT, related_name="cards", verbose_name=_("faction")
+    )
+    card_type = models.CharField(max_length=5, choices=CardType.choices, verbose_name=_("card type"))
     command_cost = models.PositiveSmallIntegerField(
-        help_text=_("Command cost, paid in Command Points (C-1.1)")
+        help_text=_("Command cost, paid in Command Points (C-1.1)"),
+        verbose_name=_("command cost"),
     )
-    energy_cost = models.PositiveSmallIntegerField(default=0, help_text=_("Energy cost (C-5.3)"))
-    power = models.PositiveIntegerField(null=True, blank=True, help_text=_("Units only, e.g. 3000"))
-    health = models.PositiveIntegerField(null=True, blank=True, help_text=_("Units only, e.g. 5000"))
+    energy_cost = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Energy cost (C-5.3)"), verbose_name=_("energy cost")
+    )
+    power = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("Units only, e.g. 3000"),
+        verbose_name=pgettext_lazy("a unit's stat", "power"),
+    )
+    health = models.PositiveIntegerField(
+        null=True, blank=True, help_text=_("Units only, e.g. 5000"), verbose_name=_("health")
+    )
     arrows = models.JSONField(
-        default=list, blank=True, help_text=_("Units only: subset of N NE E SE S SW W NW (C-1.2)")
+        default=list,
+        blank=True,
+        help_text=_("Units only: subset of N NE E SE S SW W NW (C-1.2)"),
+        verbose_name=_("arrows"),
     )
-    legendary = models.BooleanField(default=False, help_text=_("Units only (C-1.4)"))
-    unique = models.BooleanField(default=False, help_text=_("Events only (C-1.4)"))
-    event_type = models.CharField(max_length=9, choices=EventType.choices, blank=True, default="")
-    keywords = models.ManyToManyField(Keyword, blank=True, related_name="cards")
-    rules_text = models.TextField(blank=True)
+    legendary = models.BooleanField(
+        default=False, help_text=_("Units only (C-1.4)"), verbose_name=_("legendary")
+    )
+    unique = models.BooleanField(default=False, help_text=_("Events only (C-1.4)"), verbose_name=_("unique"))
+    event_type = models.CharField(
+        max_length=9, choices=EventType.choices, blank=True, default="", verbose_name=_("event type")
+    )
+    keywords = models.ManyToManyField(Keyword, blank=True, related_name="cards", verbose_name=_("keywords"))
+    rules_text = models.TextField(blank=True, verbose_name=_("rules text"))
     abilities = models.JSONField(
-        default=list, blank=True, help_text=_("Structured abilities (docs/card-abilities.md)")
+        default=list,
+        blank=True,
+        help_text=_("Structured abilities (docs/card-abilities.md)"),
+        verbose_name=_("abilities"),
     )
-    flavor_text = models.TextField(blank=True)
+    flavor_text = models.TextField(blank=True, verbose_name=_("flavor text"))
     # Staff's picture (cards/art.py checks it by its content); a card without one shows a placeholder.
     art = models.ImageField(
         upload_to=card_art_path,
@@ -128,6 +160,7 @@ class Card(EnglishSourceModel):
         max_length=200,
         validators=[validate_card_art],
         help_text=_("JPEG, PNG or WebP, at most 5 MB, 64 to 4096 pixels a side; shown cropped to 4:3."),
+        verbose_name=_("art"),
     )
     # Thumbnails in the sizes the pages use, made once when the art is saved (docs/operations.md).
     art_thumb = ImageSpecField(
@@ -142,12 +175,14 @@ class Card(EnglishSourceModel):
         format="WEBP",
         options={"quality": ART_QUALITY},
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     history = HistoricalRecords(m2m_fields=[keywords])
 
     class Meta:
+        verbose_name = _("card")
+        verbose_name_plural = _("cards")
         ordering = ["name"]
         indexes = [
             models.Index(fields=["faction", "card_type"]),

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from cards.models import Card, Faction
 
@@ -26,10 +27,17 @@ class Visibility(models.TextChoices):
 class Deck(models.Model):
     """A deck being built; it may be saved while illegal (a draft), legality is computed live."""
 
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks")
-    name = models.CharField(max_length=100)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks", verbose_name=_("owner")
+    )
+    name = models.CharField(max_length=100, verbose_name=_("name"))
     faction = models.ForeignKey(
-        Faction, on_delete=models.PROTECT, related_name="decks", null=True, blank=True
+        Faction,
+        on_delete=models.PROTECT,
+        related_name="decks",
+        null=True,
+        blank=True,
+        verbose_name=_("faction"),
     )
     commander = models.ForeignKey(
         Card,
@@ -38,10 +46,15 @@ class Deck(models.Model):
         null=True,
         blank=True,
         help_text=_("A Legendary unit of this deck (C-4.1)"),
+        verbose_name=_("commander"),
     )
-    notes = models.TextField(blank=True)
-    visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.PRIVATE)
-    share_id = models.CharField(max_length=32, unique=True, default=new_share_id, editable=False)
+    notes = models.TextField(blank=True, verbose_name=_("notes"))
+    visibility = models.CharField(
+        max_length=8, choices=Visibility.choices, default=Visibility.PRIVATE, verbose_name=_("visibility")
+    )
+    share_id = models.CharField(
+        max_length=32, unique=True, default=new_share_id, editable=False, verbose_name=_("share id")
+    )
     copied_from = models.ForeignKey(
         "self",
         on_delete=models.SET_NULL,
@@ -49,11 +62,14 @@ class Deck(models.Model):
         null=True,
         blank=True,
         help_text=_("The public deck this one was copied from (kept as credit; cleared if it is deleted)"),
+        verbose_name=_("copied from"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
+        verbose_name = pgettext_lazy("a player's deck", "deck")
+        verbose_name_plural = pgettext_lazy("a player's deck", "decks")
         ordering = ["-updated_at", "-id"]
         indexes = [
             models.Index(fields=["owner", "-updated_at"]),
@@ -68,11 +84,20 @@ class Deck(models.Model):
 class DeckCard(models.Model):
     """`count` copies of one card in a deck; one row per card (copies are summed)."""
 
-    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="entries")
-    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="deck_entries")
-    count = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    deck = models.ForeignKey(
+        Deck,
+        on_delete=models.CASCADE,
+        related_name="entries",
+        verbose_name=pgettext_lazy("a player's deck", "deck"),
+    )
+    card = models.ForeignKey(
+        Card, on_delete=models.PROTECT, related_name="deck_entries", verbose_name=_("card")
+    )
+    count = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)], verbose_name=_("count"))
 
     class Meta:
+        verbose_name = _("deck card")
+        verbose_name_plural = _("deck cards")
         ordering = ["card__name"]
         constraints = [
             models.UniqueConstraint(fields=["deck", "card"], name="deckcard_unique_card_per_deck"),
@@ -86,15 +111,28 @@ class DeckCard(models.Model):
 class DeckRevision(models.Model):
     """One saved state of a deck, kept forever; restoring one saves a new revision."""
 
-    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="revisions")
-    number = models.PositiveIntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
-    snapshot = models.JSONField(help_text=_("name, faction, commander, notes, visibility, cards (by slug)"))
+    deck = models.ForeignKey(
+        Deck,
+        on_delete=models.CASCADE,
+        related_name="revisions",
+        verbose_name=pgettext_lazy("a player's deck", "deck"),
+    )
+    number = models.PositiveIntegerField(verbose_name=_("number"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    snapshot = models.JSONField(
+        help_text=_("name, faction, commander, notes, visibility, cards (by slug)"),
+        verbose_name=_("snapshot"),
+    )
     note = models.CharField(
-        max_length=200, blank=True, help_text=_("Why it was saved, e.g. 'restored revision 3'")
+        max_length=200,
+        blank=True,
+        help_text=_("Why it was saved, e.g. 'restored revision 3'"),
+        verbose_name=_("note"),
     )
 
     class Meta:
+        verbose_name = _("deck revision")
+        verbose_name_plural = _("deck revisions")
         ordering = ["-number"]
         constraints = [models.UniqueConstraint(fields=["deck", "number"], name="deckrevision_unique_number")]
 
@@ -105,11 +143,20 @@ class DeckRevision(models.Model):
 class DeckLike(models.Model):
     """A signed-in player's like of a public deck: one per player per deck (liking again changes nothing)."""
 
-    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="likes")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="deck_likes")
-    created_at = models.DateTimeField(auto_now_add=True)
+    deck = models.ForeignKey(
+        Deck,
+        on_delete=models.CASCADE,
+        related_name="likes",
+        verbose_name=pgettext_lazy("a player's deck", "deck"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="deck_likes", verbose_name=_("user")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("deck like")
+        verbose_name_plural = _("deck likes")
         ordering = ["-created_at", "-id"]
         constraints = [models.UniqueConstraint(fields=["deck", "user"], name="decklike_one_per_user")]
 

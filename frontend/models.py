@@ -14,12 +14,16 @@ class FormSubmission(models.Model):
     and the view answers with the first submit's result instead of doing the work again.
     """
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    token = models.CharField(max_length=64)
-    result_url = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
+    token = models.CharField(max_length=64, verbose_name=_("token"))
+    result_url = models.CharField(max_length=200, blank=True, verbose_name=_("result URL"))
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("form submission")
+        verbose_name_plural = _("form submissions")
         constraints = [models.UniqueConstraint(fields=["user", "token"], name="form_submission_once")]
 
     def __str__(self) -> str:
@@ -35,20 +39,31 @@ class UserSettings(models.Model):
     than NOTIFY_ABSENT_AFTER_S.
     """
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
     browser_notifications = models.BooleanField(
-        default=False, help_text=_("Show a browser notification when it is your turn and the tab is hidden")
+        default=False,
+        help_text=_("Show a browser notification when it is your turn and the tab is hidden"),
+        verbose_name=_("browser notifications"),
     )
     notifications_asked = models.BooleanField(
-        default=False, help_text=_("The game page has offered browser notifications once (asked only once)")
+        default=False,
+        help_text=_("The game page has offered browser notifications once (asked only once)"),
+        verbose_name=_("notifications asked"),
     )
-    sound = models.BooleanField(default=True, help_text=_("A short sound when it becomes your turn"))
+    sound = models.BooleanField(
+        default=True, help_text=_("A short sound when it becomes your turn"), verbose_name=_("sound")
+    )
     low_time_warning = models.BooleanField(
-        default=True, help_text=_("Warn (and tick, with sound on) when your live clock runs low")
+        default=True,
+        help_text=_("Warn (and tick, with sound on) when your live clock runs low"),
+        verbose_name=_("low time warning"),
     )
     email_your_turn = models.BooleanField(
         default=True,
         help_text=_("E-mail me when a correspondence game waits for my move and I have been away"),
+        verbose_name=_("your-turn e-mails"),
     )
     # The site's language for this user ('' : none chosen, the cookie or the browser's Accept-Language
     # decides); frontend.language reads it on every request.
@@ -58,8 +73,9 @@ class UserSettings(models.Model):
         default="",
         choices=settings.LANGUAGES,
         help_text=_("The language of the site for this user (empty: the browser's)"),
+        verbose_name=_("language"),
     )
-    last_seen_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    last_seen_at = models.DateTimeField(null=True, blank=True, db_index=True, verbose_name=_("last seen at"))
 
     class Meta:
         verbose_name = _("user settings")
@@ -78,15 +94,22 @@ class TutorialProgress(models.Model):
 
     GAMES = [("commandeer", "Commandeer"), ("westeros", "Westeros")]
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    game = models.CharField(max_length=20, choices=GAMES)
-    step = models.PositiveSmallIntegerField(default=0)
-    finished_at = models.DateTimeField(
-        null=True, blank=True, help_text=_("When the lesson was last finished")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
     )
-    updated_at = models.DateTimeField(auto_now=True)
+    game = models.CharField(max_length=20, choices=GAMES, verbose_name=_("game"))
+    step = models.PositiveSmallIntegerField(default=0, verbose_name=_("step"))
+    finished_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_("When the lesson was last finished"),
+        verbose_name=_("finished at"),
+    )
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
+        verbose_name = _("tutorial progress")
+        verbose_name_plural = _("tutorial progress")
         constraints = [models.UniqueConstraint(fields=["user", "game"], name="tutorial_progress_once")]
 
     def __str__(self) -> str:

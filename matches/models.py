@@ -105,60 +105,104 @@ class SnapshotField(models.JSONField):
 class Match(models.Model):
     """One match of one game kind. `seed` and `state` are server-side only; views go through the engine."""
 
-    kind = models.CharField(max_length=30, db_index=True, help_text=_("Game kind (matches.games registry)"))
-    status = models.CharField(max_length=10, choices=MatchStatus.choices, default=MatchStatus.WAITING)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_matches"
+    kind = models.CharField(
+        max_length=30,
+        db_index=True,
+        help_text=_("Game kind (matches.games registry)"),
+        verbose_name=_("kind"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    seed = models.BigIntegerField(help_text=_("Secret RNG seed; never shown while the match runs"))
-    rules_config = models.JSONField(default=dict, blank=True)
-    state = SnapshotField(null=True, blank=True, help_text=_("Engine state snapshot (server only)"))
+    status = models.CharField(
+        max_length=10, choices=MatchStatus.choices, default=MatchStatus.WAITING, verbose_name=_("status")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="created_matches",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
+    seed = models.BigIntegerField(
+        help_text=_("Secret RNG seed; never shown while the match runs"), verbose_name=_("seed")
+    )
+    rules_config = models.JSONField(default=dict, blank=True, verbose_name=_("rules config"))
+    state = SnapshotField(
+        null=True, blank=True, help_text=_("Engine state snapshot (server only)"), verbose_name=_("state")
+    )
     state_base = models.JSONField(
         null=True,
         editable=False,
         blank=True,
         help_text=_("The snapshot at the start: `state` stores only what differs (server only)"),
+        verbose_name=_("state base"),
     )
-    state_version = models.PositiveIntegerField(default=0)
-    time_control = models.JSONField(default=dict, blank=True)
-    is_public = models.BooleanField(default=True, help_text=_("Anyone may join (while open) and spectate"))
+    state_version = models.PositiveIntegerField(default=0, verbose_name=_("state version"))
+    time_control = models.JSONField(default=dict, blank=True, verbose_name=_("time control"))
+    is_public = models.BooleanField(
+        default=True, help_text=_("Anyone may join (while open) and spectate"), verbose_name=_("is public")
+    )
     rated = models.BooleanField(
-        default=False, help_text=_("The result changes the players' ratings (humans only, a time control)")
+        default=False,
+        help_text=_("The result changes the players' ratings (humans only, a time control)"),
+        verbose_name=_("rated"),
     )
     spectator_chat = models.BooleanField(
         default=False,
         help_text=_("Set at creation: spectators may write in the match's spectator chat channel"),
+        verbose_name=_("spectator chat"),
     )
     # The API's and the lobby's default is on; off here, so matches made before it (and by code that starts
     # its own matches) keep waiting for a start.
     auto_start = models.BooleanField(
-        default=False, help_text=_("Set at creation: the match starts by itself when its last seat is taken")
+        default=False,
+        help_text=_("Set at creation: the match starts by itself when its last seat is taken"),
+        verbose_name=_("auto start"),
     )
-    invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token)
-    result = models.JSONField(null=True, blank=True, help_text=_('{"winner": seat|null, "reason": str}'))
+    invite_token = models.CharField(
+        max_length=40, unique=True, default=new_invite_token, verbose_name=_("invite token")
+    )
+    result = models.JSONField(
+        null=True, blank=True, help_text=_('{"winner": seat|null, "reason": str}'), verbose_name=_("result")
+    )
     # A failing AI/clock task (matches.tasks): counted, retried after a back-off, then the match is aborted
     # with reason "internal_error" (services.task_failed). Server and staff only.
     task_failures = models.PositiveSmallIntegerField(
-        default=0, help_text=_("Failures in a row of this match's AI or clock task")
+        default=0,
+        help_text=_("Failures in a row of this match's AI or clock task"),
+        verbose_name=_("task failures"),
     )
     task_retry_at = models.DateTimeField(
-        null=True, blank=True, help_text=_("Back-off: the sweep does not run the match's tasks before then")
+        null=True,
+        blank=True,
+        help_text=_("Back-off: the sweep does not run the match's tasks before then"),
+        verbose_name=_("task retry at"),
     )
-    task_error = models.TextField(blank=True, default="", help_text=_("The last task failure (staff only)"))
+    task_error = models.TextField(
+        blank=True,
+        default="",
+        help_text=_("The last task failure (staff only)"),
+        verbose_name=_("task error"),
+    )
     # A double submit of "create" returns the first match (services.lobby.match_create_once): the digest of the
     # creator's settings, or of their Idempotency-Key.
-    create_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
+    create_digest = models.CharField(
+        max_length=64, blank=True, default="", editable=False, verbose_name=_("create digest")
+    )
     # The lobby's own facts (services.lobby / services.rematch): users the creator removed from the unstarted
     # table {"kicked": [{"user_id", "name"}]}, and the rematch offers of a finished match {"rematch": [seat
     # positions that asked]}. Public facts, shown in the snapshot.
-    lobby = models.JSONField(default=dict, blank=True)
+    lobby = models.JSONField(default=dict, blank=True, verbose_name=_("lobby"))
     # The finished match this one is the rematch of: one rematch per match (the unique key makes a double
     # click create one match only).
     rematch_of = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch", editable=False
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rematch",
+        editable=False,
+        verbose_name=_("rematch of"),
     )
 
     # Not a column: the seats read together with the match (`matches.storage` / `matches.queries`), so the
@@ -166,6 +210,8 @@ class Match(models.Model):
     seats_loaded: list[Seat] | None = None
 
     class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["status", "is_public"]),
@@ -209,43 +255,60 @@ class Match(models.Model):
 class Seat(models.Model):
     """A place at the table: a user or an AI, its deck snapshot and its clock."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    position = models.PositiveSmallIntegerField()
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", verbose_name=_("match"))
+    position = models.PositiveSmallIntegerField(verbose_name=_("position"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="seats",
+        verbose_name=_("user"),
     )
     ai_agent = models.CharField(
-        max_length=20, blank=True, help_text=_("Non-empty for an AI seat, e.g. greedy")
+        max_length=20,
+        blank=True,
+        help_text=_("Non-empty for an AI seat, e.g. greedy"),
+        verbose_name=_("AI agent"),
     )
     deck_id = models.BigIntegerField(
-        null=True, blank=True, help_text=_("decks.Deck chosen (checked at start)")
+        null=True,
+        blank=True,
+        help_text=_("decks.Deck chosen (checked at start)"),
+        verbose_name=_("deck id"),
     )
-    deck_snapshot = models.JSONField(default=dict, blank=True, help_text=_("Deck as played (server only)"))
-    clock_remaining_ms = models.BigIntegerField(default=0)
-    clock_started_at = models.DateTimeField(null=True, blank=True)
+    deck_snapshot = models.JSONField(
+        default=dict, blank=True, help_text=_("Deck as played (server only)"), verbose_name=_("deck snapshot")
+    )
+    clock_remaining_ms = models.BigIntegerField(default=0, verbose_name=_("clock remaining (ms)"))
+    clock_started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("clock started at"))
     clock_carry_ms = models.BigIntegerField(
         default=0,
         help_text=_(
             "For a decision taken back (matches.clocks.SeatClock.carry_ms): the last increment added, "
             "or the time used on the decision so far"
         ),
+        verbose_name=_("clock carry (ms)"),
     )
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
-    has_moved = models.BooleanField(default=False)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True, verbose_name=_("deadline"))
+    consecutive_timeouts = models.PositiveSmallIntegerField(default=0, verbose_name=_("consecutive timeouts"))
+    has_moved = models.BooleanField(default=False, verbose_name=_("has moved"))
     auto_pass = models.BooleanField(
         default=True,
         help_text=_(
             "Pass at once for this seat when the phase's Pass is its only legal action (the player's choice)"
         ),
+        verbose_name=_("auto pass"),
     )
     # Westeros: the house this seat plays (W-1.1), picked in the waiting room or drawn at the start.
-    house = models.CharField(max_length=20, blank=True, default="")
+    house = models.CharField(max_length=20, blank=True, default="", verbose_name=_("house"))
     # The player left the running game and the AI plays their seat on (their name stays, marked).
-    left_at = models.DateTimeField(null=True, blank=True)
-    joined_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True, verbose_name=_("left at"))
+    joined_at = models.DateTimeField(auto_now_add=True, verbose_name=_("joined at"))
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["match", "position"]
         constraints = [
             models.UniqueConstraint(fields=["match", "position"], name="seat_unique_position"),
@@ -295,13 +358,19 @@ class ActionLog(models.Model):
         TIMEOUT = "timeout", _("Timeout default")
         AUTO = "auto", _("Automatic pass")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
-    version = models.PositiveIntegerField()
-    seat = models.PositiveSmallIntegerField()
-    source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYER)
-    action = models.JSONField()
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="actions", verbose_name=_("match")
+    )
+    version = models.PositiveIntegerField(verbose_name=_("version"))
+    seat = models.PositiveSmallIntegerField(verbose_name=_("seat"))
+    source = models.CharField(
+        max_length=10, choices=Source.choices, default=Source.PLAYER, verbose_name=_("source")
+    )
+    action = models.JSONField(verbose_name=_("action"))
     descriptions = models.JSONField(
-        default=dict, help_text=_('Plain words per viewer: {"0": ..., "1": ..., "spectator": ...}')
+        default=dict,
+        help_text=_('Plain words per viewer: {"0": ..., "1": ..., "spectator": ...}'),
+        verbose_name=_("descriptions"),
     )
     messages = models.JSONField(
         default=dict,
@@ -310,6 +379,7 @@ class ActionLog(models.Model):
             'The same words as messages, rendered in each reader\'s language: {"game", "names": '
             '{"1": name, ...}, "0": message, "1": ..., "spectator": ...} (docs/play-layer.md); empty on older rows'
         ),
+        verbose_name=_("messages"),
     )
     consequences = models.JSONField(
         default=dict,
@@ -318,10 +388,13 @@ class ActionLog(models.Model):
             'What the action caused, per viewer: {"0": [...], "1": [...], "spectator": [...]}, '
             'each item {"text", "kind", "square", "amount"} (docs/play-layer.md)'
         ),
+        verbose_name=_("consequences"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("action log")
+        verbose_name_plural = _("action logs")
         ordering = ["match", "version"]
         constraints = [models.UniqueConstraint(fields=["match", "version"], name="actionlog_unique_version")]
 
@@ -337,14 +410,18 @@ class ActionLog(models.Model):
 class IdempotencyRecord(models.Model):
     """The first answer to a submission key: a retried request returns it instead of applying again."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="idempotency_records")
-    key = models.CharField(max_length=100)
-    request_hash = models.CharField(max_length=64)
-    response = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, verbose_name=_("user"))
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="idempotency_records", verbose_name=_("match")
+    )
+    key = models.CharField(max_length=100, verbose_name=_("key"))
+    request_hash = models.CharField(max_length=64, verbose_name=_("request hash"))
+    response = models.JSONField(verbose_name=_("response"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("idempotency record")
+        verbose_name_plural = _("idempotency records")
         constraints = [
             models.UniqueConstraint(fields=["user", "match", "key"], name="idempotency_unique_key")
         ]
@@ -361,21 +438,39 @@ class ChatMessage(models.Model):
     admin: only the two houses' players ever read them (docs/play-layer.md, "Chat").
     """
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_messages")
-    channel = models.CharField(max_length=40, help_text=_('"table", "spectators" or "private:<a>-<b>"'))
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="chat_messages", verbose_name=_("match")
+    )
+    channel = models.CharField(
+        max_length=40, help_text=_('"table", "spectators" or "private:<a>-<b>"'), verbose_name=_("channel")
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("author")
+    )
     seat = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text=_("The author's seat then, if any")
+        null=True,
+        blank=True,
+        help_text=_("The author's seat then, if any"),
+        verbose_name=_("seat"),
     )
-    body = models.TextField(max_length=500)
-    created_at = models.DateTimeField(auto_now_add=True)
-    hidden = models.BooleanField(default=False, help_text=_("Hidden by staff: kept for review, never shown"))
+    body = models.TextField(max_length=500, verbose_name=_("body"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    hidden = models.BooleanField(
+        default=False, help_text=_("Hidden by staff: kept for review, never shown"), verbose_name=_("hidden")
+    )
     hidden_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("hidden by"),
     )
-    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_at = models.DateTimeField(null=True, blank=True, verbose_name=_("hidden at"))
 
     class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
         ordering = ["match", "id"]
         indexes = [models.Index(fields=["match", "channel", "id"], name="chat_channel_history")]
 
@@ -386,11 +481,17 @@ class ChatMessage(models.Model):
 class ChatMute(models.Model):
     """`user` no longer sees `muted`'s chat messages (in any match; filtered on the server)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes")
-    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes", verbose_name=_("user")
+    )
+    muted = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("muted")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("chat mute")
+        verbose_name_plural = _("chat mutes")
         constraints = [models.UniqueConstraint(fields=["user", "muted"], name="chat_mute_unique")]
 
     def __str__(self) -> str:
@@ -404,13 +505,17 @@ class YourTurnEmail(models.Model):
     that sends the mail, so a retried task or a second worker finds it and sends nothing.
     """
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
-    position = models.PositiveSmallIntegerField()
-    deadline = models.DateTimeField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    sent_at = models.DateTimeField(auto_now_add=True)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+", verbose_name=_("match"))
+    position = models.PositiveSmallIntegerField(verbose_name=_("position"))
+    deadline = models.DateTimeField(verbose_name=_("deadline"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
+    sent_at = models.DateTimeField(auto_now_add=True, verbose_name=_("sent at"))
 
     class Meta:
+        verbose_name = _("your-turn e-mail")
+        verbose_name_plural = _("your-turn e-mails")
         constraints = [
             models.UniqueConstraint(
                 fields=["match", "position", "deadline"], name="your_turn_email_once_per_deadline"
@@ -433,20 +538,32 @@ class PlayerRating(models.Model):
     the displayed ordinal. `rating` is always the number shown and sorted on.
     """
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
-    kind = models.CharField(max_length=30, help_text=_("Game kind (matches.games registry)"))
-    rating = models.FloatField(help_text=_("The displayed rating (Glicko-2 rating, or OpenSkill ordinal)"))
-    deviation = models.FloatField(default=0.0, help_text=_("Glicko-2 rating deviation (RD)"))
-    volatility = models.FloatField(default=0.0, help_text=_("Glicko-2 volatility"))
-    mu = models.FloatField(default=0.0, help_text=_("OpenSkill mu"))
-    sigma = models.FloatField(default=0.0, help_text=_("OpenSkill sigma"))
-    games = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
-    losses = models.PositiveIntegerField(default=0)
-    draws = models.PositiveIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("user")
+    )
+    kind = models.CharField(
+        max_length=30, help_text=_("Game kind (matches.games registry)"), verbose_name=_("kind")
+    )
+    rating = models.FloatField(
+        help_text=_("The displayed rating (Glicko-2 rating, or OpenSkill ordinal)"), verbose_name=_("rating")
+    )
+    deviation = models.FloatField(
+        default=0.0, help_text=_("Glicko-2 rating deviation (RD)"), verbose_name=_("deviation")
+    )
+    volatility = models.FloatField(
+        default=0.0, help_text=_("Glicko-2 volatility"), verbose_name=_("volatility")
+    )
+    mu = models.FloatField(default=0.0, help_text=_("OpenSkill mu"), verbose_name=_("mu"))
+    sigma = models.FloatField(default=0.0, help_text=_("OpenSkill sigma"), verbose_name=_("sigma"))
+    games = models.PositiveIntegerField(default=0, verbose_name=_("games"))
+    wins = models.PositiveIntegerField(default=0, verbose_name=_("wins"))
+    losses = models.PositiveIntegerField(default=0, verbose_name=_("losses"))
+    draws = models.PositiveIntegerField(default=0, verbose_name=_("draws"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
+        verbose_name = _("player rating")
+        verbose_name_plural = _("player ratings")
         constraints = [models.UniqueConstraint(fields=["user", "kind"], name="playerrating_one_per_kind")]
         indexes = [models.Index(fields=["kind", "-rating"], name="playerrating_board")]
 
@@ -457,24 +574,37 @@ class PlayerRating(models.Model):
 class RatingChange(models.Model):
     """What one rated match did to one player's rating: written once, in the transaction that ends the match."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="rating_changes", verbose_name=_("match")
     )
-    kind = models.CharField(max_length=30)
-    position = models.PositiveSmallIntegerField(help_text=_("The user's seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        verbose_name=_("user"),
+    )
+    kind = models.CharField(max_length=30, verbose_name=_("kind"))
+    position = models.PositiveSmallIntegerField(help_text=_("The user's seat"), verbose_name=_("position"))
     place = models.PositiveSmallIntegerField(
-        help_text=_("Final standing: 1 = first (equal places share a number)")
+        help_text=_("Final standing: 1 = first (equal places share a number)"),
+        verbose_name=_("place"),
     )
     score = models.FloatField(
-        help_text=_("1 win, 0.5 draw, 0 loss (Glicko-2); share of opponents beaten (OpenSkill)")
+        help_text=_("1 win, 0.5 draw, 0 loss (Glicko-2); share of opponents beaten (OpenSkill)"),
+        verbose_name=_("score"),
     )
-    before = models.FloatField()
-    after = models.FloatField()
-    deviation_after = models.FloatField(default=0.0, help_text=_("RD (Glicko-2) or sigma (OpenSkill) after"))
-    created_at = models.DateTimeField(auto_now_add=True)
+    before = models.FloatField(verbose_name=_("before"))
+    after = models.FloatField(verbose_name=_("after"))
+    deviation_after = models.FloatField(
+        default=0.0,
+        help_text=_("RD (Glicko-2) or sigma (OpenSkill) after"),
+        verbose_name=_("deviation after"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["-created_at", "-id"]
         constraints = [models.UniqueConstraint(fields=["match", "user"], name="ratingchange_once_per_match")]
         indexes = [models.Index(fields=["user", "kind", "-created_at"], name="ratingchange_history")]
@@ -486,9 +616,15 @@ class RatingChange(models.Model):
 class MatchSummary(models.Model):
     """The end-of-game summary of a finished match, computed once from its log (`matches.summary`)."""
 
-    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="game_summary")
-    data = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, related_name="game_summary", verbose_name=_("match")
+    )
+    data = models.JSONField(verbose_name=_("data"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+
+    class Meta:
+        verbose_name = _("match summary")
+        verbose_name_plural = _("match summaries")
 
     def __str__(self) -> str:
         return f"summary of #{self.match_id}"

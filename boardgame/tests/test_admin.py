@@ -282,3 +282,58 @@ def test_bulk_delete_is_not_offered_for_cards_areas_and_houses(staff_client: Any
     for model in ("housecard", "area", "house"):
         page = staff_client.get(reverse(f"admin:boardgame_{model}_changelist")).content.decode()
         assert "delete_selected" not in page, model
+
+
+def test_the_area_list_and_form_name_the_fields_in_thai(staff_client: Any, westeros: Any) -> None:
+    """The models' verbose names in the staff member's language: the sidebar, the change list's columns and
+    filters, the change form's labels (the per-language name fields and the port inline's too)."""
+    import re
+
+    from django.utils import translation
+
+    from cards.tests.test_admin import _column_heads
+
+    staff_client.cookies["django_language"] = "th"
+    port = Area.objects.get(slug="winterfell_port")
+    with translation.override(None):
+        listing = staff_client.get(reverse("admin:boardgame_area_changelist")).content.decode()
+        form = staff_client.get(reverse("admin:boardgame_area_change", args=[port.pk])).content.decode()
+    heads = _column_heads(listing)
+    assert heads["kind"] == "ประเภท" and heads["crowns"] == "รูปมงกุฎ" and heads["island"] == "เกาะ"
+    assert heads["home_house"] == "บ้านที่มีพื้นที่นี้เป็นบ้านเกิด"
+    assert "โดย ปราสาท" in listing  # Django's "By %(filter_title)s"
+    assert re.search(r'<a href="/admin/boardgame/" class="section"[^>]*>บอร์ดเกม Westeros</a>', listing)
+    for model in ("การ์ดประจำเมือง", "สำรับ Westeros", "การ์ด Wildling", "ตาราง Track", "ยูนิตเริ่มต้น"):
+        assert f">{model}</a>" in listing, model  # the sidebar's entries
+    for label in ("ชื่อ [th]:", "ชื่อ [zh-hans]:", "รหัส (slug):", "เสบียง:", "พื้นที่บนแผ่นดิน:", "จำนวนเรือสูงสุด:"):
+        assert label in form, label
+    for english in (
+        "Home house",
+        "Crowns",
+        "Max ships",
+        "Land area",
+        "Name [th]",
+        "By castle",
+        ">Boardgame<",
+    ):
+        assert english not in listing + form, english
+
+
+@pytest.mark.parametrize(
+    ("language", "problem"),
+    [
+        ("en", "westeros_cards: deck 1 holds 9 cards but must hold 10 (W-1.11)"),
+        ("th", "westeros_cards: สำรับ 1 มีการ์ด 9 ใบ แต่ต้องมี 10 ใบ (W-1.11)"),
+        ("zh-hans", "westeros_cards: 牌堆 1 有 9 张卡，但必须有 10 张（W-1.11）"),
+    ],
+)
+def test_the_data_check_page_words_its_problems_in_the_staff_members_language(
+    staff_client: Any, westeros: Any, language: str, problem: str
+) -> None:
+    from django.utils import translation
+
+    WesterosCard.objects.filter(slug="supply").update(count=2)
+    staff_client.cookies["django_language"] = language
+    with translation.override(None):
+        html = staff_client.get(reverse("admin:boardgame_area_check")).content.decode()
+    assert f"<li>{problem}</li>" in html

@@ -345,3 +345,81 @@ def test_start_values_must_match_the_start_areas_w_2_2(westeros: dict[str, Any])
     assert any(
         e.startswith("setup: greyjoy: starting armies [4, 2] do not fit supply level 2") for e in errors
     )
+
+
+# --- the checks' words in the staff member's language
+
+
+def test_the_forms_checks_read_in_thai(westeros: Any) -> None:
+    """The set-up, Westeros-card and track-table forms and an area's outline show the data checker's
+    messages in the active language; ids and JSON keys stay as written."""
+    from django.utils import translation
+
+    setup = Setup.objects.get(player_count=3)
+    setup.houses = ["stark", "lannister", "targaryen"]
+    card = WesterosCard.objects.get(slug="supply")
+    card.chooser = "iron_throne"  # only a choice card names who chooses
+    table = TrackTable.objects.get(key="rounds")
+    table.data = {"max": 0}
+    winterfell = area("winterfell")
+    winterfell.outline = [[0, 0], [1, 1]]
+    with translation.override("th"):
+        with pytest.raises(ValidationError) as setup_error:
+            setup.full_clean()
+        with pytest.raises(ValidationError) as card_error:
+            card.full_clean()
+        with pytest.raises(ValidationError) as table_error:
+            table.full_clean()
+        with pytest.raises(ValidationError) as area_error:
+            winterfell.full_clean()
+    assert "ไม่รู้จักบ้าน: targaryen" in setup_error.value.message_dict["houses"]
+    assert card_error.value.message_dict["chooser"] == ["supply: เฉพาะการ์ดแบบเลือกเท่านั้นที่มีผู้เลือกและตัวเลือก"]
+    assert table_error.value.message_dict["data"] == ["rounds: max ต้องเป็นจำนวนเต็มบวก"]
+    assert area_error.value.message_dict["outline"] == ["เส้นขอบต้องเป็นลิสต์ของจุด [x, y] อย่างน้อย 3 จุด"]
+
+
+@pytest.mark.parametrize(
+    ("language", "summary", "problem"),
+    [
+        (
+            "en",
+            "The Westeros data has 2 error(s); nothing was imported.",
+            "setup: stark: unknown unit type 'dragon'",
+        ),
+        (
+            "th",
+            "ข้อมูล Westeros มีข้อผิดพลาด 2 รายการ ไม่ได้นำเข้าข้อมูลใดเลย",
+            "setup: stark: ไม่รู้จักประเภทยูนิต 'dragon'",
+        ),
+        ("zh-hans", "维斯特洛数据有 2 处错误；未导入任何内容。", "setup: stark: 未知单位类型 'dragon'"),
+    ],
+)
+def test_the_import_words_its_errors_in_the_callers_language(
+    westeros: dict[str, Any], language: str, summary: str, problem: str
+) -> None:
+    from django.utils import translation
+
+    data = copy.deepcopy(westeros)
+    data["setup"]["houses"]["stark"]["starting_units"][0]["unit"] = "dragon"
+    data["dragons"] = {}
+    with translation.override(language), pytest.raises(ApplicationError) as exc:
+        dataset.game_data_import(data=data)
+    assert exc.value.message == summary
+    assert exc.value.extra["errors"][0] == problem
+    assert exc.value.extra["errors"][-1] in (
+        "unknown section 'dragons'",
+        "ไม่รู้จักหมวด 'dragons'",
+        "未知的数据节 'dragons'",
+    )
+
+
+def test_an_import_in_thai_still_writes_the_english_names(westeros: dict[str, Any]) -> None:
+    """The check speaks the caller's language; the rows are written with English active (the source column)."""
+    from django.utils import translation
+
+    with translation.override("th"):
+        dataset.game_data_import(data=westeros)
+        assert translation.get_language() == "th"
+    stark = House.objects.get(slug="stark")
+    assert stark.name_en == "Stark" and Area.objects.get(slug="winterfell").name_en == "Winterfell"
+    assert dataset.dataset_errors() == []

@@ -282,3 +282,57 @@ def test_the_card_change_form_reads_in_thai_for_a_thai_staff_member(small_set, c
     assert ">Unit<" not in html and ">Event<" not in html
     column = re.search(r'<th scope="col" class="[^"]*column-card_count[^"]*">(.*?)</th>', factions, re.S)
     assert column is not None and "การ์ด" in column.group(1) and "Cards" not in column.group(1)
+
+
+def _column_heads(html: str) -> dict[str, str]:
+    """A change list's column titles by field name (without the sort controls)."""
+    import re
+
+    heads = re.findall(r'<th scope="col" class="[^"]*column-([a-z_]+)[^"]*">(.*?)</th>', html, re.S)
+    return {
+        name: re.sub(
+            r"<[^>]+>|\s+", " ", re.sub(r'<div class="sortoptions">.*?</div>', "", text, flags=re.S)
+        ).strip()
+        for name, text in heads
+    }
+
+
+def test_the_card_list_and_form_name_the_fields_in_thai(small_set, client, django_user_model):
+    """Field and model names (the models' verbose names) in the staff member's language: the sidebar, the
+    change list's columns and filters, the change form's labels, modeltranslation's per-language fields."""
+    import re
+
+    client.force_login(_staff_curator(django_user_model))
+    client.cookies["django_language"] = "th"
+    card = Card.objects.get(name="Ember Scout")
+    with translation.override(None):
+        listing = client.get("/admin/cards/card/").content.decode()
+        form = client.get(f"/admin/cards/card/{card.pk}/change/").content.decode()
+    heads = _column_heads(listing)
+    assert heads["faction"] == "สังกัด" and heads["card_type"] == "ประเภทการ์ด"
+    assert heads["command_cost"] == "ค่า Command" and heads["energy_cost"] == "ค่า Energy"
+    assert "โดย ประเภทการ์ด" in listing and "โดย ค่า Command" in listing  # Django's "By %(filter_title)s"
+    assert '<a href="/admin/cards/card/" aria-current="page">การ์ด</a>' in listing  # the sidebar's model entry
+    assert re.search(r'<a href="/admin/cards/" class="section"[^>]*>การ์ด</a>', listing)  # the app's heading
+    for label in (
+        "ชื่อ [th]:",
+        "ชื่อ [en]:",
+        "ประเภทการ์ด:",
+        "ค่า Command:",
+        "ค่า Power:",
+        "ข้อความบรรยาย [zh-hans]:",
+    ):
+        assert label in form, label
+    for english in ("Command cost", "Card type", "By card type", "Flavor text", "Name [th]", ">Cards<"):
+        assert english not in listing + form, english
+
+
+def test_the_card_form_names_the_fields_in_chinese(small_set, client, django_user_model):
+    client.force_login(_staff_curator(django_user_model))
+    client.cookies["django_language"] = "zh-hans"
+    card = Card.objects.get(name="Ember Scout")
+    with translation.override(None):
+        form = client.get(f"/admin/cards/card/{card.pk}/change/").content.decode()
+    for label in ("名称 [zh-hans]:", "阵营:", "卡牌类型:", "指挥费用:", "攻击力:", "生命值:", "关键词:"):
+        assert label in form, label
+    assert "Command cost" not in form and "Card type" not in form
