@@ -7,7 +7,7 @@ Hidden information (hands, deck order, the seed, deck snapshots) leaves only thr
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
@@ -82,15 +82,39 @@ def match_get_for_viewer(*, match_id: int, user: Viewer, invite_token: str = "")
     return match, seat
 
 
-def _named(text: str, seats: Any) -> str:
+class SeatNames:
+    """The seated names, worked out once for all the words of one answer or log row (a seat's name is a
+    property that builds a string): `by_number` {"1": name, ...} as stored with messages, and the English
+    words' "Player N" labels."""
+
+    def __init__(self, seats: Iterable[Seat]) -> None:
+        self.by_number = {str(s.position + 1): s.display_name for s in seats}
+        self._labels = [(f"Player {number}", name) for number, name in self.by_number.items()]
+
+    @classmethod
+    def of(cls, seats: Iterable[Seat] | SeatNames) -> SeatNames:
+        return seats if isinstance(seats, SeatNames) else cls(seats)
+
+    def named(self, text: str) -> str:
+        """The text with each "Player N" replaced by that seat's name."""
+        for label, name in self._labels:
+            text = text.replace(label, name)
+        return text
+
+
+def _named(text: str, seats: Iterable[Seat] | SeatNames) -> str:
     """The text with each "Player N" replaced by that seat's name."""
-    for s in seats:
-        text = text.replace(f"Player {s.position + 1}", s.display_name)
-    return text
+    return SeatNames.of(seats).named(text)
 
 
 def describe_action(
-    game: Any, state: Any, action: Any, viewer: int | None, seats: Any, *, timed_out: int | None = None
+    game: Any,
+    state: Any,
+    action: Any,
+    viewer: int | None,
+    seats: Iterable[Seat] | SeatNames,
+    *,
+    timed_out: int | None = None,
 ) -> str:
     """The engine's plain words for this viewer, with "Player N" replaced by the seated names; `timed_out`:
     the seat whose clock ran out, this action being its default (`describe_timeout`)."""
@@ -99,23 +123,38 @@ def describe_action(
     return _named(str(game.describe(state, action, viewer)), seats)
 
 
-def describe_for_reader(game: Any, state: Any, action: Any, viewer: int | None, seats: Any) -> str:
-    """`describe_action` in the reader's (active) language, from the game's message where it has one."""
-    language = reader_language()
+def describe_for_reader(
+    game: Any,
+    state: Any,
+    action: Any,
+    viewer: int | None,
+    seats: Iterable[Seat] | SeatNames,
+    language: str | None = None,
+) -> str:
+    """`describe_action` in the reader's language (default: the active one), from the game's message where
+    it has one."""
+    language = language or reader_language()
+    names = SeatNames.of(seats)
     if language != "en":
         message = game.describe_message(state, action, viewer)
-        names = {str(s.position + 1): s.display_name for s in seats}
-        text = _rendered(message, {"game": game.kind, "names": names}, language)
+        text = _rendered(message, {"game": game.kind, "names": names.by_number}, language)
         if text is not None:
             return text
-    return describe_action(game, state, action, viewer, seats)
+    return describe_action(game, state, action, viewer, names)
 
 
 def log_messages(
-    game: Any, state: Any, action: Any, seats: Any, *, timed_out: int | None = None
+    game: Any,
+    state: Any,
+    action: Any,
+    seats: Any,
+    names: SeatNames | None = None,
+    *,
+    timed_out: int | None = None,
 ) -> dict[str, Any]:
     """The log row's words as messages per viewer (`describe_message`, rendered per reader by `_log_item`),
-    with the game and the seated names; {} for a game without messages."""
+    with the game and the seated names (`names`: theirs, worked out already); {} for a game without
+    messages."""
 
     def one(viewer: int | None) -> Any:
         if timed_out is not None:
@@ -128,7 +167,7 @@ def log_messages(
     out: dict[str, Any] = {str(s.position): one(s.position) for s in seats}
     out["spectator"] = spectator
     out["game"] = game.kind
-    out["names"] = {str(s.position + 1): s.display_name for s in seats}
+    out["names"] = dict((names or SeatNames(seats)).by_number)
     return out
 
 
@@ -163,16 +202,20 @@ def words_for(descriptions: dict[str, Any], stored: dict[str, Any], key: str, la
     return text or str(descriptions.get(key) or descriptions.get("spectator") or "")
 
 
-def consequences_for(game: Any, state: Any, basis: Any, seats: Any) -> dict[str, list[dict[str, Any]]]:
+def consequences_for(
+    game: Any, state: Any, basis: Any, seats: Any, names: SeatNames | None = None
+) -> dict[str, list[dict[str, Any]]]:
     """What the action just applied to `state` caused, per viewer ({"0": [...], ..., "spectator": [...]}),
-    each list as that viewer may see it (`AnyGame.consequences`), with the seated names."""
-
-    def items(viewer: int | None) -> list[dict[str, Any]]:
-        return [{**c, "text": _named(str(c["text"]), seats)} for c in game.consequences(state, viewer, basis)]
-
-    out = {str(s.position): items(s.position) for s in seats}
-    out["spectator"] = items(None)
-    return out
+    each list as that viewer may see it (`AnyGame.consequences_by_viewer`), with the seated names."""
+    viewers: list[int | None] = [*(s.position for s in seats), None]
+    caused = game.consequences_by_viewer(state, viewers, basis)
+    names = names or SeatNames(seats)
+    return {
+        "spectator" if viewer is None else str(viewer): [
+            {**c, "text": names.named(str(c["text"]))} for c in items
+        ]
+        for viewer, items in zip(viewers, caused, strict=True)
+    }
 
 
 def _creator_name(match: Match, seats: list[Seat]) -> str:
@@ -381,9 +424,9 @@ def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
 LOG_FIELDS = ("version", "seat", "source", "action", "descriptions", "created_at", "consequences", "messages")
 
 
-def _log_entry(entry: ActionLog, you: Seat | None) -> dict[str, Any]:
+def _log_entry(entry: ActionLog, you: Seat | None, language: str | None = None) -> dict[str, Any]:
     """One log line as the viewer may read it (see `_log_item`)."""
-    return _log_item(*(getattr(entry, f) for f in LOG_FIELDS), you=you)
+    return _log_item(*(getattr(entry, f) for f in LOG_FIELDS), you=you, language=language)
 
 
 def _log_item(
@@ -397,9 +440,10 @@ def _log_item(
     stored_messages: dict[str, Any] | None = None,
     *,
     you: Seat | None,
+    language: str | None = None,
 ) -> dict[str, Any]:
-    """One log line as the viewer may read it, in the active language; the raw action only when nothing in
-    it is hidden from them.
+    """One log line as the viewer may read it, in `language` (default: the active one); the raw action only
+    when nothing in it is hidden from them.
 
     `consequences`: what the action caused, stored per viewer; a viewer without a list of their own
     (a seat added later) gets the spectator's. `stored_messages`: the same words as messages, rendered in
@@ -411,7 +455,7 @@ def _log_item(
     text = descriptions.get(key) or descriptions.get("spectator", "")
     found = list(mine if isinstance(mine, list) else caused.get("spectator") or [])
     stored = stored_messages or {}
-    language = reader_language()
+    language = language or reader_language()
     if language != "en":  # English is stored as it reads
         mine_message = stored.get(key) if key in stored else stored.get("spectator")
         text = _rendered(mine_message, stored, language) or text
@@ -435,7 +479,8 @@ def match_log(
     """The match log in plain words for this viewer (the last `limit` entries after version `since`, up to
     version `until`: a snapshot's log ends at the version its state is)."""
     entries = queries.log_entries(match.pk, since=since, limit=limit, until=until)
-    return [_log_entry(e, you) for e in entries]
+    language = reader_language()
+    return [_log_entry(e, you, language) for e in entries]
 
 
 def legal_actions_for(
@@ -443,7 +488,11 @@ def legal_actions_for(
 ) -> list[dict[str, Any]]:
     """The caller's legal actions with plain-word descriptions: their decision, or what they may do out of
     turn (a Westeros house taking its Ready back); empty when they have nothing to do. `actions`: the
-    engine's legal actions for `you` in `state`, when the caller computed them already (a submit)."""
+    engine's legal actions for `you` in `state`, when the caller computed them already (a submit).
+
+    Without `state`, the match's own state is read and its legal actions are this process's shared answer
+    (`storage.legal_actions`: computed once per version and seat); a `state` given without `actions` is
+    asked directly (it may be no stored version)."""
     if you is None or match.status != MatchStatus.ACTIVE or match.started_at is None:
         return []
     game = get_game(match.kind)
@@ -452,11 +501,13 @@ def legal_actions_for(
         if match.status != MatchStatus.ACTIVE:
             return []
         you = _same_seat(match, you) or you
-    seats = queries.seats_of(match)
+        actions = storage.legal_actions(match, game).of(state, match.state_version, you.position)
+    names = SeatNames(queries.seats_of(match))
+    language = reader_language()
     return [
         {
             "action": game.action_to_json(a),
-            "description": describe_for_reader(game, state, a, you.position, seats),
+            "description": describe_for_reader(game, state, a, you.position, names, language),
         }
         for a in (game.legal_actions(state, you.position) if actions is None else actions)
     ]
@@ -472,6 +523,7 @@ def match_snapshot(
     new_entries: list[ActionLog] | None = None,
     user: Viewer | None = None,
     actions: list[Any] | None = None,
+    current: list[int] | None = None,
 ) -> dict[str, Any]:
     """Everything one viewer's page shows: seats/clocks, their own view, their legal actions, the log.
 
@@ -481,13 +533,19 @@ def match_snapshot(
     new log entries already (the submit path, whose match has its seats attached) passes them and
     nothing is read at all. `chat` lists the chat channels this viewer may read and write (`user`: the
     signed-in caller without a seat, who may write in the spectator chat; seated callers need not pass it).
-    `actions`: the viewer's engine legal actions in `state`, when the caller holds them (a submit).
+    `actions`: the viewer's engine legal actions in `state`, when the caller holds them (a submit);
+    `current`: the seats that act in `state`, likewise. Without `state`, the match's own state is read and
+    the viewer's legal actions are this process's shared answer (`storage.legal_actions`).
     """
     if state is None and match.started_at is not None:
         # First the state: reading it may bring `match` (and its seats) up to a version committed since
         # `match` was read, so that the summary, the view and the log below all describe one version.
         state = _state(match)
         you = _same_seat(match, you)
+        if you is not None and match.status == MatchStatus.ACTIVE:
+            legal = storage.legal_actions(match, get_game(match.kind))
+            actions = legal.of(state, match.state_version, you.position)
+            current = legal.current(state, match.state_version)
     data = match_summary(match, you=you)
     data["server_time"] = timezone.now().isoformat()
     data["log_since"] = log_since
@@ -497,11 +555,15 @@ def match_snapshot(
         return data
     game = get_game(match.kind)
     data["chat"] = chat.chat_state(match=match, you=you, user=user, state=state)
-    data["current_players"] = [] if match.status != MatchStatus.ACTIVE else game.current_players(state)
+    if match.status != MatchStatus.ACTIVE:
+        data["current_players"] = []
+    else:
+        data["current_players"] = game.current_players(state) if current is None else current
     data["view"] = view_for_reader(match.kind, state, game.player_view(state, you.position if you else None))
     data["legal_actions"] = legal_actions_for(match, you, state, actions)
     if new_entries is not None:
-        data["log"] = [_log_entry(e, you) for e in new_entries][-log_tail:]
+        language = reader_language()
+        data["log"] = [_log_entry(e, you, language) for e in new_entries][-log_tail:]
     elif log_since is not None and log_since >= match.state_version:
         data["log"] = []
     else:
@@ -542,10 +604,13 @@ def submit_snapshot(result: Any, *, you: Seat) -> dict[str, Any]:
     """
     entries = result.entries or [result.entry]  # the action and the automatic passes that followed it
     active = result.status == MatchStatus.ACTIVE and result.legal is not None
-    # The legal actions the submit computed for this state (its automatic-pass check asks the same).
+    # Who acts and the legal actions the submit computed for this state (its automatic-pass check asks the
+    # same; the answers are shared with the process's next requests once the action is committed).
     actions = result.legal.of(result.state, result.state_version, you.position) if active else None
+    current = result.legal.current(result.state, result.state_version) if active else None
     return match_snapshot(
         actions=actions,
+        current=current,
         match=result.match,
         you=you,
         log_since=entries[0].version - 1,

@@ -12,7 +12,7 @@ never go stale, only be evicted.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +23,7 @@ from config import sql
 from config.errors import ApplicationError
 from config.lru import LruCache
 from matches import queries
-from matches.games.kind import JSON
+from matches.games.kind import JSON, A, GameKind, LegalActions, Player, S
 from matches.games.registry import AnyGame, get_game
 from matches.models import Match, MatchStatus, Seat
 from matches.types import Viewer
@@ -149,8 +149,9 @@ def _cache_put(key: tuple[int, int, int], state: Any) -> None:
 
 
 def clear_state_cache() -> None:
-    """Forget every parsed state (a cold process; tests)."""
+    """Forget every parsed state and the legal actions computed in them (a cold process; tests)."""
     _STATE_CACHE.clear()
+    _LEGAL_CACHE.clear()
 
 
 def parse_state(match_id: int, game: AnyGame, data: Callable[[], JSON]) -> Any:
@@ -231,6 +232,50 @@ def remember_on_commit(match: Match, game: AnyGame, state: Any) -> None:
     """Put the state in the cache once the transaction that saved it commits."""
     key = state_key(match)
     transaction.on_commit(lambda: _cache_put(key, game.clone(state)))
+
+
+# ---- legal actions ---------------------------------------------------------------------------------
+LEGAL_CACHE_SIZE = 1024  # (match, version, seat) answers kept per process (least recently used goes first)
+_LEGAL_CACHE: LruCache[tuple[int, int, int, int], Sequence[object]] = LruCache(LEGAL_CACHE_SIZE)
+
+
+class SharedLegalActions:
+    """This process's legal actions of one match (`KnownLegalActions`), by (match id, version, seed, seat).
+
+    An answer about a committed version is shared at once. One about a version the running transaction made
+    (the automatic-pass check and the answer of a submit) is held until that transaction commits: a version
+    rolled back (a reused idempotency key, a failed write) may be made again as another state.
+    """
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.key = (match.pk, match.seed)
+        self.committed = match.state_version  # the row was read: this version is committed
+        self._held: list[tuple[int, Player, Sequence[object]]] = []
+
+    def get(self, version: int, player: Player) -> Sequence[object] | None:
+        return _LEGAL_CACHE.get((self.key[0], version, self.key[1], player))
+
+    def put(self, version: int, player: Player, actions: Sequence[object]) -> None:
+        if version <= self.committed:
+            _LEGAL_CACHE.put((self.key[0], version, self.key[1], player), actions)
+            return
+        self._held.append((version, player, actions))
+        if len(self._held) == 1:  # outside a transaction, `on_commit` calls back at once
+            transaction.on_commit(self._on_commit)
+
+    def _on_commit(self) -> None:
+        self.committed = max(self.committed, self.match.state_version)  # what the transaction saved
+        held, self._held = self._held, []
+        for version, player, actions in held:
+            if version <= self.committed:  # a later version than the one saved: never stored, dropped
+                _LEGAL_CACHE.put((self.key[0], version, self.key[1], player), actions)
+
+
+def legal_actions(match: Match, game: GameKind[S, A]) -> LegalActions[S, A]:
+    """Legal actions at this match's versions, shared with this process's other requests (`LegalActions`):
+    what the view a player read, or the answer to their last move, computed serves their next submit."""
+    return LegalActions(game, SharedLegalActions(match))
 
 
 def ai_seat_must_act(match: Match) -> bool:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from config.errors import ApplicationError
 from matches.agents import AGENT_NAMES, DEFAULT_AGENT, make_agent
@@ -194,6 +194,13 @@ class GameKind(ABC, Generic[S, A]):
         """
         return []
 
+    def consequences_by_viewer(
+        self, state: S, viewers: Sequence[Player | None], basis: object = None
+    ) -> list[list[JSON]]:
+        """`consequences` for each of `viewers`, in their order (a game may share the work their lists have
+        in common: the same event read by every seat)."""
+        return [self.consequences(state, viewer, basis) for viewer in viewers]
+
     def timeout_loss(self, state: S, outcome: Result, seat: Player) -> bool:
         """Whether the end `outcome`, reached by a timeout default of `seat`, is `seat` losing on time
         (its engine reason only says what the default left behind). Default: never."""
@@ -293,24 +300,57 @@ class GameKind(ABC, Generic[S, A]):
         return ()
 
 
-class LegalActions(Generic[S, A]):
-    """Each seat's legal actions at one state version, computed at most once (docs/style.md 3).
+class KnownLegalActions(Protocol):
+    """Legal actions of one match that other requests of this process computed (`storage.legal_actions`):
+    a version never denotes two different states, so an answer about a version holds for good."""
 
-    A submit asks the same question of the same state several times — not-your-turn and membership before
-    the move, the automatic-pass check and the answer's snapshot after it — and legal move generation is
-    the costly part of a move; one instance per submit answers them all from one computation per seat.
+    def get(self, version: int, player: Player) -> Sequence[object] | None: ...
+
+    def put(self, version: int, player: Player, actions: Sequence[object]) -> None: ...
+
+
+class LegalActions(Generic[S, A]):
+    """Who acts and each seat's legal actions at one state version, each computed at most once (docs/style.md 3).
+
+    A submit asks the same questions of the same state several times — not-your-turn and membership before
+    the move, whose turn it is when the clocks move, the automatic-pass check and the answer's snapshot after
+    it — and legal move generation is the costly part of a move; one instance per submit answers them all
+    from one computation per seat. With `known` (`storage.legal_actions`) a seat's legal actions at a
+    version are computed once per process: the view a player read, or the answer to their last move, has
+    them for their next submit.
     """
 
-    def __init__(self, game: GameKind[S, A]) -> None:
+    def __init__(self, game: GameKind[S, A], known: KnownLegalActions | None = None) -> None:
         self.game = game
+        self.known = known
         self._version: int | None = None
         self._by_seat: dict[Player, list[A]] = {}
+        self._current: list[Player] | None = None
+
+    def _at(self, version: int) -> None:
+        if version != self._version:  # a new version forgets the old answers: states change in place
+            self._version, self._by_seat, self._current = version, {}, None
+
+    def current(self, state: S, version: int) -> list[Player]:
+        """The seats that must act in ``state``, which is the match at ``version`` (`GameKind.current_players`)."""
+        self._at(version)
+        if self._current is None:
+            self._current = self.game.current_players(state)
+        return list(self._current)
 
     def of(self, state: S, version: int, player: Player) -> list[A]:
-        """``player``'s legal actions in ``state``, which is the match at ``version`` (a new version forgets
-        the old answers: states change in place)."""
-        if version != self._version:
-            self._version, self._by_seat = version, {}
-        if player not in self._by_seat:
-            self._by_seat[player] = self.game.legal_actions(state, player)
-        return self._by_seat[player]
+        """``player``'s legal actions in ``state``, which is the match at ``version`` (a negative version: a
+        state of no stored version, never shared)."""
+        self._at(version)
+        found = self._by_seat.get(player)
+        if found is not None:
+            return found
+        shared = self.known.get(version, player) if self.known is not None and version >= 0 else None
+        if shared is not None:
+            found = cast("list[A]", list(shared))  # put by `of` below for this match's game: its `A`
+        else:
+            found = self.game.legal_actions(state, player)
+            if self.known is not None and version >= 0:
+                self.known.put(version, player, tuple(found))
+        self._by_seat[player] = found
+        return found

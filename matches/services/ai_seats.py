@@ -23,7 +23,6 @@ from config.lru import LruCache
 from matches import storage
 from matches.agents import FALLBACK_AGENT, TAKEOVER_AGENT, level_budget_s, max_budget_factor
 from matches.clocks import TIMEOUTS_TO_FORFEIT
-from matches.games.kind import LegalActions
 from matches.games.registry import get_game
 from matches.models import ActionLog, MatchStatus, Seat
 from matches.services.failures import task_succeeded
@@ -158,13 +157,17 @@ def _apply(match_id: int, choice: AiChoice) -> SubmitResult | None:
     game = get_game(match.kind)
     state = storage.load_state(match, game)
     loaded = storage.load_seats(match)
+    legal = storage.legal_actions(match, game)
     seat = next((s for s in loaded.seats if s.position == choice.position), None)
-    if seat is None or seat.ai_agent != choice.agent or seat.position not in game.current_players(state):
+    if (
+        seat is None
+        or seat.ai_agent != choice.agent
+        or seat.position not in legal.current(state, match.state_version)
+    ):
         return None
     moved_on = match.state_version != choice.version
     if moved_on and not overtaken_only_by_simultaneous_moves(match, seat, choice.version):
         return None  # the agent is not put back: its plan assumed this move was played
-    legal = LegalActions(game)
     if choice.action not in legal.of(
         state, match.state_version, seat.position
     ):  # the same check as for players

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Generic
@@ -35,7 +36,7 @@ from matches.games.registry import AnyGame, get_game
 from matches.losing import avoidable_loss
 from matches.messages import LOST_ON_TIME, LOST_ON_TIME_IN_A_ROW, auto_pass, play_message, render
 from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus, Seat
-from matches.selectors import consequences_for, describe_action, log_messages, reader_result
+from matches.selectors import SeatNames, consequences_for, describe_action, log_messages, reader_result
 from matches.services.notify import after_change_on_commit
 from matches.services.ratings import rate_finished_match
 
@@ -231,13 +232,14 @@ def _action_submit(
     state = storage.load_state(match, game)
     # A seat that owes no decision may still have an out-of-turn action (a Westeros house taking its
     # Ready back, W-5.1): `legal_actions` says so; without one, it is not the seat's turn.
-    legal = LegalActions(game)
+    legal = storage.legal_actions(match, game)
     actions = legal.of(state, match.state_version, seat.position)
-    if seat.position not in game.current_players(state) and not actions:
+    current = legal.current(state, match.state_version)
+    if seat.position not in current and not actions:
         raise ApplicationError(
             "not_your_turn",
             "It is not your turn to act.",
-            extra={"current_players": game.current_players(state)},
+            extra={"current_players": current},
             status_code=status.HTTP_409_CONFLICT,
         )
     try:
@@ -299,14 +301,16 @@ def advance(
     leaves the cache update and the broadcast to the caller (a run of timeout defaults is broadcast
     once, see `clock_enforce`). The automatic passes the action leads to (`auto_pass_action`) follow
     at once, each with its own log row, so a correspondence player need not open the page to pass.
-    `legal` carries the legal actions already computed (the result keeps it for the answer's snapshot).
+    `legal` carries who acts and the legal actions already computed (the result keeps it for the answer's
+    snapshot).
     """
     now = now or timezone.now()
     legal = legal or LegalActions(game)
     match, seats = loaded.match, loaded.seats
     timed_out = source == ActionLog.Source.TIMEOUT
     batch = writes if writes is not None else sql.Writes()
-    out_of_turn = seat.position not in game.current_players(state)  # a finished decision taken back (W-5.1)
+    # a finished decision taken back (W-5.1)
+    out_of_turn = seat.position not in legal.current(state, match.state_version)
     state, entry = _apply_logged(match, seats, game, state, seat, action, source, batch)
     auto = _auto_passes(match, seats, game, state, batch, legal)
     state = auto.state
@@ -319,8 +323,10 @@ def advance(
             outcome = lost_on_time(outcome.winner, seat, rules_reason=outcome.reason)
         finish(match, seats, outcome, now, state=state)
     else:
-        move_clocks(match, game, seats, state, now, taken_back=seat.position if out_of_turn else None)
-        current = set(game.current_players(state))
+        current = set(legal.current(state, match.state_version))
+        move_clocks(
+            match, game, seats, state, now, taken_back=seat.position if out_of_turn else None, current=current
+        )
     batch.update(match, storage.MATCH_ACTION_FIELDS)
     new_deadline = loaded.save_changed_seats(batch)
     if writes is None:
@@ -350,10 +356,11 @@ def _apply_logged(
     """Apply one checked action and add its log row (plain words and consequences per viewer) to `batch`;
     the new state."""
     timed_out = source == ActionLog.Source.TIMEOUT
+    names = SeatNames(seats)
 
     def words(viewer: int | None) -> str:
         return describe_action(
-            game, state, action, viewer, seats, timed_out=seat.position if timed_out else None
+            game, state, action, viewer, names, timed_out=seat.position if timed_out else None
         )
 
     descriptions: dict[str, Any] = {str(s.position): words(s.position) for s in seats}
@@ -363,7 +370,7 @@ def _apply_logged(
             k: f"{v.rstrip('.')} (automatic pass: nothing else to do)." for k, v in descriptions.items()
         }
     descriptions["secret"] = game.action_is_secret(state, action)
-    messages = log_messages(game, state, action, seats, timed_out=seat.position if timed_out else None)
+    messages = log_messages(game, state, action, seats, names, timed_out=seat.position if timed_out else None)
     if messages and source == ActionLog.Source.AUTO:
         messages = {k: auto_pass(v) if k.isdigit() or k == "spectator" else v for k, v in messages.items()}
     action_json = game.action_to_json(action)
@@ -378,7 +385,7 @@ def _apply_logged(
         action=action_json,
         descriptions=descriptions,
         messages=messages,
-        consequences=consequences_for(game, state, basis, seats),
+        consequences=consequences_for(game, state, basis, seats, names),
     )
     batch.insert(entry)  # the hot path's writes are plain SQL (config.sql), as its reads
     return state, entry
@@ -397,9 +404,10 @@ def auto_pass_action(
     """
     if not game.auto_pass or seat.is_ai or not seat.auto_pass or game.is_terminal(state):
         return None
-    if seat.position not in game.current_players(state):
+    legal = legal or LegalActions(game)
+    if seat.position not in legal.current(state, version):
         return None
-    actions = (legal or LegalActions(game)).of(state, version, seat.position)
+    actions = legal.of(state, version, seat.position)
     if len(actions) != 1 or game.action_to_json(actions[0]).get("type") != "pass":
         return None
     return actions[0]
@@ -472,12 +480,14 @@ def move_clocks(
     now: datetime,
     *,
     taken_back: int | None = None,
+    current: Collection[int] | None = None,
 ) -> None:
     """Stop the clocks of seats that no longer act; start those that must act now. `taken_back`: the seat
     whose out-of-turn action made it act again (it reopened a decision it had finished): its clock resumes
-    that decision (`SeatClock.start(resume=True)`), so finishing and reopening earns no time."""
+    that decision (`SeatClock.start(resume=True)`), so finishing and reopening earns no time. `current`:
+    the seats that act in `state`, when the caller knows them already."""
     tc = TimeControl.from_json(match.time_control)
-    current = set(game.current_players(state))
+    current = set(game.current_players(state) if current is None else current)
     for s in seats:
         clock = load_clock(s)
         if s.position in current:
