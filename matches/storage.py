@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import cast, overload
 
 from django.db import transaction
 from rest_framework import status
@@ -49,7 +49,7 @@ def not_found(match_id: int) -> ApplicationError:
     return ApplicationError("not_found", f"No match #{match_id}.", status_code=status.HTTP_404_NOT_FOUND)
 
 
-def _seat_values(seat: Seat) -> tuple[Any, ...]:
+def _seat_values(seat: Seat) -> tuple[object, ...]:
     return tuple(getattr(seat, f) for f in SEAT_ACTION_FIELDS)
 
 
@@ -63,7 +63,7 @@ class LoadedMatch:
 
     match: Match
     seats: list[Seat]
-    loaded_values: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    loaded_values: dict[int, tuple[object, ...]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, match: Match, seats: list[Seat]) -> LoadedMatch:
@@ -124,7 +124,8 @@ def load_seats(match: Match) -> LoadedMatch:
 
 
 # ---- engine states ---------------------------------------------------------------------------------
-_STATE_CACHE: LruCache[tuple[int, int, int], Any] = LruCache(STATE_CACHE_SIZE)
+# Each entry is the state of the game its match's kind names (`load_state` reads it back as that game's `S`).
+_STATE_CACHE: LruCache[tuple[int, int, int], object] = LruCache(STATE_CACHE_SIZE)
 
 
 class StateUnloadable(ApplicationError):
@@ -144,7 +145,7 @@ def state_key(match: Match) -> tuple[int, int, int]:
     return (match.pk, match.state_version, match.seed)
 
 
-def _cache_put(key: tuple[int, int, int], state: Any) -> None:
+def _cache_put(key: tuple[int, int, int], state: object) -> None:
     _STATE_CACHE.put(key, state)
 
 
@@ -154,7 +155,7 @@ def clear_state_cache() -> None:
     _LEGAL_CACHE.clear()
 
 
-def parse_state(match_id: int, game: AnyGame, data: Callable[[], JSON]) -> Any:
+def parse_state(match_id: int, game: GameKind[S, A], data: Callable[[], JSON]) -> S:
     """`game.load` of a stored snapshot, or a clear 410 (`StateUnloadable`) when today's engine refuses it."""
     try:
         return game.load(data())
@@ -164,8 +165,16 @@ def parse_state(match_id: int, game: AnyGame, data: Callable[[], JSON]) -> Any:
         raise StateUnloadable(match_id, exc) from None
 
 
-def load_state(match: Match, game: AnyGame | None = None) -> Any:
-    """The match's engine state, parsed once per (match, version, seed) in this process.
+@overload
+def load_state(match: Match, game: GameKind[S, A]) -> S: ...
+
+
+@overload
+def load_state(match: Match) -> object: ...
+
+
+def load_state(match: Match, game: AnyGame | None = None) -> object:
+    """The match's engine state (of `game`, by default the one the match's kind names), parsed once per (match, version, seed) in this process.
 
     The state is always the one `match.state_version` names. A `match` read without its snapshot may be
     behind the row by the time the snapshot is read (another process, or this one's AI worker, committed
@@ -176,14 +185,17 @@ def load_state(match: Match, game: AnyGame | None = None) -> Any:
     Every caller gets a private clone (cheap: engines share immutable card/map data), so a request never
     sees another thread's work in progress.
     """
-    game = game or get_game(match.kind)
-    state = _STATE_CACHE.get(state_key(match))
-    if state is None:
-        state = _read_state(match, game)
+    return _load_state(match, game or get_game(match.kind))
+
+
+def _load_state(match: Match, game: GameKind[S, A]) -> S:
+    cached = _STATE_CACHE.get(state_key(match))
+    # put under this match's key by its own game (the kind never changes): that game's state
+    state = _read_state(match, game) if cached is None else cast("S", cached)
     return game.clone(state)
 
 
-def _read_state(match: Match, game: AnyGame) -> Any:
+def _read_state(match: Match, game: GameKind[S, A]) -> S:
     """Parse and cache the snapshot `match.state_version` names (see `load_state`)."""
     if "state" in match.__dict__:  # read with the row (or just computed): the state this version names
         state = parse_state(match.pk, game, lambda: match.state)
@@ -198,7 +210,7 @@ def _read_state(match: Match, game: AnyGame) -> Any:
         return parsed
     refresh_with_state(match)
     cached = _STATE_CACHE.get(state_key(match))
-    return cached if cached is not None else _read_state(match, game)
+    return cast("S", cached) if cached is not None else _read_state(match, game)
 
 
 def refresh_with_state(match: Match) -> None:
@@ -216,19 +228,19 @@ def refresh_with_state(match: Match) -> None:
         queries.attach_seats(match, seats)
 
 
-def stored_state(match: Match) -> Any:
+def stored_state(match: Match) -> JSON:
     """The full snapshot of the version `match` holds (`load_state`'s consistent read; not a clone, do not
     mutate it)."""
     game = get_game(match.kind)
     return game.dump(load_state(match, game))
 
 
-def remember_state(game: AnyGame, match: Match, state: Any) -> None:
+def remember_state(game: GameKind[S, A], match: Match, state: S) -> None:
     """Put a freshly computed state in the cache now (a clone: the caller may keep mutating its own)."""
     _cache_put(state_key(match), game.clone(state))
 
 
-def remember_on_commit(match: Match, game: AnyGame, state: Any) -> None:
+def remember_on_commit(match: Match, game: GameKind[S, A], state: S) -> None:
     """Put the state in the cache once the transaction that saved it commits."""
     key = state_key(match)
     transaction.on_commit(lambda: _cache_put(key, game.clone(state)))

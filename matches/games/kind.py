@@ -13,18 +13,34 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypedDict, TypeVar, cast
 
 from config.errors import ApplicationError
 from matches.agents import AGENT_NAMES, DEFAULT_AGENT, make_agent
 from matches.interface import Game
+from matches.jsontypes import JSONObject, JSONValue
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 Player = int  # a seat position: 0, 1, ...
-JSON = dict[str, Any]  # a JSON object (stored snapshots, views, API bodies): values of any JSON type
+JSON: TypeAlias = JSONObject  # a JSON object (stored snapshots, views, API bodies); narrow a value to use it
 # A game's engine state: it implements the one game interface. Any: the bound spans every engine's player
 # type (seat numbers, house ids), and `Game` is invariant in it; `engine_player`/`seat_of` map seats.
 S = TypeVar("S", bound="Game[Any, Any]")
 A = TypeVar("A")  # a game's engine action
+# An AI player: the engine's own agent class, whose `choose(state, engine player)` names the engine's player
+# type (seat numbers, house ids), which `GameKind` does not know; the engines share no agent base class.
+AgentInstance: TypeAlias = Any
+
+
+class SummaryFacts(TypedDict):
+    """Public facts of a state for the end-of-game summary (`GameKind.summary_facts`)."""
+
+    turns: int  # the turn or round number
+    turns_label: str  # "turns" or "rounds"
+    by_round: bool  # the summary tracks the seats' facts round by round
+    seats: dict[Player, JSONObject]  # each seat's facts: {fact: value}
 
 
 @dataclass(frozen=True)
@@ -57,16 +73,22 @@ class Result:
         if not data:
             return None
         winner, loser = data.get("winner"), data.get("loser")
+        unrated, message = data.get("unrated"), data.get("message")
         return cls(
             winner=winner if isinstance(winner, int) else None,
             reason=str(data.get("reason") or ""),
-            text=None if data.get("text") is None else str(data["text"]),
+            text=_text(data.get("text")),
             loser=loser if isinstance(loser, int) else None,
-            rules_reason=data.get("rules_reason"),
-            winner_name=data.get("winner_name"),
-            unrated=data.get("unrated"),
-            message=data.get("message") if isinstance(data.get("message"), dict) else None,
+            rules_reason=_text(data.get("rules_reason")),
+            winner_name=_text(data.get("winner_name")),
+            unrated=unrated if isinstance(unrated, dict) else None,
+            message=message if isinstance(message, dict) else None,
         )
+
+
+def _text(value: JSONValue) -> str | None:
+    """A stored text (None stays None)."""
+    return None if value is None else str(value)
 
 
 class GameKind(ABC, Generic[S, A]):
@@ -102,12 +124,12 @@ class GameKind(ABC, Generic[S, A]):
         order; empty for a game whose seats have no side to pick."""
         return []
 
-    def seat_deck_check(self, *, user: Any, deck_id: int | None) -> None:
+    def seat_deck_check(self, *, user: User | None, deck_id: int | None) -> None:
         """Refuse a seat whose deck the game cannot use (called on create/join; again at start)."""
         if self.needs_deck and deck_id is None:
             raise ApplicationError("invalid_deck", "Choose a deck to take a seat in this game.")
 
-    def seat_deck_snapshot(self, *, user: Any, deck_id: int | None) -> JSON:
+    def seat_deck_snapshot(self, *, user: User | None, deck_id: int | None) -> JSON:
         """Validate the seat's deck again (match start) and return the frozen copy the engine plays with."""
         return {}
 
@@ -241,7 +263,7 @@ class GameKind(ABC, Generic[S, A]):
     def outcome(self, state: S) -> Result:
         """How a terminal state ended (winner seat or None, the engine's reason, in words)."""
 
-    def summary_facts(self, state: S) -> JSON:
+    def summary_facts(self, state: S) -> SummaryFacts:
         """Public facts of a state for the end-of-game summary (`matches.summary`): `turns` (the turn or
         round number), `turns_label`, `by_round` (track the seats' facts round by round) and `seats`:
         {seat: {fact: value}} — nothing hidden (no hand, no deck order)."""
@@ -265,14 +287,19 @@ class GameKind(ABC, Generic[S, A]):
         """The open decision step, as the engine names it: a timeout takes defaults until it changes."""
         return state.decision_step()
 
-    # An AI instance is the engine's own agent class (no common base across engines): `Any`.
-    def make_ai(self, agent: str, rng: random.Random) -> Any | None:
+    def make_ai(self, agent: str, rng: random.Random) -> AgentInstance | None:
         """A fresh AI player `agent` choosing with `rng`, which may keep a plan between decisions of its seat
         (None: this game has no agents; `ai_action` picks with the rng)."""
         return make_agent(self.kind, agent if agent in AGENT_NAMES else DEFAULT_AGENT, rng)
 
     def ai_action(
-        self, state: S, player: Player, *, rng: random.Random, agent: str, instance: Any | None = None
+        self,
+        state: S,
+        player: Player,
+        *,
+        rng: random.Random,
+        agent: str,
+        instance: AgentInstance | None = None,
     ) -> A:
         """The AI seat's move, by `instance` (from `make_ai`) when given, else by a fresh agent; a game
         without agents picks among the legal actions with the seeded rng."""

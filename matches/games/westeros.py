@@ -21,7 +21,8 @@ from boardgame.engine.config import check_field
 from boardgame.engine.log_messages import event_message
 from boardgame.engine.views import log_view
 from config.lru import LruCache
-from matches.games.kind import JSON, GameKind, Player, Result
+from matches.games.kind import JSON, GameKind, Player, Result, SummaryFacts
+from matches.jsontypes import JSONValue
 
 # The card names of each game data in use (a match's states share theirs, and it never changes in a match):
 # id of the data -> (the data, its names); the data is kept so that its id cannot be reused meanwhile.
@@ -103,7 +104,8 @@ class WesterosGame(GameKind[WesterosState, WesterosAction]):
     )
 
     def seat_count(self, config: JSON) -> int:
-        return int((config or {}).get("player_count", self.players))
+        count = (config or {}).get("player_count", self.players)
+        return int(count) if isinstance(count, int | float | str) else self.players
 
     def houses(self, config: JSON) -> list[str]:
         return self.houses_in_play(self.seat_count(config))
@@ -165,13 +167,16 @@ class WesterosGame(GameKind[WesterosState, WesterosAction]):
         data = self._game_data()
         count = self.seat_count(config)
         houses = houses_in_play(data, count)  # W-1.1, in set-up order
+        fixed = (config or {}).get("seat_houses")  # fixed by the lobby at the start
+        house = (config or {}).get("house", "")
         return new_game(
             data,
             player_count=count,
             seed=seed,
             config=WesterosRules.from_dict(engine_config) if engine_config else None,
-            seat_houses=list((config or {}).get("seat_houses") or [])  # fixed by the lobby at the start
-            or self.seat_order(houses, house=(config or {}).get("house", ""), seed=seed),
+            seat_houses=[str(h) for h in fixed]
+            if isinstance(fixed, list) and fixed
+            else self.seat_order(houses, house=house if isinstance(house, str) else "", seed=seed),
         )
 
     def load(self, data: JSON) -> WesterosState:
@@ -229,7 +234,7 @@ class WesterosGame(GameKind[WesterosState, WesterosAction]):
             winner=winner, reason=str(out.reason.value), text=message.english(), message=message.to_json()
         )
 
-    def summary_facts(self, state: WesterosState) -> JSON:
+    def summary_facts(self, state: WesterosState) -> SummaryFacts:
         """The round, and each house's castles/strongholds (W-18) and supply position (W-12) — public."""
         return {
             "turns": state.round,
@@ -296,7 +301,7 @@ class WesterosGame(GameKind[WesterosState, WesterosAction]):
         return view  # castles, control and public combat_strength come from the engine's view
 
 
-def westeros_event_messages(state: WesterosState, events: list[JSON]) -> list[JSON | None]:
+def westeros_event_messages(state: WesterosState, events: Sequence[JSONValue]) -> list[JSON | None]:
     """Each engine log event of a Westeros view as its message (`event_message`), None where its words
     read back as none: the page's log is rendered per reader from them (`selectors.view_for_reader`)."""
     names = _card_ids(state)

@@ -12,7 +12,7 @@ import json
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Generic
+from typing import Any, Generic, TypeAlias, TypedDict
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -32,7 +32,8 @@ from matches.games.kind import (  # S: the engine state, A: its action
     Result,
     S,
 )
-from matches.games.registry import AnyGame, get_game
+from matches.games.registry import get_game
+from matches.jsontypes import JSONObject, JSONValue
 from matches.losing import avoidable_loss
 from matches.messages import LOST_ON_TIME, LOST_ON_TIME_IN_A_ROW, auto_pass, play_message, render
 from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus, Seat
@@ -56,8 +57,17 @@ def game_over(match: Match) -> ApplicationError:
     )
 
 
+class SubmitJSON(TypedDict):
+    """A submission's answer as stored in its idempotency record (`SubmitResult.to_json`)."""
+
+    state_version: int
+    status: str
+    result: JSONObject | None
+    current_players: list[int]
+
+
 @dataclass(frozen=True)
-class SubmitResult:
+class SubmitResult(Generic[S, A]):
     """The answer to a submission (`to_json()` is stored as the idempotency record's response).
 
     A freshly applied action also carries, outside its JSON, what the caller's new snapshot is built
@@ -67,17 +77,17 @@ class SubmitResult:
 
     state_version: int
     status: str
-    result: dict[str, Any] | None
+    result: JSONObject | None
     current_players: list[int] = field(default_factory=list)
     replayed: bool = False
     match: Match | None = field(default=None, compare=False, repr=False)
     seats: list[Seat] | None = field(default=None, compare=False, repr=False)
-    state: Any = field(default=None, compare=False, repr=False)
+    state: S | None = field(default=None, compare=False, repr=False)
     entry: ActionLog | None = field(default=None, compare=False, repr=False)
     entries: list[ActionLog] = field(default_factory=list, compare=False, repr=False)  # with automatic passes
-    legal: LegalActions[Any, Any] | None = field(default=None, compare=False, repr=False)  # at `state`
+    legal: LegalActions[S, A] | None = field(default=None, compare=False, repr=False)  # at `state`
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SubmitJSON:
         return {
             "state_version": self.state_version,
             "status": self.status,
@@ -89,7 +99,11 @@ class SubmitResult:
         }
 
 
-def request_hash(body: Any) -> str:
+# The answer of a submit to a match whose game the registry names at run time (`registry.AnyGame`).
+AnySubmitResult: TypeAlias = "SubmitResult[Any, Any]"
+
+
+def request_hash(body: object) -> str:
     """The fingerprint of a request body stored with its idempotency key (a retry must send the same body)."""
     return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -117,11 +131,11 @@ def action_submit(
     *,
     match_id: int,
     user: User,
-    action_json: Any,
+    action_json: JSONValue,
     state_version: int,
     idempotency_key: str | None = None,
     guard: bool = False,
-) -> SubmitResult:
+) -> AnySubmitResult:
     """Apply one player action: lock, check seat/turn/version/legality, apply, log, save, notify on commit.
 
     With `guard`, an action that would lose the match at once while another legal action would not is
@@ -142,7 +156,7 @@ def action_submit(
 
 
 def refuse_avoidable_loss(
-    game: AnyGame, state: Any, seat: Player, action: Any, actions: list[Any], action_json: Any
+    game: GameKind[S, A], state: S, seat: Player, action: A, actions: list[A], action_json: JSONValue
 ) -> None:
     """409 `loses_at_once` when `action` ends the match at once with `seat` losing and another legal action
     does not: the words say why in the reader's language, with the rule's number (C-6.2, C-6.1, …)."""
@@ -179,7 +193,7 @@ def overtaken_only_by_simultaneous_moves(match: Match, seat: Seat, since: int) -
     )
 
 
-def _replay_of(match_id: int, user: User, key: str | None, digest: str) -> SubmitResult | None:
+def _replay_of(match_id: int, user: User, key: str | None, digest: str) -> AnySubmitResult | None:
     """The first answer to this idempotency key, if any (409 when the key named another action)."""
     if not key:
         return None
@@ -198,12 +212,12 @@ def _replay_of(match_id: int, user: User, key: str | None, digest: str) -> Submi
 def _action_submit(
     match_id: int,
     user: User,
-    action_json: Any,
+    action_json: JSONValue,
     state_version: int,
     key: str | None,
     digest: str,
     guard: bool = False,
-) -> SubmitResult:
+) -> AnySubmitResult:
     loaded = storage.load_for_update(match_id)
     match = loaded.match
     seat = loaded.seat_of(user)
@@ -293,7 +307,7 @@ def advance(
     after_commit: bool = True,
     writes: sql.Writes | None = None,
     legal: LegalActions[S, A] | None = None,
-) -> SubmitResult:
+) -> SubmitResult[S, A]:
     """Apply a checked action for `seat`, append the log, move the clocks, finish if terminal, save.
 
     The log row, the match and the changed seats are written together (`config.sql.Writes`); given
@@ -363,13 +377,11 @@ def _apply_logged(
             game, state, action, viewer, names, timed_out=seat.position if timed_out else None
         )
 
-    descriptions: dict[str, Any] = {str(s.position): words(s.position) for s in seats}
-    descriptions["spectator"] = words(None)
+    texts = {str(s.position): words(s.position) for s in seats}
+    texts["spectator"] = words(None)
     if source == ActionLog.Source.AUTO:  # every reader (log, replay, e-mail) sees that nobody chose it
-        descriptions = {
-            k: f"{v.rstrip('.')} (automatic pass: nothing else to do)." for k, v in descriptions.items()
-        }
-    descriptions["secret"] = game.action_is_secret(state, action)
+        texts = {k: f"{v.rstrip('.')} (automatic pass: nothing else to do)." for k, v in texts.items()}
+    descriptions: JSONObject = {**texts, "secret": game.action_is_secret(state, action)}
     messages = log_messages(game, state, action, seats, names, timed_out=seat.position if timed_out else None)
     if messages and source == ActionLog.Source.AUTO:
         messages = {k: auto_pass(v) if k.isdigit() or k == "spectator" else v for k, v in messages.items()}
@@ -474,9 +486,9 @@ def store_clock(seat: Seat, clock: SeatClock) -> None:
 
 def move_clocks(
     match: Match,
-    game: AnyGame,
+    game: GameKind[S, A],
     seats: list[Seat],
-    state: Any,
+    state: S,
     now: datetime,
     *,
     taken_back: int | None = None,
