@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, overload
+from typing import Any, NotRequired, Protocol, TypedDict, overload
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
@@ -21,14 +21,11 @@ from cards.data_translations import reader_language
 from config.errors import ApplicationError
 from matches import chat, messages, queries, storage
 from matches.clocks import SeatClock
-from matches.games.kind import A, GameKind, S
+from matches.games.kind import A, GameKind, LegalActions, S
 from matches.games.registry import AnyGame, get_game
 from matches.jsontypes import JSONObject, JSONValue
 from matches.models import ActionLog, Match, MatchStatus, Seat
 from matches.types import Viewer
-
-if TYPE_CHECKING:
-    from matches.services.submit import SubmitResult
 
 LOG_TAIL = 200
 
@@ -148,6 +145,32 @@ class Replay(TypedDict):
     seats: list[SeatSummary]
     you: int | None
     frames: list[ReplayFrame]
+
+
+class SubmitAnswer(Protocol[S, A]):
+    """What a fresh submit's answer holds for the submitter's snapshot (`services.submit.SubmitResult`; reads
+    do not import the services)."""
+
+    @property
+    def state_version(self) -> int: ...
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def match(self) -> Match | None: ...
+
+    @property
+    def state(self) -> S | None: ...
+
+    @property
+    def entry(self) -> ActionLog | None: ...
+
+    @property
+    def entries(self) -> list[ActionLog]: ...
+
+    @property
+    def legal(self) -> LegalActions[S, A] | None: ...
 
 
 def _state(match: Match) -> object:
@@ -750,7 +773,7 @@ def _same_seat(match: Match, you: Seat | None) -> Seat | None:
     return next((s for s in queries.seats_of(match) if s.pk == you.pk), you)
 
 
-def submit_snapshot(result: SubmitResult[S, A], *, you: Seat) -> Snapshot:
+def submit_snapshot(result: SubmitAnswer[S, A], *, you: Seat) -> Snapshot:
     """The submitter's snapshot right after their action, built from what the submit holds (no query).
 
     Its log is the new entries (`log_since` = the version the action was made at).
