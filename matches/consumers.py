@@ -44,6 +44,7 @@ from matches.chat import PRIVATE_PREFIX
 from matches.models import ChatMute, Match, Seat
 from matches.services.chat import ChatMessageEvent, ChatRemovedEvent, chat_group
 from matches.services.notify import match_group
+from matches.shapes import Snapshot
 from matches.types import Viewer
 
 LOCAL_POLL_SECONDS = 1.0
@@ -136,9 +137,7 @@ def scope_language(scope: dict[str, Any]) -> str:
     return str(settings.LANGUAGE_CODE)
 
 
-def _snapshot(
-    match_id: int, user: Viewer, log_since: int | None = None, language: str = "en"
-) -> selectors.Snapshot:
+def _snapshot(match_id: int, user: Viewer, log_since: int | None = None, language: str = "en") -> Snapshot:
     with translation.override(language):  # this socket's language, whatever the others' are
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=user)
         return selectors.match_snapshot(match=match, you=you, log_since=log_since, user=user)
@@ -358,7 +357,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if channel in getattr(self, "_chat_channels", set()):
             await self.send_json({"type": "chat", "channel": channel, "removed": event.get("id")})
 
-    async def _send_snapshot(self, snapshot: selectors.Snapshot, *, force: bool = True) -> None:
+    async def _send_snapshot(self, snapshot: Snapshot, *, force: bool = True) -> None:
         channels = snapshot["chat"].get("channels")
         listed = channels if isinstance(channels, list) else []
         await self._join_chat_channels({str(c["id"]) for c in listed if isinstance(c, dict)})
