@@ -17,6 +17,7 @@ Prints a table and one JSON line (with the interpreter it ran on: a profile-guid
     .venv/bin/python bench/online_play.py --server daphne --workers 1   # one daphne process
     .venv/bin/python bench/online_play.py --url http://127.0.0.1:8000   # a server you started
       (then DATABASE_URL must name the server's database: users and decks are seeded through it)
+    .venv/bin/python bench/online_play.py --root ../other-checkout  # another checkout's code, this harness
 """
 
 from __future__ import annotations
@@ -218,6 +219,7 @@ def drive_match(base: str, a: dict[str, Any], b: dict[str, Any], kind: str, max_
         "kind": kind,
         "deck_id": a["deck_id"],
         "time_control": {"initial_s": 600, "increment_s": 10},
+        "auto_start": False,  # the creator starts it (the API's default starts it when the last seat is taken)
     }
     body["rules_config"] = {"turn_limit": 30} if kind == "commandeer" else {"target": 10**6}
     status, m, _ = ca.call("POST", "/api/matches/", body)
@@ -360,9 +362,14 @@ def main() -> None:
     ap.add_argument(
         "--in-process", type=int, default=60, help="submits measured in-process afterwards (0: none)"
     )
+    ap.add_argument("--root", default=None,
+                    help="the checkout whose code the server (and the in-process part) runs: an older commit "
+                    "measured with this same harness (default: this one)")  # fmt: skip
     ap.add_argument("--profile", type=int, default=0,
                     help="print cProfile's top N functions of the in-process submits (0: no profile)")  # fmt: skip
     args = ap.parse_args()
+    global ROOT
+    ROOT = Path(args.root).resolve() if args.root else ROOT
     server = args.server or ("uvicorn" if has_module("uvicorn") else "daphne")
 
     env = dict(os.environ)
@@ -445,6 +452,7 @@ def main() -> None:
     ms = lambda xs, p: round(1000 * percentile(xs, p), 2)  # noqa: E731
     result = {
         "bench": "online_play",
+        "root": ROOT.name,  # the checkout measured (`--root`)
         "kind": args.kind,
         "matches": args.matches,
         "actions": out["actions"],

@@ -44,6 +44,7 @@ from matches.chat import PRIVATE_PREFIX
 from matches.models import ChatMute, Match, Seat
 from matches.services.chat import ChatMessageEvent, ChatRemovedEvent, chat_group
 from matches.services.notify import match_group
+from matches.shapes import Snapshot
 from matches.types import Viewer
 
 LOCAL_POLL_SECONDS = 1.0
@@ -136,10 +137,7 @@ def scope_language(scope: dict[str, Any]) -> str:
     return str(settings.LANGUAGE_CODE)
 
 
-# Any: the snapshot is selectors.match_snapshot's (typed where it is built, not here)
-def _snapshot(
-    match_id: int, user: Viewer, log_since: int | None = None, language: str = "en"
-) -> dict[str, Any]:
+def _snapshot(match_id: int, user: Viewer, log_since: int | None = None, language: str = "en") -> Snapshot:
     with translation.override(language):  # this socket's language, whatever the others' are
         match, you = selectors.match_get_for_viewer(match_id=match_id, user=user)
         return selectors.match_snapshot(match=match, you=you, log_since=log_since, user=user)
@@ -359,10 +357,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if channel in getattr(self, "_chat_channels", set()):
             await self.send_json({"type": "chat", "channel": channel, "removed": event.get("id")})
 
-    # Any: selectors.match_snapshot's type, as _snapshot
-    async def _send_snapshot(self, snapshot: dict[str, Any], *, force: bool = True) -> None:
-        chat_state = snapshot.get("chat") or {}
-        await self._join_chat_channels({c["id"] for c in chat_state.get("channels", [])})
+    async def _send_snapshot(self, snapshot: Snapshot, *, force: bool = True) -> None:
+        channels = snapshot["chat"].get("channels")
+        listed = channels if isinstance(channels, list) else []
+        await self._join_chat_channels({str(c["id"]) for c in listed if isinstance(c, dict)})
         key: tuple[object, ...] = (
             snapshot["state_version"],
             snapshot["status"],

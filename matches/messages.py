@@ -240,7 +240,7 @@ def play_message(key: str, **params: JSONValue) -> tuple[str, JSONObject]:
     return (key % params if params else key), message
 
 
-def auto_pass(message: JSONObject) -> JSONObject:
+def auto_pass(message: JSONValue) -> JSONObject:
     """The message of an action taken as an automatic pass (every reader sees nobody chose it)."""
     return {"key": AUTO_PASS_KEY, "params": {"action": {"msg": message}}}
 

@@ -250,7 +250,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404(gettext("This invite link is not valid."))
     match, you = match_for_page(request, match.pk, token)
     game = get_game(match.kind)
-    seating = selectors.match_summary(match, you=you)["seating"] or {}
+    seating = selectors.match_summary(match, you=you)["seating"]
     return render(
         request,
         "frontend/matches/invite.html",
@@ -260,8 +260,8 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
             "token": token,
             "decks": _my_decks(request) if game.needs_deck else [],
             "needs_deck": game.needs_deck,
-            "free_houses": [{"id": h, "name": house_name(h)} for h in seating.get("free", [])]
-            if seating.get("mode") == "choose"
+            "free_houses": [{"id": h, "name": house_name(h)} for h in seating["free"]]
+            if seating is not None and seating["mode"] == "choose"
             else [],
             "kind_label": game_label(match.kind),
             "facts": match_facts(match),

@@ -7,8 +7,9 @@ Hidden information (hands, deck order, the seed, deck snapshots) leaves only thr
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
+from typing import Any, overload
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
@@ -20,16 +21,30 @@ from cards.data_translations import reader_language
 from config.errors import ApplicationError
 from matches import chat, messages, queries, storage
 from matches.clocks import SeatClock
-from matches.games.registry import get_game
+from matches.games.kind import A, GameKind, S
+from matches.games.registry import AnyGame, get_game
+from matches.jsontypes import JSONObject, JSONValue
 from matches.models import ActionLog, Match, MatchStatus, Seat
+from matches.shapes import (
+    LegalActionItem,
+    LogItem,
+    MatchSummary,
+    RematchSummary,
+    Replay,
+    ReplayFrame,
+    SeatingSummary,
+    SeatSummary,
+    Snapshot,
+    SubmitAnswer,
+)
 from matches.types import Viewer
 
 LOG_TAIL = 200
 
 
-def _state(match: Match) -> Any:
-    """The match's engine state through the per-process cache (a private copy)."""
-    return storage.load_state(match, get_game(match.kind))
+def _state(match: Match) -> object:
+    """The match's engine state through the per-process cache (a private copy), for its game's methods."""
+    return storage.load_state(match)
 
 
 def match_list(*, user: Viewer, status_filter: str | None = None, kind: str | None = None) -> QuerySet[Match]:
@@ -86,15 +101,40 @@ def match_get_for_viewer(*, match_id: int, user: Viewer, invite_token: str = "")
     return match, seat
 
 
-def _named(text: str, seats: Any) -> str:
+class SeatNames:
+    """The seated names, worked out once for all the words of one answer or log row (a seat's name is a
+    property that builds a string): `by_number` {"1": name, ...} as stored with messages, and the English
+    words' "Player N" labels."""
+
+    def __init__(self, seats: Iterable[Seat]) -> None:
+        named = {str(s.position + 1): s.display_name for s in seats}
+        self.by_number: JSONObject = {**named}
+        self._labels = [(f"Player {number}", name) for number, name in named.items()]
+
+    @classmethod
+    def of(cls, seats: Iterable[Seat] | SeatNames) -> SeatNames:
+        return seats if isinstance(seats, SeatNames) else cls(seats)
+
+    def named(self, text: str) -> str:
+        """The text with each "Player N" replaced by that seat's name."""
+        for label, name in self._labels:
+            text = text.replace(label, name)
+        return text
+
+
+def _named(text: str, seats: Iterable[Seat] | SeatNames) -> str:
     """The text with each "Player N" replaced by that seat's name."""
-    for s in seats:
-        text = text.replace(f"Player {s.position + 1}", s.display_name)
-    return text
+    return SeatNames.of(seats).named(text)
 
 
 def describe_action(
-    game: Any, state: Any, action: Any, viewer: int | None, seats: Any, *, timed_out: int | None = None
+    game: GameKind[S, A],
+    state: S,
+    action: A,
+    viewer: int | None,
+    seats: Iterable[Seat] | SeatNames,
+    *,
+    timed_out: int | None = None,
 ) -> str:
     """The engine's plain words for this viewer, with "Player N" replaced by the seated names; `timed_out`:
     the seat whose clock ran out, this action being its default (`describe_timeout`)."""
@@ -103,25 +143,40 @@ def describe_action(
     return _named(str(game.describe(state, action, viewer)), seats)
 
 
-def describe_for_reader(game: Any, state: Any, action: Any, viewer: int | None, seats: Any) -> str:
-    """`describe_action` in the reader's (active) language, from the game's message where it has one."""
-    language = reader_language()
+def describe_for_reader(
+    game: GameKind[S, A],
+    state: S,
+    action: A,
+    viewer: int | None,
+    seats: Iterable[Seat] | SeatNames,
+    language: str | None = None,
+) -> str:
+    """`describe_action` in the reader's language (default: the active one), from the game's message where
+    it has one."""
+    language = language or reader_language()
+    names = SeatNames.of(seats)
     if language != "en":
         message = game.describe_message(state, action, viewer)
-        names = {str(s.position + 1): s.display_name for s in seats}
-        text = _rendered(message, {"game": game.kind, "names": names}, language)
+        text = _rendered(message, {"game": game.kind, "names": names.by_number}, language)
         if text is not None:
             return text
-    return describe_action(game, state, action, viewer, seats)
+    return describe_action(game, state, action, viewer, names)
 
 
 def log_messages(
-    game: Any, state: Any, action: Any, seats: Any, *, timed_out: int | None = None
-) -> dict[str, Any]:
+    game: GameKind[S, A],
+    state: S,
+    action: A,
+    seats: Iterable[Seat],
+    names: SeatNames | None = None,
+    *,
+    timed_out: int | None = None,
+) -> JSONObject:
     """The log row's words as messages per viewer (`describe_message`, rendered per reader by `_log_item`),
-    with the game and the seated names; {} for a game without messages."""
+    with the game and the seated names (`names`: theirs, worked out already); {} for a game without
+    messages."""
 
-    def one(viewer: int | None) -> Any:
+    def one(viewer: int | None) -> JSONObject | None:
         if timed_out is not None:
             return game.describe_timeout_message(state, action, viewer, timed_out)
         return game.describe_message(state, action, viewer)
@@ -129,14 +184,15 @@ def log_messages(
     spectator = one(None)
     if spectator is None:
         return {}
-    out: dict[str, Any] = {str(s.position): one(s.position) for s in seats}
+    out: JSONObject = {str(s.position): one(s.position) for s in seats}
     out["spectator"] = spectator
     out["game"] = game.kind
-    out["names"] = {str(s.position + 1): s.display_name for s in seats}
+    seated: JSONObject = dict((names or SeatNames(seats)).by_number)
+    out["names"] = seated
     return out
 
 
-def _named_in(text: str, names: dict[str, Any], language: str) -> str:
+def _named_in(text: str, names: JSONObject, language: str) -> str:
     """`_named` for a text in `language`: each seat's label ("ผู้เล่น 1", "玩家 1") replaced by its name."""
     for number, english in names.items():
         name = messages.seat_name(str(english), language)  # "AI (hard)": its level in the language
@@ -147,7 +203,7 @@ def _named_in(text: str, names: dict[str, Any], language: str) -> str:
     return text
 
 
-def _rendered(message: Any, stored: dict[str, Any], language: str) -> str | None:
+def _rendered(message: JSONValue, stored: JSONObject, language: str) -> str | None:
     """A stored message in `language`, with the seated names; None when it cannot be rendered (the
     English words stored with it are shown instead)."""
     if not isinstance(message, dict):
@@ -156,10 +212,11 @@ def _rendered(message: Any, stored: dict[str, Any], language: str) -> str | None
         text = messages.render(message, language, game=str(stored.get("game") or messages.COMMANDEER))
     except (ValueError, KeyError, TypeError):
         return None
-    return _named_in(text, stored.get("names") or {}, language)
+    names = stored.get("names")
+    return _named_in(text, names if isinstance(names, dict) else {}, language)
 
 
-def words_for(descriptions: dict[str, Any], stored: dict[str, Any], key: str, language: str) -> str:
+def words_for(descriptions: JSONObject, stored: JSONObject, key: str, language: str) -> str:
     """One log row's words for one viewer ("0", "1", …, "spectator") in `language`: its stored message
     rendered, else the English stored with it (a row written before messages, a game without them)."""
     message = stored.get(key, stored.get("spectator"))
@@ -167,16 +224,21 @@ def words_for(descriptions: dict[str, Any], stored: dict[str, Any], key: str, la
     return text or str(descriptions.get(key) or descriptions.get("spectator") or "")
 
 
-def consequences_for(game: Any, state: Any, basis: Any, seats: Any) -> dict[str, list[dict[str, Any]]]:
+def consequences_for(
+    game: GameKind[S, A], state: S, basis: object, seats: Iterable[Seat], names: SeatNames | None = None
+) -> dict[str, list[JSONObject]]:
     """What the action just applied to `state` caused, per viewer ({"0": [...], ..., "spectator": [...]}),
-    each list as that viewer may see it (`AnyGame.consequences`), with the seated names."""
-
-    def items(viewer: int | None) -> list[dict[str, Any]]:
-        return [{**c, "text": _named(str(c["text"]), seats)} for c in game.consequences(state, viewer, basis)]
-
-    out = {str(s.position): items(s.position) for s in seats}
-    out["spectator"] = items(None)
-    return out
+    each list as that viewer may see it (`AnyGame.consequences_by_viewer`), with the seated names."""
+    seats = list(seats)
+    viewers: list[int | None] = [*(s.position for s in seats), None]
+    caused = game.consequences_by_viewer(state, viewers, basis)
+    names = names or SeatNames(seats)
+    return {
+        "spectator" if viewer is None else str(viewer): [
+            {**c, "text": names.named(str(c["text"]))} for c in items
+        ]
+        for viewer, items in zip(viewers, caused, strict=True)
+    }
 
 
 def _creator_name(match: Match, seats: list[Seat]) -> str:
@@ -189,10 +251,10 @@ def _creator_name(match: Match, seats: list[Seat]) -> str:
     return match.created_by.get_username() if match.created_by is not None else ""
 
 
-def seats_summary(match: Match, *, you: Seat | None, now: Any = None) -> list[dict[str, Any]]:
+def seats_summary(match: Match, *, you: Seat | None, now: datetime | None = None) -> list[SeatSummary]:
     """Who sits where, clocks and timeouts (public facts only)."""
     now = now or timezone.now()
-    out = []
+    out: list[SeatSummary] = []
     for s in queries.seats_of(match):
         clock = SeatClock(s.clock_remaining_ms, s.clock_started_at, s.deadline)
         out.append(
@@ -253,7 +315,7 @@ def _unknown(reason: str) -> str:
     return reason.replace("_", " ")
 
 
-def reason_text(result: dict[str, Any]) -> str:
+def reason_text(result: JSONObject) -> str:
     """Why a finished match ended, as a sentence (the game-over summary and the table's banner), in the
     reader's language; `result` as `reader_result` gives it (its `text` already in that language)."""
     reason = str(result.get("reason", ""))
@@ -264,7 +326,7 @@ def reason_text(result: dict[str, Any]) -> str:
     return _sentence(str(words) if words is not None else text or _unknown(reason))
 
 
-def reader_result(result: dict[str, Any] | None, kind: str = messages.COMMANDEER) -> dict[str, Any] | None:
+def reader_result(result: JSONObject | None, kind: str = messages.COMMANDEER) -> JSONObject | None:
     """A stored result as the reader sees it: `text` in their language when the engine's message is stored
     with it (the English text as stored otherwise), the raw message left out."""
     if not result:
@@ -296,7 +358,7 @@ def result_line(match: Match, seats: list[Seat]) -> str:
     return gettext("%(name)s won — %(reason)s") % {"name": name, "reason": why}
 
 
-def seating_summary(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
+def seating_summary(match: Match, seats: list[Seat]) -> SeatingSummary | None:
     """The table's seating before the start (houses: W-1.1) and the players the creator removed."""
     game = get_game(match.kind)
     houses = game.houses(match.rules_config)
@@ -328,7 +390,7 @@ def rematch_possible(match: Match) -> bool:
     )
 
 
-def rematch_summary(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
+def rematch_summary(match: Match, seats: list[Seat]) -> RematchSummary | None:
     """A finished match's rematch: who asked (positions and names), the new match's id once made."""
     offer = (match.lobby or {}).get("rematch")
     if not rematch_possible(match):
@@ -345,17 +407,17 @@ def rematch_summary(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
     }
 
 
-def unrated_reason(match: Match) -> dict[str, Any] | None:
+def unrated_reason(match: Match) -> JSONObject | None:
     """Why a match created rated is (or was) played unrated (`services.ratings`): its result's reason,
     else the one decided at its start; None otherwise."""
     found = (match.result or {}).get("unrated") or (match.lobby or {}).get("unrated")
     return found if isinstance(found, dict) else None
 
 
-def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
+def match_summary(match: Match, *, you: Seat | None) -> MatchSummary:
     """Lobby card of a match: no game state at all."""
     seats = queries.seats_of(match)
-    data: dict[str, Any] = {
+    data: MatchSummary = {
         "id": match.pk,
         "kind": match.kind,
         "status": match.status,
@@ -382,28 +444,37 @@ def match_summary(match: Match, *, you: Seat | None) -> dict[str, Any]:
     return data
 
 
-LOG_FIELDS = ("version", "seat", "source", "action", "descriptions", "created_at", "consequences", "messages")
-
-
-def _log_entry(entry: ActionLog, you: Seat | None) -> dict[str, Any]:
+def _log_entry(entry: ActionLog, you: Seat | None, language: str | None = None) -> LogItem:
     """One log line as the viewer may read it (see `_log_item`)."""
-    return _log_item(*(getattr(entry, f) for f in LOG_FIELDS), you=you)
+    return _log_item(
+        entry.version,
+        entry.seat,
+        entry.source,
+        entry.action,
+        entry.descriptions,
+        entry.created_at,
+        entry.consequences,
+        entry.messages,
+        you=you,
+        language=language,
+    )
 
 
 def _log_item(
     version: int,
     seat: int,
     source: str,
-    action: Any,
-    descriptions: dict[str, Any],
-    created_at: Any,
-    consequences: dict[str, Any] | None = None,
-    stored_messages: dict[str, Any] | None = None,
+    action: JSONValue,
+    descriptions: JSONObject,
+    created_at: datetime,
+    consequences: JSONObject | None = None,
+    stored_messages: JSONObject | None = None,
     *,
     you: Seat | None,
-) -> dict[str, Any]:
-    """One log line as the viewer may read it, in the active language; the raw action only when nothing in
-    it is hidden from them.
+    language: str | None = None,
+) -> LogItem:
+    """One log line as the viewer may read it, in `language` (default: the active one); the raw action only
+    when nothing in it is hidden from them.
 
     `consequences`: what the action caused, stored per viewer; a viewer without a list of their own
     (a seat added later) gets the spectator's. `stored_messages`: the same words as messages, rendered in
@@ -412,15 +483,17 @@ def _log_item(
     key = str(you.position) if you is not None else "spectator"
     caused = consequences or {}
     mine = caused.get(key)
-    text = descriptions.get(key) or descriptions.get("spectator", "")
-    found = list(mine if isinstance(mine, list) else caused.get("spectator") or [])
+    words = descriptions.get(key) or descriptions.get("spectator", "")
+    text = words if isinstance(words, str) else ""
+    listed = mine if isinstance(mine, list) else caused.get("spectator") or []
+    found = [c for c in listed if isinstance(c, dict)] if isinstance(listed, list) else []
     stored = stored_messages or {}
-    language = reader_language()
+    language = language or reader_language()
     if language != "en":  # English is stored as it reads
         mine_message = stored.get(key) if key in stored else stored.get("spectator")
         text = _rendered(mine_message, stored, language) or text
         found = [{**c, "text": _rendered(c.get("message"), stored, language) or c.get("text")} for c in found]
-    item: dict[str, Any] = {
+    item: LogItem = {
         "version": version,
         "seat": seat,
         "source": source,
@@ -435,19 +508,24 @@ def _log_item(
 
 def match_log(
     *, match: Match, you: Seat | None, since: int = 0, limit: int | None = None, until: int | None = None
-) -> list[dict[str, Any]]:
+) -> list[LogItem]:
     """The match log in plain words for this viewer (the last `limit` entries after version `since`, up to
     version `until`: a snapshot's log ends at the version its state is)."""
     entries = queries.log_entries(match.pk, since=since, limit=limit, until=until)
-    return [_log_entry(e, you) for e in entries]
+    language = reader_language()
+    return [_log_entry(e, you, language) for e in entries]
 
 
 def legal_actions_for(
-    match: Match, you: Seat | None, state: Any = None, actions: list[Any] | None = None
-) -> list[dict[str, Any]]:
+    match: Match, you: Seat | None, state: object = None, actions: Sequence[object] | None = None
+) -> list[LegalActionItem]:
     """The caller's legal actions with plain-word descriptions: their decision, or what they may do out of
     turn (a Westeros house taking its Ready back); empty when they have nothing to do. `actions`: the
-    engine's legal actions for `you` in `state`, when the caller computed them already (a submit)."""
+    engine's legal actions for `you` in `state`, when the caller computed them already (a submit).
+
+    Without `state`, the match's own state is read and its legal actions are this process's shared answer
+    (`storage.legal_actions`: computed once per version and seat); a `state` given without `actions` is
+    asked directly (it may be no stored version)."""
     if you is None or match.status != MatchStatus.ACTIVE or match.started_at is None:
         return []
     game = get_game(match.kind)
@@ -456,11 +534,13 @@ def legal_actions_for(
         if match.status != MatchStatus.ACTIVE:
             return []
         you = _same_seat(match, you) or you
-    seats = queries.seats_of(match)
+        actions = storage.legal_actions(match, game).of(state, match.state_version, you.position)
+    names = SeatNames(queries.seats_of(match))
+    language = reader_language()
     return [
         {
             "action": game.action_to_json(a),
-            "description": describe_for_reader(game, state, a, you.position, seats),
+            "description": describe_for_reader(game, state, a, you.position, names, language),
         }
         for a in (game.legal_actions(state, you.position) if actions is None else actions)
     ]
@@ -472,11 +552,12 @@ def match_snapshot(
     you: Seat | None,
     log_tail: int = LOG_TAIL,
     log_since: int | None = None,
-    state: Any = None,
+    state: object = None,
     new_entries: list[ActionLog] | None = None,
     user: Viewer | None = None,
-    actions: list[Any] | None = None,
-) -> dict[str, Any]:
+    actions: Sequence[object] | None = None,
+    current: list[int] | None = None,
+) -> Snapshot:
     """Everything one viewer's page shows: seats/clocks, their own view, their legal actions, the log.
 
     The log is the last `log_tail` entries, or with `log_since` only those after that version (at most
@@ -485,50 +566,76 @@ def match_snapshot(
     new log entries already (the submit path, whose match has its seats attached) passes them and
     nothing is read at all. `chat` lists the chat channels this viewer may read and write (`user`: the
     signed-in caller without a seat, who may write in the spectator chat; seated callers need not pass it).
-    `actions`: the viewer's engine legal actions in `state`, when the caller holds them (a submit).
+    `actions`: the viewer's engine legal actions in `state`, when the caller holds them (a submit);
+    `current`: the seats that act in `state`, likewise. Without `state`, the match's own state is read and
+    the viewer's legal actions are this process's shared answer (`storage.legal_actions`).
     """
     if state is None and match.started_at is not None:
         # First the state: reading it may bring `match` (and its seats) up to a version committed since
         # `match` was read, so that the summary, the view and the log below all describe one version.
         state = _state(match)
         you = _same_seat(match, you)
-    data = match_summary(match, you=you)
-    data["server_time"] = timezone.now().isoformat()
-    data["log_since"] = log_since
-    if match.started_at is None:
-        data.update(view=None, current_players=[], legal_actions=[], log=[])
-        data["chat"] = chat.chat_state(match=match, you=you, user=user)
-        return data
+        if you is not None and match.status == MatchStatus.ACTIVE:
+            legal = storage.legal_actions(match, get_game(match.kind))
+            actions = legal.of(state, match.state_version, you.position)
+            current = legal.current(state, match.state_version)
+    summary = match_summary(match, you=you)
+    server_time = timezone.now().isoformat()
+    if match.started_at is None or state is None:
+        return {
+            **summary,
+            "server_time": server_time,
+            "log_since": log_since,
+            "view": None,
+            "current_players": [],
+            "legal_actions": [],
+            "log": [],
+            "chat": chat.chat_state(match=match, you=you, user=user),
+        }
     game = get_game(match.kind)
-    data["chat"] = chat.chat_state(match=match, you=you, user=user, state=state)
-    data["current_players"] = [] if match.status != MatchStatus.ACTIVE else game.current_players(state)
-    data["view"] = view_for_reader(match.kind, state, game.player_view(state, you.position if you else None))
-    data["legal_actions"] = legal_actions_for(match, you, state, actions)
+    chat_state = chat.chat_state(match=match, you=you, user=user, state=state)
+    if match.status != MatchStatus.ACTIVE:
+        current = []
+    elif current is None:
+        current = game.current_players(state)
+    view = view_for_reader(match.kind, state, game.player_view(state, you.position if you else None))
+    legal_actions = legal_actions_for(match, you, state, actions)
     if new_entries is not None:
-        data["log"] = [_log_entry(e, you) for e in new_entries][-log_tail:]
+        language = reader_language()
+        log = [_log_entry(e, you, language) for e in new_entries][-log_tail:]
     elif log_since is not None and log_since >= match.state_version:
-        data["log"] = []
+        log = []
     else:
-        data["log"] = match_log(
-            match=match, you=you, since=log_since or 0, limit=log_tail, until=match.state_version
-        )
-    return data
+        log = match_log(match=match, you=you, since=log_since or 0, limit=log_tail, until=match.state_version)
+    return {
+        **summary,
+        "server_time": server_time,
+        "log_since": log_since,
+        "chat": chat_state,
+        "current_players": current,
+        "view": view,
+        "legal_actions": legal_actions,
+        "log": log,
+    }
 
 
-def view_for_reader(kind: str, state: Any, view: Any) -> Any:
+def view_for_reader(kind: str, state: object, view: JSONObject) -> JSONObject:
     """A seat's view with the engine's own log (Westeros: the table's event list) in the reader's language;
     an event whose words read back as no message keeps its English words."""
     language = reader_language()
-    log = view.get("log") if isinstance(view, dict) else None
+    log = view.get("log")
     if language == "en" or kind != messages.WESTEROS or not isinstance(log, list) or not log:
         return view
+    from boardgame.engine import WesterosState
     from matches.games.westeros import westeros_event_messages
 
-    stored = {"game": kind}
-    events = []
+    if not isinstance(state, WesterosState):
+        return view
+    stored: JSONObject = {"game": kind}
+    events: list[JSONValue] = []
     for event, message in zip(log, westeros_event_messages(state, log), strict=True):
         text = _rendered(message, stored, language) if message is not None else None
-        events.append({**event, "text": text} if text else event)
+        events.append({**event, "text": text} if text and isinstance(event, dict) else event)
     return {**view, "log": events}
 
 
@@ -539,17 +646,22 @@ def _same_seat(match: Match, you: Seat | None) -> Seat | None:
     return next((s for s in queries.seats_of(match) if s.pk == you.pk), you)
 
 
-def submit_snapshot(result: Any, *, you: Seat) -> dict[str, Any]:
+def submit_snapshot(result: SubmitAnswer[S, A], *, you: Seat) -> Snapshot:
     """The submitter's snapshot right after their action, built from what the submit holds (no query).
 
     Its log is the new entries (`log_since` = the version the action was made at).
     """
-    entries = result.entries or [result.entry]  # the action and the automatic passes that followed it
-    active = result.status == MatchStatus.ACTIVE and result.legal is not None
-    # The legal actions the submit computed for this state (its automatic-pass check asks the same).
-    actions = result.legal.of(result.state, result.state_version, you.position) if active else None
+    assert result.match is not None and result.state is not None  # a fresh answer, not a replayed one
+    # the action and the automatic passes that followed it
+    entries = result.entries or ([result.entry] if result.entry is not None else [])
+    legal = result.legal if result.status == MatchStatus.ACTIVE else None
+    # Who acts and the legal actions the submit computed for this state (its automatic-pass check asks the
+    # same; the answers are shared with the process's next requests once the action is committed).
+    actions = legal.of(result.state, result.state_version, you.position) if legal is not None else None
+    current = legal.current(result.state, result.state_version) if legal is not None else None
     return match_snapshot(
         actions=actions,
+        current=current,
         match=result.match,
         you=you,
         log_since=entries[0].version - 1,
@@ -558,14 +670,25 @@ def submit_snapshot(result: Any, *, you: Seat) -> dict[str, Any]:
     )
 
 
-def replay_start(match: Match) -> Any:
-    """The engine state the match STARTED with: its stored start snapshot (`Match.state_base`).
+@overload
+def replay_start(match: Match, game: GameKind[S, A]) -> S: ...
+
+
+# Without its game: the state of the game the match's kind names, which the registry knows at run time only
+# (a caller that knows the game reads it as that game's state: the Westeros pages read its map data).
+@overload
+def replay_start(match: Match) -> Any: ...
+
+
+def replay_start(match: Match, game: AnyGame | None = None) -> object:
+    """The engine state the match STARTED with: its stored start snapshot (`Match.state_base`), of `game`
+    (by default the one the match's kind names).
 
     Never rebuilt from the curated database (an admin's later edit of a card or of the Westeros map
     must not change a finished match's replay); only a match saved before start snapshots existed is
     rebuilt from its seed and its seats' frozen deck snapshots.
     """
-    game = get_game(match.kind)
+    game = game or get_game(match.kind)
     base = match.snapshot_base()
     if isinstance(base, dict):
         return storage.parse_state(match.pk, game, lambda: base)
@@ -573,17 +696,18 @@ def replay_start(match: Match) -> Any:
     return game.new_state(decks=[s.deck_snapshot for s in seats], seed=match.seed, config=match.rules_config)
 
 
-def replay_states(match: Match) -> Iterator[tuple[ActionLog | None, Any]]:
-    """(log entry, state after it) for every recorded version, starting with (None, the start state)."""
+def replay_states(match: Match) -> Iterator[tuple[ActionLog | None, object]]:
+    """(log entry, state after it) for every recorded version, starting with (None, the start state); the
+    states of the game the match's kind names."""
     game = get_game(match.kind)
-    state = replay_start(match)
+    state = replay_start(match, game)
     yield None, state
     for entry in ActionLog.objects.filter(match=match).order_by("version"):
         state = game.apply(state, game.action_from_json(entry.action))
         yield entry, state
 
 
-def match_replay(*, match: Match, you: Seat | None) -> dict[str, Any]:
+def match_replay(*, match: Match, you: Seat | None) -> Replay:
     """A finished match step by step: its start snapshot and log replayed, each frame as this viewer may see it."""
     if match.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED) or match.started_at is None:
         raise ApplicationError(
@@ -593,19 +717,21 @@ def match_replay(*, match: Match, you: Seat | None) -> dict[str, Any]:
         )
     game = get_game(match.kind)
     viewer = you.position if you else None
-    frames = []
+    frames: list[ReplayFrame] = []
     for entry, state in replay_states(match):
+        view = view_for_reader(match.kind, state, game.player_view(state, viewer))
         if entry is None:
-            item: dict[str, Any] = {
-                "version": 0,
-                "text": gettext("The match begins."),
-                "seat": None,
-                "consequences": [],
-            }
+            frames.append(
+                {
+                    "version": 0,
+                    "text": gettext("The match begins."),
+                    "seat": None,
+                    "consequences": [],
+                    "view": view,
+                }
+            )
         else:
-            item = _log_entry(entry, you)
-        item["view"] = view_for_reader(match.kind, state, game.player_view(state, viewer))
-        frames.append(item)
+            frames.append({**_log_entry(entry, you), "view": view})
     return {
         "id": match.pk,
         "kind": match.kind,

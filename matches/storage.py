@@ -12,9 +12,9 @@ never go stale, only be evicted.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import cast, overload
 
 from django.db import transaction
 from django.utils.translation import gettext
@@ -24,7 +24,7 @@ from config import sql
 from config.errors import ApplicationError
 from config.lru import LruCache
 from matches import queries
-from matches.games.kind import JSON
+from matches.games.kind import JSON, A, GameKind, LegalActions, Player, S
 from matches.games.registry import AnyGame, get_game
 from matches.models import Match, MatchStatus, Seat
 from matches.types import Viewer
@@ -52,7 +52,7 @@ def not_found(match_id: int) -> ApplicationError:
     )
 
 
-def _seat_values(seat: Seat) -> tuple[Any, ...]:
+def _seat_values(seat: Seat) -> tuple[object, ...]:
     return tuple(getattr(seat, f) for f in SEAT_ACTION_FIELDS)
 
 
@@ -66,7 +66,7 @@ class LoadedMatch:
 
     match: Match
     seats: list[Seat]
-    loaded_values: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    loaded_values: dict[int, tuple[object, ...]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, match: Match, seats: list[Seat]) -> LoadedMatch:
@@ -127,7 +127,8 @@ def load_seats(match: Match) -> LoadedMatch:
 
 
 # ---- engine states ---------------------------------------------------------------------------------
-_STATE_CACHE: LruCache[tuple[int, int, int], Any] = LruCache(STATE_CACHE_SIZE)
+# Each entry is the state of the game its match's kind names (`load_state` reads it back as that game's `S`).
+_STATE_CACHE: LruCache[tuple[int, int, int], object] = LruCache(STATE_CACHE_SIZE)
 
 
 class StateUnloadable(ApplicationError):
@@ -147,16 +148,17 @@ def state_key(match: Match) -> tuple[int, int, int]:
     return (match.pk, match.state_version, match.seed)
 
 
-def _cache_put(key: tuple[int, int, int], state: Any) -> None:
+def _cache_put(key: tuple[int, int, int], state: object) -> None:
     _STATE_CACHE.put(key, state)
 
 
 def clear_state_cache() -> None:
-    """Forget every parsed state (a cold process; tests)."""
+    """Forget every parsed state and the legal actions computed in them (a cold process; tests)."""
     _STATE_CACHE.clear()
+    _LEGAL_CACHE.clear()
 
 
-def parse_state(match_id: int, game: AnyGame, data: Callable[[], JSON]) -> Any:
+def parse_state(match_id: int, game: GameKind[S, A], data: Callable[[], JSON]) -> S:
     """`game.load` of a stored snapshot, or a clear 410 (`StateUnloadable`) when today's engine refuses it."""
     try:
         return game.load(data())
@@ -166,8 +168,16 @@ def parse_state(match_id: int, game: AnyGame, data: Callable[[], JSON]) -> Any:
         raise StateUnloadable(match_id, exc) from None
 
 
-def load_state(match: Match, game: AnyGame | None = None) -> Any:
-    """The match's engine state, parsed once per (match, version, seed) in this process.
+@overload
+def load_state(match: Match, game: GameKind[S, A]) -> S: ...
+
+
+@overload
+def load_state(match: Match) -> object: ...
+
+
+def load_state(match: Match, game: AnyGame | None = None) -> object:
+    """The match's engine state (of `game`, by default the one the match's kind names), parsed once per (match, version, seed) in this process.
 
     The state is always the one `match.state_version` names. A `match` read without its snapshot may be
     behind the row by the time the snapshot is read (another process, or this one's AI worker, committed
@@ -178,14 +188,17 @@ def load_state(match: Match, game: AnyGame | None = None) -> Any:
     Every caller gets a private clone (cheap: engines share immutable card/map data), so a request never
     sees another thread's work in progress.
     """
-    game = game or get_game(match.kind)
-    state = _STATE_CACHE.get(state_key(match))
-    if state is None:
-        state = _read_state(match, game)
+    return _load_state(match, game or get_game(match.kind))
+
+
+def _load_state(match: Match, game: GameKind[S, A]) -> S:
+    cached = _STATE_CACHE.get(state_key(match))
+    # put under this match's key by its own game (the kind never changes): that game's state
+    state = _read_state(match, game) if cached is None else cast("S", cached)
     return game.clone(state)
 
 
-def _read_state(match: Match, game: AnyGame) -> Any:
+def _read_state(match: Match, game: GameKind[S, A]) -> S:
     """Parse and cache the snapshot `match.state_version` names (see `load_state`)."""
     if "state" in match.__dict__:  # read with the row (or just computed): the state this version names
         state = parse_state(match.pk, game, lambda: match.state)
@@ -200,7 +213,7 @@ def _read_state(match: Match, game: AnyGame) -> Any:
         return parsed
     refresh_with_state(match)
     cached = _STATE_CACHE.get(state_key(match))
-    return cached if cached is not None else _read_state(match, game)
+    return cast("S", cached) if cached is not None else _read_state(match, game)
 
 
 def refresh_with_state(match: Match) -> None:
@@ -218,22 +231,66 @@ def refresh_with_state(match: Match) -> None:
         queries.attach_seats(match, seats)
 
 
-def stored_state(match: Match) -> Any:
+def stored_state(match: Match) -> JSON:
     """The full snapshot of the version `match` holds (`load_state`'s consistent read; not a clone, do not
     mutate it)."""
     game = get_game(match.kind)
     return game.dump(load_state(match, game))
 
 
-def remember_state(game: AnyGame, match: Match, state: Any) -> None:
+def remember_state(game: GameKind[S, A], match: Match, state: S) -> None:
     """Put a freshly computed state in the cache now (a clone: the caller may keep mutating its own)."""
     _cache_put(state_key(match), game.clone(state))
 
 
-def remember_on_commit(match: Match, game: AnyGame, state: Any) -> None:
+def remember_on_commit(match: Match, game: GameKind[S, A], state: S) -> None:
     """Put the state in the cache once the transaction that saved it commits."""
     key = state_key(match)
     transaction.on_commit(lambda: _cache_put(key, game.clone(state)))
+
+
+# ---- legal actions ---------------------------------------------------------------------------------
+LEGAL_CACHE_SIZE = 1024  # (match, version, seat) answers kept per process (least recently used goes first)
+_LEGAL_CACHE: LruCache[tuple[int, int, int, int], Sequence[object]] = LruCache(LEGAL_CACHE_SIZE)
+
+
+class SharedLegalActions:
+    """This process's legal actions of one match (`KnownLegalActions`), by (match id, version, seed, seat).
+
+    An answer about a committed version is shared at once. One about a version the running transaction made
+    (the automatic-pass check and the answer of a submit) is held until that transaction commits: a version
+    rolled back (a reused idempotency key, a failed write) may be made again as another state.
+    """
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.key = (match.pk, match.seed)
+        self.committed = match.state_version  # the row was read: this version is committed
+        self._held: list[tuple[int, Player, Sequence[object]]] = []
+
+    def get(self, version: int, player: Player) -> Sequence[object] | None:
+        return _LEGAL_CACHE.get((self.key[0], version, self.key[1], player))
+
+    def put(self, version: int, player: Player, actions: Sequence[object]) -> None:
+        if version <= self.committed:
+            _LEGAL_CACHE.put((self.key[0], version, self.key[1], player), actions)
+            return
+        self._held.append((version, player, actions))
+        if len(self._held) == 1:  # outside a transaction, `on_commit` calls back at once
+            transaction.on_commit(self._on_commit)
+
+    def _on_commit(self) -> None:
+        self.committed = max(self.committed, self.match.state_version)  # what the transaction saved
+        held, self._held = self._held, []
+        for version, player, actions in held:
+            if version <= self.committed:  # a later version than the one saved: never stored, dropped
+                _LEGAL_CACHE.put((self.key[0], version, self.key[1], player), actions)
+
+
+def legal_actions(match: Match, game: GameKind[S, A]) -> LegalActions[S, A]:
+    """Legal actions at this match's versions, shared with this process's other requests (`LegalActions`):
+    what the view a player read, or the answer to their last move, computed serves their next submit."""
+    return LegalActions(game, SharedLegalActions(match))
 
 
 def ai_seat_must_act(match: Match) -> bool:

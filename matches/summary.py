@@ -19,7 +19,7 @@ from rest_framework import status
 
 from config.errors import ApplicationError
 from matches import selectors
-from matches.games.kind import JSON, Result
+from matches.games.kind import Result, SummaryFacts
 from matches.games.registry import AnyGame, get_game
 from matches.jsontypes import JSONObject, JSONValue
 from matches.messages import seat_name
@@ -96,7 +96,7 @@ def compute_summary(match: Match) -> Summary:
     moves = {s.position: 0 for s in seats}
     waiting: dict[int, datetime] = {}
     rounds: list[SummaryRound] = []
-    facts: JSON = {}  # the game's summary_facts
+    facts: SummaryFacts | None = None  # the game's summary_facts of the last state
     final_state: object = None
     last_turn: JSONValue = None
     start = match.started_at
@@ -125,7 +125,7 @@ def compute_summary(match: Match) -> Summary:
     result = match.result or {}  # the stored JSON, shown as it is
     ended = Result.from_json(match.result)  # read typed at the storage edge
     reason = ended.reason if ended else ""
-    final = _json_keys(facts.get("seats", {}))
+    final = _json_keys(facts["seats"] if facts is not None else {})
     places = _places(game, final_state, [s.position for s in seats], ended)
     players: list[SummaryPlayer] = [
         {
@@ -150,8 +150,8 @@ def compute_summary(match: Match) -> Summary:
         "winner": ended.winner if ended else None,
         "reason": reason,
         "reason_text": selectors.reason_text(result),
-        "turns": facts.get("turns", 0),
-        "turns_label": facts.get("turns_label", "turns"),
+        "turns": facts["turns"] if facts is not None else 0,
+        "turns_label": facts["turns_label"] if facts is not None else "turns",
         "started_at": match.started_at.isoformat() if match.started_at else None,
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         "duration_ms": _ms(match.started_at, end) if match.started_at and end else 0,
@@ -182,7 +182,7 @@ def _places(game: AnyGame, state: object, positions: list[int], result: Result |
     return out
 
 
-def _json_keys(seats: Mapping[object, Mapping[str, JSONValue]]) -> dict[str, JSONObject]:
+def _json_keys(seats: Mapping[int, Mapping[str, JSONValue]]) -> dict[str, JSONObject]:
     return {str(k): dict(v) for k, v in seats.items()}
 
 

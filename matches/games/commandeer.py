@@ -31,7 +31,8 @@ from matches.engine.consequences import consequences as commandeer_consequences
 from matches.engine.consequences import squares_before
 from matches.engine.decks import SAMPLE_CARDS
 from matches.engine.messages import Msg, term
-from matches.games.kind import JSON, GameKind, Player, Result
+from matches.games.kind import JSON, GameKind, Player, Result, SummaryFacts
+from matches.jsontypes import JSONValue
 
 
 class CommandeerGame(GameKind[GameState, Action]):
@@ -79,7 +80,7 @@ class CommandeerGame(GameKind[GameState, Action]):
         keeps), so the engine parses each distinct card once (`card_from_dict_cached`).
         """
         deck = self._deck(user=user, deck_id=deck_id, with_cards=True)
-        cards: list[JSON] = []
+        cards: list[JSONValue] = []
         for card, count in deck.cards:
             cards.extend([card] * count)
         return {"cards": cards, "commander": deck.commander, "deck_id": deck.pk, "name": deck.name}
@@ -207,7 +208,7 @@ class CommandeerGame(GameKind[GameState, Action]):
             winner=out.winner, reason=out.reason.value, text=message.english(), message=message.to_json()
         )
 
-    def summary_facts(self, state: GameState) -> JSON:
+    def summary_facts(self, state: GameState) -> SummaryFacts:
         """Turns played and each side's cards in the Defeated zone (C-6.1: six lose the match)."""
         return {
             "turns": state.turn,

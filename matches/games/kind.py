@@ -11,20 +11,36 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypedDict, TypeVar, cast
 
 from config.errors import ApplicationError
 from matches.agents import AGENT_NAMES, DEFAULT_AGENT, make_agent
 from matches.interface import Game
+from matches.jsontypes import JSONObject, JSONValue
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 Player = int  # a seat position: 0, 1, ...
-JSON = dict[str, Any]  # a JSON object (stored snapshots, views, API bodies): values of any JSON type
+JSON: TypeAlias = JSONObject  # a JSON object (stored snapshots, views, API bodies); narrow a value to use it
 # A game's engine state: it implements the one game interface. Any: the bound spans every engine's player
 # type (seat numbers, house ids), and `Game` is invariant in it; `engine_player`/`seat_of` map seats.
 S = TypeVar("S", bound="Game[Any, Any]")
 A = TypeVar("A")  # a game's engine action
+# An AI player: the engine's own agent class, whose `choose(state, engine player)` names the engine's player
+# type (seat numbers, house ids), which `GameKind` does not know; the engines share no agent base class.
+AgentInstance: TypeAlias = Any
+
+
+class SummaryFacts(TypedDict):
+    """Public facts of a state for the end-of-game summary (`GameKind.summary_facts`)."""
+
+    turns: int  # the turn or round number
+    turns_label: str  # "turns" or "rounds"
+    by_round: bool  # the summary tracks the seats' facts round by round
+    seats: dict[Player, JSONObject]  # each seat's facts: {fact: value}
 
 
 @dataclass(frozen=True)
@@ -57,16 +73,22 @@ class Result:
         if not data:
             return None
         winner, loser = data.get("winner"), data.get("loser")
+        unrated, message = data.get("unrated"), data.get("message")
         return cls(
             winner=winner if isinstance(winner, int) else None,
             reason=str(data.get("reason") or ""),
-            text=None if data.get("text") is None else str(data["text"]),
+            text=_text(data.get("text")),
             loser=loser if isinstance(loser, int) else None,
-            rules_reason=data.get("rules_reason"),
-            winner_name=data.get("winner_name"),
-            unrated=data.get("unrated"),
-            message=data.get("message") if isinstance(data.get("message"), dict) else None,
+            rules_reason=_text(data.get("rules_reason")),
+            winner_name=_text(data.get("winner_name")),
+            unrated=unrated if isinstance(unrated, dict) else None,
+            message=message if isinstance(message, dict) else None,
         )
+
+
+def _text(value: JSONValue) -> str | None:
+    """A stored text (None stays None)."""
+    return None if value is None else str(value)
 
 
 class GameKind(ABC, Generic[S, A]):
@@ -102,14 +124,14 @@ class GameKind(ABC, Generic[S, A]):
         order; empty for a game whose seats have no side to pick."""
         return []
 
-    def seat_deck_check(self, *, user: Any, deck_id: int | None) -> None:
+    def seat_deck_check(self, *, user: User | None, deck_id: int | None) -> None:
         """Refuse a seat whose deck the game cannot use (called on create/join; again at start)."""
         if self.needs_deck and deck_id is None:
             from django.utils.translation import gettext
 
             raise ApplicationError("invalid_deck", gettext("Choose a deck to take a seat in this game."))
 
-    def seat_deck_snapshot(self, *, user: Any, deck_id: int | None) -> JSON:
+    def seat_deck_snapshot(self, *, user: User | None, deck_id: int | None) -> JSON:
         """Validate the seat's deck again (match start) and return the frozen copy the engine plays with."""
         return {}
 
@@ -196,6 +218,13 @@ class GameKind(ABC, Generic[S, A]):
         """
         return []
 
+    def consequences_by_viewer(
+        self, state: S, viewers: Sequence[Player | None], basis: object = None
+    ) -> list[list[JSON]]:
+        """`consequences` for each of `viewers`, in their order (a game may share the work their lists have
+        in common: the same event read by every seat)."""
+        return [self.consequences(state, viewer, basis) for viewer in viewers]
+
     def timeout_loss(self, state: S, outcome: Result, seat: Player) -> bool:
         """Whether the end `outcome`, reached by a timeout default of `seat`, is `seat` losing on time
         (its engine reason only says what the default left behind). Default: never."""
@@ -236,7 +265,7 @@ class GameKind(ABC, Generic[S, A]):
     def outcome(self, state: S) -> Result:
         """How a terminal state ended (winner seat or None, the engine's reason, in words)."""
 
-    def summary_facts(self, state: S) -> JSON:
+    def summary_facts(self, state: S) -> SummaryFacts:
         """Public facts of a state for the end-of-game summary (`matches.summary`): `turns` (the turn or
         round number), `turns_label`, `by_round` (track the seats' facts round by round) and `seats`:
         {seat: {fact: value}} — nothing hidden (no hand, no deck order)."""
@@ -260,14 +289,19 @@ class GameKind(ABC, Generic[S, A]):
         """The open decision step, as the engine names it: a timeout takes defaults until it changes."""
         return state.decision_step()
 
-    # An AI instance is the engine's own agent class (no common base across engines): `Any`.
-    def make_ai(self, agent: str, rng: random.Random) -> Any | None:
+    def make_ai(self, agent: str, rng: random.Random) -> AgentInstance | None:
         """A fresh AI player `agent` choosing with `rng`, which may keep a plan between decisions of its seat
         (None: this game has no agents; `ai_action` picks with the rng)."""
         return make_agent(self.kind, agent if agent in AGENT_NAMES else DEFAULT_AGENT, rng)
 
     def ai_action(
-        self, state: S, player: Player, *, rng: random.Random, agent: str, instance: Any | None = None
+        self,
+        state: S,
+        player: Player,
+        *,
+        rng: random.Random,
+        agent: str,
+        instance: AgentInstance | None = None,
     ) -> A:
         """The AI seat's move, by `instance` (from `make_ai`) when given, else by a fresh agent; a game
         without agents picks among the legal actions with the seeded rng."""
@@ -295,24 +329,57 @@ class GameKind(ABC, Generic[S, A]):
         return ()
 
 
-class LegalActions(Generic[S, A]):
-    """Each seat's legal actions at one state version, computed at most once (docs/style.md 3).
+class KnownLegalActions(Protocol):
+    """Legal actions of one match that other requests of this process computed (`storage.legal_actions`):
+    a version never denotes two different states, so an answer about a version holds for good."""
 
-    A submit asks the same question of the same state several times — not-your-turn and membership before
-    the move, the automatic-pass check and the answer's snapshot after it — and legal move generation is
-    the costly part of a move; one instance per submit answers them all from one computation per seat.
+    def get(self, version: int, player: Player) -> Sequence[object] | None: ...
+
+    def put(self, version: int, player: Player, actions: Sequence[object]) -> None: ...
+
+
+class LegalActions(Generic[S, A]):
+    """Who acts and each seat's legal actions at one state version, each computed at most once (docs/style.md 3).
+
+    A submit asks the same questions of the same state several times — not-your-turn and membership before
+    the move, whose turn it is when the clocks move, the automatic-pass check and the answer's snapshot after
+    it — and legal move generation is the costly part of a move; one instance per submit answers them all
+    from one computation per seat. With `known` (`storage.legal_actions`) a seat's legal actions at a
+    version are computed once per process: the view a player read, or the answer to their last move, has
+    them for their next submit.
     """
 
-    def __init__(self, game: GameKind[S, A]) -> None:
+    def __init__(self, game: GameKind[S, A], known: KnownLegalActions | None = None) -> None:
         self.game = game
+        self.known = known
         self._version: int | None = None
         self._by_seat: dict[Player, list[A]] = {}
+        self._current: list[Player] | None = None
+
+    def _at(self, version: int) -> None:
+        if version != self._version:  # a new version forgets the old answers: states change in place
+            self._version, self._by_seat, self._current = version, {}, None
+
+    def current(self, state: S, version: int) -> list[Player]:
+        """The seats that must act in ``state``, which is the match at ``version`` (`GameKind.current_players`)."""
+        self._at(version)
+        if self._current is None:
+            self._current = self.game.current_players(state)
+        return list(self._current)
 
     def of(self, state: S, version: int, player: Player) -> list[A]:
-        """``player``'s legal actions in ``state``, which is the match at ``version`` (a new version forgets
-        the old answers: states change in place)."""
-        if version != self._version:
-            self._version, self._by_seat = version, {}
-        if player not in self._by_seat:
-            self._by_seat[player] = self.game.legal_actions(state, player)
-        return self._by_seat[player]
+        """``player``'s legal actions in ``state``, which is the match at ``version`` (a negative version: a
+        state of no stored version, never shared)."""
+        self._at(version)
+        found = self._by_seat.get(player)
+        if found is not None:
+            return found
+        shared = self.known.get(version, player) if self.known is not None and version >= 0 else None
+        if shared is not None:
+            found = cast("list[A]", list(shared))  # put by `of` below for this match's game: its `A`
+        else:
+            found = self.game.legal_actions(state, player)
+            if self.known is not None and version >= 0:
+                self.known.put(version, player, tuple(found))
+        self._by_seat[player] = found
+        return found

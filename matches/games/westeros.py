@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 
@@ -21,16 +22,27 @@ from boardgame.engine.actions import secret_message as westeros_secret_message
 from boardgame.engine.config import check_field
 from boardgame.engine.log_messages import event_message
 from boardgame.engine.views import log_view
-from matches.games.kind import JSON, GameKind, Player, Result
+from config.lru import LruCache
+from matches.games.kind import JSON, GameKind, Player, Result, SummaryFacts
+from matches.jsontypes import JSONValue
+
+# The card names of each game data in use (a match's states share theirs, and it never changes in a match):
+# id of the data -> (the data, its names); the data is kept so that its id cannot be reused meanwhile.
+_CARD_IDS: LruCache[int, tuple[GameData, dict[str, str]]] = LruCache(64)
 
 
 def _card_ids(state: WesterosState) -> dict[str, str]:
-    """Printed card name → card id, over the game's decks (the first deck's card for a name two print)."""
-    names: dict[str, str] = {}
+    """Printed card name → card id, over the game's decks (the first deck's card for a name two print);
+    worked out once per game data (do not mutate the answer)."""
     gd = state.data
+    known = _CARD_IDS.get(id(gd))
+    if known is not None and known[0] is gd:
+        return known[1]
+    names: dict[str, str] = {}
     for deck in (gd.house_cards, gd.westeros_cards, gd.wildling_cards):
         for cid, c in sorted(deck.items(), reverse=True):
             names[str(c["name"])] = cid
+    _CARD_IDS.put(id(gd), (gd, names))
     return names
 
 
@@ -94,7 +106,8 @@ class WesterosGame(GameKind[WesterosState, WesterosAction]):
     )
 
     def seat_count(self, config: JSON) -> int:
-        return int((config or {}).get("player_count", self.players))
+        count = (config or {}).get("player_count", self.players)
+        return int(count) if isinstance(count, int | float | str) else self.players
 
     def houses(self, config: JSON) -> list[str]:
         return self.houses_in_play(self.seat_count(config))
@@ -161,13 +174,16 @@ class WesterosGame(GameKind[WesterosState, WesterosAction]):
         data = self._game_data()
         count = self.seat_count(config)
         houses = houses_in_play(data, count)  # W-1.1, in set-up order
+        fixed = (config or {}).get("seat_houses")  # fixed by the lobby at the start
+        house = (config or {}).get("house", "")
         return new_game(
             data,
             player_count=count,
             seed=seed,
             config=WesterosRules.from_dict(engine_config) if engine_config else None,
-            seat_houses=list((config or {}).get("seat_houses") or [])  # fixed by the lobby at the start
-            or self.seat_order(houses, house=(config or {}).get("house", ""), seed=seed),
+            seat_houses=[str(h) for h in fixed]
+            if isinstance(fixed, list) and fixed
+            else self.seat_order(houses, house=house if isinstance(house, str) else "", seed=seed),
         )
 
     def load(self, data: JSON) -> WesterosState:
@@ -225,7 +241,7 @@ class WesterosGame(GameKind[WesterosState, WesterosAction]):
             winner=winner, reason=str(out.reason.value), text=message.english(), message=message.to_json()
         )
 
-    def summary_facts(self, state: WesterosState) -> JSON:
+    def summary_facts(self, state: WesterosState) -> SummaryFacts:
         """The round, and each house's castles/strongholds (W-18) and supply position (W-12) — public."""
         return {
             "turns": state.round,
@@ -247,23 +263,41 @@ class WesterosGame(GameKind[WesterosState, WesterosAction]):
     def consequences(self, state: WesterosState, viewer: Player | None, basis: object = None) -> list[JSON]:
         """The engine's events made by the action, as the seat's house may read them (`log_view`: private
         events only to their addressees, W-20); each is plain text, kind "event"."""
+        return self.consequences_by_viewer(state, [viewer], basis)[0]
+
+    def consequences_by_viewer(
+        self, state: WesterosState, viewers: Sequence[Player | None], basis: object = None
+    ) -> list[list[JSON]]:
+        """`consequences` per viewer, each event's words and message worked out once for all who see it
+        (what each viewer sees is still `log_view`'s choice for their house)."""
         if not isinstance(basis, int):
-            return []
-        house = self.engine_player(state, viewer) if viewer is not None else None
+            return [[] for _ in viewers]
         names = _card_ids(state)
-        out: list[JSON] = []
-        for e in log_view(state, house, basis):
-            item: JSON = {
-                "text": _printed_names(state, str(e["text"])).rstrip(".") + ".",
-                "kind": "event",
-                "square": None,
-                "amount": None,
-            }
-            message = event_message(e, names)  # the event's words as a message, rendered per reader
-            if message is not None:
-                item["message"] = message.to_json()
-            out.append(item)
-        return out
+        items: dict[str, JSON] = {}  # an event as stored (its repr) -> its item
+
+        def item_of(event: JSON) -> JSON:
+            key = repr(event)
+            found = items.get(key)
+            if found is None:
+                found = {
+                    "text": _printed_names(state, str(event["text"])).rstrip(".") + ".",
+                    "kind": "event",
+                    "square": None,
+                    "amount": None,
+                }
+                message = event_message(event, names)  # the event's words as a message, rendered per reader
+                if message is not None:
+                    found["message"] = message.to_json()
+                items[key] = found
+            return dict(found)
+
+        return [
+            [
+                item_of(e)
+                for e in log_view(state, self.engine_player(state, v) if v is not None else None, basis)
+            ]
+            for v in viewers
+        ]
 
     def player_view(self, state: WesterosState, player: Player | None) -> JSON:
         """The engine's view for the seat's house (with castles, control, combat strength: W-8, W-9.3, W-18)."""
@@ -274,7 +308,7 @@ class WesterosGame(GameKind[WesterosState, WesterosAction]):
         return view  # castles, control and public combat_strength come from the engine's view
 
 
-def westeros_event_messages(state: WesterosState, events: list[JSON]) -> list[JSON | None]:
+def westeros_event_messages(state: WesterosState, events: Sequence[JSONValue]) -> list[JSON | None]:
     """Each engine log event of a Westeros view as its message (`event_message`), None where its words
     read back as none: the page's log is rendered per reader from them (`selectors.view_for_reader`)."""
     names = _card_ids(state)

@@ -23,12 +23,11 @@ from config.lru import LruCache
 from matches import storage
 from matches.agents import FALLBACK_AGENT, TAKEOVER_AGENT, level_budget_s, max_budget_factor
 from matches.clocks import TIMEOUTS_TO_FORFEIT
-from matches.games.kind import LegalActions
 from matches.games.registry import get_game
 from matches.models import ActionLog, MatchStatus, Seat
 from matches.services.failures import task_succeeded
 from matches.services.notify import after_change_on_commit
-from matches.services.submit import SubmitResult, advance, overtaken_only_by_simultaneous_moves
+from matches.services.submit import AnySubmitResult, advance, overtaken_only_by_simultaneous_moves
 from matches.storage import ai_seat_must_act
 
 log = logging.getLogger(__name__)
@@ -64,7 +63,7 @@ def hand_seat_to_ai(
     after_change_on_commit(loaded.match, seats=loaded.seats, wake_ai=True)
 
 
-def ai_action_submit(*, match_id: int, expected_version: int | None = None) -> SubmitResult | None:
+def ai_action_submit(*, match_id: int, expected_version: int | None = None) -> AnySubmitResult | None:
     """Let the first AI seat that must act make one move through the same path as players; None if none must.
 
     The move is thought out WITHOUT the match lock (a search may take its level's whole budget, and a row
@@ -149,7 +148,7 @@ def _think(match_id: int, expected_version: int | None) -> AiChoice | None:
 
 
 @transaction.atomic
-def _apply(match_id: int, choice: AiChoice) -> SubmitResult | None:
+def _apply(match_id: int, choice: AiChoice) -> AnySubmitResult | None:
     """Lock, check the seat's decision is still the one thought on, check legality, apply; None: stale."""
     match = storage.lock_match(match_id)
     if match is None or match.status != MatchStatus.ACTIVE:
@@ -158,13 +157,17 @@ def _apply(match_id: int, choice: AiChoice) -> SubmitResult | None:
     game = get_game(match.kind)
     state = storage.load_state(match, game)
     loaded = storage.load_seats(match)
+    legal = storage.legal_actions(match, game)
     seat = next((s for s in loaded.seats if s.position == choice.position), None)
-    if seat is None or seat.ai_agent != choice.agent or seat.position not in game.current_players(state):
+    if (
+        seat is None
+        or seat.ai_agent != choice.agent
+        or seat.position not in legal.current(state, match.state_version)
+    ):
         return None
     moved_on = match.state_version != choice.version
     if moved_on and not overtaken_only_by_simultaneous_moves(match, seat, choice.version):
         return None  # the agent is not put back: its plan assumed this move was played
-    legal = LegalActions(game)
     if choice.action not in legal.of(
         state, match.state_version, seat.position
     ):  # the same check as for players

@@ -142,8 +142,9 @@ def match_create(
         auto_start=auto_start,
     )
     seats = [Seat.objects.create(match=match, position=0, user=user, deck_id=deck_id)]
+    chosen = config.get("house", "")
     seats[0].house = house_at_join(
-        match, [], config.get("house", "") if config.get("house") != "random" else ""
+        match, [], chosen if isinstance(chosen, str) and chosen != "random" else ""
     )
     if seats[0].house:
         seats[0].save(update_fields=["house"])

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Generic
+from typing import Any, Generic, TypeAlias, TypedDict
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -31,11 +32,12 @@ from matches.games.kind import (  # S: the engine state, A: its action
     Result,
     S,
 )
-from matches.games.registry import AnyGame, get_game
+from matches.games.registry import get_game
+from matches.jsontypes import JSONObject, JSONValue
 from matches.losing import avoidable_loss
 from matches.messages import LOST_ON_TIME, LOST_ON_TIME_IN_A_ROW, auto_pass, play_message, render
 from matches.models import ActionLog, IdempotencyRecord, Match, MatchStatus, Seat
-from matches.selectors import consequences_for, describe_action, log_messages, reader_result
+from matches.selectors import SeatNames, consequences_for, describe_action, log_messages, reader_result
 from matches.services.notify import after_change_on_commit
 from matches.services.ratings import rate_finished_match
 
@@ -66,8 +68,17 @@ def game_over(match: Match) -> ApplicationError:
     )
 
 
+class SubmitJSON(TypedDict):
+    """A submission's answer as stored in its idempotency record (`SubmitResult.to_json`)."""
+
+    state_version: int
+    status: str
+    result: JSONObject | None
+    current_players: list[int]
+
+
 @dataclass(frozen=True)
-class SubmitResult:
+class SubmitResult(Generic[S, A]):
     """The answer to a submission (`to_json()` is stored as the idempotency record's response).
 
     A freshly applied action also carries, outside its JSON, what the caller's new snapshot is built
@@ -77,17 +88,17 @@ class SubmitResult:
 
     state_version: int
     status: str
-    result: dict[str, Any] | None
+    result: JSONObject | None
     current_players: list[int] = field(default_factory=list)
     replayed: bool = False
     match: Match | None = field(default=None, compare=False, repr=False)
     seats: list[Seat] | None = field(default=None, compare=False, repr=False)
-    state: Any = field(default=None, compare=False, repr=False)
+    state: S | None = field(default=None, compare=False, repr=False)
     entry: ActionLog | None = field(default=None, compare=False, repr=False)
     entries: list[ActionLog] = field(default_factory=list, compare=False, repr=False)  # with automatic passes
-    legal: LegalActions[Any, Any] | None = field(default=None, compare=False, repr=False)  # at `state`
+    legal: LegalActions[S, A] | None = field(default=None, compare=False, repr=False)  # at `state`
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SubmitJSON:
         return {
             "state_version": self.state_version,
             "status": self.status,
@@ -99,7 +110,11 @@ class SubmitResult:
         }
 
 
-def request_hash(body: Any) -> str:
+# The answer of a submit to a match whose game the registry names at run time (`registry.AnyGame`).
+AnySubmitResult: TypeAlias = "SubmitResult[Any, Any]"
+
+
+def request_hash(body: object) -> str:
     """The fingerprint of a request body stored with its idempotency key (a retry must send the same body)."""
     return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -127,11 +142,11 @@ def action_submit(
     *,
     match_id: int,
     user: User,
-    action_json: Any,
+    action_json: JSONValue,
     state_version: int,
     idempotency_key: str | None = None,
     guard: bool = False,
-) -> SubmitResult:
+) -> AnySubmitResult:
     """Apply one player action: lock, check seat/turn/version/legality, apply, log, save, notify on commit.
 
     With `guard`, an action that would lose the match at once while another legal action would not is
@@ -152,7 +167,7 @@ def action_submit(
 
 
 def refuse_avoidable_loss(
-    game: AnyGame, state: Any, seat: Player, action: Any, actions: list[Any], action_json: Any
+    game: GameKind[S, A], state: S, seat: Player, action: A, actions: list[A], action_json: JSONValue
 ) -> None:
     """409 `loses_at_once` when `action` ends the match at once with `seat` losing and another legal action
     does not: the words say why in the reader's language, with the rule's number (C-6.2, C-6.1, …)."""
@@ -189,7 +204,7 @@ def overtaken_only_by_simultaneous_moves(match: Match, seat: Seat, since: int) -
     )
 
 
-def _replay_of(match_id: int, user: User, key: str | None, digest: str) -> SubmitResult | None:
+def _replay_of(match_id: int, user: User, key: str | None, digest: str) -> AnySubmitResult | None:
     """The first answer to this idempotency key, if any (409 when the key named another action)."""
     if not key:
         return None
@@ -208,12 +223,12 @@ def _replay_of(match_id: int, user: User, key: str | None, digest: str) -> Submi
 def _action_submit(
     match_id: int,
     user: User,
-    action_json: Any,
+    action_json: JSONValue,
     state_version: int,
     key: str | None,
     digest: str,
     guard: bool = False,
-) -> SubmitResult:
+) -> AnySubmitResult:
     loaded = storage.load_for_update(match_id)
     match = loaded.match
     seat = loaded.seat_of(user)
@@ -245,13 +260,14 @@ def _action_submit(
     state = storage.load_state(match, game)
     # A seat that owes no decision may still have an out-of-turn action (a Westeros house taking its
     # Ready back, W-5.1): `legal_actions` says so; without one, it is not the seat's turn.
-    legal = LegalActions(game)
+    legal = storage.legal_actions(match, game)
     actions = legal.of(state, match.state_version, seat.position)
-    if seat.position not in game.current_players(state) and not actions:
+    current = legal.current(state, match.state_version)
+    if seat.position not in current and not actions:
         raise ApplicationError(
             "not_your_turn",
             gettext("It is not your turn to act."),
-            extra={"current_players": game.current_players(state)},
+            extra={"current_players": current},
             status_code=status.HTTP_409_CONFLICT,
         )
     try:
@@ -307,7 +323,7 @@ def advance(
     after_commit: bool = True,
     writes: sql.Writes | None = None,
     legal: LegalActions[S, A] | None = None,
-) -> SubmitResult:
+) -> SubmitResult[S, A]:
     """Apply a checked action for `seat`, append the log, move the clocks, finish if terminal, save.
 
     The log row, the match and the changed seats are written together (`config.sql.Writes`); given
@@ -315,14 +331,16 @@ def advance(
     leaves the cache update and the broadcast to the caller (a run of timeout defaults is broadcast
     once, see `clock_enforce`). The automatic passes the action leads to (`auto_pass_action`) follow
     at once, each with its own log row, so a correspondence player need not open the page to pass.
-    `legal` carries the legal actions already computed (the result keeps it for the answer's snapshot).
+    `legal` carries who acts and the legal actions already computed (the result keeps it for the answer's
+    snapshot).
     """
     now = now or timezone.now()
     legal = legal or LegalActions(game)
     match, seats = loaded.match, loaded.seats
     timed_out = source == ActionLog.Source.TIMEOUT
     batch = writes if writes is not None else sql.Writes()
-    out_of_turn = seat.position not in game.current_players(state)  # a finished decision taken back (W-5.1)
+    # a finished decision taken back (W-5.1)
+    out_of_turn = seat.position not in legal.current(state, match.state_version)
     state, entry = _apply_logged(match, seats, game, state, seat, action, source, batch)
     auto = _auto_passes(match, seats, game, state, batch, legal)
     state = auto.state
@@ -335,8 +353,10 @@ def advance(
             outcome = lost_on_time(outcome.winner, seat, rules_reason=outcome.reason)
         finish(match, seats, outcome, now, state=state)
     else:
-        move_clocks(match, game, seats, state, now, taken_back=seat.position if out_of_turn else None)
-        current = set(game.current_players(state))
+        current = set(legal.current(state, match.state_version))
+        move_clocks(
+            match, game, seats, state, now, taken_back=seat.position if out_of_turn else None, current=current
+        )
     batch.update(match, storage.MATCH_ACTION_FIELDS)
     new_deadline = loaded.save_changed_seats(batch)
     if writes is None:
@@ -366,20 +386,19 @@ def _apply_logged(
     """Apply one checked action and add its log row (plain words and consequences per viewer) to `batch`;
     the new state."""
     timed_out = source == ActionLog.Source.TIMEOUT
+    names = SeatNames(seats)
 
     def words(viewer: int | None) -> str:
         return describe_action(
-            game, state, action, viewer, seats, timed_out=seat.position if timed_out else None
+            game, state, action, viewer, names, timed_out=seat.position if timed_out else None
         )
 
-    descriptions: dict[str, Any] = {str(s.position): words(s.position) for s in seats}
-    descriptions["spectator"] = words(None)
+    texts = {str(s.position): words(s.position) for s in seats}
+    texts["spectator"] = words(None)
     if source == ActionLog.Source.AUTO:  # every reader (log, replay, e-mail) sees that nobody chose it
-        descriptions = {
-            k: f"{v.rstrip('.')} (automatic pass: nothing else to do)." for k, v in descriptions.items()
-        }
-    descriptions["secret"] = game.action_is_secret(state, action)
-    messages = log_messages(game, state, action, seats, timed_out=seat.position if timed_out else None)
+        texts = {k: f"{v.rstrip('.')} (automatic pass: nothing else to do)." for k, v in texts.items()}
+    descriptions: JSONObject = {**texts, "secret": game.action_is_secret(state, action)}
+    messages = log_messages(game, state, action, seats, names, timed_out=seat.position if timed_out else None)
     if messages and source == ActionLog.Source.AUTO:
         messages = {k: auto_pass(v) if k.isdigit() or k == "spectator" else v for k, v in messages.items()}
     action_json = game.action_to_json(action)
@@ -394,7 +413,7 @@ def _apply_logged(
         action=action_json,
         descriptions=descriptions,
         messages=messages,
-        consequences=consequences_for(game, state, basis, seats),
+        consequences=consequences_for(game, state, basis, seats, names),
     )
     batch.insert(entry)  # the hot path's writes are plain SQL (config.sql), as its reads
     return state, entry
@@ -413,9 +432,10 @@ def auto_pass_action(
     """
     if not game.auto_pass or seat.is_ai or not seat.auto_pass or game.is_terminal(state):
         return None
-    if seat.position not in game.current_players(state):
+    legal = legal or LegalActions(game)
+    if seat.position not in legal.current(state, version):
         return None
-    actions = (legal or LegalActions(game)).of(state, version, seat.position)
+    actions = legal.of(state, version, seat.position)
     if len(actions) != 1 or game.action_to_json(actions[0]).get("type") != "pass":
         return None
     return actions[0]
@@ -482,18 +502,20 @@ def store_clock(seat: Seat, clock: SeatClock) -> None:
 
 def move_clocks(
     match: Match,
-    game: AnyGame,
+    game: GameKind[S, A],
     seats: list[Seat],
-    state: Any,
+    state: S,
     now: datetime,
     *,
     taken_back: int | None = None,
+    current: Collection[int] | None = None,
 ) -> None:
     """Stop the clocks of seats that no longer act; start those that must act now. `taken_back`: the seat
     whose out-of-turn action made it act again (it reopened a decision it had finished): its clock resumes
-    that decision (`SeatClock.start(resume=True)`), so finishing and reopening earns no time."""
+    that decision (`SeatClock.start(resume=True)`), so finishing and reopening earns no time. `current`:
+    the seats that act in `state`, when the caller knows them already."""
     tc = TimeControl.from_json(match.time_control)
-    current = set(game.current_players(state))
+    current = set(game.current_players(state) if current is None else current)
     for s in seats:
         clock = load_clock(s)
         if s.position in current:

@@ -126,25 +126,35 @@ def _timeout_defaults(loaded: storage.LoadedMatch, game: AnyGame, seat: Seat, no
     """
     match = loaded.match
     state = storage.load_state(match, game)
+    legal = storage.legal_actions(match, game)
     step = timeout_step(game, state)
     applied = 0
     while applied < TIMEOUT_MAX_ACTIONS:
         action = game.timeout_action(state, seat.position)
-        if action not in game.legal_actions(state, seat.position):  # the same check as for players
+        # the same check as for players
+        if action not in legal.of(state, match.state_version, seat.position):
             raise ApplicationError("illegal_action", game.illegal_reason(state, seat.position, action))
-        advance(
-            loaded, game, state, seat, action, source=ActionLog.Source.TIMEOUT, now=now, after_commit=False
-        )
+        # the state as saved (`advance` applies the action to the state it is given: no reload)
+        state = advance(
+            loaded,
+            game,
+            state,
+            seat,
+            action,
+            source=ActionLog.Source.TIMEOUT,
+            now=now,
+            after_commit=False,
+            legal=legal,
+        ).state
         applied += 1
-        state = game.load(match.state)  # `advance` mutated its copy; continue from the saved snapshot
         if (
             match.status != MatchStatus.ACTIVE
-            or seat.position not in game.current_players(state)
+            or seat.position not in legal.current(state, match.state_version)
             or timeout_step(game, state) != step
         ):
             break
     storage.remember_on_commit(match, game, state)
-    current = set(game.current_players(state)) if match.status == MatchStatus.ACTIVE else set()
+    current = set(legal.current(state, match.state_version)) if match.status == MatchStatus.ACTIVE else set()
     seats = loaded.seats
     after_change_on_commit(match, seats=seats, wake_ai=any(s.is_ai and s.position in current for s in seats))
     return applied
