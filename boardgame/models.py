@@ -20,6 +20,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from boardgame.card_validation import westeros_card_errors
 from boardgame.data_format import (
     DOMINANCE_TOKENS,
     HOUSE_CARD_TIMINGS,
@@ -29,7 +30,7 @@ from boardgame.data_format import (
     outline_problem,
 )
 from boardgame.track_validation import track_table_errors
-from boardgame.validation import setup_field_errors, westeros_card_errors
+from boardgame.validation import setup_field_errors
 
 ID_HELP = _("Stable snake_case id used by the rules engine and the JSON files, e.g. kings_landing.")
 ORDER_HELP = _("Export order (lower first); rows with equal values are ordered by id.")

@@ -62,5 +62,16 @@ def test_the_invite_page_tells_what_is_joined_and_the_match_starts_at_the_last_s
     assert a.locator("[data-testid=start]:visible").count() == 0
     status = a.evaluate(f"fetch('/api/matches/{match_id}/').then(r => r.json()).then(m => m.status)")
     assert status == "active"
+    # alice concedes, so the next size's run starts with both players free (no match in progress)
+    conceded = a.evaluate(
+        """async (id) => {
+             const csrf = document.cookie.split("; ").find((c) => c.startsWith("csrftoken=")).split("=")[1];
+             const answer = await fetch(`/api/matches/${id}/concede/`, {method: "POST", credentials: "same-origin",
+               headers: {"Content-Type": "application/json", "X-CSRFToken": csrf}, body: "{}"});
+             return answer.status;
+           }""",
+        match_id,
+    )
+    assert conceded == 200, conceded
     for player in (alice, bob):
         player.ctx.close()
