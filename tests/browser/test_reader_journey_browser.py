@@ -62,6 +62,10 @@ class Reader:
         self.page.set_default_timeout(20_000)
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(f"{self.page.url}: {error}"))
+        # a native dialog would block every later evaluate: note it (the site asks in its own dialogs) and go on
+        self.page.on(
+            "dialog", lambda dialog: (self.errors.append(f"native dialog: {dialog.message}"), dialog.accept())
+        )
         self.found: dict[str, list[str]] = {}
 
     def check(self, step: str) -> None:
@@ -144,10 +148,14 @@ def play_commandeer(r: Reader, deck_id: int) -> None:
 
     mover, deploys = Mover(r.page), {}
     mover.name = r.name
-    moves = 0
+    moves, started = 0, time.monotonic()
     for _ in range(3000):
         if mover.status() in ("finished", "aborted"):
             break
+        assert time.monotonic() - started < 300, (
+            f"the quick match did not end in 5 minutes ({moves} moves; decision: "
+            f"{r.page.locator('#decision').inner_text()[:300]!r})"
+        )
         if not mover.my_move():
             time.sleep(0.05)
             continue
