@@ -113,6 +113,10 @@ def wait_version(players: list[Player], version: int, timeout: float = 15) -> No
 def click_one_move(p: Player, deploys: dict[str, int]) -> None:
     """Choose one legal move by clicking, like a person: keep, deploy by hand-card + square, attack, pass."""
     page = p.page
+    asked = page.locator("dialog.ask[open] .button-danger")
+    if asked.count():  # the guard rail asks before a move that loses at once (C-6.2): go through with it
+        asked.first.click()
+        return
     buttons = page.locator("#actions [data-testid=action]:visible")
     types = [b.get_attribute("data-type") for b in buttons.all()]
     if "keep" in types:  # mulligan (C-4.4) a hand without a unit that can be deployed on turn 1
