@@ -336,6 +336,8 @@ def reader_result(result: JSONObject | None, kind: str = messages.COMMANDEER) ->
     language = reader_language()
     if isinstance(message, dict) and language != "en":
         out["text"] = _rendered(message, {"game": kind}, language) or out.get("text")
+    if isinstance(out.get("winner_name"), str):  # stored as the seat's title: "AI (normal)" → "AI（普通）"
+        out["winner_name"] = messages.seat_name(str(out["winner_name"]), language)
     return out
 
 

@@ -69,3 +69,16 @@ def test_lost_on_time_names_the_house_in_the_language(table: Any) -> None:
     assert text.startswith(f"{house_zh}（AI、困难）"), text
     with translation.override("th"):
         assert "(AI, ยาก)" in str(selectors.reader_result(match.result, match.kind)["text"])  # type: ignore[index]
+
+
+@pytest.mark.django_db
+def test_a_stored_winner_name_reads_in_the_language() -> None:
+    """The result keeps the winning seat's title as stored ("AI (normal)"); each reader gets its AI level in
+    their own language, on the match, its summary and its replay (all through `reader_result`)."""
+    stored = {"text": "alice conceded.", "reason": "concede", "winner": 1, "winner_name": "AI (normal)"}
+    with translation.override("zh-hans"):
+        assert selectors.reader_result(stored)["winner_name"] == "AI（普通）"  # type: ignore[index]
+    with translation.override("th"):
+        assert selectors.reader_result(stored)["winner_name"] == "AI (ปกติ)"  # type: ignore[index]
+    with translation.override("en"):
+        assert selectors.reader_result(stored)["winner_name"] == "AI (normal)"  # type: ignore[index]

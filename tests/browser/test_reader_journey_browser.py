@@ -38,10 +38,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 __all__ = ["site"]  # the imported fixture: pytest finds it in this module's names
 
 LANGUAGES = ("th", "zh-hans")
-# A known defect, open: when the AI wins, its level ("normal") is met in English on the finished match page,
-# its chat and its replay (`messages.seat_name` translates it; another path to that page does not). Every
-# other English word fails the journey; remove this once the finished page words the level.
-KNOWN_DEFECT = frozenset({"normal"})
 SAMPLE = SAMPLE_CARDS  # what the site's seed loads
 WESTEROS_DATA = """() => {
   const read = (id) => { const n = document.getElementById(id); return n ? JSON.parse(n.textContent) || {} : {}; };
@@ -248,10 +244,6 @@ def test_a_reader_signs_up_builds_plays_both_games_chats_and_reads_the_rules(
         r.visit("/rules/westeros/", "Westeros rules")
     finally:
         r.ctx.close()
-    # KNOWN_DEFECT: met only when the AI wins, on the finished match, its chat and replay; see its comment
-    found = {step: [w for w in words if w not in KNOWN_DEFECT] for step, words in r.found.items()}
-    assert {step: words for step, words in found.items() if words} == {}, (
-        f"English words met by the {lang} reader: {r.found}"
-    )
+    assert r.found == {}, f"English words met by the {lang} reader: {r.found}"
     assert r.errors == []
     print(f"{lang}: the whole journey took {time.monotonic() - started:.0f} s")
