@@ -8,7 +8,13 @@ shared machine falls on all sides alike; a side's rate is counted in CPU seconds
 spent waiting for a core is not the engine's). The ratios are reported per round and as a geometric mean
 with its 95% interval (Student's t over the rounds' log ratios).
 
-Run: ``.venv/bin/python bench/compare.py [--rev a90302e] [--rounds 5] [--games 40] [--westeros 4]``
+``--game search`` (or ``all``) measures what the hard AI's budget buys: on positions of seeded random
+Commandeer matches (every 7th decision with a choice), a fresh ``hard`` agent runs 24 simulations; the rate
+is simulations per CPU-second of the searches alone. Its ratio is the ``--opponent-budget-factor`` of
+``bench/ai_strength.py`` (old / new) that gives a ``hard`` opponent the simulations the old engine affords.
+
+Run: ``.venv/bin/python bench/compare.py [--rev a90302e] [--rounds 5] [--games 40] [--westeros 4]
+[--search 6] [--game commandeer|westeros|search|both|all]``
 """
 
 from __future__ import annotations
@@ -47,6 +53,30 @@ if kind == "commandeer":
             p = g.current_players()[0]
             g.apply_unchecked(bots[p].choose(g, p))
             count += 1
+elif kind == "search":
+    # The hard AI's search (what its budget buys): on positions of seeded random matches, every 7th
+    # decision, a fresh `hard` agent runs a fixed number of simulations; the count is simulations.
+    from matches.engine import new_match
+    from matches.engine.agents import HardAgent, RandomAgent
+    from matches.engine.decks import default_decks
+    decks = list(default_decks().values())
+    n = len(decks)
+    count = 0
+    cpu_total = 0.0
+    cpu, wall = time.process_time(), time.perf_counter()
+    for i in range(games):
+        g = new_match(decks[i % n], decks[(i + 1 + i // n) % n], seed=seed + i)
+        bots = [RandomAgent(Random(i * 2)), RandomAgent(Random(i * 2 + 1))]
+        k = 0
+        while not g.is_terminal():
+            p = g.current_players()[0]
+            k += 1
+            if k % 7 == 0 and len(g.legal_actions(p)) > 1:
+                t = time.process_time()
+                HardAgent(Random(k), None, iterations=24).choose(g.clone(), p)
+                cpu_total += time.process_time() - t
+                count += 24
+            g.apply_unchecked(bots[p].choose(g, p))
 else:
     from boardgame.engine.config import RulesConfig
     from boardgame.engine.data import load_default_game_data
@@ -63,6 +93,8 @@ else:
             st.apply_unchecked(rng.choice(st.legal_actions(p)))
         count += 1
 cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+if kind == "search":
+    cpu = cpu_total  # only the searches count, not the random play between them
 compiled = None
 try:
     from matches.kit.compiled import is_compiled
@@ -108,7 +140,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="Commandeer random matches per side and round")
     parser.add_argument("--westeros", type=int, default=4, help="Westeros 6-player games per side and round")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--game", choices=["commandeer", "westeros", "both"], default="both")
+    parser.add_argument(
+        "--search",
+        type=int,
+        default=6,
+        help="Commandeer matches whose positions the hard AI searches (24 simulations each), per side and round",
+    )
+    parser.add_argument(
+        "--game",
+        choices=["commandeer", "westeros", "search", "both", "all"],
+        default="both",
+        help="both: the two engines' random play; search: the hard AI's simulations per CPU-second; all: the three",
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="bench-compare-") as tmp:
@@ -123,8 +166,9 @@ def main() -> None:
         for kind, games, unit in (
             ("commandeer", args.games, "actions"),
             ("westeros", args.westeros, "games"),
+            ("search", args.search, "simulations"),
         ):
-            if args.game not in ("both", kind):
+            if args.game not in ("both", kind) and not (args.game == "all" and games):
                 continue
             rates: dict[str, list[float]] = {name: [] for name in sides}
             order = list(sides)

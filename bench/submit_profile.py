@@ -10,7 +10,8 @@ when the turn passes, the next mover's client reads its view with `log_since`. F
   `player_view`, `current_players`, the log words (`describe`, `describe_message`) and `consequences`;
 - the state reads of `matches.storage` (`load_state`: cache hit or parse);
 - the JSON encodings of the snapshot column (`config.jsoncodec.dumps`);
-- the SQL statements sent (BEGIN/COMMIT/SAVEPOINT left out).
+- the SQL statements sent (BEGIN/COMMIT/SAVEPOINT left out);
+- the calls to the cache (Redis in production: a round trip each; a call made inside another counts too).
 
 Prints, per game, the mean count per submit and per state read, and a cProfile of the submits with
 `--profile N`. Runs against `DATABASE_URL` (migrated first; users and matches are added to it, never
@@ -53,6 +54,9 @@ BOUNDARY = (
     "consequences_by_viewer",
 )
 
+# The cache calls that reach the cache server (Redis in production): one round trip each.
+CACHE_CALLS = ("get", "get_many", "set", "set_many", "add", "delete", "delete_many", "incr", "touch")
+
 
 @contextmanager
 def counting(counts: Counter[str], *, on: bool = True) -> Iterator[None]:
@@ -83,6 +87,11 @@ def counting(counts: Counter[str], *, on: bool = True) -> Iterator[None]:
         for name in BOUNDARY:
             if hasattr(cls, name):  # an older checkout may lack one
                 wrap(cls, name, name)
+    from django.core.cache import caches
+
+    backend = caches["default"]  # this thread's client: the test client runs every request in this thread
+    for name in CACHE_CALLS:
+        wrap(backend, name, f"cache.{name} (a round trip to the cache)")
     wrap(storage, "load_state", "storage.load_state")
     wrap(storage, "parse_state", "storage.parse_state (a snapshot parsed)")
     wrap(jsoncodec, "dumps", "jsoncodec.dumps (snapshot encoded)")

@@ -145,7 +145,10 @@ class Board:
         """Log `message`. The stored event keeps its English words under "text" (the storage format of
         every stored game; `messages.event_message` reads the message back): `message.english()`, with
         cards by their printed names if `names`, or the given `text` where the log's words always were
-        another form of the same message (action descriptions name areas as printed)."""
+        another form of the same message (action descriptions name areas as printed).
+
+        Nothing is kept with the log off (the AI's search, `RulesConfig.event_log`); the hot rule functions
+        (orders, marches, raids, musters, bids) test `st.config.event_log` before they build the words."""
         if not self.config.event_log:
             return
         if text is None:
@@ -381,27 +384,26 @@ class Board:
 
     def star_limit(self, house: str) -> int:
         """W-5.2: special orders allowed by King's Court position."""
-        table = self.data.raw["tracks"]["special_orders_by_kings_court"][str(len(self.houses))]
-        return int(table[self.tracks["kings_court"].index(house)])
+        return self.data.star_limits[len(self.houses)][self.tracks["kings_court"].index(house)]
 
     def unused_tokens(self, house: str, ignore_area: str | None = None) -> list[str]:
         """Order tokens not placed; legal under bans (W-5.3) and the ★ limit (W-5.2)."""
         used: dict[str, int] = {}
-        stars = 0
         for a, (h, t) in self.orders.items():
             if h == house and a != ignore_area:
                 used[t] = used.get(t, 0) + 1
-                if self.data.tokens[t]["special"]:
-                    stars += 1
+        stars = 0
+        if used:
+            for tid, _count, special in self.data.token_specs:
+                if special and tid in used:
+                    stars += used[tid]
         limit = self.star_limit(house)
-        out = []
-        for tid, tok in self.data.tokens.items():
-            if used.get(tid, 0) >= tok["count"] or tid in self.bans:
-                continue
-            if tok["special"] and stars >= limit:
-                continue
-            out.append(tid)
-        return out
+        bans = self.bans
+        return [
+            tid
+            for tid, count, special in self.data.token_specs
+            if used.get(tid, 0) < count and tid not in bans and not (special and stars >= limit)
+        ]
 
     def transport_lands(self, house: str, area: str) -> set[str]:
         """W-10.3: land areas linked to `area` through chains of seas holding own ships."""

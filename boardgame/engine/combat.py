@@ -55,7 +55,8 @@ def do_support(st: WesterosState, a: Action) -> None:
     st.pending = None
     st.combat.support[a.player] = a.side
     st.combat.support_queue.remove(a.player)
-    st.event(a.message(st), text=a.describe(st))
+    if st.config.event_log:
+        st.event(a.message(st), text=a.describe(st))
 
 
 def t_combat_cards(st: WesterosState, task: Step) -> None:

@@ -40,6 +40,11 @@ class GameData:
     westeros_cards: dict[str, dict[str, Any]] = field(default_factory=dict)
     wildling_cards: dict[str, dict[str, Any]] = field(default_factory=dict)
     tokens: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # The order tokens as (id, count, special) in the data's order: what `Board.unused_tokens` walks on
+    # every order placement (W-1.6, W-5.2), without a dictionary lookup per token.
+    token_specs: tuple[tuple[str, int, bool], ...] = ()
+    # W-5.2: how many special orders each King's Court position allows, by player count.
+    star_limits: dict[int, tuple[int, ...]] = field(default_factory=dict)
     supply_limits: tuple[tuple[int, ...], ...] = ()
     unit_limits: dict[str, int] = field(default_factory=dict)
     castle_areas: tuple[str, ...] = ()
@@ -72,6 +77,12 @@ class GameData:
             levels = sorted(d["tracks"]["supply_track"]["levels"], key=lambda lv: lv["level"])
             limits = tuple(tuple(lv["armies"]) for lv in levels)
             unit_limits = dict(d["tracks"]["unit_limits_per_house"])
+            token_specs = tuple((t, int(v["count"]), bool(v["special"])) for t, v in tokens.items())
+            star_limits = {
+                int(n): tuple(int(x) for x in row)
+                for n, row in d["tracks"]["special_orders_by_kings_court"].items()
+                if n.isdigit()
+            }
         except (KeyError, TypeError, ValueError) as exc:
             raise GameDataError(f"malformed game data: {exc!r}") from exc
         castles = tuple(sorted(a for a, v in areas.items() if v["kind"] == "land" and v["castle"] != "none"))
@@ -86,6 +97,8 @@ class GameData:
             westeros_cards=wcards,
             wildling_cards=wild,
             tokens=tokens,
+            token_specs=token_specs,
+            star_limits=star_limits,
             supply_limits=limits,
             unit_limits=unit_limits,
             castle_areas=castles,

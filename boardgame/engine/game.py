@@ -115,10 +115,10 @@ _ADDED_FIELDS = frozenset({"seat_houses", "deck_known"})
 class WesterosState(Board):
     """One game of Westeros. Create with `new_game`; drive with `legal_actions`/`apply`."""
 
-    def __init__(self, data: GameData, config: RulesConfig) -> None:
+    def __init__(self, data: GameData, config: RulesConfig, rng: Random | None = None) -> None:
         self.data = data
         self.config = config
-        self.rng = Random()
+        self.rng = Random() if rng is None else rng
         self._ctl_cache: dict[str, str | None] | None = None
         self.log_start = 0  # events before log[0] this state no longer holds (loaded without its log)
 
@@ -268,7 +268,14 @@ class WesterosState(Board):
 
     def clone(self) -> WesterosState:
         """Independent copy: shares only immutable values (the game data, agenda steps, orders and units)."""
-        st = WesterosState(self.data, self.config)
+        rng = hidden.blank_random()
+        rng.setstate(self.rng.getstate())
+        return self.clone_without_rng(rng)
+
+    def clone_without_rng(self, rng: Random) -> WesterosState:
+        """`clone`, but with `rng` as the copy's RNG instead of a copy of this state's (`hidden.determinize`
+        draws a new one: copying the 625 words of the old one first would be wasted)."""
+        st = WesterosState(self.data, self.config, rng)
         vals = marshal.loads(marshal.dumps(tuple(getattr(self, f) for f in _PLAIN_FIELDS)))
         for f, v in zip(_PLAIN_FIELDS, vals, strict=True):
             setattr(st, f, v)
@@ -279,7 +286,6 @@ class WesterosState(Board):
         st.pending = None if self.pending is None else self.pending.copy()
         st.combat = None if self.combat is None else self.combat.copy()
         st.march = None if self.march is None else self.march.copy()
-        st.rng.setstate(self.rng.getstate())
         st.log_start = self.log_start
         return st
 

@@ -46,13 +46,14 @@ def do_march_select(st: WesterosState, a: Action) -> None:
     token = st.orders[a.area].token
     st.march = March(a.player, a.area, token)
     st.ask(PendingKind.MARCH_MOVE, [a.player])
-    st.event(
-        msg(
-            gettext_noop("%(house)s resolves the March order in %(area)s"),
-            house=ref.house(a.player),
-            area=ref.area(a.area),
+    if st.config.event_log:
+        st.event(
+            msg(
+                gettext_noop("%(house)s resolves the March order in %(area)s"),
+                house=ref.house(a.player),
+                area=ref.area(a.area),
+            )
         )
-    )
 
 
 def neutral_attack_strength(st: WesterosState, house: str, dest: str, units: list[str]) -> int:
@@ -137,25 +138,28 @@ def do_march_move(st: WesterosState, a: Action) -> None:
     if st.is_hostile(a.player, a.dest):
         m.combat_dest = a.dest
         m.combat_units.extend(a.units)
-        st.event(
-            msg(gettext_noop("%(action)s (attack)"), action=ref.nested(a.message(st))),
-            text=f"{a.describe(st)} (attack)",
-        )
+        if st.config.event_log:
+            st.event(
+                msg(gettext_noop("%(action)s (attack)"), action=ref.nested(a.message(st))),
+                text=f"{a.describe(st)} (attack)",
+            )
     else:
         t = st.tokens.get(a.dest)
         if t is not None and t != a.player:  # W-7.1.3
             st.drop_token(a.dest)
-            st.event(
-                msg(
-                    gettext_noop("%(house)s removes %(owner)s's power token from %(area)s"),
-                    house=ref.house(a.player),
-                    owner=ref.house(t),
-                    area=ref.area(a.dest),
+            if st.config.event_log:
+                st.event(
+                    msg(
+                        gettext_noop("%(house)s removes %(owner)s's power token from %(area)s"),
+                        house=ref.house(a.player),
+                        owner=ref.house(t),
+                        area=ref.area(a.dest),
+                    )
                 )
-            )
         for unit in a.units:
             st.add_unit(a.dest, a.player, unit)
-        st.event(a.message(st), text=a.describe(st))
+        if st.config.event_log:
+            st.event(a.message(st), text=a.describe(st))
 
 
 def end_march(st: WesterosState, a: EndMarch) -> None:
@@ -165,13 +169,14 @@ def end_march(st: WesterosState, a: EndMarch) -> None:
     if a.leave_power_token:  # W-7.1.5 / W-8.2
         st.power[p] -= 1
         st.set_token(src, p)
-        st.event(
-            msg(
-                gettext_noop("%(house)s leaves a power token in %(area)s"),
-                house=ref.house(p),
-                area=ref.area(src),
+        if st.config.event_log:
+            st.event(
+                msg(
+                    gettext_noop("%(house)s leaves a power token in %(area)s"),
+                    house=ref.house(p),
+                    area=ref.area(src),
+                )
             )
-        )
     st.orders.pop(src, None)
     dest = m.combat_dest
     st.march = None
@@ -206,14 +211,15 @@ def end_march(st: WesterosState, a: EndMarch) -> None:
         excluded={p: [], defender: []},
     )
     st.phase = Phase.ACTION
-    st.event(
-        msg(
-            gettext_noop("Combat in %(area)s: %(house)s attacks %(defender)s"),
-            area=ref.area(dest),
-            house=ref.house(p),
-            defender=ref.house(defender),
+    if st.config.event_log:
+        st.event(
+            msg(
+                gettext_noop("Combat in %(area)s: %(house)s attacks %(defender)s"),
+                area=ref.area(dest),
+                house=ref.house(p),
+                defender=ref.house(defender),
+            )
         )
-    )
     st.push(*COMBAT)
 
 

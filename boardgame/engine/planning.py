@@ -37,16 +37,46 @@ def t_assign_orders(st: WesterosState, task: Step) -> None:
         st.ask(PendingKind.ORDERS, players)
 
 
+# Actions are immutable values, and a house placing its orders is offered the same placements again after
+# every token it places or takes back: each row of placements (one house, one area, the tokens it may still
+# use there) is made once per process and shared. Bounded: the cache starts afresh past `_ROWS_LIMIT` keys.
+_PLACE_ROWS: dict[tuple[str, tuple[str, ...]], dict[str, tuple[PlaceOrder, ...]]] = {}
+_REMOVES: dict[str, dict[str, RemoveOrder]] = {}
+_ROWS_LIMIT = 5_000
+
+
 def legal_orders(st: WesterosState, p: str) -> list[Action]:
     """W-5.1: an order for every area with own units; until the house declares its orders complete it may
     take any of them back (like rearranging face-down tokens at the table before the reveal, W-5.4).
     Take-backs come last, so "the first legal action" stays a placement or the finish."""
-    need = sorted(a for a, u in st.units.items() if u.house == p and a not in st.orders)
-    toks = st.unused_tokens(p) if need else []
-    out: list[Action] = [PlaceOrder(p, a, t) for a in need for t in toks]
+    orders = st.orders
+    need = [a for a, u in st.units.items() if u.house == p and a not in orders]
+    need.sort()
+    toks = tuple(st.unused_tokens(p)) if need else ()
+    out: list[Action] = []
+    if toks:
+        rows = _PLACE_ROWS.get((p, toks))
+        if rows is None:
+            if len(_PLACE_ROWS) >= _ROWS_LIMIT:
+                _PLACE_ROWS.clear()
+            rows = _PLACE_ROWS[(p, toks)] = {}
+        for a in need:
+            row = rows.get(a)
+            if row is None:
+                row = rows[a] = tuple(PlaceOrder(p, a, t) for t in toks)
+            out.extend(row)
     if not need or not toks:
         out.append(FinishOrders(p))
-    out.extend(RemoveOrder(p, a) for a, (h, _t) in sorted(st.orders.items()) if h == p)
+    if orders:
+        removes = _REMOVES.get(p)
+        if removes is None:
+            removes = _REMOVES[p] = {}
+        for a in sorted(orders):
+            if orders[a].house == p:
+                r = removes.get(a)
+                if r is None:
+                    r = removes[a] = RemoveOrder(p, a)
+                out.append(r)
     return out
 
 
@@ -71,43 +101,50 @@ def legal_reopen(st: WesterosState, p: str) -> list[Action]:
 
 def do_orders(st: WesterosState, a: Action) -> None:
     assert st.pending is not None
+    logged = (
+        st.config.event_log
+    )  # the words are built only for a log that keeps them (not in the AI's search)
     if isinstance(a, ReopenOrders):
         # Back among the deciding houses, in turn order (the list `t_assign_orders` started with).
         back = set(st.pending.players) | {a.player}
         st.pending.players = [h for h in ordering_houses(st) if h in back]
-        st.event(msg(gettext_noop("%(house)s is changing its orders"), house=ref.house(a.player)))
+        if logged:
+            st.event(msg(gettext_noop("%(house)s is changing its orders"), house=ref.house(a.player)))
     elif isinstance(a, PlaceOrder):
         st.orders[a.area] = Order(a.player, a.token)
-        st.event(
-            msg(
-                gettext_noop("%(house)s places an order in %(area)s"),
-                house=ref.house(a.player),
-                area=ref.area(a.area),
+        if logged:
+            st.event(
+                msg(
+                    gettext_noop("%(house)s places an order in %(area)s"),
+                    house=ref.house(a.player),
+                    area=ref.area(a.area),
+                )
             )
-        )
-        st.event(a.message(st), to=[a.player], text=a.describe(st))
+            st.event(a.message(st), to=[a.player], text=a.describe(st))
     elif isinstance(a, RemoveOrder):
         # W-5.1 / W-20: the others learn only that the face-down token left the area, never what it was.
         token = st.orders.pop(a.area).token
-        st.event(
-            msg(
-                gettext_noop("%(house)s takes back the order in %(area)s"),
-                house=ref.house(a.player),
-                area=ref.area(a.area),
+        if logged:
+            st.event(
+                msg(
+                    gettext_noop("%(house)s takes back the order in %(area)s"),
+                    house=ref.house(a.player),
+                    area=ref.area(a.area),
+                )
             )
-        )
-        st.event(
-            msg(
-                gettext_noop("%(house)s takes back %(order)s from %(area)s"),
-                house=ref.house(a.player),
-                order=order_term(token),
-                area=ref.area(a.area),
-            ),
-            to=[a.player],
-        )
+            st.event(
+                msg(
+                    gettext_noop("%(house)s takes back %(order)s from %(area)s"),
+                    house=ref.house(a.player),
+                    order=order_term(token),
+                    area=ref.area(a.area),
+                ),
+                to=[a.player],
+            )
     else:
         st.pending.players.remove(a.player)
-        st.event(msg(gettext_noop("%(house)s has placed all orders"), house=ref.house(a.player)))
+        if logged:
+            st.event(msg(gettext_noop("%(house)s has placed all orders"), house=ref.house(a.player)))
         if not st.pending.players:
             st.pending = None
 

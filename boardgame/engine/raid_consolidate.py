@@ -50,18 +50,20 @@ def do_raid(st: WesterosState, a: Action) -> None:
     st.pending = None
     del st.orders[a.area]
     if a.target is None:
-        st.event(a.message(st), text=a.describe(st))
+        if st.config.event_log:
+            st.event(a.message(st), text=a.describe(st))
         return
     victim, tok = st.orders.pop(a.target)
-    st.event(
-        msg(
-            gettext_noop("%(action)s, removing %(house)s's %(order)s"),
-            action=ref.nested(a.message(st)),
-            house=ref.house(victim),
-            order=order_term(tok),
-        ),
-        text=f"{a.describe(st)}, removing {victim.title()}'s {order_label(tok)}",
-    )
+    if st.config.event_log:
+        st.event(
+            msg(
+                gettext_noop("%(action)s, removing %(house)s's %(order)s"),
+                action=ref.nested(a.message(st)),
+                house=ref.house(victim),
+                order=order_term(tok),
+            ),
+            text=f"{a.describe(st)}, removing {victim.title()}'s {order_label(tok)}",
+        )
     if order_type(tok) == "consolidate_power":  # W-7.2.3 pillage
         st.gain_power(a.player, 1)
         if st.power[victim] > 0:
@@ -85,7 +87,8 @@ def do_consolidate(st: WesterosState, a: Action) -> None:
     del st.orders[a.area]
     ad = st.data.areas[a.area]
     if a.muster:
-        st.event(a.message(st), text=a.describe(st))
+        if st.config.event_log:
+            st.event(a.message(st), text=a.describe(st))
         westeros_phase.start_muster(st, a.player, [a.area])
         return
     gain = 0
@@ -94,7 +97,8 @@ def do_consolidate(st: WesterosState, a: Action) -> None:
     elif ad["kind"] == "port" and not st.is_enemy_ship_in(ad["sea_area"], a.player):
         gain = 1
     got = st.gain_power(a.player, gain)
-    st.event(
-        msg(gettext_noop("%(action)s and gains %(n)s power"), action=ref.nested(a.message(st)), n=got),
-        text=f"{a.describe(st)} and gains {got} power",
-    )
+    if st.config.event_log:
+        st.event(
+            msg(gettext_noop("%(action)s and gains %(n)s power"), action=ref.nested(a.message(st)), n=got),
+            text=f"{a.describe(st)} and gains {got} power",
+        )

@@ -275,7 +275,8 @@ def do_muster(st: WesterosState, a: Action) -> None:
     assert st.pending is not None
     if isinstance(a, Choose):
         st.pending = None
-        st.event(msg(gettext_noop("%(house)s finishes mustering"), house=ref.house(a.player)))
+        if st.config.event_log:
+            st.event(msg(gettext_noop("%(house)s finishes mustering"), house=ref.house(a.player)))
         return
     assert isinstance(a, Muster)
     if a.upgrade:
@@ -284,7 +285,8 @@ def do_muster(st: WesterosState, a: Action) -> None:
     else:
         st.add_unit(a.dest, a.player, a.unit)
         need(st.pending.points)[a.area] -= 2 if a.unit in ("knight", "siege_engine") else 1
-    st.event(a.message(st), text=a.describe(st))
+    if st.config.event_log:
+        st.event(a.message(st), text=a.describe(st))
     if not can_muster(st, a.player):
         st.pending = None
 
@@ -303,7 +305,8 @@ def do_bid(st: WesterosState, a: Action) -> None:
     assert isinstance(a, Bid) and st.pending is not None
     need(st.pending.bids)[a.player] = a.amount
     st.pending.players.remove(a.player)
-    st.event(msg(gettext_noop("%(house)s has bid"), house=ref.house(a.player)))
+    if st.config.event_log:
+        st.event(msg(gettext_noop("%(house)s has bid"), house=ref.house(a.player)))
     if st.pending.players:
         return
     bids, task = need(st.pending.bids), need(st.pending.task)
@@ -313,11 +316,12 @@ def do_bid(st: WesterosState, a: Action) -> None:
     order = [
         h for h in st.turn_order() if h in bids
     ]  # in turn order: neither key order nor who bid first shows
-    st.event(
-        msg(gettext_noop("Bids: %(bids)s"), bids=ref.listing([house_amount(h, bids[h]) for h in order])),
-        text="Bids: " + ", ".join(f"{h} {bids[h]}" for h in order),
-        bids=dict(bids),
-    )
+    if st.config.event_log:
+        st.event(
+            msg(gettext_noop("Bids: %(bids)s"), bids=ref.listing([house_amount(h, bids[h]) for h in order])),
+            text="Bids: " + ", ".join(f"{h} {bids[h]}" for h in order),
+            bids=dict(bids),
+        )
     if task.purpose == "clash":
         groups = tuple(
             tuple(sorted(h for h in bids if bids[h] == amount))
