@@ -27,7 +27,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed messages engines
 
 # Part of `make install`: both rules engines compiled by mypyc into extension modules next to their sources
-# (git-ignored; docs/speed.md), Commandeer about 2x, Westeros 1.6x as fast. About 140 s of CPU on a fresh
+# (git-ignored; docs/speed.md), Commandeer about 2.3x, Westeros 1.9x as fast as pure Python. About 140 s of CPU on a fresh
 # clone (2.5-4 minutes on two shared cores), then only after an engine's source changed (a hash of the sources is stamped into the build and
 # checked at import, so an edited engine never runs stale compiled code). Without a C compiler or Python's
 # headers (Debian: gcc, python3-dev) nothing is built and the engines run as pure Python, unchanged; a build

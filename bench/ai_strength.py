@@ -8,7 +8,8 @@ the same deals. The score counts a win 1, a draw 1/2; the interval is Wilson's s
 Decision times are the subject agent's wall milliseconds per decision.
 
 Run: ``.venv/bin/python bench/ai_strength.py [--game commandeer|westeros|both] [--games N] [--jobs J]
-[--matchup "hard vs greedy" ...] [--budget-scale F] [--seed S] [--seat-prior on|off]``. ``--seat-prior`` switches
+[--matchup "hard vs greedy" ...] [--budget-scale F] [--seed S] [--seat-prior on|off]
+[--opponent-budget-factor F] [--subject-search "replies=3,width=24"]``. ``--seat-prior`` switches
 the Westeros evaluation's seat constants (``WesterosAIParams.seat_prior_on``) in the parameters handed to every
 agent of the table; its default is the engine's default.
 """
@@ -47,13 +48,50 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _play(args: tuple[str, str, str, int, int, float, bool, float]) -> dict[str, Any]:
-    game, subject, opponent, index, seed, scale, seat_prior, factor = args
+def subject_params(search: dict[str, Any]) -> Any:
+    """The Commandeer tunables with the ``hard`` level's search constants changed by `search`
+    (``--subject-search``); None (the defaults) when it changes nothing."""
+    from matches.engine.ai_params import DEFAULT_PARAMS
+
+    if not search:
+        return None
+    return replace(DEFAULT_PARAMS, hard=replace(DEFAULT_PARAMS.hard, **search))
+
+
+def parse_search(text: str) -> dict[str, Any]:
+    """``"replies=3,width=24"`` → the `PlanSearchParams` fields it names, typed as their defaults."""
+    from dataclasses import fields
+
+    from matches.engine.ai_params import PlanSearchParams
+
+    types = {f.name: type(getattr(PlanSearchParams(replies=1), f.name)) for f in fields(PlanSearchParams)}
+    out: dict[str, Any] = {}
+    for item in filter(None, (x.strip() for x in text.split(","))):
+        name, _, value = item.partition("=")
+        if name not in types or not value:
+            raise ValueError(f"--subject-search: {item!r} is not FIELD=VALUE of {sorted(types)}")
+        kind = types[name]
+        out[name] = (value.lower() in ("1", "true", "yes", "on")) if kind is bool else kind(value)
+    return out
+
+
+def _play(args: tuple[str, str, str, int, int, float, bool, float, dict[str, Any]]) -> dict[str, Any]:
+    game, subject, opponent, index, seed, scale, seat_prior, factor, search = args
     arena = importlib.import_module(ARENAS[game])
     if game == "westeros":
         params = replace(WESTEROS_DEFAULTS, seat_prior_on=seat_prior)
         return dict(arena.play_one(subject, opponent, index, seed, scale, params=params))
-    return dict(arena.play_one(subject, opponent, index, seed, scale, opponent_budget_factor=factor))
+    return dict(
+        arena.play_one(
+            subject,
+            opponent,
+            index,
+            seed,
+            scale,
+            opponent_budget_factor=factor,
+            subject_params=subject_params(search),
+        )
+    )
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -72,10 +110,11 @@ def run_matchup(
     scale: float,
     seat_prior: bool,
     factor: float = 1.0,
+    search: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     arena = importlib.import_module(ARENAS[game])
     subject, opponent = arena.MATCHUPS[label]
-    jobs = [(game, subject, opponent, i, seed, scale, seat_prior, factor) for i in range(games)]
+    jobs = [(game, subject, opponent, i, seed, scale, seat_prior, factor, search or {}) for i in range(games)]
     start = time.perf_counter()
     results = list(pool.map(_play, jobs)) if pool is not None else [_play(j) for j in jobs]
     seconds = time.perf_counter() - start
@@ -104,6 +143,7 @@ def run_matchup(
         "subject_by_seat": {k: f"{subject_wins[k]}/{by_label[k]}" for k in sorted(by_label)},
         "seat_prior": seat_prior,
         "opponent_budget_factor": factor,
+        "subject_search": search or {},
         "seconds": round(seconds, 1),
     }
 
@@ -133,7 +173,19 @@ def main() -> None:
         help="Commandeer: multiply the opponent's budget alone by F (old/new engine speed: the opponent searches "
         "as many simulations as the slower engine would at the same budget; docs/speed.md)",
     )
+    parser.add_argument(
+        "--subject-search",
+        default="",
+        help='Commandeer: the subject\'s hard search constants changed, e.g. "replies=3,width=24" (PlanSearchParams '
+        "fields; the opponent keeps the defaults): does a search shape spend more simulations to advantage?",
+    )
     args = parser.parse_args()
+    try:
+        search = parse_search(args.subject_search)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if search and args.game != "commandeer":
+        parser.error("--subject-search is for --game commandeer")
     if args.opponent_budget_factor <= 0 or (args.opponent_budget_factor != 1.0 and args.game != "commandeer"):
         parser.error("--opponent-budget-factor must be positive and is for --game commandeer")
     if args.games < 1 or args.jobs < 1 or args.budget_scale <= 0:
@@ -158,6 +210,7 @@ def main() -> None:
                     args.budget_scale,
                     args.seat_prior == "on",
                     args.opponent_budget_factor,
+                    search,
                 )
                 rows.append(row)
                 print(

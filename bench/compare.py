@@ -98,7 +98,7 @@ if kind == "search":
 compiled = None
 try:
     from matches.kit.compiled import is_compiled
-    compiled = is_compiled("matches.engine" if kind == "commandeer" else "boardgame.engine")
+    compiled = is_compiled("boardgame.engine" if kind == "westeros" else "matches.engine")
 except ImportError:
     pass
 print(json.dumps({"count": count, "cpu": cpu, "wall": wall, "compiled": compiled}))

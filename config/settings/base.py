@@ -198,6 +198,8 @@ CACHES = {
                 "socket_timeout": CACHE_REDIS_TIMEOUT_S,
                 "socket_keepalive": True,
                 "health_check_interval": 30,
+                # one pool per process, not one per request (config/cache.py)
+                "pool_class": "config.cache.SharedConnectionPool",
             },
         }
         if REDIS_URL

@@ -33,10 +33,12 @@ def play_one(
     *,
     params: CommandeerAIParams = DEFAULT_PARAMS,
     opponent_budget_factor: float = 1.0,
+    subject_params: CommandeerAIParams | None = None,
 ) -> dict[str, Any]:
     """Play one seeded game; the subject's score (1 win, 1/2 draw, 0 loss) and its decision wall times.
     ``opponent_budget_factor`` scales the opponent's budget alone: a factor of old/new engine speed gives the
-    opponent the simulations per decision a slower engine affords at the same budget (docs/speed.md)."""
+    opponent the simulations per decision a slower engine affords at the same budget (docs/speed.md).
+    ``subject_params`` (default ``params``): the subject's own tunables, e.g. another search shape."""
     decks = sorted(default_decks().items())
     if len(decks) < 2:
         raise ValueError(f"no starter decks: {SAMPLE_CARDS_RELATIVE} is missing")
@@ -52,7 +54,7 @@ def play_one(
         AGENTS[names[p]](
             Random(game_seed * 4 + 2 * p + (p == seat)),
             budget_of(names[p], budget_scale, params) * (1.0 if p == seat else opponent_budget_factor),
-            params=params,
+            params=(subject_params or params) if p == seat else params,
         )
         for p in (0, 1)
     ]
