@@ -160,6 +160,8 @@ def test_a_visitor_plays_the_tutorial_to_its_end_and_no_match_is_made() -> None:
     assert data["step"] == len(STEPS) and "W-16.4" in data["explanation"]
     assert any("8" in line for line in data["happened"])
     assert Match.objects.count() == 0
+    back = client.get(URL).json()  # the same visitor comes back: the lesson stays finished
+    assert back["finished"] and back["step"] == len(STEPS)
 
 
 @pytest.mark.django_db

@@ -186,6 +186,10 @@ def test_a_visitor_finishes_the_westeros_tutorial_from_the_home_page(
         assert page.locator("[data-testid=round]").inner_text() == "2"
         assert "W-16.4" in page.locator("[data-testid=tutorial-explanation]").inner_text()
         assert page.locator("svg [data-units=moat_cailin]").get_attribute("data-house") == "stark"
+        page.reload()  # the visitor comes back later: the lesson stays finished, at its end
+        page.locator("[data-testid=tutorial-done]").wait_for(state="visible")
+        assert page.locator("[data-testid=round]").inner_text() == "2"
+        assert not page.locator("[data-testid=tutorial-instruction]").is_visible()
         page.click("[data-testid=tutorial-restart]")
         wait_for_step(page, 0)
 
