@@ -290,7 +290,9 @@ def happened(before: WesterosState, state: WesterosState) -> list[str]:
     lines = []
     for item in get_game("westeros").consequences(state, 0, before.log_length):
         message = item.get("message")
-        lines.append(messages.render(message, language) if message else str(item["text"]))
+        lines.append(
+            messages.render(message, language, game=messages.WESTEROS) if message else str(item["text"])
+        )
     return lines
 
 

@@ -10,7 +10,10 @@ Names are read once per process and language and dropped when a translated row i
 
 from __future__ import annotations
 
+import functools
+import gettext as gettext_module
 import re
+from pathlib import Path
 
 from django.db.models.signals import post_delete, post_save
 from django.utils import translation
@@ -126,6 +129,34 @@ def join(items: list[str], language: str, *, pause: bool = False) -> str:
     return ", ".join(items)
 
 
+# Each game's engine catalogue, by game: a term is first looked up there. Django merges every catalogue into
+# one, the first listed winning a msgid they share, and the two engines share short words that mean other
+# things in each game: "pass" is a Commandeer player's end of turn (C-5) but a Westeros house's "do not use"
+# (the Raven, W-5.5); "keep", "bottom", "none" likewise.
+ENGINE_LOCALES = {
+    COMMANDEER: Path(__file__).resolve().parent / "engine" / "locale",
+    WESTEROS: Path(__file__).resolve().parent.parent / "boardgame" / "engine" / "locale",
+}
+
+
+@functools.lru_cache(maxsize=32)
+def _engine_catalogue(game: str, language: str) -> dict[str, str]:
+    """The compiled catalogue (.mo) of `game`'s engine in `language`: msgid → msgstr ({} without one)."""
+    folder = ENGINE_LOCALES.get(game)
+    if folder is None:
+        return {}
+    found = gettext_module.translation(
+        "django", localedir=str(folder), languages=[translation.to_locale(language)], fallback=True
+    )
+    catalogue = getattr(found, "_catalog", {})  # GNUTranslations keeps its entries there; a fallback has none
+    return {str(k): str(v) for k, v in catalogue.items() if isinstance(k, str) and v}
+
+
+def game_term(word: str, language: str, game: str) -> str:
+    """A glossary term of `game` in `language`: its engine's own word, else the site's (gettext)."""
+    return _engine_catalogue(game, language).get(word) or gettext(word)
+
+
 def _param(value: object, language: str, game: str) -> object:
     if isinstance(value, bool) or not isinstance(value, dict):
         return value
@@ -136,7 +167,7 @@ def _param(value: object, language: str, game: str) -> object:
     if "ability" in value:
         return _ability(value, language)
     if "term" in value:
-        return gettext(str(value["term"]))
+        return game_term(str(value["term"]), language, game)
     if "card" in value:
         name = str(value["card"])
         if game == COMMANDEER:

@@ -149,7 +149,9 @@ def unplayable_cards(g: GameState, player: int) -> dict[int, Msg]:
     cards = list(side.hand) + ([side.commander] if side.commander is not None else [])
     # Copies are interchangeable, so ``legal_actions`` plays only the first copy of a name in hand
     # (``choices.distinct``): a second copy of a playable card is playable too and gets no reason.
-    played = {getattr(a, "card", None) for a in g.legal_actions(player)}
+    # Plays from hand or the Commander zone only: an Activate names a unit on the battlefield (its activated
+    # ability, C-5.2), and its name must not excuse a copy in hand that cannot be deployed.
+    played = {a.card for a in g.legal_actions(player) if isinstance(a, (Deploy, PlayEvent))}
     playable_names = {g.defs[c].name for c in played if isinstance(c, int) and c in g.defs}
     squares = board.deploy_squares(g)
     targets = sorted(g.units, key=lambda u: g.units[u].owner != player)  # own units first

@@ -397,3 +397,38 @@ def test_a_timeout_default_reads_as_one_in_the_readers_language(alice: Any, bob:
     chinese = _entry(_client(bob, "zh-hans"), match, row.version)["text"]
     assert thai.startswith("เวลาของ alice หมดแล้ว") and "Planning" in thai, thai
     assert chinese.startswith("alice 的时间已用完"), chinese
+
+
+# The short words the two engines translate apart: (Westeros, Commandeer) in Thai and Chinese.
+APART = {
+    "th": {
+        "pass": ("ไม่ใช้", "การประกาศจบ"),
+        "keep": ("เก็บไว้", "การเก็บการ์ดในมือ"),
+        "bottom": ("ล่างสุด", "วางการ์ดไว้ใต้กองการ์ด"),
+        "none": ("ไม่เลือก", "ไม่มี"),
+    },
+    "zh-hans": {
+        "pass": ("放弃", "宣布结束"),
+        "keep": ("保留", "保留手牌"),
+        "bottom": ("底部", "放到卡组底"),
+        "none": ("不选", "无"),
+    },
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["th", "zh-hans", "en"])
+def test_a_word_both_games_use_reads_as_each_game_means_it(language: str) -> None:
+    """ "pass" is a Westeros house declining the Raven (W-5.5) but a Commandeer player's end of turn (C-5):
+    each game's log takes the word from its own engine's catalogue, whichever catalogue Django lists first."""
+    from boardgame.engine.actions import Choose
+    from matches.engine.messages import term
+
+    words = APART.get(language, {w: (w, w) for w in ("pass", "keep", "bottom", "none")})
+    raven = Choose("stark", "raven", "pass").message().to_json()
+    assert messages.render(raven, language, game=messages.WESTEROS).endswith(words["pass"][0])
+    ended = {"key": "%(kind)s", "params": {"kind": term("pass")}}
+    assert messages.render(ended, language, game=messages.COMMANDEER) == words["pass"][1]
+    for word, (westeros, commandeer) in words.items():
+        assert messages.game_term(word, language, messages.WESTEROS) == westeros
+        assert messages.game_term(word, language, messages.COMMANDEER) == commandeer

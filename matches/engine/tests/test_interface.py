@@ -40,7 +40,7 @@ from matches.engine.actions import (
     square_name,
 )
 from matches.engine.agents import RandomAgent
-from matches.engine.tests.helpers import at, position, side, unit
+from matches.engine.tests.helpers import DUMMIES, at, position, side, unit
 from matches.engine.tests.pool import pool_file
 
 CAT = load_card_file(pool_file())
@@ -281,6 +281,28 @@ def test_a_second_copy_of_a_playable_card_gets_no_reason_c_5_2() -> None:
     assert g.unplayable_cards(0) == {}
 
 
+def test_a_unit_whose_ability_can_be_activated_does_not_excuse_its_copy_in_hand_c_5_2() -> None:
+    """An Activate names the card on the battlefield: a copy of it in hand that costs more CP than the
+    player has still says why it cannot be deployed."""
+    miner = {**DUMMIES[0], "name": "Miner", "command_cost": 2, "rules_text": "Pay 1 CP: gain 2 Energy."}
+    miner["abilities"] = [
+        {
+            "trigger": "planning_activated",
+            "cost": {"cp": 1},
+            "effects": [{"effect": "gain_energy", "target": "controller", "count": 2}],
+        }
+    ]
+    g = position(
+        board=[unit("c3", "Miner", 0)],
+        p0=side(cp=1, hand=["Miner"], deck=["Dummy"] * 10),
+        extra_cards=[miner],
+    )
+    (in_hand,) = g.sides[0].hand
+    on_board = next(iter(g.units))
+    assert any(isinstance(a, Activate) and a.card == on_board for a in g.legal_actions(0))
+    assert g.unplayable_cards(0) == {in_hand: "Miner needs 2 CP and you have 1 (C-5.2)"}
+
+
 def test_unplayable_cards_name_the_rule_that_stops_each_card_c_5_2() -> None:
     """A hand hint in the engine's own words: a card some legal action plays never gets a reason, every
     other card of the hand does while cards are played (C-5.2 Planning, C-5.5 Defending)."""
@@ -297,7 +319,7 @@ def test_unplayable_cards_name_the_rule_that_stops_each_card_c_5_2() -> None:
         while not g.is_terminal():
             p = g.current_players()[0]
             reasons = g.unplayable_cards(p)
-            playable = {getattr(a, "card", None) for a in g.legal_actions(p)}
+            playable = {a.card for a in g.legal_actions(p) if isinstance(a, (Deploy, PlayEvent))}
             names = {g.defs[c].name for c in playable if c in g.defs}
             assert not {g.defs[c].name for c in reasons} & names  # a copy of a playable card is playable
             if g.step.value in ("planning", "defending") and g.decision is None:
